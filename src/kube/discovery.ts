@@ -1,0 +1,44 @@
+import { ApisApi, CoreV1Api, VersionApi, type KubeConfig, type V1APIResourceList } from '@kubernetes/client-node';
+import type { EvictionVersion } from '../store/types.js';
+import { makeClient } from './client.js';
+
+export interface Discovery {
+  version: string;
+  apiGroups: string[];
+  evictionVersion: EvictionVersion;
+}
+
+/** Server gitVersion (e.g. v1.20.2); also the cheapest authenticated round trip. */
+export async function serverVersion(kc: KubeConfig, timeoutMs: number): Promise<string> {
+  const info = await makeClient(kc, VersionApi, timeoutMs).getCode();
+  return info.gitVersion;
+}
+
+/**
+ * Which eviction API the server offers, decided as kubectl's drain does: the `pods/eviction`
+ * subresource in core v1 discovery names its group and version (policy/v1beta1 before 1.22).
+ */
+export function evictionVersionFrom(coreResources: V1APIResourceList, policyVersions: string[]): EvictionVersion {
+  const eviction = coreResources.resources.find((r) => r.name === 'pods/eviction');
+  if (!eviction) return 'none';
+  if (eviction.group === 'policy' && (eviction.version === 'v1' || eviction.version === 'v1beta1')) {
+    return `policy/${eviction.version}`;
+  }
+  if (policyVersions.includes('v1')) return 'policy/v1';
+  if (policyVersions.includes('v1beta1')) return 'policy/v1beta1';
+  return 'none';
+}
+
+export async function discover(kc: KubeConfig, timeoutMs: number): Promise<Discovery> {
+  const [version, groups, core] = await Promise.all([
+    serverVersion(kc, timeoutMs),
+    makeClient(kc, ApisApi, timeoutMs).getAPIVersions(),
+    makeClient(kc, CoreV1Api, timeoutMs).getAPIResources(),
+  ]);
+  const policy = groups.groups.find((g) => g.name === 'policy');
+  return {
+    version,
+    apiGroups: groups.groups.map((g) => g.name),
+    evictionVersion: evictionVersionFrom(core, policy?.versions.map((v) => v.version) ?? []),
+  };
+}

@@ -1,0 +1,116 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { KubeConfig, type Cluster, type Context, type User } from '@kubernetes/client-node';
+import { UserError } from '../errors.js';
+import type { ContextInfo } from '../store/types.js';
+
+export interface KubeconfigSource {
+  /** `--kubeconfig`: one file, as in kubectl. */
+  kubeconfig?: string;
+  /** Defaults to process.env. */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface LoadedKubeconfig {
+  /** The files that were read, in precedence order. */
+  files: string[];
+  config: KubeConfig;
+}
+
+/** Which files kubectl would read: `--kubeconfig`, else `KUBECONFIG` (several), else ~/.kube/config. */
+export function kubeconfigFiles(src: KubeconfigSource = {}): string[] {
+  const env = src.env ?? process.env;
+  if (src.kubeconfig) {
+    if (!fs.existsSync(src.kubeconfig)) {
+      throw new UserError(`kubeconfig ${src.kubeconfig} does not exist; pass an existing file to --kubeconfig`, 2);
+    }
+    return [path.resolve(src.kubeconfig)];
+  }
+  if (env.KUBECONFIG) {
+    // kubectl ignores missing files in the KUBECONFIG list.
+    return env.KUBECONFIG.split(path.delimiter)
+      .filter((f) => f.length > 0 && fs.existsSync(f))
+      .map((f) => path.resolve(f));
+  }
+  const home = env.HOME ?? os.homedir();
+  const def = path.join(home, '.kube', 'config');
+  return fs.existsSync(def) ? [def] : [];
+}
+
+/**
+ * Loads and merges kubeconfig files the way kubectl does: for clusters, users and contexts
+ * with the same name the first file wins; current-context comes from the first file that sets it.
+ */
+export function loadKubeconfig(src: KubeconfigSource = {}): LoadedKubeconfig {
+  const files = kubeconfigFiles(src);
+  const clusters = new Map<string, Cluster>();
+  const users = new Map<string, User>();
+  const contexts = new Map<string, Context>();
+  let currentContext = '';
+  for (const file of files) {
+    const kc = new KubeConfig();
+    try {
+      kc.loadFromFile(file);
+    } catch (err) {
+      const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
+      throw new UserError(`kubeconfig ${file} cannot be read: ${why}; fix the file or point --kubeconfig elsewhere`);
+    }
+    for (const c of kc.getClusters()) if (!clusters.has(c.name)) clusters.set(c.name, c);
+    for (const u of kc.getUsers()) if (!users.has(u.name)) users.set(u.name, u);
+    for (const c of kc.getContexts()) if (!contexts.has(c.name)) contexts.set(c.name, c);
+    if (!currentContext && kc.getCurrentContext()) currentContext = kc.getCurrentContext();
+  }
+  const config = new KubeConfig();
+  config.loadFromOptions({
+    clusters: [...clusters.values()],
+    users: [...users.values()],
+    contexts: [...contexts.values()],
+    currentContext,
+  });
+  return { files, config };
+}
+
+export function contextInfos(kc: KubeConfig): ContextInfo[] {
+  return kc.getContexts().map((c) => ({
+    name: c.name,
+    cluster: c.cluster,
+    user: c.user,
+    server: kc.getCluster(c.cluster)?.server ?? '',
+    ...(c.namespace ? { namespace: c.namespace } : {}),
+  }));
+}
+
+/**
+ * Picks the contexts to show: the named ones (each must exist), else all of them.
+ * Throws a UserError naming the unknown context and the known ones.
+ */
+export function selectContexts(kc: KubeConfig, names: string[] = []): ContextInfo[] {
+  const all = contextInfos(kc);
+  if (names.length === 0) return all;
+  return names.map((n) => {
+    const found = all.find((c) => c.name === n);
+    if (!found) {
+      const known = all.map((c) => c.name).join(', ') || 'none';
+      throw new UserError(`context "${n}" is not in the kubeconfig (known: ${known}); check --context or --kubeconfig`, 2);
+    }
+    return found;
+  });
+}
+
+/**
+ * A KubeConfig holding exactly one context, its cluster and its user. Clients made from
+ * one shared KubeConfig after setCurrentContext can mix one cluster's server with another
+ * context's credentials; one instance per context cannot.
+ */
+export function configForContext(kc: KubeConfig, name: string): KubeConfig {
+  const ctx = kc.getContextObject(name);
+  if (!ctx) throw new UserError(`context "${name}" is not in the kubeconfig; check --context`);
+  const cluster = kc.getCluster(ctx.cluster);
+  if (!cluster) throw new UserError(`context "${name}" names cluster "${ctx.cluster}", which is not in the kubeconfig`);
+  const user = kc.getUser(ctx.user);
+  if (!user) throw new UserError(`context "${name}" names user "${ctx.user}", which is not in the kubeconfig`);
+  const out = new KubeConfig();
+  out.loadFromOptions({ clusters: [cluster], users: [user], contexts: [ctx], currentContext: name });
+  return out;
+}

@@ -1,0 +1,125 @@
+import { CoreV1Api, type KubeConfig, type V1Node } from '@kubernetes/client-node';
+import type { UpdateBatcher } from '../store/fleet-store.js';
+import type { ContextInfo } from '../store/types.js';
+import { describeError, makeClient } from './client.js';
+import { discover, serverVersion } from './discovery.js';
+import { summarizeNode } from './nodes.js';
+import { ResilientWatch } from './watch.js';
+
+export interface MonitorOptions {
+  /** How often reachability and latency are measured. */
+  probeIntervalMs?: number;
+  /** A probe slower than this counts as unreachable. */
+  probeTimeoutMs?: number;
+  /** Timeout of list requests. */
+  requestTimeoutMs?: number;
+  now?: () => number;
+}
+
+/**
+ * Watches one context and feeds the store: a light probe (GET /version) for reachability,
+ * latency and version, discovery after each (re)connection, and a resilient watch on Nodes.
+ * A dropped watch triggers an immediate probe, so an API server that goes away is noticed
+ * at once, not at the next probe.
+ */
+export class ContextMonitor {
+  private readonly probeIntervalMs: number;
+  private readonly probeTimeoutMs: number;
+  private readonly now: () => number;
+  private timer: NodeJS.Timeout | undefined;
+  private probing: Promise<void> | undefined;
+  private reachable: boolean | undefined;
+  private unreachableSince: number | undefined;
+  private discovered = false;
+  private stopped = false;
+  private readonly nodes: ResilientWatch<V1Node>;
+
+  constructor(
+    readonly info: ContextInfo,
+    private readonly kc: KubeConfig,
+    private readonly batch: UpdateBatcher,
+    opts: MonitorOptions = {},
+  ) {
+    this.probeIntervalMs = opts.probeIntervalMs ?? 5_000;
+    this.probeTimeoutMs = opts.probeTimeoutMs ?? 3_000;
+    this.now = opts.now ?? Date.now;
+    const core = makeClient(kc, CoreV1Api, opts.requestTimeoutMs ?? 15_000);
+    const name = info.name;
+    this.nodes = new ResilientWatch<V1Node>({
+      kc,
+      path: '/api/v1/nodes',
+      list: () => core.listNode(),
+      onList: (items) => batch.resetNodes(name, items.map(summarizeNode)),
+      onEvent: (type, node) => {
+        if (type === 'DELETED') batch.deleteNode(name, node.metadata?.name ?? '');
+        else batch.upsertNode(name, summarizeNode(node));
+      },
+      onError: (message, { forbidden }) => {
+        if (forbidden) batch.nodesForbidden(name, `cannot list nodes: ${message} (needs get/list/watch on nodes)`);
+        else void this.probe();
+      },
+      onDisconnect: () => void this.probe(),
+    });
+  }
+
+  start(): void {
+    this.stopped = false;
+    void this.probe();
+    this.nodes.start();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await Promise.all([this.nodes.stop(), this.probing]);
+  }
+
+  /** Measure now (coalesces with a probe already under way). */
+  probe(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    this.probing ??= this.probeOnce().finally(() => {
+      this.probing = undefined;
+      if (this.timer) clearTimeout(this.timer);
+      if (!this.stopped) {
+        this.timer = setTimeout(() => void this.probe(), this.probeIntervalMs);
+        this.timer.unref?.();
+      }
+    });
+    return this.probing;
+  }
+
+  private async probeOnce(): Promise<void> {
+    const started = performance.now();
+    try {
+      const d = this.discovered ? undefined : await discover(this.kc, this.probeTimeoutMs);
+      const v = d?.version ?? (await serverVersion(this.kc, this.probeTimeoutMs));
+      const latencyMs = Math.round(performance.now() - started);
+      if (this.stopped) return;
+      const wasUnreachable = this.reachable === false;
+      this.reachable = true;
+      this.unreachableSince = undefined;
+      this.batch.patchContext(this.info.name, {
+        reachability: 'reachable',
+        latencyMs,
+        version: v,
+        lastSuccessAt: this.now(),
+        lastError: undefined,
+        unreachableSince: undefined,
+        ...(d ? { apiGroups: d.apiGroups, evictionVersion: d.evictionVersion } : {}),
+      });
+      if (d) this.discovered = true;
+      if (wasUnreachable) this.nodes.retryNow();
+    } catch (err) {
+      if (this.stopped) return;
+      this.reachable = false;
+      // A server that comes back may have been upgraded: discover again then.
+      this.discovered = false;
+      this.unreachableSince ??= this.now();
+      this.batch.patchContext(this.info.name, {
+        reachability: 'unreachable',
+        lastError: describeError(err),
+        unreachableSince: this.unreachableSince,
+      });
+    }
+  }
+}

@@ -1,0 +1,162 @@
+import { Watch, type KubeConfig } from '@kubernetes/client-node';
+import { describeError, statusCode } from './client.js';
+
+export interface ListResult<T> {
+  items: T[];
+  metadata?: { resourceVersion?: string };
+}
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+export interface ResilientWatchOptions<T> {
+  kc: KubeConfig;
+  /** Collection path, e.g. `/api/v1/nodes`. */
+  path: string;
+  /** Lists the collection (with the request timeout of the caller's client). */
+  list: () => Promise<ListResult<T>>;
+  /** A full list: replaces everything known. */
+  onList: (items: T[]) => void;
+  onEvent: (type: WatchEventType, obj: T) => void;
+  /** Every failure; `forbidden` when the server said 403. */
+  onError?: (message: string, info: { forbidden: boolean; attempt: number }) => void;
+  /** The watch stream ended (server restart, network loss): callers may probe at once. */
+  onDisconnect?: () => void;
+  queryParams?: Record<string, string>;
+  backoff?: { initialMs: number; maxMs: number };
+  /** Server-side watch timeout range: each watch ends after a random time in it and resumes. */
+  watchSeconds?: [number, number];
+}
+
+/**
+ * List-then-watch that never gives up: restarts after errors with exponential backoff,
+ * resumes from the last resourceVersion (bookmarks included) after a normal close, and
+ * re-lists after 410 Gone. client-node's informer stops on most errors; this does not.
+ */
+export class ResilientWatch<T extends { metadata?: { resourceVersion?: string } }> {
+  private stopped = true;
+  private abort: AbortController | undefined;
+  private wake: (() => void) | undefined;
+  private resourceVersion: string | undefined;
+  private attempt = 0;
+  private loop: Promise<void> | undefined;
+
+  constructor(private readonly opts: ResilientWatchOptions<T>) {}
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.abort?.abort();
+    this.wake?.();
+    await this.loop;
+  }
+
+  /** Skip the current backoff wait and try again now (e.g. after a probe succeeded). */
+  retryNow(): void {
+    this.wake?.();
+  }
+
+  private async sleep(ms: number): Promise<void> {
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(done, ms);
+      function done() {
+        clearTimeout(t);
+        resolve();
+      }
+      this.wake = done;
+    });
+    this.wake = undefined;
+  }
+
+  private backoffMs(): number {
+    const { initialMs, maxMs } = this.opts.backoff ?? { initialMs: 500, maxMs: 10_000 };
+    const base = Math.min(maxMs, initialMs * 2 ** Math.min(this.attempt, 16));
+    return base / 2 + Math.random() * (base / 2);
+  }
+
+  private fail(err: unknown): void {
+    this.attempt++;
+    const forbidden = statusCode(err) === 403;
+    this.opts.onError?.(describeError(err), { forbidden, attempt: this.attempt });
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      if (this.resourceVersion === undefined) {
+        try {
+          const res = await this.opts.list();
+          if (this.stopped) return;
+          this.resourceVersion = res.metadata?.resourceVersion;
+          this.opts.onList(res.items);
+          this.attempt = 0;
+        } catch (err) {
+          if (this.stopped) return;
+          this.fail(err);
+          await this.sleep(this.backoffMs());
+          continue;
+        }
+      }
+      const outcome = await this.watchOnce();
+      if (this.stopped) return;
+      if (outcome === 'gone') {
+        this.resourceVersion = undefined;
+        continue;
+      }
+      if (outcome instanceof Error) {
+        this.fail(outcome);
+        this.opts.onDisconnect?.();
+        // A failed watch may mean a restarted server with a new history: list again.
+        this.resourceVersion = undefined;
+        await this.sleep(this.backoffMs());
+      }
+    }
+  }
+
+  /** One watch request; resolves when it ends: 'closed' (normal), 'gone' (410) or an error. */
+  private watchOnce(): Promise<'closed' | 'gone' | Error> {
+    const [lo, hi] = this.opts.watchSeconds ?? [240, 300];
+    const timeoutSeconds = Math.floor(lo + Math.random() * (hi - lo));
+    const watch = new Watch(this.opts.kc);
+    // The client's inactivity timer (30 s by default, private in the typings) must outlast the
+    // server-side timeout, or quiet collections would be cut off and re-listed every 30 s.
+    (watch as unknown as { requestTimeoutMs: number }).requestTimeoutMs = (timeoutSeconds + 30) * 1000;
+    return new Promise((resolve) => {
+      let gone = false;
+      watch
+        .watch(
+          this.opts.path,
+          {
+            ...this.opts.queryParams,
+            allowWatchBookmarks: 'true',
+            resourceVersion: this.resourceVersion ?? '',
+            timeoutSeconds: String(timeoutSeconds),
+          },
+          (type: string, obj: unknown) => {
+            if (type === 'ERROR') {
+              if ((obj as { code?: number })?.code === 410) gone = true;
+              return;
+            }
+            const o = obj as T;
+            const rv = o?.metadata?.resourceVersion;
+            if (rv) this.resourceVersion = rv;
+            if (type === 'BOOKMARK') return;
+            if (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED') this.opts.onEvent(type, o);
+          },
+          (err: unknown) => {
+            if (gone) resolve('gone');
+            else if (err && !this.stopped) resolve(err instanceof Error ? err : new Error(String(err)));
+            else resolve('closed');
+          },
+        )
+        .then((ctl) => {
+          this.abort = ctl;
+          if (this.stopped) ctl.abort();
+        })
+        .catch((err: unknown) => resolve(err instanceof Error ? err : new Error(String(err))));
+    });
+  }
+}

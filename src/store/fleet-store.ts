@@ -1,0 +1,145 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { ContextInfo, ContextState, NodeSummary } from './types.js';
+
+export interface FleetState {
+  /** Context names in display order. */
+  order: string[];
+  contexts: Record<string, ContextState>;
+  /** Bumped once per applied batch; handy for tests and benchmarks. */
+  revision: number;
+  /** A one-line message about fleetdeck itself (e.g. "starting the sandbox…"), shown above the key hints. */
+  banner?: Banner;
+}
+
+export interface Banner {
+  kind: 'info' | 'progress' | 'error';
+  text: string;
+}
+
+export type FleetStore = StoreApi<FleetState>;
+
+export function emptyContext(info: ContextInfo): ContextState {
+  return { ...info, reachability: 'unknown', nodes: { synced: false, items: {} } };
+}
+
+export function createFleetStore(contexts: ContextInfo[] = []): FleetStore {
+  return createStore<FleetState>()(() => ({
+    order: contexts.map((c) => c.name),
+    contexts: Object.fromEntries(contexts.map((c) => [c.name, emptyContext(c)])),
+    revision: 0,
+  }));
+}
+
+/** Replace the set of contexts (e.g. after the sandbox started and wrote its kubeconfig). */
+export function setContexts(store: FleetStore, contexts: ContextInfo[]): void {
+  store.setState((s) => ({
+    order: contexts.map((c) => c.name),
+    contexts: Object.fromEntries(contexts.map((c) => [c.name, s.contexts[c.name] ?? emptyContext(c)])),
+    revision: s.revision + 1,
+  }));
+}
+
+export function setBanner(store: FleetStore, banner: Banner | undefined): void {
+  store.setState({ banner });
+}
+
+export type ContextPatch = Partial<Omit<ContextState, 'nodes' | keyof ContextInfo>>;
+
+interface PendingContext {
+  patch?: ContextPatch;
+  /** Node upserts (summary) and deletions (null), in arrival order per name. */
+  nodes?: Map<string, NodeSummary | null>;
+  /** Replace the whole node set (after a full list). */
+  nodesReset?: Record<string, NodeSummary>;
+  nodesMeta?: { synced?: boolean; forbidden?: string | undefined };
+}
+
+/**
+ * Collects updates from watches and probes and applies them to the store in one
+ * `setState` per flush, so a burst of a thousand watch events causes one render.
+ */
+export class UpdateBatcher {
+  private pending = new Map<string, PendingContext>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly store: FleetStore,
+    private readonly intervalMs = 50,
+  ) {}
+
+  private entry(ctx: string): PendingContext {
+    let e = this.pending.get(ctx);
+    if (!e) {
+      e = {};
+      this.pending.set(ctx, e);
+    }
+    this.schedule();
+    return e;
+  }
+
+  private schedule(): void {
+    if (this.timer || this.intervalMs < 0) return;
+    this.timer = setTimeout(() => this.flush(), this.intervalMs);
+    this.timer.unref?.();
+  }
+
+  patchContext(ctx: string, patch: ContextPatch): void {
+    const e = this.entry(ctx);
+    e.patch = { ...e.patch, ...patch };
+  }
+
+  upsertNode(ctx: string, node: NodeSummary): void {
+    const e = this.entry(ctx);
+    (e.nodes ??= new Map()).set(node.name, node);
+  }
+
+  deleteNode(ctx: string, name: string): void {
+    const e = this.entry(ctx);
+    (e.nodes ??= new Map()).set(name, null);
+  }
+
+  /** A full list arrived: it replaces whatever was there. */
+  resetNodes(ctx: string, nodes: NodeSummary[]): void {
+    const e = this.entry(ctx);
+    e.nodesReset = Object.fromEntries(nodes.map((n) => [n.name, n]));
+    e.nodes = undefined;
+    e.nodesMeta = { ...e.nodesMeta, synced: true, forbidden: undefined };
+  }
+
+  nodesForbidden(ctx: string, message: string): void {
+    const e = this.entry(ctx);
+    e.nodesMeta = { ...e.nodesMeta, forbidden: message };
+  }
+
+  flush(): void {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    if (this.pending.size === 0) return;
+    const pending = this.pending;
+    this.pending = new Map();
+    this.store.setState((state) => {
+      const contexts = { ...state.contexts };
+      for (const [name, p] of pending) {
+        const current = contexts[name];
+        if (!current) continue;
+        let nodes = current.nodes;
+        if (p.nodesReset || p.nodes || p.nodesMeta) {
+          const items = p.nodesReset ? { ...p.nodesReset } : { ...nodes.items };
+          for (const [n, s] of p.nodes ?? []) {
+            if (s) items[n] = s;
+            else delete items[n];
+          }
+          nodes = { ...nodes, ...p.nodesMeta, items };
+        }
+        contexts[name] = { ...current, ...p.patch, nodes };
+      }
+      return { contexts, revision: state.revision + 1 };
+    });
+  }
+
+  dispose(): void {
+    this.flush();
+  }
+}

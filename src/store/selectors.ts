@@ -1,0 +1,184 @@
+import type { ContextState, NodeCounts } from './types.js';
+import type { CheckItem } from './checklist.js';
+
+export function nodeCounts(ctx: ContextState): NodeCounts {
+  const counts: NodeCounts = { ready: 0, total: 0, cordoned: 0, notReady: [], byZone: {} };
+  for (const n of Object.values(ctx.nodes.items)) {
+    counts.total++;
+    if (n.ready) counts.ready++;
+    else counts.notReady.push({ name: n.name, reason: n.notReadyReason ?? 'NotReady' });
+    if (n.unschedulable) counts.cordoned++;
+    const zone = n.zone ?? '(no zone)';
+    const z = (counts.byZone[zone] ??= { ready: 0, total: 0 });
+    z.total++;
+    if (n.ready) z.ready++;
+  }
+  counts.notReady.sort((a, b) => a.name.localeCompare(b.name));
+  return counts;
+}
+
+/** Format an epoch-ms time as HH:MM:SS in local time. */
+export function clock(ms: number): string {
+  const d = new Date(ms);
+  return [d.getHours(), d.getMinutes(), d.getSeconds()].map((v) => String(v).padStart(2, '0')).join(':');
+}
+
+/** One line describing reachability, e.g. "unreachable since 10:42:07 (connection refused)". */
+export function reachabilityLine(ctx: ContextState): string {
+  switch (ctx.reachability) {
+    case 'unknown':
+      return 'connecting…';
+    case 'reachable':
+      return 'reachable';
+    case 'unreachable': {
+      const since = ctx.unreachableSince !== undefined ? ` since ${clock(ctx.unreachableSince)}` : '';
+      return `unreachable${since}${ctx.lastError ? ` (${ctx.lastError})` : ''}`;
+    }
+  }
+}
+
+/** One row of the status table, as plain strings. */
+export interface StatusRow {
+  name: string;
+  reachability: ContextState['reachability'];
+  /** "reachable", "connecting…" or "unreachable since HH:MM:SS" (the reason is separate). */
+  status: string;
+  /** Why it is unreachable, shown under the row. */
+  reason?: string;
+  /** e.g. "12ms"; "-" while not reachable. */
+  latency: string;
+  version: string;
+  /** "ready/total" plus ", N cordoned"; "-" before the first list; "forbidden" when listing is not allowed. */
+  nodes: string;
+  /** Some nodes are not ready or cordoned, or they cannot be listed. */
+  nodesWarn: boolean;
+}
+
+export function statusRow(ctx: ContextState): StatusRow {
+  const reachable = ctx.reachability === 'reachable';
+  const row: StatusRow = {
+    name: ctx.name,
+    reachability: ctx.reachability,
+    status: reachabilityLine({ ...ctx, lastError: undefined }),
+    latency: reachable && ctx.latencyMs !== undefined ? `${Math.round(ctx.latencyMs)}ms` : '-',
+    version: ctx.version ?? '-',
+    nodes: '-',
+    nodesWarn: false,
+  };
+  if (ctx.reachability === 'unreachable' && ctx.lastError) row.reason = ctx.lastError;
+  if (ctx.nodes.forbidden !== undefined) {
+    row.nodes = 'forbidden';
+    row.nodesWarn = true;
+  } else if (ctx.nodes.synced) {
+    const c = nodeCounts(ctx);
+    row.nodes = `${c.ready}/${c.total}${c.cordoned ? `, ${c.cordoned} cordoned` : ''}`;
+    row.nodesWarn = c.ready < c.total || c.cordoned > 0;
+  }
+  return row;
+}
+
+/** Kubelet versions with how many nodes run each, most common first. */
+export function kubeletVersions(ctx: ContextState): { version: string; count: number }[] {
+  const counts = new Map<string, number>();
+  for (const n of Object.values(ctx.nodes.items)) {
+    const v = n.kubeletVersion ?? 'unknown';
+    counts.set(v, (counts.get(v) ?? 0) + 1);
+  }
+  return [...counts]
+    .map(([version, count]) => ({ version, count }))
+    .sort((a, b) => b.count - a.count || a.version.localeCompare(b.version));
+}
+
+/** Names of the cordoned (unschedulable) nodes, sorted. */
+export function cordonedNodes(ctx: ContextState): string[] {
+  return Object.values(ctx.nodes.items)
+    .filter((n) => n.unschedulable)
+    .map((n) => n.name)
+    .sort((a, b) => a.localeCompare(b));
+}
+
+/** The health of one context as checklist items: API server, nodes, zones, cordoned nodes, kubelets. */
+export function contextChecks(ctx: ContextState): CheckItem[] {
+  const items: CheckItem[] = [];
+  const latency = ctx.latencyMs !== undefined ? ` (${Math.round(ctx.latencyMs)} ms)` : '';
+  switch (ctx.reachability) {
+    case 'unknown':
+      items.push({ id: 'api', label: 'API server', state: 'running', detail: 'connecting…' });
+      break;
+    case 'reachable':
+      items.push({ id: 'api', label: 'API server', state: 'ok', detail: `reachable${latency}` });
+      break;
+    case 'unreachable':
+      items.push({
+        id: 'api',
+        label: 'API server',
+        state: 'fail',
+        detail: reachabilityLine({ ...ctx, lastError: undefined }),
+        hint: 'check the server URL, the network path and the credentials of this context',
+      });
+      break;
+  }
+
+  if (ctx.nodes.forbidden !== undefined) {
+    items.push({
+      id: 'nodes',
+      label: 'Nodes',
+      state: 'warn',
+      detail: 'cannot list',
+      hint: ctx.nodes.forbidden,
+    });
+    return items;
+  }
+  if (!ctx.nodes.synced) {
+    items.push({ id: 'nodes', label: 'Nodes', state: ctx.reachability === 'unreachable' ? 'pending' : 'running', detail: 'listing…' });
+    return items;
+  }
+
+  const c = nodeCounts(ctx);
+  items.push({
+    id: 'nodes',
+    label: 'Nodes ready',
+    state: c.total === 0 ? 'warn' : c.ready === c.total ? 'ok' : c.ready === 0 ? 'fail' : 'warn',
+    detail: `${c.ready}/${c.total}`,
+    ...(c.total === 0 ? { hint: 'no nodes registered: workloads cannot be scheduled' } : {}),
+    children: c.notReady.map((n) => ({ id: `notready/${n.name}`, label: n.name, state: 'fail', detail: n.reason })),
+  });
+
+  const zones = Object.entries(c.byZone).sort(([a], [b]) => a.localeCompare(b));
+  if (zones.length > 0) {
+    items.push({
+      id: 'zones',
+      label: 'Zones',
+      state: 'info',
+      detail: String(zones.length),
+      children: zones.map(([zone, z]) => ({
+        id: `zone/${zone}`,
+        label: zone,
+        state: z.ready === z.total ? 'ok' : 'warn',
+        detail: `${z.ready}/${z.total}`,
+      })),
+    });
+  }
+
+  if (c.cordoned > 0) {
+    items.push({
+      id: 'cordoned',
+      label: 'Cordoned',
+      state: 'warn',
+      detail: `${c.cordoned} node${c.cordoned === 1 ? '' : 's'}`,
+      hint: 'no new pods land there; uncordon them when the maintenance is over',
+      children: cordonedNodes(ctx).map((name) => ({ id: `cordoned/${name}`, label: name, state: 'info' })),
+    });
+  }
+
+  const kubelets = kubeletVersions(ctx);
+  if (kubelets.length > 0) {
+    items.push({
+      id: 'kubelets',
+      label: 'Kubelet versions',
+      state: 'info',
+      detail: kubelets.map((k) => `${k.version} ×${k.count}`).join(', '),
+    });
+  }
+  return items;
+}

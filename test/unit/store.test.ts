@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { UpdateBatcher, createFleetStore, setContexts } from '../../src/store/fleet-store.js';
+import { nodeCounts, reachabilityLine } from '../../src/store/selectors.js';
+import type { NodeSummary } from '../../src/store/types.js';
+
+const info = (name: string) => ({ name, cluster: name, user: 'u', server: `https://${name}` });
+const node = (name: string, over: Partial<NodeSummary> = {}): NodeSummary => ({
+  name,
+  uid: `uid-${name}`,
+  ready: true,
+  unschedulable: false,
+  roles: [],
+  ...over,
+});
+
+describe('fleet store', () => {
+  it('a burst of 1,000 node updates is applied in one store update', () => {
+    const store = createFleetStore([info('a')]);
+    const batch = new UpdateBatcher(store, 1_000_000);
+    let updates = 0;
+    store.subscribe(() => updates++);
+    batch.resetNodes('a', []);
+    for (let i = 0; i < 1000; i++) batch.upsertNode('a', node(`n${i % 100}`, { ready: i % 3 !== 0 }));
+    batch.patchContext('a', { reachability: 'reachable', latencyMs: 4 });
+    expect(updates).toBe(0);
+    batch.flush();
+    expect(updates).toBe(1);
+    const ctx = store.getState().contexts.a!;
+    expect(Object.keys(ctx.nodes.items)).toHaveLength(100);
+    expect(ctx.nodes.synced).toBe(true);
+    expect(ctx.reachability).toBe('reachable');
+    expect(ctx.latencyMs).toBe(4);
+  });
+
+  it('applies upserts and deletions in arrival order after a reset', () => {
+    const store = createFleetStore([info('a')]);
+    const batch = new UpdateBatcher(store, -1);
+    batch.resetNodes('a', [node('x'), node('y')]);
+    batch.deleteNode('a', 'x');
+    batch.upsertNode('a', node('z'));
+    batch.deleteNode('a', 'z');
+    batch.upsertNode('a', node('z', { ready: false }));
+    batch.flush();
+    const items = store.getState().contexts.a!.nodes.items;
+    expect(Object.keys(items).sort()).toEqual(['y', 'z']);
+    expect(items.z?.ready).toBe(false);
+  });
+
+  it('keeps the last known nodes when a context becomes unreachable (stale, not lost)', () => {
+    const store = createFleetStore([info('a')]);
+    const batch = new UpdateBatcher(store, -1);
+    batch.resetNodes('a', [node('x')]);
+    batch.flush();
+    batch.patchContext('a', { reachability: 'unreachable', lastError: 'connection refused', unreachableSince: new Date(2026, 0, 1, 10, 42, 7).getTime() });
+    batch.flush();
+    const ctx = store.getState().contexts.a!;
+    expect(Object.keys(ctx.nodes.items)).toEqual(['x']);
+    expect(reachabilityLine(ctx)).toBe('unreachable since 10:42:07 (connection refused)');
+  });
+
+  it('updates for unknown contexts are ignored; setContexts keeps existing state', () => {
+    const store = createFleetStore([info('a')]);
+    const batch = new UpdateBatcher(store, -1);
+    batch.patchContext('ghost', { latencyMs: 1 });
+    batch.patchContext('a', { latencyMs: 9 });
+    batch.flush();
+    expect(Object.keys(store.getState().contexts)).toEqual(['a']);
+    setContexts(store, [info('b'), info('a')]);
+    expect(store.getState().order).toEqual(['b', 'a']);
+    expect(store.getState().contexts.a?.latencyMs).toBe(9);
+    expect(store.getState().contexts.b?.reachability).toBe('unknown');
+  });
+});
+
+describe('node counts', () => {
+  it('counts ready, cordoned, NotReady with reasons, and per zone', () => {
+    const store = createFleetStore([info('a')]);
+    const batch = new UpdateBatcher(store, -1);
+    batch.resetNodes('a', [
+      node('n1', { zone: 'z1' }),
+      node('n2', { zone: 'z1', unschedulable: true }),
+      node('n3', { zone: 'z2', ready: false, notReadyReason: 'NodeStatusUnknown: Kubelet stopped posting node status.' }),
+      node('n4'),
+    ]);
+    batch.flush();
+    const c = nodeCounts(store.getState().contexts.a!);
+    expect(c).toEqual({
+      ready: 3,
+      total: 4,
+      cordoned: 1,
+      notReady: [{ name: 'n3', reason: 'NodeStatusUnknown: Kubelet stopped posting node status.' }],
+      byZone: { z1: { ready: 2, total: 2 }, z2: { ready: 0, total: 1 }, '(no zone)': { ready: 1, total: 1 } },
+    });
+  });
+});
