@@ -1,0 +1,1 @@
+export { HelpOverlay, type HelpOverlayProps, type HelpSection } from './help-overlay.js';

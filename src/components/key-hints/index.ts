@@ -1,0 +1,1 @@
+export { KeyHints, type KeyHint, type KeyHintsProps } from './key-hints.js';

@@ -1,0 +1,1 @@
+export { Spinner, UNICODE_SPINNER, ASCII_SPINNER, type SpinnerProps } from './spinner.js';

@@ -1,0 +1,57 @@
+import { cleanup } from 'ink-testing-library';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { appProps, KEYS, renderApp, threeContexts } from './helpers.js';
+
+// Ink colors through its own chalk, which decides when it loads: force colors
+// before the imports so "color off" has something to prove.
+vi.hoisted(() => {
+  process.env.FORCE_COLOR = '3';
+});
+
+afterEach(() => cleanup());
+afterAll(() => {
+  delete process.env.FORCE_COLOR;
+});
+
+/** SGR foreground/background color codes: 30–37, 38;…, 40–47, 48;…, 90–97, 100–107. */
+const COLOR = /\u001B\[(?:[0-9;]*;)?(?:3[0-8]|4[0-8]|9[0-7]|10[0-7])(?:;[0-9;]*)?m/;
+
+describe('Colors', () => {
+  afterEach(() => {
+    delete process.env.NO_COLOR;
+  });
+
+  it('uses colors when they are on', async () => {
+    // Given colors on
+    const screen = await renderApp(appProps(threeContexts(), { ui: { readOnly: true, ascii: false, color: true } }));
+
+    // Then the frame is colored
+    const frame = await screen.waitFor('kind-workload-2');
+    expect(frame).toMatch(COLOR);
+  });
+
+  it('emits no color when color is off', async () => {
+    // Given colors off
+    const screen = await renderApp(appProps(threeContexts(), { ui: { readOnly: true, ascii: false, color: false } }));
+
+    // When the table, the detail and the help are drawn
+    const frames = [await screen.waitFor('kind-workload-2')];
+    await screen.press('j', KEYS.enter);
+    frames.push(await screen.waitFor('Checks'));
+    await screen.press('?');
+    frames.push(await screen.waitFor('Keys'));
+
+    // Then none has a color code
+    for (const frame of frames) expect(frame).not.toMatch(COLOR);
+  });
+
+  it('honours NO_COLOR', async () => {
+    // Given NO_COLOR set and colors asked for
+    process.env.NO_COLOR = '1';
+    const screen = await renderApp(appProps(threeContexts(), { ui: { readOnly: false, ascii: false, color: true } }));
+
+    // Then no color code is emitted
+    const frame = await screen.waitFor('kind-workload-2');
+    expect(frame).not.toMatch(COLOR);
+  });
+});
