@@ -1,0 +1,64 @@
+import { watchFleet, type FleetWatcher } from '../kube/fleet.js';
+import { contextInfos, loadKubeconfig } from '../kube/kubeconfig.js';
+import { sandboxUp } from '../sandbox/commands.js';
+import { sandboxDir } from '../sandbox/state.js';
+import { renderApp } from '../screens/render.js';
+import { createFleetStore, setBanner, setContexts } from '../store/fleet-store.js';
+import { asciiOnly, colorEnabled, selection, type GlobalOptions } from './options.js';
+import { upWithInterrupt } from './sandbox.js';
+import { runStatus } from './status.js';
+
+/** Plain mode when there is no terminal to draw on, in CI, or when -o was given. */
+export function interactive(opts: GlobalOptions, env: NodeJS.ProcessEnv = process.env): boolean {
+  return !!process.stdout.isTTY && !!process.stdin.isTTY && !env.CI && opts.output === undefined;
+}
+
+/** `fleetdeck`: the dashboard (or, without a terminal, the status report once). */
+export async function runDashboard(opts: GlobalOptions): Promise<number> {
+  // The sandbox fleet is for when no cluster is given: --kubeconfig or --context win.
+  if (opts.sandbox && !opts.kubeconfig && !opts.context?.length) {
+    const state = await upWithInterrupt(sandboxDir(), 2, 6, (l) => process.stderr.write(`sandbox: ${l}\n`));
+    opts = { ...opts, kubeconfig: state.kubeconfig };
+  }
+  if (!interactive(opts)) return runStatus(opts);
+
+  const sel = selection(opts);
+  const store = createFleetStore(sel.contexts);
+  let fleet: FleetWatcher | undefined = sel.contexts.length ? watchFleet(sel.config, sel.contexts, { store }) : undefined;
+  let starting = false;
+
+  const startSandbox = async () => {
+    if (starting) return;
+    starting = true;
+    setBanner(store, { kind: 'progress', text: 'starting the sandbox fleet…' });
+    try {
+      const state = await sandboxUp({
+        dir: sandboxDir(),
+        workloads: 2,
+        nodes: 6,
+        progress: (line) => setBanner(store, { kind: 'progress', text: `sandbox: ${line}` }),
+      });
+      const loaded = loadKubeconfig({ kubeconfig: state.kubeconfig });
+      const contexts = contextInfos(loaded.config);
+      setContexts(store, contexts);
+      await fleet?.stop();
+      fleet = watchFleet(loaded.config, contexts, { store });
+      setBanner(store, { kind: 'info', text: `sandbox running · kubectl: export KUBECONFIG=${state.kubeconfig}` });
+    } catch (err) {
+      setBanner(store, { kind: 'error', text: `sandbox: ${err instanceof Error ? err.message : String(err)}` });
+    } finally {
+      starting = false;
+    }
+  };
+
+  const app = renderApp({
+    store,
+    ui: { readOnly: !!opts.readOnly, ascii: asciiOnly(opts), color: colorEnabled(opts) },
+    kubeconfigFiles: sel.files,
+    onStartSandbox: () => void startSandbox(),
+    onQuit: () => app.unmount(),
+  });
+  await app.waitUntilExit();
+  await fleet?.stop();
+  return 0;
+}

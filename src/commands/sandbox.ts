@@ -1,0 +1,79 @@
+import { UsageError, UserError } from '../errors.js';
+import { controlApiserver, exportLine, healthy, sandboxDown, sandboxStatus, sandboxUp } from '../sandbox/commands.js';
+import { ensureBinaries } from '../sandbox/binaries.js';
+import { sandboxDir } from '../sandbox/state.js';
+import { supervise } from '../sandbox/supervisor.js';
+import { requireOutput, type GlobalOptions } from './options.js';
+
+export interface SandboxCommandOptions {
+  sub: 'up' | 'down' | 'status' | 'stop-apiserver' | 'start-apiserver' | '__supervise';
+  dir?: string;
+  workloads?: number;
+  nodes?: number;
+  args?: string[];
+}
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+const err = (line: string) => process.stderr.write(`${line}\n`);
+
+/** Runs `sandbox up` with Ctrl-C handling: an interrupt stops whatever was started. */
+export async function upWithInterrupt(dir: string, workloads: number, nodes: number, progress: (l: string) => void) {
+  const abort = new AbortController();
+  const onSignal = () => abort.abort();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    return await sandboxUp({ dir, workloads, nodes, progress, signal: abort.signal });
+  } catch (err) {
+    if (abort.signal.aborted) throw new UserError('interrupted: everything the sandbox had started was stopped', 130);
+    throw err;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+export async function runSandbox(opts: GlobalOptions & SandboxCommandOptions): Promise<number> {
+  const dir = sandboxDir(opts.dir);
+  switch (opts.sub) {
+    case 'up': {
+      const state = await upWithInterrupt(dir, opts.workloads ?? 2, opts.nodes ?? 6, (l) => err(`sandbox: ${l}`));
+      for (const c of state.clusters) out(`${c.context.padEnd(18)} https://127.0.0.1:${c.ports.apiserver}`);
+      out(`read-only kubeconfig: ${state.readOnlyKubeconfig}`);
+      out(exportLine(state));
+      return 0;
+    }
+    case 'down':
+      return sandboxDown(dir, { out, err });
+    case 'status': {
+      const output = requireOutput(opts.output);
+      const s = await sandboxStatus(dir);
+      if (output === 'json') {
+        out(JSON.stringify(s, null, 2));
+      } else if (!s.running) {
+        out(`the sandbox is not running (${dir}); start it with: fleetdeck sandbox up`);
+      } else {
+        out(`sandbox ${s.phase} in ${s.dir}`);
+        out(`${'CONTEXT'.padEnd(18)} ${'API SERVER'.padEnd(10)} ${'PROCESSES'.padEnd(9)} ${'NODES'.padEnd(11)} SERVER`);
+        for (const c of s.clusters) {
+          const nodes = c.nodes ? `${c.nodes.ready}/${c.nodes.total} Ready` : '-';
+          const line = `${c.context.padEnd(18)} ${c.apiserver.padEnd(10)} ${`${c.processes.running}/${c.processes.expected}`.padEnd(9)} ${nodes.padEnd(11)} ${c.server}`;
+          out(c.error ? `${line}  (${c.error})` : line);
+        }
+        if (s.kubeconfig) out(`export KUBECONFIG=${s.kubeconfig}`);
+      }
+      return healthy(s) ? 0 : 1;
+    }
+    case 'stop-apiserver':
+    case 'start-apiserver': {
+      const context = opts.args?.[0];
+      if (!context) throw new UsageError(`sandbox ${opts.sub} needs a context, e.g. kind-workload-1`);
+      out(await controlApiserver(dir, context, opts.sub === 'stop-apiserver' ? 'stop' : 'start'));
+      return 0;
+    }
+    case '__supervise': {
+      const binaries = await ensureBinaries();
+      return supervise({ dir, workloads: opts.workloads ?? 2, nodes: opts.nodes ?? 6, binaries });
+    }
+  }
+}

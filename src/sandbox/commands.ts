@@ -1,0 +1,239 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CoreV1Api } from '@kubernetes/client-node';
+import { UserError } from '../errors.js';
+import { describeError, makeClient } from '../kube/client.js';
+import { configForContext, loadKubeconfig } from '../kube/kubeconfig.js';
+import { summarizeNode } from '../kube/nodes.js';
+import { ensureBinaries } from './binaries.js';
+import { apiserverReady } from './cluster.js';
+import { isOurs, readState, recordedPids, type SandboxState } from './state.js';
+
+export interface Out {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+const CLI = fileURLToPath(new URL('../cli.js', import.meta.url));
+
+export function exportLine(state: Pick<SandboxState, 'kubeconfig'>): string {
+  return `export KUBECONFIG=${state.kubeconfig}`;
+}
+
+export function supervisorAlive(state: SandboxState): boolean {
+  return isOurs(state.supervisorPid, state.dir);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitGone(pids: number[], dir: string, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (pids.every((p) => !isOurs(p, dir))) return true;
+    await sleep(100);
+  }
+  return pids.every((p) => !isOurs(p, dir));
+}
+
+/** Stops exactly the processes the state records (supervisor first), then any leftovers. */
+async function stopRecorded(state: SandboxState): Promise<number> {
+  const pids = recordedPids(state).filter((p) => isOurs(p, state.dir));
+  if (isOurs(state.supervisorPid, state.dir)) {
+    process.kill(state.supervisorPid, 'SIGTERM');
+    await waitGone([state.supervisorPid], state.dir, 30_000);
+  }
+  // Whatever the supervisor did not stop (it may have been killed): children it recorded.
+  const latest = readState(state.dir) ?? state;
+  const left = [...new Set([...recordedPids(latest), ...pids])].filter((p) => isOurs(p, state.dir));
+  for (const p of left) process.kill(p, 'SIGTERM');
+  if (!(await waitGone(left, state.dir, 10_000))) {
+    for (const p of left) if (isOurs(p, state.dir)) process.kill(p, 'SIGKILL');
+    await waitGone(left, state.dir, 5_000);
+  }
+  return pids.length;
+}
+
+export interface UpOptions {
+  dir: string;
+  workloads: number;
+  nodes: number;
+  /** Called with each progress line (to stderr in plain mode). */
+  progress?: (line: string) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * Starts the sandbox (or finds it running) and resolves with its state once every cluster is
+ * ready. On failure or abort, whatever was started is stopped again.
+ */
+export async function sandboxUp(opts: UpOptions): Promise<SandboxState> {
+  const progress = opts.progress ?? (() => {});
+  const existing = readState(opts.dir);
+  if (existing && supervisorAlive(existing)) {
+    if (existing.phase === 'ready') return existing;
+    if (existing.phase === 'starting') {
+      progress('the sandbox is already starting; waiting for it');
+      return waitReady(opts.dir, existing.supervisorPid, progress, opts.signal);
+    }
+  }
+  if (existing) {
+    // Left over from a killed supervisor or a failed start: clean it up first.
+    await stopRecorded(existing);
+    fs.rmSync(opts.dir, { recursive: true, force: true });
+  }
+  fs.mkdirSync(opts.dir, { recursive: true, mode: 0o700 });
+  const binaries = await ensureBinaries({ logFile: path.join(opts.dir, 'testbed.log'), onProgress: progress, signal: opts.signal });
+  opts.signal?.throwIfAborted();
+  const logFd = fs.openSync(path.join(opts.dir, 'supervisor.log'), 'a');
+  const child = spawn(
+    process.execPath,
+    [CLI, 'sandbox', '__supervise', '--dir', opts.dir, '--workloads', String(opts.workloads), '--nodes', String(opts.nodes)],
+    {
+      detached: true,
+      stdio: ['ignore', logFd, logFd],
+      env: {
+        ...process.env,
+        FLEETDECK_ETCD: binaries.etcd,
+        FLEETDECK_KUBE_APISERVER: binaries['kube-apiserver'],
+        FLEETDECK_KUBE_CONTROLLER_MANAGER: binaries['kube-controller-manager'],
+        FLEETDECK_KUBE_SCHEDULER: binaries['kube-scheduler'],
+      },
+    },
+  );
+  fs.closeSync(logFd);
+  child.unref();
+  const pid = child.pid;
+  if (!pid) throw new UserError('could not start the sandbox supervisor');
+  try {
+    return await waitReady(opts.dir, pid, progress, opts.signal);
+  } catch (err) {
+    const st = readState(opts.dir);
+    if (st) await stopRecorded(st);
+    else if (isOurs(pid, opts.dir)) process.kill(pid, 'SIGKILL');
+    // Interrupted: nothing worth keeping. Failed: keep the logs for diagnosis.
+    if (opts.signal?.aborted) fs.rmSync(opts.dir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+async function waitReady(dir: string, pid: number, progress: (l: string) => void, signal?: AbortSignal): Promise<SandboxState> {
+  let last = '';
+  for (;;) {
+    if (signal?.aborted) throw new UserError('interrupted: the sandbox was stopped again', 130);
+    const st = readState(dir);
+    if (st?.progress && st.progress !== last) {
+      last = st.progress;
+      progress(last);
+    }
+    if (st?.phase === 'ready') return st;
+    if (st?.phase === 'failed') {
+      throw new UserError(`sandbox failed to start: ${st.error ?? 'unknown error'} (logs: ${dir})`);
+    }
+    if (!isOurs(pid, dir)) {
+      throw new UserError(`the sandbox supervisor exited during start-up; see ${path.join(dir, 'supervisor.log')}`);
+    }
+    await sleep(200);
+  }
+}
+
+export async function sandboxDown(dir: string, io: Out): Promise<number> {
+  const state = readState(dir);
+  if (!state) {
+    io.out('the sandbox is not running (nothing to stop)');
+    return 0;
+  }
+  const n = await stopRecorded(state);
+  fs.rmSync(dir, { recursive: true, force: true });
+  io.out(`sandbox stopped: ${n} process${n === 1 ? '' : 'es'} ended, ${dir} removed`);
+  return 0;
+}
+
+export interface ClusterHealth {
+  context: string;
+  server: string;
+  apiserver: 'ready' | 'not ready' | 'stopped';
+  processes: { running: number; expected: number };
+  nodes: { ready: number; total: number } | null;
+  error?: string;
+}
+
+export interface SandboxStatus {
+  running: boolean;
+  phase?: SandboxState['phase'];
+  dir: string;
+  kubeconfig?: string;
+  clusters: ClusterHealth[];
+}
+
+export async function sandboxStatus(dir: string): Promise<SandboxStatus> {
+  const state = readState(dir);
+  if (!state || !supervisorAlive(state)) return { running: false, dir, clusters: [] };
+  const clusters: ClusterHealth[] = [];
+  const kc = state.phase === 'ready' ? loadKubeconfig({ kubeconfig: state.kubeconfig }).config : undefined;
+  for (const c of state.clusters) {
+    const running = Object.values(c.pids).filter((p) => isOurs(p, dir)).length;
+    const h: ClusterHealth = {
+      context: c.context,
+      server: `https://127.0.0.1:${c.ports.apiserver}`,
+      apiserver: c.apiserver === 'stopped' ? 'stopped' : 'not ready',
+      processes: { running, expected: 4 },
+      nodes: null,
+    };
+    if (kc && c.apiserver !== 'stopped') {
+      const ckc = configForContext(kc, c.context);
+      try {
+        if (await apiserverReady(ckc)) h.apiserver = 'ready';
+        const nodes = (await makeClient(ckc, CoreV1Api, 5000).listNode()).items.map(summarizeNode);
+        h.nodes = { ready: nodes.filter((n) => n.ready).length, total: nodes.length };
+      } catch (err) {
+        h.error = describeError(err);
+      }
+    }
+    clusters.push(h);
+  }
+  return { running: true, phase: state.phase, dir, kubeconfig: state.kubeconfig, clusters };
+}
+
+export function healthy(s: SandboxStatus): boolean {
+  return (
+    s.running &&
+    s.phase === 'ready' &&
+    s.clusters.every((c) => c.apiserver === 'ready' && c.processes.running === c.processes.expected && c.nodes && c.nodes.ready === c.nodes.total)
+  );
+}
+
+/** Asks the supervisor to stop or start one cluster's API server (outage drills). */
+export async function controlApiserver(dir: string, context: string, action: 'stop' | 'start'): Promise<string> {
+  const state = readState(dir);
+  if (!state || !supervisorAlive(state) || state.phase !== 'ready') {
+    throw new UserError('the sandbox is not running; start it with `fleetdeck sandbox up`');
+  }
+  if (!state.clusters.some((c) => c.context === context)) {
+    const known = state.clusters.map((c) => c.context).join(', ');
+    throw new UserError(`no sandbox cluster has context "${context}" (known: ${known})`, 2);
+  }
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { socketPath: state.controlSocket, method: 'POST', path: `/apiserver/${action}?context=${encodeURIComponent(context)}` },
+      (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => {
+          let message = body;
+          try {
+            message = (JSON.parse(body) as { message: string }).message;
+          } catch {
+            // plain text
+          }
+          if (res.statusCode === 200) resolve(message);
+          else reject(new UserError(message));
+        });
+      },
+    );
+    req.on('error', (err) => reject(new UserError(`cannot reach the sandbox supervisor: ${describeError(err)}`)));
+    req.end();
+  });
+}

@@ -1,0 +1,40 @@
+import { SimulatedKubelet } from './kubelet.js';
+import { LoadBalancerController } from './loadbalancer.js';
+import { StorageProvisioner } from './provisioner.js';
+import type { SimContext } from './context.js';
+import type { PodNetwork } from './pods.js';
+
+export type { SimContext } from './context.js';
+export { SimulatedKubelet, type SimulatedKubeletOptions, SANDBOX_NODE_ANNOTATION, SANDBOX_ZONES, NOT_READY_TAINT } from './kubelet.js';
+export { LoadBalancerController, LB_HOSTNAME_ANNOTATION, LB_HOSTNAME_SUFFIX } from './loadbalancer.js';
+export { type PodNetwork } from './pods.js';
+export { StorageProvisioner, SANDBOX_PROVISIONER, DEFAULT_STORAGE_CLASS } from './provisioner.js';
+
+export interface Simulators {
+  kubelet: SimulatedKubelet;
+  lb: LoadBalancerController;
+  storage: StorageProvisioner;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the simulated kubelet, load-balancer controller and storage provisioner of one
+ * cluster; resolves when every node is Ready and untainted (throws, after stopping them all,
+ * if that takes longer than `readyTimeoutMs`).
+ */
+export async function startSimulators(ctx: SimContext, opts: { nodes?: number; podNetwork?: PodNetwork; readyTimeoutMs?: number } = {}): Promise<Simulators> {
+  const kubelet = new SimulatedKubelet(ctx, { nodes: opts.nodes ?? 6, podNetwork: opts.podNetwork ?? 'cluster' });
+  const lb = new LoadBalancerController(ctx);
+  const storage = new StorageProvisioner(ctx);
+  const stop = async () => {
+    await Promise.all([kubelet.stop(), lb.stop(), storage.stop()]);
+  };
+  try {
+    await Promise.all([kubelet.start(), lb.start(), storage.start()]);
+    await kubelet.waitReady(opts.readyTimeoutMs ?? 60_000);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { kubelet, lb, storage, stop };
+}

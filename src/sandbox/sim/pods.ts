@@ -1,0 +1,204 @@
+import { createHash } from 'node:crypto';
+import { CoreV1Api, type V1Container, type V1ContainerStatus, type V1Pod, type V1PodCondition, type V1PodStatus } from '@kubernetes/client-node';
+import { makeClient } from '../../kube/client.js';
+import { ResilientWatch } from '../../kube/watch.js';
+import { FIELD_MANAGER, isConflict, isNotFound, AddressPool, watchErrorLogger, type SimContext } from './context.js';
+import { WorkQueue } from './queue.js';
+
+const keyOf = (pod: V1Pod) => `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
+
+function isTerminal(pod: V1Pod): boolean {
+  return pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
+}
+
+function imageID(image: string): string {
+  const digest = createHash('sha256').update(image).digest('hex');
+  return `${image.split('@')[0]}@sha256:${digest}`;
+}
+
+/**
+ * Where pod IPs come from. `cluster`: `10.<244 + cluster index % 12>.x.y`, like a usual pod
+ * network; Endpoints accept these. `loopback`: `127.<100 + cluster index % 100>.x.y`, which
+ * nothing outside the machine can ever be reached through, but which Endpoints validation
+ * rejects ("may not be in the loopback range"), so Services get no endpoints.
+ */
+export type PodNetwork = 'cluster' | 'loopback';
+
+export function podAddressPrefix(network: PodNetwork, clusterIndex: number): [number, number] {
+  return network === 'loopback' ? [127, 100 + (clusterIndex % 100)] : [10, 244 + (clusterIndex % 12)];
+}
+
+/**
+ * The container-runtime half of the simulated kubelet: pods bound to one of its nodes are
+ * reported Running and Ready with a pod IP, and pods being deleted gracefully are
+ * finished off (deleted with grace period 0), as a kubelet does once containers stopped.
+ * Pod IPs are unique within the cluster (see PodNetwork).
+ */
+export class PodRunner {
+  private readonly core: CoreV1Api;
+  private readonly pods = new Map<string, V1Pod>();
+  private readonly ips = new Map<string, string>(); // pod uid → IP we gave it
+  private readonly pool: AddressPool;
+  private readonly queue: WorkQueue;
+  private readonly watch: ResilientWatch<V1Pod>;
+
+  /** `nodeIP(name)` is the node's address if the node is ours, else undefined. */
+  constructor(
+    private readonly ctx: SimContext,
+    private readonly nodeIP: (nodeName: string) => string | undefined,
+    network: PodNetwork = 'cluster',
+  ) {
+    this.core = makeClient(ctx.kc, CoreV1Api);
+    this.pool = new AddressPool(podAddressPrefix(network, ctx.cluster.index));
+    this.queue = new WorkQueue('pod', (key) => this.sync(key), ctx.log, 16);
+    this.watch = new ResilientWatch<V1Pod>({
+      kc: ctx.kc,
+      path: '/api/v1/pods',
+      list: () => this.core.listPodForAllNamespaces(),
+      onList: (items) => {
+        const seen = new Set<string>();
+        for (const p of items) {
+          seen.add(keyOf(p));
+          this.observe(p);
+        }
+        for (const [key, p] of this.pods) if (!seen.has(key)) this.dropped(key, p);
+      },
+      onEvent: (type, p) => (type === 'DELETED' ? this.dropped(keyOf(p), p) : this.observe(p)),
+      onError: watchErrorLogger(ctx.log, 'pods'),
+    });
+  }
+
+  async start(): Promise<void> {
+    this.watch.start();
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([this.watch.stop(), this.queue.stop()]);
+  }
+
+  private observe(pod: V1Pod): void {
+    const key = keyOf(pod);
+    for (const ip of pod.status?.podIPs ?? []) if (ip.ip) this.pool.markUsed(ip.ip);
+    const node = pod.spec?.nodeName;
+    if (!node || !this.nodeIP(node)) {
+      this.pods.delete(key);
+      return;
+    }
+    this.pods.set(key, pod);
+    if (this.needsWork(pod)) this.queue.add(key);
+  }
+
+  private dropped(key: string, pod: V1Pod): void {
+    const cached = this.pods.get(key);
+    if (cached && cached.metadata?.uid !== pod.metadata?.uid) return; // an older incarnation
+    this.pods.delete(key);
+    this.queue.forget(key);
+    const uid = pod.metadata?.uid ?? '';
+    this.pool.release(this.ips.get(uid));
+    this.ips.delete(uid);
+    if (pod.spec?.hostNetwork !== true) for (const ip of pod.status?.podIPs ?? []) this.pool.release(ip.ip);
+  }
+
+  private needsWork(pod: V1Pod): boolean {
+    if (pod.metadata?.deletionTimestamp) return true;
+    return !isTerminal(pod) && pod.status?.phase !== 'Running';
+  }
+
+  private async sync(key: string): Promise<void> {
+    const pod = this.pods.get(key);
+    if (!pod || !this.needsWork(pod)) return;
+    const hostIP = this.nodeIP(pod.spec?.nodeName ?? '');
+    if (!hostIP) return;
+    const namespace = pod.metadata?.namespace ?? '';
+    const name = pod.metadata?.name ?? '';
+    const uid = pod.metadata?.uid ?? '';
+    if (pod.metadata?.deletionTimestamp) {
+      // The containers "stopped": finish the graceful deletion. With a request body the API
+      // server reads the options from the body only, so the grace period goes there too.
+      try {
+        await this.core.deleteNamespacedPod({
+          name,
+          namespace,
+          gracePeriodSeconds: 0,
+          body: { gracePeriodSeconds: 0, preconditions: { uid } },
+        });
+      } catch (err) {
+        if (!isNotFound(err) && !isConflict(err)) throw err;
+      }
+      return;
+    }
+    const status = this.runningStatus(pod, hostIP);
+    if (!status) return;
+    try {
+      const updated = await this.core.replaceNamespacedPodStatus({ name, namespace, body: { ...pod, status }, fieldManager: FIELD_MANAGER });
+      if (this.pods.get(key)?.metadata?.uid === uid) this.pods.set(key, updated);
+    } catch (err) {
+      if (isNotFound(err)) return;
+      if (!isConflict(err)) throw err;
+      // Changed meanwhile: read it again and retry with the fresh version.
+      try {
+        const fresh = await this.core.readNamespacedPod({ name, namespace });
+        if (fresh.metadata?.uid === uid) {
+          this.pods.set(key, fresh);
+          this.queue.add(key);
+        }
+      } catch (readErr) {
+        if (!isNotFound(readErr)) throw readErr;
+      }
+    }
+  }
+
+  /** The status a kubelet reports once all containers started; undefined if no IP is left. */
+  private runningStatus(pod: V1Pod, hostIP: string): V1PodStatus | undefined {
+    const uid = pod.metadata?.uid ?? '';
+    let podIP = pod.spec?.hostNetwork ? hostIP : (pod.status?.podIP ?? this.ips.get(uid));
+    if (!podIP) {
+      podIP = this.pool.allocate();
+      if (!podIP) {
+        this.ctx.log(`kubelet: no pod IP left for ${keyOf(pod)}`);
+        return undefined;
+      }
+      this.ips.set(uid, podIP);
+    }
+    const now = new Date();
+    const old = pod.status ?? {};
+    const oldConditions = old.conditions ?? [];
+    const condition = (type: string): V1PodCondition =>
+      oldConditions.find((c) => c.type === type && c.status === 'True') ?? { type, status: 'True', lastTransitionTime: now };
+    const containerID = (c: V1Container) => `sandbox://${uid}-${c.name}`;
+    const running = (c: V1Container): V1ContainerStatus => ({
+      name: c.name,
+      image: c.image ?? '',
+      imageID: imageID(c.image ?? ''),
+      containerID: containerID(c),
+      ready: true,
+      started: true,
+      restartCount: 0,
+      state: { running: { startedAt: now } },
+    });
+    const completed = (c: V1Container): V1ContainerStatus => ({
+      name: c.name,
+      image: c.image ?? '',
+      imageID: imageID(c.image ?? ''),
+      containerID: containerID(c),
+      ready: true,
+      restartCount: 0,
+      state: {
+        terminated: { exitCode: 0, reason: 'Completed', startedAt: now, finishedAt: now, containerID: containerID(c) },
+      },
+    });
+    const initContainers = pod.spec?.initContainers ?? [];
+    const status: V1PodStatus = {
+      ...old,
+      phase: 'Running',
+      conditions: [condition('Initialized'), condition('Ready'), condition('ContainersReady'), condition('PodScheduled')],
+      hostIP,
+      podIP,
+      podIPs: [{ ip: podIP }],
+      startTime: old.startTime ?? now,
+      containerStatuses: (pod.spec?.containers ?? []).map(running),
+    };
+    if (initContainers.length > 0) status.initContainerStatuses = initContainers.map(completed);
+    return status;
+  }
+}

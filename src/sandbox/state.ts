@@ -1,0 +1,95 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { ClusterPorts, Role } from './cluster.js';
+
+export type SandboxPhase = 'starting' | 'ready' | 'failed' | 'stopping';
+
+export interface ClusterRecord {
+  name: string;
+  context: string;
+  index: number;
+  ports: ClusterPorts;
+  /** PIDs of the processes the supervisor started for this cluster (running ones). */
+  pids: Partial<Record<Role, number>>;
+  /** `stopped` after `sandbox stop-apiserver`. */
+  apiserver: 'running' | 'stopped' | 'exited';
+}
+
+export interface SandboxState {
+  version: 1;
+  dir: string;
+  supervisorPid: number;
+  phase: SandboxPhase;
+  /** What the supervisor is doing now (one line). */
+  progress?: string;
+  error?: string;
+  startedAt: string;
+  options: { workloads: number; nodes: number };
+  kubeconfig: string;
+  readOnlyKubeconfig: string;
+  controlSocket: string;
+  clusters: ClusterRecord[];
+}
+
+/** `--dir`, else FLEETDECK_SANDBOX_DIR, else $XDG_STATE_HOME/fleetdeck/sandbox. */
+export function sandboxDir(explicit?: string, env: NodeJS.ProcessEnv = process.env): string {
+  if (explicit) return path.resolve(explicit);
+  if (env.FLEETDECK_SANDBOX_DIR) return path.resolve(env.FLEETDECK_SANDBOX_DIR);
+  const state = env.XDG_STATE_HOME || path.join(env.HOME ?? os.homedir(), '.local', 'state');
+  return path.join(state, 'fleetdeck', 'sandbox');
+}
+
+export function stateFile(dir: string): string {
+  return path.join(dir, 'state.json');
+}
+
+export function readState(dir: string): SandboxState | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(stateFile(dir), 'utf8')) as SandboxState;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Atomic write (temp file + rename): readers never see half a file. */
+export function writeState(state: SandboxState): void {
+  const file = stateFile(state.dir);
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, JSON.stringify(state, null, 2), { mode: 0o600 });
+  fs.renameSync(tmp, file);
+}
+
+/** Command line of a live process, or undefined when it is gone. */
+export function processCmdline(pid: number): string | undefined {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * True when `pid` is alive and still the process the sandbox started (its command line
+ * mentions the sandbox directory), so a recycled PID is never signalled.
+ */
+export function isOurs(pid: number | undefined, dir: string): pid is number {
+  if (!pid) return false;
+  const cmd = processCmdline(pid);
+  if (cmd === undefined) return false;
+  try {
+    // A zombie has an empty command line: not running.
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    if (/\) Z /.test(stat)) return false;
+  } catch {
+    return false;
+  }
+  return cmd.includes(dir);
+}
+
+/** Every PID the state records (supervisor first). */
+export function recordedPids(state: SandboxState): number[] {
+  return [state.supervisorPid, ...state.clusters.flatMap((c) => Object.values(c.pids))].filter(
+    (p): p is number => typeof p === 'number',
+  );
+}
