@@ -1,0 +1,240 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { AppsV1Api, CoreV1Api, KubernetesObjectApi, PatchStrategy, setHeaderOptions, type KubeConfig, type KubernetesObject, type V1Pod } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { makeClient, statusCode } from '../../src/kube/client.js';
+import { discover } from '../../src/kube/discovery.js';
+import { watchFleet, type FleetWatcher } from '../../src/kube/fleet.js';
+import { configForContext, contextInfos, loadKubeconfig } from '../../src/kube/kubeconfig.js';
+import { ZONE_LABEL } from '../../src/kube/nodes.js';
+import type { StatusJson } from '../../src/report/status.js';
+import { eventually, runCli } from '../helpers/cli.js';
+
+const exec = promisify(execFile);
+const kubeconfig = inject('kubeconfig');
+const sandboxDir = inject('sandboxDir');
+const CONTEXTS = ['kind-cp', 'kind-workload-1', 'kind-workload-2'];
+
+function ctx(name: string): KubeConfig {
+  return configForContext(loadKubeconfig({ kubeconfig }).config, name);
+}
+
+async function createNamespace(core: CoreV1Api, name: string): Promise<void> {
+  await core.createNamespace({ body: { metadata: { name } } });
+}
+
+function podsOf(core: CoreV1Api, ns: string, selector: string): Promise<V1Pod[]> {
+  return core.listNamespacedPod({ namespace: ns, labelSelector: selector }).then((l) => l.items);
+}
+
+const running = (p: V1Pod) =>
+  p.status?.phase === 'Running' && p.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') && !p.metadata?.deletionTimestamp;
+
+describe('sandbox fleet on real kube-apiservers', () => {
+  it('writes a kubeconfig with the three contexts, verified TLS and no insecure skip', () => {
+    const { config } = loadKubeconfig({ kubeconfig });
+    expect(contextInfos(config).map((c) => c.name)).toEqual(CONTEXTS);
+    for (const c of config.getClusters()) {
+      expect(c.skipTLSVerify).toBeFalsy();
+      expect(c.caData).toBeTruthy();
+      expect(c.server).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    }
+  });
+
+  it('(a) schedules a 3-replica Deployment with the real scheduler onto simulated nodes in 3 zones', async () => {
+    const kc = ctx('kind-workload-1');
+    const core = makeClient(kc, CoreV1Api);
+    const apps = makeClient(kc, AppsV1Api);
+    await createNamespace(core, 'spread');
+    const labels = { app: 'web' };
+    await apps.createNamespacedDeployment({
+      namespace: 'spread',
+      body: {
+        metadata: { name: 'web' },
+        spec: {
+          replicas: 3,
+          selector: { matchLabels: labels },
+          template: {
+            metadata: { labels },
+            spec: {
+              topologySpreadConstraints: [
+                { maxSkew: 1, topologyKey: ZONE_LABEL, whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: labels } },
+              ],
+              containers: [{ name: 'web', image: 'registry.k8s.io/pause:3.9' }],
+            },
+          },
+        },
+      },
+    });
+    const pods = await eventually('3 Running pods', async () => {
+      const p = (await podsOf(core, 'spread', 'app=web')).filter(running);
+      return p.length === 3 ? p : undefined;
+    }, 60_000);
+    const nodes = (await core.listNode()).items;
+    const zoneOf = (n: string) => nodes.find((x) => x.metadata?.name === n)?.metadata?.labels?.[ZONE_LABEL];
+    const zones = new Set(pods.map((p) => zoneOf(p.spec!.nodeName!)));
+    expect(zones.size).toBe(3);
+    // Pod IPs from the simulated pod network, unique in the cluster.
+    for (const p of pods) expect(p.status?.podIP).toMatch(/^10\.24\d\.\d+\.\d+$/);
+    expect(new Set(pods.map((p) => p.status?.podIP)).size).toBe(3);
+    // The Deployment controller sees the simulated kubelet's status.
+    await eventually('deployment reports 3 ready', async () =>
+      (await apps.readNamespacedDeployment({ name: 'web', namespace: 'spread' })).status?.readyReplicas === 3,
+    );
+  });
+
+  it('(b) refuses an eviction that would break a PodDisruptionBudget with 429', async () => {
+    const kc = ctx('kind-workload-2');
+    const core = makeClient(kc, CoreV1Api);
+    const apps = makeClient(kc, AppsV1Api);
+    const d = await discover(kc, 5000);
+    // v1.20 offers eviction only as policy/v1beta1; fleetdeck must discover that.
+    expect(d.evictionVersion).toBe('policy/v1beta1');
+    await createNamespace(core, 'pdb');
+    const labels = { app: 'db' };
+    await apps.createNamespacedDeployment({
+      namespace: 'pdb',
+      body: {
+        metadata: { name: 'db' },
+        spec: {
+          replicas: 3,
+          selector: { matchLabels: labels },
+          template: { metadata: { labels }, spec: { containers: [{ name: 'db', image: 'registry.k8s.io/pause:3.9' }] } },
+        },
+      },
+    });
+    // PodDisruptionBudget is policy/v1beta1 on v1.20: the generic client speaks any version.
+    const objects = KubernetesObjectApi.makeApiClient(kc);
+    const pdbRef = { apiVersion: 'policy/v1beta1', kind: 'PodDisruptionBudget', metadata: { name: 'db', namespace: 'pdb' } };
+    await objects.create({ ...pdbRef, spec: { minAvailable: 3, selector: { matchLabels: labels } } } as KubernetesObject);
+    const pods = await eventually('3 Running db pods', async () => {
+      const p = (await podsOf(core, 'pdb', 'app=db')).filter(running);
+      return p.length === 3 ? p : undefined;
+    }, 60_000);
+    // The disruption controller computes the budget from the real pod status.
+    await eventually('PDB observed', async () => {
+      const pdb = (await objects.read(pdbRef)) as KubernetesObject & { status?: { currentHealthy?: number; disruptionsAllowed?: number; observedGeneration?: number } };
+      return pdb.status?.currentHealthy === 3 && pdb.status.disruptionsAllowed === 0 && pdb.status.observedGeneration === pdb.metadata?.generation;
+    });
+    const victim = pods[0]!.metadata!.name!;
+    const err = await core
+      .createNamespacedPodEviction({
+        name: victim,
+        namespace: 'pdb',
+        body: { apiVersion: d.evictionVersion, kind: 'Eviction', metadata: { name: victim, namespace: 'pdb' } },
+      })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(statusCode(err)).toBe(429);
+    const still = await core.readNamespacedPod({ name: victim, namespace: 'pdb' });
+    expect(still.metadata?.deletionTimestamp).toBeUndefined();
+  });
+
+  it('(c) `kubectl drain` of a simulated node completes and its pods are really gone', async () => {
+    const kc = ctx('kind-workload-1');
+    const core = makeClient(kc, CoreV1Api);
+    const apps = makeClient(kc, AppsV1Api);
+    await createNamespace(core, 'drain');
+    const labels = { app: 'api' };
+    await apps.createNamespacedDeployment({
+      namespace: 'drain',
+      body: {
+        metadata: { name: 'api' },
+        spec: {
+          replicas: 6,
+          selector: { matchLabels: labels },
+          template: { metadata: { labels }, spec: { containers: [{ name: 'api', image: 'registry.k8s.io/pause:3.9' }] } },
+        },
+      },
+    });
+    const pods = await eventually('6 Running api pods', async () => {
+      const p = (await podsOf(core, 'drain', 'app=api')).filter(running);
+      return p.length === 6 ? p : undefined;
+    }, 60_000);
+    const node = pods[0]!.spec!.nodeName!;
+    const before = pods.filter((p) => p.spec?.nodeName === node).map((p) => p.metadata!.uid!);
+    expect(before.length).toBeGreaterThan(0);
+    const { stdout } = await exec(
+      'kubectl',
+      ['--kubeconfig', kubeconfig, '--context', 'kind-workload-1', 'drain', node, '--ignore-daemonsets', '--delete-emptydir-data', '--timeout=90s'],
+      { timeout: 120_000 },
+    );
+    expect(stdout).toContain('drained');
+    const after = (await core.listPodForAllNamespaces({ fieldSelector: `spec.nodeName=${node}` })).items;
+    expect(after.filter((p) => before.includes(p.metadata!.uid!))).toEqual([]);
+    expect((await core.readNode({ name: node })).spec?.unschedulable).toBe(true);
+    // The Deployment replaced them elsewhere.
+    await eventually('6 Running again, none on the drained node', async () => {
+      const p = (await podsOf(core, 'drain', 'app=api')).filter(running);
+      return p.length === 6 && p.every((x) => x.spec?.nodeName !== node);
+    }, 60_000);
+    await exec('kubectl', ['--kubeconfig', kubeconfig, '--context', 'kind-workload-1', 'uncordon', node]);
+  });
+
+  it('(d) `fleetdeck status -o json` reports every sandbox context reachable with its nodes', async () => {
+    const res = await runCli(['status', '-o', 'json', '--kubeconfig', kubeconfig]);
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    const json = JSON.parse(res.stdout) as StatusJson;
+    expect(json.contexts.map((c) => c.name)).toEqual(CONTEXTS);
+    for (const c of json.contexts) {
+      expect(c).toMatchObject({ reachable: true, version: 'v1.20.2', error: null });
+      expect(c.latencyMs).toBeGreaterThanOrEqual(0);
+      expect(c.nodes?.total).toBe(6);
+      expect(c.nodes?.ready).toBe(6);
+      expect(Object.keys(c.nodes!.byZone).sort()).toEqual(['zone-a', 'zone-b', 'zone-c']);
+    }
+  });
+
+  it('text status uses the checklist wording', async () => {
+    const res = await runCli(['status', '--kubeconfig', kubeconfig, '--context', 'kind-cp']);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/\* Context kind-cp\.\.\. reachable, v1\.20\.2, \d+ ms, 6\/6 nodes Ready √/);
+  });
+
+  describe('(e) an API server that goes away and comes back', () => {
+    let fleet: FleetWatcher;
+    beforeAll(() => {
+      const { config } = loadKubeconfig({ kubeconfig });
+      fleet = watchFleet(config, contextInfos(config).filter((c) => c.name === 'kind-workload-2'));
+    });
+    afterAll(async () => {
+      await fleet.stop();
+      await runCli(['sandbox', 'start-apiserver', 'kind-workload-2', '--dir', sandboxDir]);
+    });
+
+    it('is unreachable in the store within 5 s and recovers without restarting anything', async () => {
+      const state = () => fleet.store.getState().contexts['kind-workload-2']!;
+      await eventually('reachable with nodes', () => state().reachability === 'reachable' && state().nodes.synced, 30_000);
+      expect(Object.keys(state().nodes.items)).toHaveLength(6);
+
+      const stop = await runCli(['sandbox', 'stop-apiserver', 'kind-workload-2', '--dir', sandboxDir]);
+      expect(stop.code).toBe(0);
+      await eventually('unreachable', () => state().reachability === 'unreachable', 5_000, 50);
+      expect(state().lastError).toBeTruthy();
+      expect(state().unreachableSince).toBeGreaterThan(0);
+      // Stale data is kept, not dropped.
+      expect(Object.keys(state().nodes.items)).toHaveLength(6);
+
+      const start = await runCli(['sandbox', 'start-apiserver', 'kind-workload-2', '--dir', sandboxDir]);
+      expect(start.code).toBe(0);
+      await eventually('reachable again', () => state().reachability === 'reachable', 30_000);
+      expect(state().unreachableSince).toBeUndefined();
+      expect(state().lastError).toBeUndefined();
+      // The node watch resumed: a change made now shows up in the store.
+      const core = makeClient(ctx('kind-workload-2'), CoreV1Api);
+      const name = Object.keys(state().nodes.items)[0]!;
+      await core.patchNode(
+        { name, body: { spec: { unschedulable: true } } },
+        setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+      );
+      await eventually('cordon observed through the resumed watch', () => state().nodes.items[name]?.unschedulable === true, 30_000);
+      await core.patchNode(
+        { name, body: { spec: { unschedulable: false } } },
+        setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+      );
+    });
+  });
+});

@@ -1,0 +1,52 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isOurs, readState, recordedPids } from '../../src/sandbox/state.js';
+import { CLI, eventually, runCli } from '../helpers/cli.js';
+
+/** A second, small sandbox (hosting cluster only, one node) for start/stop behaviour. */
+describe('sandbox lifecycle', () => {
+  it('Ctrl-C during `sandbox up` stops everything it started', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-int-'));
+    const up = spawn(process.execPath, [CLI, 'sandbox', 'up', '--dir', dir, '--workloads', '0', '--nodes', '1'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    up.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((r) => up.on('close', r));
+    // Interrupt once etcd runs, mid-way through start-up.
+    const pids: number[] = await eventually('etcd started', () => {
+      const st = readState(dir);
+      return st?.clusters[0]?.pids.etcd ? recordedPids(st) : undefined;
+    }, 120_000, 20);
+    up.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(stderr.trim().split('\n').at(-1)).toMatch(/^fleetdeck: interrupted/);
+    const latest = [...pids, ...(readState(dir) ? recordedPids(readState(dir)!) : [])];
+    expect(latest.filter((p) => isOurs(p, dir))).toEqual([]);
+    expect(fs.existsSync(dir)).toBe(false);
+  });
+
+  it('`sandbox down` stops exactly the recorded processes and removes the state', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-int-'));
+    const up = await runCli(['sandbox', 'up', '--dir', dir, '--workloads', '0', '--nodes', '1']);
+    expect(up.code).toBe(0);
+    expect(up.stdout.trim().split('\n').at(-1)).toBe(`export KUBECONFIG=${path.join(dir, 'kubeconfig')}`);
+    expect(fs.statSync(path.join(dir, 'kubeconfig')).mode & 0o777).toBe(0o600);
+    const state = readState(dir)!;
+    const pids = recordedPids(state);
+    expect(pids).toHaveLength(5); // supervisor + etcd, apiserver, controller manager, scheduler
+    expect(pids.every((p) => isOurs(p, dir))).toBe(true);
+    const down = await runCli(['sandbox', 'down', '--dir', dir]);
+    expect(down.code).toBe(0);
+    expect(down.stdout).toMatch(/sandbox stopped: 5 processes ended/);
+    expect(pids.filter((p) => isOurs(p, dir))).toEqual([]);
+    expect(fs.existsSync(dir)).toBe(false);
+    // Idempotent.
+    const again = await runCli(['sandbox', 'down', '--dir', dir]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/not running/);
+  });
+});

@@ -1,0 +1,87 @@
+import { AppsV1Api, CoreV1Api, StorageV1Api, type KubeConfig } from '@kubernetes/client-node';
+import { describe, expect, inject, it } from 'vitest';
+import { makeClient, statusCode } from '../../src/kube/client.js';
+import { configForContext, loadKubeconfig } from '../../src/kube/kubeconfig.js';
+import { eventually, runCli } from '../helpers/cli.js';
+
+const kubeconfig = inject('kubeconfig');
+const readOnlyKubeconfig = inject('readOnlyKubeconfig');
+const sandboxDir = inject('sandboxDir');
+
+const ctx = (file: string, name: string): KubeConfig => configForContext(loadKubeconfig({ kubeconfig: file }).config, name);
+
+describe('what the sandbox simulates', () => {
+  it('gives a LoadBalancer Service an ingress IP on loopback', async () => {
+    const core = makeClient(ctx(kubeconfig, 'kind-cp'), CoreV1Api);
+    await core.createNamespace({ body: { metadata: { name: 'lb' } } });
+    await core.createNamespacedService({
+      namespace: 'lb',
+      body: { metadata: { name: 'apiserver' }, spec: { type: 'LoadBalancer', selector: { app: 'x' }, ports: [{ port: 443 }] } },
+    });
+    const ip = await eventually('ingress IP', async () => {
+      const s = await core.readNamespacedService({ name: 'apiserver', namespace: 'lb' });
+      return s.status?.loadBalancer?.ingress?.[0]?.ip;
+    });
+    expect(ip).toMatch(/^127\./);
+  });
+
+  it('provisions and binds volumes so a StatefulSet with claims reaches Running', async () => {
+    const kc = ctx(kubeconfig, 'kind-cp');
+    const core = makeClient(kc, CoreV1Api);
+    const apps = makeClient(kc, AppsV1Api);
+    const classes = (await makeClient(kc, StorageV1Api).listStorageClass()).items;
+    const defaults = classes.filter((c) => c.metadata?.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true');
+    expect(defaults).toHaveLength(1);
+    await core.createNamespace({ body: { metadata: { name: 'sts' } } });
+    const labels = { app: 'etcd' };
+    await apps.createNamespacedStatefulSet({
+      namespace: 'sts',
+      body: {
+        metadata: { name: 'etcd' },
+        spec: {
+          serviceName: 'etcd',
+          replicas: 3,
+          selector: { matchLabels: labels },
+          template: { metadata: { labels }, spec: { containers: [{ name: 'etcd', image: 'registry.k8s.io/pause:3.9' }] } },
+          volumeClaimTemplates: [
+            { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } },
+          ],
+        },
+      },
+    });
+    await eventually('3 etcd pods Running', async () => {
+      const pods = (await core.listNamespacedPod({ namespace: 'sts', labelSelector: 'app=etcd' })).items;
+      return pods.length === 3 && pods.every((p) => p.status?.phase === 'Running');
+    }, 120_000);
+    const claims = (await core.listNamespacedPersistentVolumeClaim({ namespace: 'sts' })).items;
+    expect(claims.map((c) => c.status?.phase)).toEqual(['Bound', 'Bound', 'Bound']);
+  });
+
+  it('has a read-only user that can list but not change or read secrets', async () => {
+    const core = makeClient(ctx(readOnlyKubeconfig, 'kind-cp'), CoreV1Api);
+    expect((await core.listNode()).items.length).toBe(6);
+    const create = await core.createNamespace({ body: { metadata: { name: 'nope' } } }).catch((e: unknown) => e);
+    expect(statusCode(create)).toBe(403);
+    const secrets = await core.listSecretForAllNamespaces().catch((e: unknown) => e);
+    expect(statusCode(secrets)).toBe(403);
+  });
+
+  it('`sandbox up` again while it runs just prints the export line again', async () => {
+    const res = await runCli(['sandbox', 'up', '--dir', sandboxDir]);
+    expect(res.code).toBe(0);
+    const lines = res.stdout.trim().split('\n');
+    expect(lines.at(-1)).toBe(`export KUBECONFIG=${kubeconfig}`);
+  });
+
+  it('`sandbox status` lists every cluster healthy', async () => {
+    const res = await runCli(['sandbox', 'status', '-o', 'json', '--dir', sandboxDir]);
+    expect(res.code).toBe(0);
+    const s = JSON.parse(res.stdout) as { running: boolean; clusters: { context: string; apiserver: string; nodes: { ready: number } }[] };
+    expect(s.running).toBe(true);
+    expect(s.clusters.map((c) => [c.context, c.apiserver, c.nodes.ready])).toEqual([
+      ['kind-cp', 'ready', 6],
+      ['kind-workload-1', 'ready', 6],
+      ['kind-workload-2', 'ready', 6],
+    ]);
+  });
+});
