@@ -25,11 +25,11 @@ export async function runDashboard(opts: GlobalOptions): Promise<number> {
   const sel = selection(opts);
   const store = createFleetStore(sel.contexts);
   let fleet: FleetWatcher | undefined = sel.contexts.length ? watchFleet(sel.config, sel.contexts, { store }) : undefined;
-  let starting = false;
+  let starting: Promise<void> | undefined;
+  // Quitting while the sandbox starts stops what it had started (build included).
+  const quit = new AbortController();
 
   const startSandbox = async () => {
-    if (starting) return;
-    starting = true;
     setBanner(store, { kind: 'progress', text: 'starting the sandbox fleet…' });
     try {
       const state = await sandboxUp({
@@ -37,6 +37,7 @@ export async function runDashboard(opts: GlobalOptions): Promise<number> {
         workloads: 2,
         nodes: 6,
         progress: (line) => setBanner(store, { kind: 'progress', text: `sandbox: ${line}` }),
+        signal: quit.signal,
       });
       const loaded = loadKubeconfig({ kubeconfig: state.kubeconfig });
       const contexts = contextInfos(loaded.config);
@@ -45,9 +46,9 @@ export async function runDashboard(opts: GlobalOptions): Promise<number> {
       fleet = watchFleet(loaded.config, contexts, { store });
       setBanner(store, { kind: 'info', text: `sandbox running · kubectl: export KUBECONFIG=${state.kubeconfig}` });
     } catch (err) {
-      setBanner(store, { kind: 'error', text: `sandbox: ${err instanceof Error ? err.message : String(err)}` });
+      if (!quit.signal.aborted) setBanner(store, { kind: 'error', text: `sandbox: ${err instanceof Error ? err.message : String(err)}` });
     } finally {
-      starting = false;
+      starting = undefined;
     }
   };
 
@@ -55,10 +56,14 @@ export async function runDashboard(opts: GlobalOptions): Promise<number> {
     store,
     ui: { readOnly: !!opts.readOnly, ascii: asciiOnly(opts), color: colorEnabled(opts) },
     kubeconfigFiles: sel.files,
-    onStartSandbox: () => void startSandbox(),
+    onStartSandbox: () => {
+      starting ??= startSandbox();
+    },
     onQuit: () => app.unmount(),
   });
   await app.waitUntilExit();
+  quit.abort();
+  await starting;
   await fleet?.stop();
   return 0;
 }

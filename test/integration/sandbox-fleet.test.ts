@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { AppsV1Api, CoreV1Api, KubernetesObjectApi, PatchStrategy, setHeaderOptions, type KubeConfig, type KubernetesObject, type V1Pod } from '@kubernetes/client-node';
+import { AppsV1Api, CoreV1Api, KubernetesObjectApi, PatchStrategy, setHeaderOptions, type KubeConfig, type KubernetesObject, type V1Pod, type V1PodSpec } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { makeClient, statusCode } from '../../src/kube/client.js';
 import { discover } from '../../src/kube/discovery.js';
@@ -27,6 +27,22 @@ function podsOf(core: CoreV1Api, ns: string, selector: string): Promise<V1Pod[]>
   return core.listNamespacedPod({ namespace: ns, labelSelector: selector }).then((l) => l.items);
 }
 
+/** A Deployment of pause containers labelled app=<name>, with optional extra pod spec. */
+async function createDeployment(apps: AppsV1Api, namespace: string, name: string, replicas: number, podSpec: Partial<V1PodSpec> = {}): Promise<void> {
+  const labels = { app: name };
+  await apps.createNamespacedDeployment({
+    namespace,
+    body: {
+      metadata: { name },
+      spec: {
+        replicas,
+        selector: { matchLabels: labels },
+        template: { metadata: { labels }, spec: { ...podSpec, containers: [{ name, image: 'registry.k8s.io/pause:3.9' }] } },
+      },
+    },
+  });
+}
+
 const running = (p: V1Pod) =>
   p.status?.phase === 'Running' && p.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') && !p.metadata?.deletionTimestamp;
 
@@ -46,25 +62,10 @@ describe('sandbox fleet on real kube-apiservers', () => {
     const core = makeClient(kc, CoreV1Api);
     const apps = makeClient(kc, AppsV1Api);
     await createNamespace(core, 'spread');
-    const labels = { app: 'web' };
-    await apps.createNamespacedDeployment({
-      namespace: 'spread',
-      body: {
-        metadata: { name: 'web' },
-        spec: {
-          replicas: 3,
-          selector: { matchLabels: labels },
-          template: {
-            metadata: { labels },
-            spec: {
-              topologySpreadConstraints: [
-                { maxSkew: 1, topologyKey: ZONE_LABEL, whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: labels } },
-              ],
-              containers: [{ name: 'web', image: 'registry.k8s.io/pause:3.9' }],
-            },
-          },
-        },
-      },
+    await createDeployment(apps, 'spread', 'web', 3, {
+      topologySpreadConstraints: [
+        { maxSkew: 1, topologyKey: ZONE_LABEL, whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'web' } } },
+      ],
     });
     const pods = await eventually('3 Running pods', async () => {
       const p = (await podsOf(core, 'spread', 'app=web')).filter(running);
@@ -91,22 +92,11 @@ describe('sandbox fleet on real kube-apiservers', () => {
     // v1.20 offers eviction only as policy/v1beta1; fleetdeck must discover that.
     expect(d.evictionVersion).toBe('policy/v1beta1');
     await createNamespace(core, 'pdb');
-    const labels = { app: 'db' };
-    await apps.createNamespacedDeployment({
-      namespace: 'pdb',
-      body: {
-        metadata: { name: 'db' },
-        spec: {
-          replicas: 3,
-          selector: { matchLabels: labels },
-          template: { metadata: { labels }, spec: { containers: [{ name: 'db', image: 'registry.k8s.io/pause:3.9' }] } },
-        },
-      },
-    });
+    await createDeployment(apps, 'pdb', 'db', 3);
     // PodDisruptionBudget is policy/v1beta1 on v1.20: the generic client speaks any version.
     const objects = KubernetesObjectApi.makeApiClient(kc);
     const pdbRef = { apiVersion: 'policy/v1beta1', kind: 'PodDisruptionBudget', metadata: { name: 'db', namespace: 'pdb' } };
-    await objects.create({ ...pdbRef, spec: { minAvailable: 3, selector: { matchLabels: labels } } } as KubernetesObject);
+    await objects.create({ ...pdbRef, spec: { minAvailable: 3, selector: { matchLabels: { app: 'db' } } } } as KubernetesObject);
     const pods = await eventually('3 Running db pods', async () => {
       const p = (await podsOf(core, 'pdb', 'app=db')).filter(running);
       return p.length === 3 ? p : undefined;
@@ -137,18 +127,7 @@ describe('sandbox fleet on real kube-apiservers', () => {
     const core = makeClient(kc, CoreV1Api);
     const apps = makeClient(kc, AppsV1Api);
     await createNamespace(core, 'drain');
-    const labels = { app: 'api' };
-    await apps.createNamespacedDeployment({
-      namespace: 'drain',
-      body: {
-        metadata: { name: 'api' },
-        spec: {
-          replicas: 6,
-          selector: { matchLabels: labels },
-          template: { metadata: { labels }, spec: { containers: [{ name: 'api', image: 'registry.k8s.io/pause:3.9' }] } },
-        },
-      },
-    });
+    await createDeployment(apps, 'drain', 'api', 6);
     const pods = await eventually('6 Running api pods', async () => {
       const p = (await podsOf(core, 'drain', 'app=api')).filter(running);
       return p.length === 6 ? p : undefined;
