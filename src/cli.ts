@@ -1,10 +1,8 @@
 #!/usr/bin/env node
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { UsageError, UserError } from './errors.js';
-import { runSandbox, type SandboxCommandOptions } from './commands/sandbox.js';
-import { runStatus } from './commands/status.js';
-import { runDashboard } from './commands/dashboard.js';
 import type { GlobalOptions } from './commands/options.js';
+import type { SandboxCommandOptions } from './commands/sandbox.js';
 import { VERSION } from './version.js';
 
 function intIn(min: number, max: number) {
@@ -38,6 +36,8 @@ export function buildProgram(): Command {
     .exitOverride()
     .configureOutput({ writeErr: () => {}, outputError: () => {} })
     .action(async (_opts, cmd: Command) => {
+      // Commands load what they need when they run: --help and --version stay instant.
+      const { runDashboard } = await import('./commands/dashboard.js');
       process.exitCode = await runDashboard(cmd.optsWithGlobals<GlobalOptions>());
     });
 
@@ -46,6 +46,7 @@ export function buildProgram(): Command {
     .description('print the status of every context once and exit (0: all reachable, 1: not)')
     .addOption(outputOption())
     .action(async (_opts, cmd: Command) => {
+      const { runStatus } = await import('./commands/status.js');
       process.exitCode = await runStatus(cmd.optsWithGlobals<GlobalOptions>());
     });
 
@@ -59,6 +60,7 @@ export function buildProgram(): Command {
     async (...args: unknown[]) => {
       const cmd = args[args.length - 1] as Command;
       const positional = args.slice(0, -2).filter((a): a is string => typeof a === 'string');
+      const { runSandbox } = await import('./commands/sandbox.js');
       process.exitCode = await runSandbox({ ...cmd.optsWithGlobals<GlobalOptions & SandboxCommandOptions>(), sub, args: positional });
     };
 

@@ -77,6 +77,11 @@ const NET_CODES: Record<string, string> = {
   ERR_TLS_CERT_ALTNAME_INVALID: 'TLS: certificate is not valid for this host name',
 };
 
+/** The line shown when a list is forbidden: what failed and which permission is missing. */
+export function forbiddenMessage(resource: string, message: string, scope = ''): string {
+  return `cannot list ${resource}${scope}: ${message} (needs list and watch on ${resource})`;
+}
+
 /** One short line for any error a request can produce; never a stack. */
 export function describeError(err: unknown): string {
   if (err instanceof ApiException) {

@@ -1,10 +1,31 @@
 import { CoreV1Api, type KubeConfig, type V1Node } from '@kubernetes/client-node';
 import type { UpdateBatcher } from '../store/fleet-store.js';
 import type { ContextInfo } from '../store/types.js';
-import { describeError, makeClient } from './client.js';
+import { describeError, forbiddenMessage, makeClient } from './client.js';
 import { discover, serverVersion } from './discovery.js';
 import { summarizeNode } from './nodes.js';
 import { ResilientWatch } from './watch.js';
+
+/** Something that watches one more kind of object in a context and feeds the store. */
+export interface ContextWatcher {
+  start(): void;
+  stop(): Promise<void>;
+  /** Skip any backoff wait (the API server is back). */
+  retryNow(): void;
+}
+
+export interface WatcherEnv {
+  /** Context name (the store key). */
+  name: string;
+  /** This context's own KubeConfig. */
+  kc: KubeConfig;
+  batch: UpdateBatcher;
+  requestTimeoutMs: number;
+  /** Call when a watch dropped for a reason other than 403: the monitor probes at once. */
+  onDisconnect: () => void;
+}
+
+export type WatcherFactory = (env: WatcherEnv) => ContextWatcher;
 
 export interface MonitorOptions {
   /** How often reachability and latency are measured. */
@@ -33,12 +54,14 @@ export class ContextMonitor {
   private discovered = false;
   private stopped = false;
   private readonly nodes: ResilientWatch<V1Node>;
+  private readonly watchers: ContextWatcher[];
 
   constructor(
     readonly info: ContextInfo,
     private readonly kc: KubeConfig,
     private readonly batch: UpdateBatcher,
     opts: MonitorOptions = {},
+    watchers: WatcherFactory[] = [],
   ) {
     this.probeIntervalMs = opts.probeIntervalMs ?? 5_000;
     this.probeTimeoutMs = opts.probeTimeoutMs ?? 3_000;
@@ -55,23 +78,32 @@ export class ContextMonitor {
         else batch.upsertNode(name, summarizeNode(node));
       },
       onError: (message, { forbidden }) => {
-        if (forbidden) batch.nodesForbidden(name, `cannot list nodes: ${message} (needs get/list/watch on nodes)`);
+        if (forbidden) batch.nodesForbidden(name, forbiddenMessage('nodes', message));
         else void this.probe();
       },
       onDisconnect: () => void this.probe(),
     });
+    const env: WatcherEnv = {
+      name,
+      kc,
+      batch,
+      requestTimeoutMs: opts.requestTimeoutMs ?? 15_000,
+      onDisconnect: () => void this.probe(),
+    };
+    this.watchers = watchers.map((make) => make(env));
   }
 
   start(): void {
     this.stopped = false;
     void this.probe();
     this.nodes.start();
+    for (const w of this.watchers) w.start();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    await Promise.all([this.nodes.stop(), this.probing]);
+    await Promise.all([this.nodes.stop(), ...this.watchers.map((w) => w.stop()), this.probing]);
   }
 
   /** Measure now (coalesces with a probe already under way). */
@@ -108,7 +140,10 @@ export class ContextMonitor {
         ...(d ? { apiGroups: d.apiGroups, evictionVersion: d.evictionVersion } : {}),
       });
       if (d) this.discovered = true;
-      if (wasUnreachable) this.nodes.retryNow();
+      if (wasUnreachable) {
+        this.nodes.retryNow();
+        for (const w of this.watchers) w.retryNow();
+      }
     } catch (err) {
       if (this.stopped) return;
       this.reachable = false;

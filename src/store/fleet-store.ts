@@ -1,5 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { ContextInfo, ContextState, NodeSummary } from './types.js';
+import type { ContextInfo, ContextState, EventsSummary, FleetConfig, NodeSummary, PodsSummary } from './types.js';
 
 export interface FleetState {
   /** Context names in display order. */
@@ -7,6 +7,8 @@ export interface FleetState {
   contexts: Record<string, ContextState>;
   /** Bumped once per applied batch; handy for tests and benchmarks. */
   revision: number;
+  /** The fleet being watched, when one is defined (config file or flags). */
+  fleet?: FleetConfig;
   /** A one-line message about fleetdeck itself (e.g. "starting the sandbox…"), shown above the key hints. */
   banner?: Banner;
 }
@@ -18,24 +20,34 @@ export interface Banner {
 
 export type FleetStore = StoreApi<FleetState>;
 
-export function emptyContext(info: ContextInfo): ContextState {
-  return { ...info, reachability: 'unknown', nodes: { synced: false, items: {} } };
+export function emptyPods(): PodsSummary {
+  return { synced: false, total: 0, byPhase: { Pending: 0, Running: 0, Succeeded: 0, Failed: 0, Unknown: 0 }, problems: [], problemCount: 0 };
 }
 
-export function createFleetStore(contexts: ContextInfo[] = []): FleetStore {
+export function emptyEvents(): EventsSummary {
+  return { synced: false, warnings: [] };
+}
+
+export function emptyContext(info: ContextInfo): ContextState {
+  return { ...info, reachability: 'unknown', nodes: { synced: false, items: {} }, pods: emptyPods(), events: emptyEvents() };
+}
+
+export function createFleetStore(contexts: ContextInfo[] = [], fleet?: FleetConfig): FleetStore {
   return createStore<FleetState>()(() => ({
     order: contexts.map((c) => c.name),
     contexts: Object.fromEntries(contexts.map((c) => [c.name, emptyContext(c)])),
     revision: 0,
+    ...(fleet ? { fleet } : {}),
   }));
 }
 
 /** Replace the set of contexts (e.g. after the sandbox started and wrote its kubeconfig). */
-export function setContexts(store: FleetStore, contexts: ContextInfo[]): void {
+export function setContexts(store: FleetStore, contexts: ContextInfo[], fleet?: FleetConfig): void {
   store.setState((s) => ({
     order: contexts.map((c) => c.name),
     contexts: Object.fromEntries(contexts.map((c) => [c.name, s.contexts[c.name] ?? emptyContext(c)])),
     revision: s.revision + 1,
+    fleet,
   }));
 }
 
@@ -52,7 +64,12 @@ interface PendingContext {
   /** Replace the whole node set (after a full list). */
   nodesReset?: Record<string, NodeSummary>;
   nodesMeta?: { synced?: boolean; forbidden?: string | undefined };
+  /** Other slices (pods, events, fleet namespace, control plane): replaced whole, last one wins. */
+  slices?: Partial<Pick<ContextState, SliceKey>>;
 }
+
+/** Slices a watcher replaces whole with a fresh summary (it keeps its own working state). */
+export type SliceKey = 'pods' | 'events' | 'fleetNamespace' | 'controlPlane';
 
 /**
  * Collects updates from watches and probes and applies them to the store in one
@@ -106,6 +123,12 @@ export class UpdateBatcher {
     e.nodesMeta = { ...e.nodesMeta, synced: true, forbidden: undefined };
   }
 
+  /** Replace one slice of a context with a new summary (watchers that aggregate call this). */
+  setSlice<K extends SliceKey>(ctx: string, key: K, value: ContextState[K]): void {
+    const e = this.entry(ctx);
+    (e.slices ??= {})[key] = value;
+  }
+
   nodesForbidden(ctx: string, message: string): void {
     const e = this.entry(ctx);
     e.nodesMeta = { ...e.nodesMeta, forbidden: message };
@@ -133,7 +156,7 @@ export class UpdateBatcher {
           }
           nodes = { ...nodes, ...p.nodesMeta, items };
         }
-        contexts[name] = { ...current, ...p.patch, nodes };
+        contexts[name] = { ...current, ...p.patch, ...p.slices, nodes };
       }
       return { contexts, revision: state.revision + 1 };
     });

@@ -1,0 +1,121 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { YAMLParseError, parseDocument, stringify } from 'yaml';
+import { UserError } from '../errors.js';
+import type { FleetConfig } from '../store/types.js';
+
+export const DEFAULT_CONTROL_PLANE_CONTEXT = 'nova';
+export const DEFAULT_NAMESPACE = 'elotl';
+
+/** The fleet file as written (every field optional; workloads as names or {context, clusterName}). */
+export interface FleetFile {
+  hostingContext?: string;
+  controlPlaneContext?: string;
+  namespace?: string;
+  workloads?: (string | { context: string; clusterName?: string })[];
+}
+
+export interface FleetFlags {
+  hostingContext?: string;
+  controlPlaneContext?: string;
+  namespace?: string;
+  /** With a fleet: the workload contexts. */
+  context?: string[];
+}
+
+/** $XDG_CONFIG_HOME/fleetdeck/fleet.yaml (FLEETDECK_FLEET_FILE overrides). */
+export function fleetFilePath(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.FLEETDECK_FLEET_FILE) return path.resolve(env.FLEETDECK_FLEET_FILE);
+  const base = env.XDG_CONFIG_HOME || path.join(env.HOME ?? os.homedir(), '.config');
+  return path.join(base, 'fleetdeck', 'fleet.yaml');
+}
+
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+function fail(file: string, line: number | undefined, what: string): never {
+  throw new UserError(`${file}${line ? ` line ${line}` : ''}: ${what}; fix the fleet file or pass --hosting-context`, 2);
+}
+
+/** Reads and checks the fleet file; undefined when it does not exist. Errors name the line. */
+export function readFleetFile(file: string): FleetFile | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new UserError(`${file}: cannot be read (${(err as Error).message})`, 2);
+  }
+  const doc = parseDocument(text, { prettyErrors: false });
+  const lineOf = (offset: number | undefined) => (offset === undefined ? undefined : text.slice(0, offset).split('\n').length);
+  const first = doc.errors[0];
+  if (first) {
+    const line = first instanceof YAMLParseError ? first.linePos?.[0]?.line : undefined;
+    fail(file, line, `not valid YAML (${first.message.split('\n')[0]})`);
+  }
+  const value: unknown = doc.toJS();
+  if (value === null || value === undefined) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) fail(file, 1, 'expected a mapping with hostingContext, controlPlaneContext, namespace, workloads');
+  const known = new Set(['hostingContext', 'controlPlaneContext', 'namespace', 'workloads']);
+  const obj = value as Record<string, unknown>;
+  const lineOfKey = (key: string) => {
+    const pair = (doc.contents as { items?: { key?: { value?: unknown; range?: [number] } }[] })?.items?.find((p) => p.key?.value === key);
+    return lineOf(pair?.key?.range?.[0]);
+  };
+  for (const key of Object.keys(obj)) {
+    if (!known.has(key)) fail(file, lineOfKey(key), `unknown field "${key}" (known: ${[...known].join(', ')})`);
+  }
+  for (const key of ['hostingContext', 'controlPlaneContext', 'namespace']) {
+    if (obj[key] !== undefined && (typeof obj[key] !== 'string' || obj[key] === '')) fail(file, lineOfKey(key), `"${key}" must be a non-empty string`);
+  }
+  if (typeof obj.namespace === 'string' && !DNS_LABEL.test(obj.namespace)) {
+    fail(file, lineOfKey('namespace'), `"${obj.namespace}" is not a valid namespace name`);
+  }
+  if (obj.workloads !== undefined) {
+    if (!Array.isArray(obj.workloads)) fail(file, lineOfKey('workloads'), '"workloads" must be a list');
+    for (const w of obj.workloads) {
+      const ok = typeof w === 'string' || (typeof w === 'object' && w !== null && typeof (w as { context?: unknown }).context === 'string');
+      if (!ok) fail(file, lineOfKey('workloads'), 'each workload is a context name or {context, clusterName}');
+    }
+  }
+  return obj as FleetFile;
+}
+
+/** Written by the install wizard; 0600 like other files that name credentials' contexts. */
+export function writeFleetFile(file: string, fleet: FleetConfig): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const body: FleetFile = {
+    hostingContext: fleet.hostingContext,
+    controlPlaneContext: fleet.controlPlaneContext,
+    namespace: fleet.namespace,
+    workloads: fleet.workloads.map((w) => (w.clusterName === w.context ? w.context : w)),
+  };
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, stringify(body), { mode: 0o600 });
+  fs.renameSync(tmp, file);
+}
+
+/**
+ * The fleet from the file and the flags (flags win). No fleet without a hosting context:
+ * then every kubeconfig context is shown as a plain cluster.
+ */
+export function resolveFleet(file: FleetFile | undefined, flags: FleetFlags): FleetConfig | undefined {
+  const hostingContext = flags.hostingContext ?? file?.hostingContext;
+  if (!hostingContext) return undefined;
+  const workloads = flags.context?.length
+    ? flags.context.map((context) => ({ context, clusterName: context }))
+    : (file?.workloads ?? []).map((w) =>
+        typeof w === 'string' ? { context: w, clusterName: w } : { context: w.context, clusterName: w.clusterName ?? w.context },
+      );
+  return {
+    hostingContext,
+    controlPlaneContext: flags.controlPlaneContext ?? file?.controlPlaneContext ?? DEFAULT_CONTROL_PLANE_CONTEXT,
+    namespace: flags.namespace ?? file?.namespace ?? DEFAULT_NAMESPACE,
+    workloads,
+  };
+}
+
+/** The fleet's contexts in display order: hosting, control plane, workloads (no duplicates). */
+export function fleetContextNames(fleet: FleetConfig): string[] {
+  return [...new Set([fleet.hostingContext, fleet.controlPlaneContext, ...fleet.workloads.map((w) => w.context)])];
+}
