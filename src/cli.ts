@@ -26,7 +26,10 @@ export function buildProgram(): Command {
     .version(VERSION, '--version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .option('--kubeconfig <file>', 'kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)')
-    .option('--context <name>', 'kube context to show (repeatable, or comma separated; default: all)', collect)
+    .option('--context <name>', 'kube context to show (repeatable, or comma separated; default: all); with a fleet: its workload contexts', collect)
+    .option('--hosting-context <name>', 'fleet: the context whose cluster hosts the control plane (overrides the fleet file)')
+    .option('--control-plane-context <name>', 'fleet: the control plane’s own context (default: nova)')
+    .option('--namespace <ns>', 'fleet: the namespace of the control plane and the agents (default: elotl)')
     .addOption(outputOption())
     .option('--read-only', 'never change anything in any cluster')
     .option('--no-color', 'no colours (also when NO_COLOR is set)')
@@ -43,8 +46,9 @@ export function buildProgram(): Command {
 
   program
     .command('status')
-    .description('print the status of every context once and exit (0: all reachable, 1: not)')
+    .description('print the fleet checklist and every context once and exit (0: healthy, 1: not, 2: usage or config error)')
     .addOption(outputOption())
+    .option('-w, --watch', 'keep watching and print each change as a line (plain mode)')
     .action(async (_opts, cmd: Command) => {
       const { runStatus } = await import('./commands/status.js');
       process.exitCode = await runStatus(cmd.optsWithGlobals<GlobalOptions>());

@@ -46,12 +46,13 @@ export function readFleetFile(file: string): FleetFile | undefined {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new UserError(`${file}: cannot be read (${(err as Error).message})`, 2);
   }
-  const doc = parseDocument(text, { prettyErrors: false });
+  const doc = parseDocument(text);
   const lineOf = (offset: number | undefined) => (offset === undefined ? undefined : text.slice(0, offset).split('\n').length);
   const first = doc.errors[0];
   if (first) {
     const line = first instanceof YAMLParseError ? first.linePos?.[0]?.line : undefined;
-    fail(file, line, `not valid YAML (${first.message.split('\n')[0]})`);
+    const what = (first.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
+    fail(file, line, `not valid YAML (${what})`);
   }
   const value: unknown = doc.toJS();
   if (value === null || value === undefined) return {};

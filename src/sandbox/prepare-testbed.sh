@@ -111,5 +111,7 @@ for b in kube-apiserver kube-controller-manager kube-scheduler; do
 done
 rm -rf "$BIN"
 mv "$BIN.tmp" "$BIN"
+# The source tree and Go's build cache take gigabytes; only the binaries are needed from now on.
+rm -rf "$SRC" "$WORK/home"
 log "binaries cached in $BIN"
 print_paths "$ETCD" "$BIN/kube-apiserver" "$BIN/kube-controller-manager" "$BIN/kube-scheduler"

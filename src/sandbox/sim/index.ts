@@ -7,7 +7,7 @@ import type { PodNetwork } from './pods.js';
 export type { SimContext } from './context.js';
 export { SimulatedKubelet, type SimulatedKubeletOptions, SANDBOX_NODE_ANNOTATION, SANDBOX_ZONES, NOT_READY_TAINT } from './kubelet.js';
 export { LoadBalancerController, LB_HOSTNAME_ANNOTATION, LB_HOSTNAME_SUFFIX } from './loadbalancer.js';
-export { type PodNetwork } from './pods.js';
+export { type PodNetwork, type Fault, FAULT_ANNOTATION } from './pods.js';
 export { StorageProvisioner, SANDBOX_PROVISIONER, DEFAULT_STORAGE_CLASS } from './provisioner.js';
 
 export interface Simulators {

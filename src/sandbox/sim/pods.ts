@@ -17,6 +17,29 @@ function imageID(image: string): string {
 }
 
 /**
+ * Annotation that makes the simulated kubelet report a failure instead of Running/Ready, the
+ * way a real kubelet would: `CrashLoopBackOff` (container restarting), `ImagePullBackOff`
+ * (image cannot be pulled; pod stays Pending) or `NotReady` (running, readiness failing).
+ */
+export const FAULT_ANNOTATION = 'sandbox.fleetdeck.io/fault';
+export type Fault = 'CrashLoopBackOff' | 'ImagePullBackOff' | 'NotReady';
+const FAULTS: readonly string[] = ['CrashLoopBackOff', 'ImagePullBackOff', 'NotReady'];
+
+function faultOf(pod: V1Pod): Fault | undefined {
+  const f = pod.metadata?.annotations?.[FAULT_ANNOTATION];
+  return f && FAULTS.includes(f) ? (f as Fault) : undefined;
+}
+
+/** What the pod's status reports now, in the same terms. */
+function reported(pod: V1Pod): Fault | 'Running' | undefined {
+  const waiting = pod.status?.containerStatuses?.[0]?.state?.waiting?.reason;
+  if (waiting === 'CrashLoopBackOff' || waiting === 'ImagePullBackOff') return waiting;
+  if (pod.status?.phase !== 'Running') return undefined;
+  const ready = pod.status.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
+  return ready ? 'Running' : 'NotReady';
+}
+
+/**
  * Where pod IPs come from. `cluster`: `10.<244 + cluster index % 12>.x.y`, like a usual pod
  * network; Endpoints accept these. `loopback`: `127.<100 + cluster index % 100>.x.y`, which
  * nothing outside the machine can ever be reached through, but which Endpoints validation
@@ -101,7 +124,7 @@ export class PodRunner {
 
   private needsWork(pod: V1Pod): boolean {
     if (pod.metadata?.deletionTimestamp) return true;
-    return !isTerminal(pod) && pod.status?.phase !== 'Running';
+    return !isTerminal(pod) && reported(pod) !== (faultOf(pod) ?? 'Running');
   }
 
   private async sync(key: string): Promise<void> {
@@ -127,7 +150,7 @@ export class PodRunner {
       }
       return;
     }
-    const status = this.runningStatus(pod, hostIP);
+    const status = this.statusFor(pod, hostIP);
     if (!status) return;
     try {
       const updated = await this.core.replaceNamespacedPodStatus({ name, namespace, body: { ...pod, status }, fieldManager: FIELD_MANAGER });
@@ -148,8 +171,8 @@ export class PodRunner {
     }
   }
 
-  /** The status a kubelet reports once all containers started; undefined if no IP is left. */
-  private runningStatus(pod: V1Pod, hostIP: string): V1PodStatus | undefined {
+  /** The status a kubelet reports once it started the pod (or failed as FAULT_ANNOTATION asks); undefined if no IP is left. */
+  private statusFor(pod: V1Pod, hostIP: string): V1PodStatus | undefined {
     const uid = pod.metadata?.uid ?? '';
     let podIP = pod.spec?.hostNetwork ? hostIP : (pod.status?.podIP ?? this.ips.get(uid));
     if (!podIP) {
@@ -188,15 +211,34 @@ export class PodRunner {
       },
     });
     const initContainers = pod.spec?.initContainers ?? [];
+    const fault = faultOf(pod);
+    const notReady = (type: string): V1PodCondition => ({ type, status: 'False', lastTransitionTime: now, reason: 'ContainersNotReady' });
+    const failing = (c: V1Container): V1ContainerStatus => {
+      const base = running(c);
+      if (fault === 'NotReady') return { ...base, ready: false };
+      if (fault === 'ImagePullBackOff') {
+        return { ...base, ready: false, started: false, imageID: '', containerID: undefined, state: { waiting: { reason: 'ImagePullBackOff', message: `Back-off pulling image "${c.image ?? ''}"` } } };
+      }
+      return {
+        ...base,
+        ready: false,
+        started: false,
+        restartCount: 5,
+        state: { waiting: { reason: 'CrashLoopBackOff', message: `back-off 5m0s restarting failed container=${c.name} pod=${pod.metadata?.name ?? ''}` } },
+        lastState: { terminated: { exitCode: 1, reason: 'Error', startedAt: now, finishedAt: now, containerID: containerID(c) } },
+      };
+    };
     const status: V1PodStatus = {
       ...old,
-      phase: 'Running',
-      conditions: [condition('Initialized'), condition('Ready'), condition('ContainersReady'), condition('PodScheduled')],
+      phase: fault === 'ImagePullBackOff' ? 'Pending' : 'Running',
+      conditions: fault
+        ? [condition('Initialized'), notReady('Ready'), notReady('ContainersReady'), condition('PodScheduled')]
+        : [condition('Initialized'), condition('Ready'), condition('ContainersReady'), condition('PodScheduled')],
       hostIP,
       podIP,
       podIPs: [{ ip: podIP }],
       startTime: old.startTime ?? now,
-      containerStatuses: (pod.spec?.containers ?? []).map(running),
+      containerStatuses: (pod.spec?.containers ?? []).map(fault ? failing : running),
     };
     if (initContainers.length > 0) status.initContainerStatuses = initContainers.map(completed);
     return status;
