@@ -15,16 +15,20 @@ export function interactive(opts: GlobalOptions, env: NodeJS.ProcessEnv = proces
 
 /** `fleetdeck`: the dashboard (or, without a terminal, the status report once). */
 export async function runDashboard(opts: GlobalOptions): Promise<number> {
-  // The sandbox fleet is for when no cluster is given: --kubeconfig or --context win.
-  if (opts.sandbox && !opts.kubeconfig && !opts.context?.length) {
+  // The sandbox fleet is for when no cluster is given: --kubeconfig, --context or
+  // --hosting-context win. It has no fleet file of its own.
+  const sandboxMode = !!opts.sandbox && !opts.kubeconfig && !opts.context?.length && !opts.hostingContext;
+  if (sandboxMode) {
     const state = await upWithInterrupt(sandboxDir(), 2, 6, (l) => process.stderr.write(`sandbox: ${l}\n`));
     opts = { ...opts, kubeconfig: state.kubeconfig };
   }
-  if (!interactive(opts)) return runStatus(opts);
+  const sel = selection(opts, { useFleetFile: !sandboxMode });
+  if (!interactive(opts)) return runStatus(opts, sel);
 
-  const sel = selection(opts);
-  const store = createFleetStore(sel.contexts);
-  let fleet: FleetWatcher | undefined = sel.contexts.length ? watchFleet(sel.config, sel.contexts, { store }) : undefined;
+  const store = createFleetStore(sel.contexts, sel.fleet);
+  let fleet: FleetWatcher | undefined = sel.contexts.length
+    ? watchFleet(sel.config, sel.contexts, { store, fleet: sel.fleet })
+    : undefined;
   let starting: Promise<void> | undefined;
   // Quitting while the sandbox starts stops what it had started (build included).
   const quit = new AbortController();

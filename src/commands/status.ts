@@ -1,20 +1,66 @@
-import { collectStatus, statusChecks, statusJson } from '../report/status.js';
-import { formatChecklist } from '../store/checklist.js';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { watchFleet } from '../kube/fleet.js';
+import { collectStatus, fleetHealthy, statusChecks, statusJson, statusText } from '../report/status.js';
+import { ChecklistDiff } from '../report/watch-lines.js';
+import { clock } from '../store/selectors.js';
+import type { ContextInfo, FleetConfig } from '../store/types.js';
 import { asciiOnly, requireOutput, selection, type GlobalOptions } from './options.js';
 
-/** `fleetdeck status`: every context once; exit 0 when all are reachable, 1 when not. */
-export async function runStatus(opts: GlobalOptions): Promise<number> {
+const write = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+
+/**
+ * `fleetdeck status`: the fleet checklist and every context once; exit 0 when healthy,
+ * 1 when not. With --watch it keeps watching and prints each change as a line.
+ */
+export async function runStatus(opts: GlobalOptions, sel = selection(opts)): Promise<number> {
   const output = requireOutput(opts.output);
-  const { config, contexts, files } = selection(opts);
+  const ascii = asciiOnly(opts);
+  const { config, contexts, files, fleet } = sel;
   if (contexts.length === 0) {
     const where = files.length ? files.join(', ') : 'no kubeconfig file found';
-    if (output === 'json') process.stdout.write(`${JSON.stringify({ contexts: [] }, null, 2)}\n`);
-    else process.stdout.write(`No kube contexts (${where}). Start the sandbox fleet with: fleetdeck sandbox up\n`);
+    if (output === 'json') write(JSON.stringify({ contexts: [] }, null, 2));
+    else write(`No kube contexts (${where}). Start the sandbox fleet with: fleetdeck sandbox up`);
     return 1;
   }
-  const state = await collectStatus(config, contexts);
-  const report = statusJson(state);
-  if (output === 'json') process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-  else process.stdout.write(`${formatChecklist(statusChecks(state), { ascii: asciiOnly(opts) })}\n`);
-  return report.contexts.every((c) => c.reachable) ? 0 : 1;
+  if (opts.watch) return watchStatus(config, contexts, fleet, output, ascii);
+  const state = await collectStatus(config, contexts, 15_000, fleet);
+  if (output === 'json') write(JSON.stringify(statusJson(state), null, 2));
+  else write(statusText(state, { ascii }));
+  return fleetHealthy(state) ? 0 : 1;
+}
+
+/**
+ * Plain-mode live view: every checklist item once, then one line (text) or one JSON object
+ * (json) per change, until interrupted.
+ */
+async function watchStatus(
+  kc: KubeConfig,
+  contexts: ContextInfo[],
+  fleet: FleetConfig | undefined,
+  output: 'text' | 'json',
+  ascii: boolean,
+): Promise<number> {
+  const watcher = watchFleet(kc, contexts, { fleet });
+  const diff = new ChecklistDiff();
+  const emit = () => {
+    const now = Date.now();
+    for (const line of diff.next(statusChecks(watcher.store.getState()), ascii)) {
+      if (output === 'json') {
+        const { id, label, state, detail, hint } = line.item;
+        write(JSON.stringify({ time: new Date(now).toISOString(), id, label, state, detail: detail ?? null, hint: hint ?? null }));
+      } else {
+        write(`${clock(now)} ${line.text}`);
+        if (line.item.hint && line.item.state !== 'ok') write(`         ${line.item.hint}`);
+      }
+    }
+  };
+  const unsubscribe = watcher.store.subscribe(emit);
+  emit();
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  unsubscribe();
+  await watcher.stop();
+  return 0;
 }

@@ -1,12 +1,19 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { watchFleet } from '../kube/fleet.js';
-import type { CheckItem } from '../store/checklist.js';
+import { formatChecklist, toAscii, type CheckItem, type SymbolOptions } from '../store/checklist.js';
 import type { FleetState } from '../store/fleet-store.js';
-import { clock, nodeCounts, reachabilityLine } from '../store/selectors.js';
-import type { ContextInfo, ContextState, NodeCounts } from '../store/types.js';
+import { clock, kubeletVersions, nodeCounts, reachabilityLine } from '../store/selectors.js';
+import type { ContextInfo, ContextState, FleetConfig, NodeCounts, NovaCluster, PodPhase, PodProblem, WarningEvent } from '../store/types.js';
+import { fleetChecklist, novaClusters, novaClustersTable } from './fleet-checklist.js';
 
 /** The JSON shape of `fleetdeck status -o json` (documented in the README). */
 export interface StatusJson {
+  /** The fleet watched, or null when none is defined. */
+  fleet: FleetConfig | null;
+  /** The fleet checklist (control plane, CRDs, clusters, agents); without a fleet, how to define one. */
+  checklist: CheckItem[];
+  /** The Cluster objects of the control plane (`kubectl get clusters`). */
+  clusters: NovaCluster[];
   contexts: ContextJson[];
 }
 
@@ -22,6 +29,11 @@ export interface ContextJson {
   unreachableSince: string | null;
   evictionVersion: string | null;
   nodes: (NodeCounts & { forbidden: string | null }) | null;
+  /** Null until pods were listed (or found forbidden). */
+  pods: { total: number; byPhase: Record<PodPhase, number>; problemCount: number; problems: PodProblem[]; forbidden: string | null } | null;
+  /** Null until events were listed (or found forbidden). */
+  events: { warnings: WarningEvent[]; forbidden: string | null } | null;
+  kubeletVersions: { version: string; count: number }[];
 }
 
 const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
@@ -39,11 +51,28 @@ export function contextJson(c: ContextState): ContextJson {
     unreachableSince: iso(c.unreachableSince),
     evictionVersion: c.evictionVersion ?? null,
     nodes: c.nodes.synced || c.nodes.forbidden ? { ...nodeCounts(c), forbidden: c.nodes.forbidden ?? null } : null,
+    pods:
+      c.pods.synced || c.pods.forbidden
+        ? {
+            total: c.pods.total,
+            byPhase: { ...c.pods.byPhase },
+            problemCount: c.pods.problemCount,
+            problems: c.pods.problems,
+            forbidden: c.pods.forbidden ?? null,
+          }
+        : null,
+    events: c.events.synced || c.events.forbidden ? { warnings: c.events.warnings, forbidden: c.events.forbidden ?? null } : null,
+    kubeletVersions: kubeletVersions(c),
   };
 }
 
-export function statusJson(state: FleetState): StatusJson {
-  return { contexts: state.order.flatMap((n) => (state.contexts[n] ? [contextJson(state.contexts[n])] : [])) };
+export function statusJson(state: FleetState, now: number = Date.now()): StatusJson {
+  return {
+    fleet: state.fleet ?? null,
+    checklist: fleetChecklist(state, now),
+    clusters: novaClusters(state),
+    contexts: state.order.flatMap((n) => (state.contexts[n] ? [contextJson(state.contexts[n])] : [])),
+  };
 }
 
 /** One checklist item per context, with its nodes as a child when something needs attention. */
@@ -83,7 +112,8 @@ export function contextCheck(c: ContextState): CheckItem {
   return { id: c.name, label: `Context ${c.name}`, state, detail: `reachable, ${parts.join(', ')}`, hint };
 }
 
-export function statusChecks(state: FleetState): CheckItem[] {
+/** One item per context, then how many are reachable. */
+export function contextChecks(state: FleetState): CheckItem[] {
   const items = state.order.flatMap((n) => (state.contexts[n] ? [contextCheck(state.contexts[n])] : []));
   const reachable = items.filter((i) => i.state === 'ok' || i.state === 'warn').length;
   return [
@@ -97,25 +127,84 @@ export function statusChecks(state: FleetState): CheckItem[] {
   ];
 }
 
-function settled(c: ContextState): boolean {
+/** The fleet checklist first (when a fleet is defined), then one item per context. */
+export function statusChecks(state: FleetState, now: number = Date.now()): CheckItem[] {
+  return [...(state.fleet ? fleetChecklist(state, now) : []), ...contextChecks(state)];
+}
+
+/** Columns separated by three spaces, as kubectl prints them; trailing blanks trimmed. */
+export function formatTable(rows: readonly (readonly string[])[]): string {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('   ').trimEnd()).join('\n');
+}
+
+/**
+ * `fleetdeck status -o text`: the fleet checklist (when a fleet is defined), the Cluster
+ * table (when there are Clusters), then the per-context checklist; sections apart by a blank line.
+ */
+export function statusText(state: FleetState, opts: SymbolOptions = { ascii: false }, now: number = Date.now()): string {
+  const sections: string[] = [];
+  if (state.fleet) sections.push(formatChecklist(fleetChecklist(state, now), opts));
+  const table = novaClustersTable(state);
+  if (table.length > 1) sections.push(opts.ascii ? toAscii(formatTable(table)) : formatTable(table));
+  sections.push(formatChecklist(contextChecks(state), opts));
+  return sections.join('\n\n');
+}
+
+/**
+ * The exit status of `status`: every context reachable and, with a fleet, no item of its
+ * checklist failed or still unknown (pending). Warnings (‼) do not make it unhealthy.
+ */
+export function fleetHealthy(state: FleetState, now: number = Date.now()): boolean {
+  const reachable = state.order.every((n) => state.contexts[n]?.reachability === 'reachable');
+  if (!reachable) return false;
+  if (!state.fleet) return true;
+  return fleetChecklist(state, now).every((i) => i.state !== 'fail' && i.state !== 'pending' && i.state !== 'running');
+}
+
+/** Which fleet slices a context carries (see watchersFor). */
+function fleetSlices(name: string, fleet: FleetConfig | undefined): { namespace: boolean; controlPlane: boolean } {
+  if (!fleet) return { namespace: false, controlPlane: false };
+  return {
+    namespace: name === fleet.hostingContext || fleet.workloads.some((w) => w.context === name),
+    controlPlane: name === fleet.controlPlaneContext,
+  };
+}
+
+/**
+ * Has this context answered everything the report needs? Its nodes and, for fleet contexts,
+ * the fleet namespace and control-plane slices (listed, or forbidden). Their watchers set
+ * `synced` once every list has answered, forbidden ones included (`forbidden` alone may be
+ * set while other lists are still loading).
+ */
+export function settled(c: ContextState, fleet?: FleetConfig): boolean {
   if (c.reachability === 'unknown') return false;
   if (c.reachability === 'unreachable') return true;
-  return c.nodes.synced || c.nodes.forbidden !== undefined;
+  if (!(c.nodes.synced || c.nodes.forbidden !== undefined)) return false;
+  const slices = fleetSlices(c.name, fleet);
+  if (slices.namespace && !c.fleetNamespace?.synced) return false;
+  if (slices.controlPlane && !c.controlPlane?.synced) return false;
+  return true;
 }
 
 /**
  * Watches every context until each has answered (or failed), then returns one snapshot.
  * The same monitors the dashboard uses; `timeoutMs` bounds the whole wait.
  */
-export async function collectStatus(kc: KubeConfig, contexts: ContextInfo[], timeoutMs = 15_000): Promise<FleetState> {
-  const fleet = watchFleet(kc, contexts, { probeTimeoutMs: Math.min(5000, timeoutMs), batchIntervalMs: 20 });
+export async function collectStatus(kc: KubeConfig, contexts: ContextInfo[], timeoutMs = 15_000, fleetConfig?: FleetConfig): Promise<FleetState> {
+  const fleet = watchFleet(kc, contexts, {
+    probeTimeoutMs: Math.min(5000, timeoutMs),
+    batchIntervalMs: 20,
+    ...(fleetConfig ? { fleet: fleetConfig } : {}),
+  });
   try {
     await new Promise<void>((resolve) => {
       const deadline = setTimeout(done, timeoutMs);
       const unsubscribe = fleet.store.subscribe(check);
       function check() {
         const s = fleet.store.getState();
-        if (s.order.every((n) => s.contexts[n] && settled(s.contexts[n]))) done();
+        if (s.order.every((n) => s.contexts[n] && settled(s.contexts[n], fleetConfig))) done();
       }
       function done() {
         clearTimeout(deadline);

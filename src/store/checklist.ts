@@ -12,6 +12,8 @@ export interface CheckItem {
   state: CheckState;
   /** The value found, e.g. "Running" or "3/4". */
   detail?: string;
+  /** Printed as a `* ` bullet in text even without a detail (as the Nova status command does). */
+  bullet?: boolean;
   /** What to do next; shown on its own line under the item. */
   hint?: string;
   children?: CheckItem[];
@@ -105,7 +107,7 @@ export function checklistLines(items: readonly CheckItem[], depth = 0): Checklis
  * ```
  *
  * An item with a detail reads "* label... detail"; an item without one is a
- * statement and has no bullet. The state symbol ends the line (none for info).
+ * statement and has no bullet unless it asks for one (`bullet`). The state symbol ends the line (none for info).
  * Hints follow on the next line, two spaces deeper; children are indented two
  * spaces per level.
  */
@@ -115,7 +117,7 @@ export function formatChecklist(items: readonly CheckItem[], opts: SymbolOptions
       const indent = '  '.repeat(line.depth);
       const { item } = line;
       if (line.kind === 'hint') return `${indent}  ${item.hint ?? ''}`;
-      const body = item.detail !== undefined ? `* ${item.label}... ${item.detail}` : item.label;
+      const body = item.detail !== undefined ? `* ${item.label}... ${item.detail}` : item.bullet ? `* ${item.label}` : item.label;
       const symbol = item.state === 'info' ? '' : ` ${checkSymbol(item.state, opts)}`;
       return `${indent}${body}${symbol}`;
     })

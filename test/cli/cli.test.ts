@@ -74,6 +74,33 @@ describe('fleetdeck command line', () => {
     expect(r.stdout).toBe('');
   });
 
+  it.each([
+    [['--hosting-context', 'nope'], /hosting context "nope" \(from --hosting-context\) is not in the kubeconfig/],
+    [['--hosting-context', 'dead', '--context', 'ghost'], /workload context "ghost" is not in the kubeconfig/],
+    [['--namespace', 'Bad_NS'], /"Bad_NS" is not a valid namespace name/],
+    [['--namespace', 'elotl'], /describe a fleet: pass --hosting-context too/],
+  ])('fleet flags %j: one line, exit 2', async (args, pattern) => {
+    const r = await runCli(['status', '--kubeconfig', deadKubeconfig, ...args], { env });
+    expect(r.code).toBe(2);
+    expectOneLine(r.stderr, pattern);
+  });
+
+  it('a broken fleet file: the file and line, exit 2', async () => {
+    const fleetFile = path.join(tmp, 'fleet.yaml');
+    fs.writeFileSync(fleetFile, 'hostingContext: dead\nworkloadz: [a]\n');
+    const r = await runCli(['status', '--kubeconfig', deadKubeconfig], { env: { ...env, FLEETDECK_FLEET_FILE: fleetFile } });
+    expect(r.code).toBe(2);
+    expectOneLine(r.stderr, /fleet\.yaml line 2: unknown field "workloadz"/);
+  });
+
+  it('a fleet whose hosting context is unreachable: the checklist says unknown, never √, exit 1', async () => {
+    const r = await runCli(['status', '--kubeconfig', deadKubeconfig, '--hosting-context', 'dead', '--ascii'], { env });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('Checking status of Nova Control Plane Components');
+    expect(r.stdout).toMatch(/\* API Server status\.\.\. unknown: dead unreachable since .* \[xx\]/);
+    expect(r.stdout).not.toContain('[ok]');
+  });
+
   it('an unknown --context names the known ones, exit 2', async () => {
     const r = await runCli(['status', '--kubeconfig', deadKubeconfig, '--context', 'nope'], { env });
     expect(r.code).toBe(2);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { contextCheck, statusChecks, statusJson } from '../../src/report/status.js';
+import { contextCheck, fleetHealthy, settled, statusChecks, statusJson } from '../../src/report/status.js';
 import { formatChecklist } from '../../src/store/checklist.js';
-import { UpdateBatcher, createFleetStore } from '../../src/store/fleet-store.js';
-import type { NodeSummary } from '../../src/store/types.js';
+import { UpdateBatcher, createFleetStore, emptyPods } from '../../src/store/fleet-store.js';
+import type { FleetConfig, NodeSummary } from '../../src/store/types.js';
 
 const info = (name: string) => ({ name, cluster: `${name}-cluster`, user: 'admin', server: `https://${name}:6443` });
 const node = (name: string, ready = true, zone = 'zone-a'): NodeSummary => ({
@@ -12,6 +12,7 @@ const node = (name: string, ready = true, zone = 'zone-a'): NodeSummary => ({
   unschedulable: false,
   roles: ['worker'],
   zone,
+  kubeletVersion: 'v1.20.2',
   ...(ready ? {} : { notReadyReason: 'KubeletNotReady' }),
 });
 
@@ -20,6 +21,18 @@ function fleet() {
   const b = new UpdateBatcher(store, -1);
   b.patchContext('kind-cp', { reachability: 'reachable', version: 'v1.20.2', latencyMs: 3, evictionVersion: 'policy/v1beta1', lastSuccessAt: 0 });
   b.resetNodes('kind-cp', [node('a'), node('b', true, 'zone-b')]);
+  b.setSlice('kind-cp', 'pods', {
+    ...emptyPods(),
+    synced: true,
+    total: 3,
+    byPhase: { Pending: 1, Running: 2, Succeeded: 0, Failed: 0, Unknown: 0 },
+    problems: [{ namespace: 'elotl', name: 'etcd-0', phase: 'Pending', reason: 'Unschedulable: 0/2 nodes are available', restarts: 0 }],
+    problemCount: 1,
+  });
+  b.setSlice('kind-cp', 'events', {
+    synced: true,
+    warnings: [{ reason: 'FailedScheduling', message: '0/2 nodes are available', object: 'Pod elotl/etcd-0', namespace: 'elotl', count: 3, lastSeen: 0 }],
+  });
   b.patchContext('kind-workload-1', { reachability: 'reachable', version: 'v1.20.2', latencyMs: 5 });
   b.resetNodes('kind-workload-1', [node('c'), node('d', false)]);
   b.patchContext('kind-workload-2', { reachability: 'unreachable', lastError: 'connection refused', unreachableSince: Date.UTC(2026, 0, 1) });
@@ -30,6 +43,10 @@ function fleet() {
 describe('status report', () => {
   it('JSON has the documented shape', () => {
     const json = statusJson(fleet());
+    // Without a fleet: no fleet, the checklist says how to define one, no Clusters
+    expect(json.fleet).toBeNull();
+    expect(json.checklist).toEqual([expect.objectContaining({ id: 'fleet/none', state: 'warn', label: 'No fleet defined' })]);
+    expect(json.clusters).toEqual([]);
     expect(json.contexts.map((c) => c.name)).toEqual(['kind-cp', 'kind-workload-1', 'kind-workload-2']);
     expect(json.contexts[0]).toEqual({
       name: 'kind-cp',
@@ -43,8 +60,24 @@ describe('status report', () => {
       unreachableSince: null,
       evictionVersion: 'policy/v1beta1',
       nodes: { ready: 2, total: 2, cordoned: 0, notReady: [], byZone: { 'zone-a': { ready: 1, total: 1 }, 'zone-b': { ready: 1, total: 1 } }, forbidden: null },
+      pods: {
+        total: 3,
+        byPhase: { Pending: 1, Running: 2, Succeeded: 0, Failed: 0, Unknown: 0 },
+        problemCount: 1,
+        problems: [{ namespace: 'elotl', name: 'etcd-0', phase: 'Pending', reason: 'Unschedulable: 0/2 nodes are available', restarts: 0 }],
+        forbidden: null,
+      },
+      events: {
+        warnings: [{ reason: 'FailedScheduling', message: '0/2 nodes are available', object: 'Pod elotl/etcd-0', namespace: 'elotl', count: 3, lastSeen: 0 }],
+        forbidden: null,
+      },
+      kubeletVersions: [{ version: 'v1.20.2', count: 2 }],
     });
-    expect(json.contexts[2]).toMatchObject({ reachable: false, error: 'connection refused', unreachableSince: '2026-01-01T00:00:00.000Z', nodes: null });
+    // Not listed yet: null, not zeros
+    expect(json.contexts[1]).toMatchObject({ pods: null, events: null, kubeletVersions: [{ version: 'v1.20.2', count: 2 }] });
+    expect(json.contexts[2]).toMatchObject({ reachable: false, error: 'connection refused', unreachableSince: '2026-01-01T00:00:00.000Z', nodes: null, pods: null });
+    // Survives JSON
+    expect(JSON.parse(JSON.stringify(json))).toEqual(json);
   });
 
   it('text reads like the Nova status checklist', () => {
@@ -67,5 +100,46 @@ describe('status report', () => {
     const item = contextCheck(store.getState().contexts.ro!);
     expect(item.state).toBe('warn');
     expect(item.hint).toContain('needs get/list/watch on nodes');
+  });
+
+  it('with a fleet: the JSON carries it, its checklist and Clusters; the text starts with the fleet', () => {
+    const fleetConfig: FleetConfig = { hostingContext: 'kind-cp', controlPlaneContext: 'kind-cp', namespace: 'elotl', workloads: [{ context: 'kind-workload-1', clusterName: 'kind-workload-1' }] };
+    const store = createFleetStore([info('kind-cp'), info('kind-workload-1')], fleetConfig);
+    const b = new UpdateBatcher(store, -1);
+    b.patchContext('kind-cp', { reachability: 'reachable', version: 'v1.20.2', latencyMs: 3 });
+    b.patchContext('kind-workload-1', { reachability: 'reachable', version: 'v1.20.2', latencyMs: 3 });
+    b.resetNodes('kind-cp', [node('a')]);
+    b.resetNodes('kind-workload-1', [node('b')]);
+    b.flush();
+    // Nodes are in, the fleet slices are not: not settled yet
+    const cp = () => store.getState().contexts['kind-cp']!;
+    expect(settled(cp(), fleetConfig)).toBe(false);
+    expect(settled(cp())).toBe(true);
+    b.setSlice('kind-cp', 'controlPlane', {
+      synced: true,
+      crds: { cluster: true, schedulePolicy: true, scheduleGroup: true },
+      clusters: [{ name: 'kind-workload-1', k8sVersion: '1.20', ready: 'True', idle: 'True', standby: 'False' }],
+      schedulePolicies: 1,
+    });
+    b.setSlice('kind-cp', 'fleetNamespace', { synced: false, namespace: 'elotl', exists: true, workloads: [], pods: [], services: [], certs: [] });
+    b.flush();
+    expect(settled(cp(), fleetConfig)).toBe(false);
+    expect(fleetHealthy(store.getState())).toBe(false); // pending rows are not healthy
+    b.setSlice('kind-cp', 'fleetNamespace', { synced: true, namespace: 'elotl', exists: true, workloads: [], pods: [], services: [], certs: [] });
+    b.flush();
+    expect(settled(cp(), fleetConfig)).toBe(true);
+
+    const json = statusJson(store.getState());
+    expect(json.fleet).toEqual(fleetConfig);
+    expect(json.clusters).toEqual([{ name: 'kind-workload-1', k8sVersion: '1.20', ready: 'True', idle: 'True', standby: 'False' }]);
+    expect(json.checklist[0]).toEqual({ id: 'nova/title', label: 'Checking status of Nova Control Plane Components', state: 'info' });
+    expect(json.checklist.find((i) => i.id === 'nova/apiserver')).toMatchObject({ state: 'fail', detail: 'not found' });
+    expect(fleetHealthy(store.getState())).toBe(false);
+
+    const lines = formatChecklist(statusChecks(store.getState())).split('\n');
+    expect(lines[0]).toBe('Checking status of Nova Control Plane Components');
+    expect(lines).toContain('* Cluster kind-workload-1 connected and ready √');
+    expect(lines).toContain('* 1 SchedulePolicy defined √');
+    expect(lines.indexOf('Checking contexts')).toBeGreaterThan(lines.indexOf('Checking workload clusters'));
   });
 });

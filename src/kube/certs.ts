@@ -1,0 +1,57 @@
+import { X509Certificate } from 'node:crypto';
+import type { V1Secret } from '@kubernetes/client-node';
+import type { CertSummary } from '../store/types.js';
+
+const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
+
+/** Data keys that hold certificates: `*.crt` (tls.crt and ca.crt included). */
+export function isCertKey(key: string): boolean {
+  return key.endsWith('.crt');
+}
+
+/** "CN=apiserver, O=system:masters" from X509Certificate.subject (one attribute per line). */
+function oneLine(subject: string): string {
+  return subject
+    .split('\n')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .join(', ');
+}
+
+/**
+ * The certificates in one PEM text (a bundle may hold several), reduced to subject and expiry.
+ * Blocks that do not parse are skipped.
+ */
+export function certsFromPem(pem: string): { subject: string; notAfter: number }[] {
+  const out: { subject: string; notAfter: number }[] = [];
+  for (const block of pem.match(PEM_BLOCK) ?? []) {
+    try {
+      const cert = new X509Certificate(block);
+      const notAfter = cert.validToDate?.getTime() ?? Date.parse(cert.validTo);
+      if (Number.isFinite(notAfter)) out.push({ subject: oneLine(cert.subject), notAfter });
+    } catch {
+      // not a certificate after all: nothing to report
+    }
+  }
+  return out;
+}
+
+/**
+ * Certificates found in a Secret: for every `*.crt` data key, each certificate's subject and
+ * expiry. Only these are returned; the data itself is dropped here and never kept or logged.
+ */
+export function certsFromSecret(secret: Pick<V1Secret, 'metadata' | 'data'>): CertSummary[] {
+  const name = secret.metadata?.name ?? '';
+  const out: CertSummary[] = [];
+  for (const [key, value] of Object.entries(secret.data ?? {})) {
+    if (!isCertKey(key) || typeof value !== 'string') continue;
+    let text: string;
+    try {
+      text = Buffer.from(value, 'base64').toString('utf8');
+    } catch {
+      continue;
+    }
+    for (const c of certsFromPem(text)) out.push({ secret: name, key, subject: c.subject, notAfter: c.notAfter });
+  }
+  return out.sort((a, b) => a.key.localeCompare(b.key) || a.notAfter - b.notAfter);
+}
