@@ -2,14 +2,17 @@
  * `npm run bench`: figures, not assertions.
  *  - store: how long 50,000 watch updates take to reach the store and how many store
  *    updates (renders) they cause, and the heap held by their summaries;
- *  - with FLEETDECK_BENCH_KUBECONFIG (e.g. the sandbox's): `fleetdeck status -o json` against
- *    `kubectl get nodes -o json` for every context, wall time and the ratio.
+ *  - the pod tracker's heap and speed with 50,000 pods (pods-memory.ts);
+ *  - with FLEETDECK_BENCH_CLUSTERS=1 or `--clusters`: the Status figures on sandboxes it starts
+ *    and stops itself (clusters.ts): one-shot status against kubectl, LIST requests while idle,
+ *    change-to-screen latency, first render and memory with 5,000 nodes / 50,000 pods;
+ *  - with FLEETDECK_BENCH_KUBECONFIG (existing clusters): `fleetdeck status -o json` against
+ *    kubectl's node and pod lists for every context, and the ratio.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { contextInfos, loadKubeconfig } from '../kube/kubeconfig.js';
 import { summarizeNode } from '../kube/nodes.js';
 import { UpdateBatcher, createFleetStore } from '../store/fleet-store.js';
+import { benchPodTracker } from './pods-memory.js';
 
 function storeBench(events: number): void {
   const store = createFleetStore([{ name: 'bench', cluster: 'bench', user: 'u', server: 'https://bench' }]);
@@ -38,37 +41,21 @@ function storeBench(events: number): void {
   console.log(`store: ${Object.keys(store.getState().contexts.bench!.nodes.items).length} node summaries hold ~${(heap / 1024 / 1024).toFixed(1)} MiB of heap`);
 }
 
-function time(cmd: string, args: string[]): number {
-  const t = performance.now();
-  const r = spawnSync(cmd, args, { stdio: ['ignore', 'ignore', 'ignore'] });
-  if (r.error) throw r.error;
-  return performance.now() - t;
-}
-
-function clusterBench(kubeconfig: string): void {
-  const cli = fileURLToPath(new URL('../cli.js', import.meta.url));
-  const contexts = contextInfos(loadKubeconfig({ kubeconfig }).config).map((c) => c.name);
-  try {
-    execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore' });
-  } catch {
-    console.log('cluster: kubectl not found; skipped');
-    return;
-  }
-  const rounds = 5;
-  let fd = 0;
-  let kubectl = 0;
-  for (let i = 0; i < rounds; i++) {
-    fd += time(process.execPath, [cli, 'status', '-o', 'json', '--kubeconfig', kubeconfig]);
-    for (const c of contexts) kubectl += time('kubectl', ['--kubeconfig', kubeconfig, '--context', c, 'get', 'nodes', '-o', 'json']);
-  }
-  fd /= rounds;
-  kubectl /= rounds;
-  console.log(`cluster: fleetdeck status, ${contexts.length} contexts at once: ${fd.toFixed(0)} ms`);
-  console.log(`cluster: kubectl get nodes, one context after another: ${kubectl.toFixed(0)} ms`);
-  console.log(`cluster: ratio fleetdeck/kubectl = ${(fd / kubectl).toFixed(2)}`);
-}
-
 storeBench(50_000);
+benchPodTracker(50_000);
+
+const clusters = process.env.FLEETDECK_BENCH_CLUSTERS === '1' || process.argv.includes('--clusters');
 const kc = process.env.FLEETDECK_BENCH_KUBECONFIG;
-if (kc) clusterBench(kc);
-else console.log('cluster: set FLEETDECK_BENCH_KUBECONFIG=<kubeconfig> (e.g. the sandbox\'s) to compare with kubectl');
+if (clusters) {
+  // The dashboard is drawn to a virtual terminal: Ink must not switch to its CI mode.
+  delete process.env.CI;
+  delete process.env.CONTINUOUS_INTEGRATION;
+  const { runClusterFigures } = await import('./clusters.js');
+  await runClusterFigures();
+} else if (kc) {
+  const { oneShotFigure } = await import('./oneshot.js');
+  await oneShotFigure(kc, contextInfos(loadKubeconfig({ kubeconfig: kc }).config).map((c) => c.name));
+} else {
+  console.log('cluster: FLEETDECK_BENCH_CLUSTERS=1 (or npm run bench -- --clusters) starts sandboxes and prints the Status figures (about 15 min);');
+  console.log('         FLEETDECK_BENCH_KUBECONFIG=<kubeconfig> compares fleetdeck status with kubectl on existing clusters');
+}

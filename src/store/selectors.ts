@@ -182,3 +182,49 @@ export function contextChecks(ctx: ContextState): CheckItem[] {
   }
   return items;
 }
+
+/** Major and minor of a Kubernetes version such as v1.27.3, v1.27.3-eks-a5565ad or 1.28.1+k3s1. */
+export function parseKubeVersion(v: string): { major: number; minor: number } | undefined {
+  const m = /^v?(\d+)\.(\d+)(?:\.\d+)?(?:[-+].*)?$/.exec(v.trim());
+  if (!m) return undefined;
+  return { major: Number(m[1]), minor: Number(m[2]) };
+}
+
+/** How many minor versions a kubelet may lag behind its API server: 2 before 1.28, 3 from 1.28 on. */
+export function supportedKubeletLag(server: { major: number; minor: number }): number {
+  return server.major > 1 || server.minor >= 28 ? 3 : 2;
+}
+
+export interface KubeletSkew {
+  node: string;
+  kubelet: string;
+  server: string;
+  problem: string;
+}
+
+/**
+ * Nodes whose kubelet is outside the supported version skew: newer (minor) than the API server,
+ * or older by more than 2 minor versions (3 when the server is 1.28 or later). Sorted by node.
+ * Nothing is reported while the server version is unknown; unparseable kubelet versions are skipped.
+ */
+export function kubeletSkew(ctx: ContextState): KubeletSkew[] {
+  const server = ctx.version;
+  const s = server ? parseKubeVersion(server) : undefined;
+  if (!server || !s) return [];
+  const lag = supportedKubeletLag(s);
+  const out: KubeletSkew[] = [];
+  for (const n of Object.values(ctx.nodes.items)) {
+    const kubelet = n.kubeletVersion;
+    const k = kubelet ? parseKubeVersion(kubelet) : undefined;
+    if (!kubelet || !k) continue;
+    let problem: string | undefined;
+    if (k.major !== s.major) problem = `kubelet ${kubelet} and API server ${server} differ in major version`;
+    else if (k.minor > s.minor) problem = `kubelet ${kubelet} is newer than the API server ${server}`;
+    else if (s.minor - k.minor > lag) {
+      const behind = s.minor - k.minor;
+      problem = `kubelet ${kubelet} is ${behind} minor versions older than the API server ${server} (at most ${lag} supported)`;
+    }
+    if (problem) out.push({ node: n.name, kubelet, server, problem });
+  }
+  return out.sort((a, b) => a.node.localeCompare(b.node));
+}

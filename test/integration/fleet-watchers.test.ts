@@ -1,0 +1,285 @@
+import {
+  ApiextensionsV1Api,
+  AppsV1Api,
+  CoreV1Api,
+  CustomObjectsApi,
+  type KubeConfig,
+  type V1CustomResourceDefinition,
+} from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { makeClient, statusCode } from '../../src/kube/client.js';
+import { NOVA_CRDS } from '../../src/kube/control-plane.js';
+import { watchFleet, type FleetWatcher } from '../../src/kube/fleet.js';
+import { configForContext, contextInfos, loadKubeconfig } from '../../src/kube/kubeconfig.js';
+import { createAuthority, issueCertificate } from '../../src/kube/pki.js';
+import { fleetChecklist } from '../../src/report/fleet-checklist.js';
+import { collectStatus } from '../../src/report/status.js';
+import { formatChecklist, type CheckItem } from '../../src/store/checklist.js';
+import type { ContextState, FleetConfig } from '../../src/store/types.js';
+import { eventually } from '../helpers/cli.js';
+
+const kubeconfig = inject('kubeconfig');
+const readOnlyKubeconfig = inject('readOnlyKubeconfig');
+const NS = 'fw-nova';
+const HOST = 'kind-cp';
+const WORKLOAD = 'kind-workload-1';
+const FLEET: FleetConfig = { hostingContext: HOST, controlPlaneContext: HOST, namespace: NS, workloads: [{ context: WORKLOAD, clusterName: 'fw-workload-1' }] };
+const PAUSE = 'registry.k8s.io/pause:3.9';
+
+const loaded = loadKubeconfig({ kubeconfig }).config;
+const ctx = (name: string): KubeConfig => configForContext(loaded, name);
+const infos = () => contextInfos(loaded).filter((c) => c.name === HOST || c.name === WORKLOAD);
+
+const ignore = (...codes: number[]) => (err: unknown) => {
+  if (!codes.includes(statusCode(err) ?? 0)) throw err;
+};
+
+function crd(plural: string, group: string, kind: string, scope: 'Cluster' | 'Namespaced'): V1CustomResourceDefinition {
+  return {
+    metadata: { name: `${plural}.${group}` },
+    spec: {
+      group,
+      scope,
+      names: { plural, singular: kind.toLowerCase(), kind, listKind: `${kind}List` },
+      versions: [{ name: 'v1alpha1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', x_kubernetes_preserve_unknown_fields: true } } }],
+    },
+  };
+}
+
+const CRDS = [
+  crd('clusters', 'cluster.elotl.co', 'Cluster', 'Cluster'),
+  crd('schedulepolicies', 'policy.elotl.co', 'SchedulePolicy', 'Namespaced'),
+  crd('schedulegroups', 'policy.elotl.co', 'ScheduleGroup', 'Namespaced'),
+];
+
+async function deployment(kc: KubeConfig, name: string, labels: Record<string, string>, nodeSelector?: Record<string, string>): Promise<void> {
+  await makeClient(kc, AppsV1Api).createNamespacedDeployment({
+    namespace: NS,
+    body: {
+      metadata: { name },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: labels },
+        template: { metadata: { labels }, spec: { ...(nodeSelector ? { nodeSelector } : {}), containers: [{ name: 'main', image: PAUSE }] } },
+      },
+    },
+  });
+}
+
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+const find = (items: CheckItem[], id: string) => items.find((i) => i.id === id);
+
+describe('fleet watchers on real API servers', () => {
+  let fleet: FleetWatcher;
+  const createdCrds: string[] = [];
+  const state = (name: string): ContextState => fleet.store.getState().contexts[name]!;
+
+  beforeAll(() => {
+    fleet = watchFleet(loaded, infos(), { fleet: FLEET, batchIntervalMs: 20, probeIntervalMs: 1000 });
+  });
+
+  afterAll(async () => {
+    await fleet?.stop();
+    const ext = makeClient(ctx(HOST), ApiextensionsV1Api);
+    for (const name of createdCrds) await ext.deleteCustomResourceDefinition({ name }).catch(ignore(404));
+    await eventually('test CRDs gone', async () => {
+      const names = (await ext.listCustomResourceDefinition()).items.map((c) => c.metadata?.name);
+      return createdCrds.every((n) => !names.includes(n));
+    }, 60_000);
+    for (const c of [HOST, WORKLOAD]) await makeClient(ctx(c), CoreV1Api).deleteNamespace({ name: NS }).catch(ignore(404));
+  });
+
+  it('sees a namespace that does not exist yet, then its workloads, pods, LoadBalancer and certificates', async () => {
+    // Given no fleet namespace: the watcher says so
+    await eventually('hosting slice synced', () => state(HOST).fleetNamespace?.synced);
+    expect(state(HOST).fleetNamespace).toMatchObject({ namespace: NS, exists: false, workloads: [], pods: [] });
+    expect(find(fleetChecklist(fleet.store.getState()), 'nova/apiserver')).toMatchObject({ state: 'fail', detail: `not installed (namespace ${NS} not found in ${HOST})` });
+
+    // When the control plane's pieces appear
+    const kc = ctx(HOST);
+    const core = makeClient(kc, CoreV1Api);
+    await core.createNamespace({ body: { metadata: { name: NS } } });
+    await deployment(kc, 'apiserver', { component: 'apiserver' });
+    await deployment(kc, 'kube-controller-manager', { component: 'controller-manager' });
+    await deployment(kc, 'nova-scheduler', { component: 'nova-scheduler' }, { 'fleetdeck.test/no-such-node': 'true' });
+    await makeClient(kc, AppsV1Api).createNamespacedStatefulSet({
+      namespace: NS,
+      body: {
+        metadata: { name: 'etcd' },
+        spec: {
+          replicas: 1,
+          serviceName: 'etcd',
+          selector: { matchLabels: { app: 'etcd' } },
+          template: { metadata: { labels: { app: 'etcd' } }, spec: { containers: [{ name: 'etcd', image: PAUSE }] } },
+        },
+      },
+    });
+    await core.createNamespacedService({
+      namespace: NS,
+      body: { metadata: { name: 'apiserver' }, spec: { type: 'LoadBalancer', selector: { component: 'apiserver' }, ports: [{ port: 443 }] } },
+    });
+    const ca = await createAuthority('fw-nova-ca', 365);
+    const serving = await issueCertificate(ca, { commonName: 'fw-apiserver', hosts: ['127.0.0.1'], usage: 'server', days: 200 });
+    await core.createNamespacedSecret({
+      namespace: NS,
+      body: { metadata: { name: 'apiserver-certs' }, type: 'Opaque', data: { 'tls.crt': b64(serving.certPem), 'tls.key': b64(serving.keyPem), 'ca.crt': b64(ca.certPem) } },
+    });
+
+    // Then the slice follows, in summaries only
+    const ns = await eventually(
+      'hosting namespace summarized',
+      () => {
+        const s = state(HOST).fleetNamespace;
+        const ready = (name: string) => s?.workloads.find((w) => w.name === name)?.ready === 1;
+        return s?.exists && ready('apiserver') && ready('etcd') && ready('kube-controller-manager') && s.services[0]?.ingress.length && s.certs.length === 2 &&
+          s.pods.some((p) => p.labels.component === 'nova-scheduler' && p.reason?.startsWith('Unschedulable'))
+          ? s
+          : undefined;
+      },
+      90_000,
+    );
+    expect(ns.workloads.map((w) => `${w.kind}/${w.name}`)).toEqual([
+      'Deployment/apiserver',
+      'Deployment/kube-controller-manager',
+      'Deployment/nova-scheduler',
+      'StatefulSet/etcd',
+    ]);
+    expect(ns.services).toEqual([{ name: 'apiserver', type: 'LoadBalancer', ingress: [expect.stringMatching(/^127\.3\.\d+\.\d+$/)] }]);
+    expect(ns.certs.map((c) => [c.secret, c.key, c.subject])).toEqual([
+      ['apiserver-certs', 'ca.crt', 'CN=fw-nova-ca'],
+      ['apiserver-certs', 'tls.crt', 'CN=fw-apiserver'],
+    ]);
+    expect(JSON.stringify(state(HOST))).not.toContain('BEGIN');
+
+    const items = fleetChecklist(fleet.store.getState());
+    const text = formatChecklist(items);
+    expect(text).toContain('* API Server status... Running √');
+    expect(text).toContain('* Kube-controller-manager status... Running √');
+    expect(text).toContain('* ETCD status... Running √');
+    expect(text).toMatch(/\* Nova scheduler status\.\.\. Pending 0\/1 \(Unschedulable: 0\/\d+ nodes are available: .*(node selector|node affinity).*\) ✗/);
+    expect(text).toContain('Nova Control Plane is not healthy ✗');
+    expect(text).toMatch(/\* API Server Service\.\.\. 127\.3\.\d+\.\d+ √/);
+    expect(text).toMatch(/\* Control plane certificates\.\.\. valid for 19\d days √/);
+  });
+
+  it('follows the Nova CRDs as they come and go, with their Clusters and SchedulePolicies', async () => {
+    const kc = ctx(HOST);
+    const ext = makeClient(kc, ApiextensionsV1Api);
+    await eventually('control plane slice synced', () => state(HOST).controlPlane?.synced);
+    const before = state(HOST).controlPlane!;
+    expect(before.crds).toEqual({ cluster: false, schedulePolicy: false, scheduleGroup: false });
+    expect(find(fleetChecklist(fleet.store.getState()), 'crd/cluster')).toMatchObject({ state: 'fail', detail: 'not installed' });
+
+    // When the CRDs are installed
+    for (const c of CRDS) {
+      await ext.createCustomResourceDefinition({ body: c });
+      createdCrds.push(c.metadata!.name!);
+    }
+    await eventually('CRDs seen', () => {
+      const cp = state(HOST).controlPlane;
+      return cp?.synced && cp.crds.cluster && cp.crds.schedulePolicy && cp.crds.scheduleGroup;
+    }, 60_000);
+    expect(createdCrds.sort()).toEqual(Object.values(NOVA_CRDS).sort());
+
+    // And an agent registers its Cluster, and a SchedulePolicy is defined
+    const custom = makeClient(kc, CustomObjectsApi);
+    await eventually(
+      'Cluster created',
+      () =>
+        custom.createClusterCustomObject({
+          group: 'cluster.elotl.co',
+          version: 'v1alpha1',
+          plural: 'clusters',
+          body: {
+            apiVersion: 'cluster.elotl.co/v1alpha1',
+            kind: 'Cluster',
+            metadata: { name: 'fw-workload-1' },
+            spec: { name: 'fw-workload-1', kubernetesversion: '1.20', kubernetescluster: 'workload-1', provider: 'kind' },
+            status: { conditions: [{ type: 'Ready', status: 'True' }, { type: 'Idle', status: 'True' }, { type: 'Standby', status: 'False' }] },
+          },
+        }).then(() => true),
+      30_000,
+      250,
+    );
+    await custom.createNamespacedCustomObject({
+      group: 'policy.elotl.co',
+      version: 'v1alpha1',
+      namespace: NS,
+      plural: 'schedulepolicies',
+      body: { apiVersion: 'policy.elotl.co/v1alpha1', kind: 'SchedulePolicy', metadata: { name: 'fw-policy' }, spec: {} },
+    });
+    const cp = await eventually('Cluster and policy seen', () => {
+      const s = state(HOST).controlPlane;
+      return s?.clusters.length === 1 && s.schedulePolicies === 1 ? s : undefined;
+    });
+    expect(cp.clusters).toEqual([{ name: 'fw-workload-1', k8sVersion: '1.20', k8sCluster: 'workload-1', ready: 'True', idle: 'True', standby: 'False' }]);
+    const text = formatChecklist(fleetChecklist(fleet.store.getState()));
+    expect(text).toContain('* Cluster CRD presence... installed √');
+    expect(text).toContain('* Cluster fw-workload-1 connected and ready √');
+    expect(text).toContain('* 1 SchedulePolicy defined √');
+    expect(text).toContain('All Nova Custom Resource Definitions installed √');
+
+    // When the ScheduleGroup and Cluster CRDs go away, so do their rows and objects
+    await ext.deleteCustomResourceDefinition({ name: NOVA_CRDS.cluster });
+    await ext.deleteCustomResourceDefinition({ name: NOVA_CRDS.scheduleGroup });
+    await eventually('CRDs gone', () => {
+      const s = state(HOST).controlPlane;
+      return s?.synced && !s.crds.cluster && !s.crds.scheduleGroup && s.crds.schedulePolicy && s.clusters.length === 0;
+    }, 60_000);
+    // And nothing spins: the revision settles while the CRDs stay absent
+    const settle = async () => {
+      const r = fleet.store.getState().contexts[HOST]!.controlPlane;
+      await new Promise((res) => setTimeout(res, 1500));
+      return r === fleet.store.getState().contexts[HOST]!.controlPlane;
+    };
+    expect(await eventually('control plane slice stable', settle, 20_000)).toBe(true);
+    expect(formatChecklist(fleetChecklist(fleet.store.getState()))).toContain('* Cluster CRD presence... not installed ✗');
+
+    // When the Cluster CRD comes back, the watch starts again
+    await eventually('Cluster CRD re-created', () => ext.createCustomResourceDefinition({ body: CRDS[0]! }).then(() => true), 60_000, 500);
+    await eventually('Cluster CRD seen again', () => state(HOST).controlPlane?.crds.cluster && state(HOST).controlPlane?.synced, 60_000);
+    expect(state(HOST).controlPlane?.clusters).toEqual([]);
+  });
+
+  it('the agent in a workload cluster: Deployment, pods and registration', async () => {
+    const kc = ctx(WORKLOAD);
+    await makeClient(kc, CoreV1Api).createNamespace({ body: { metadata: { name: NS } } });
+    await deployment(kc, 'nova-agent', { app: 'nova-agent' });
+    const ns = await eventually('agent ready', () => {
+      const s = state(WORKLOAD).fleetNamespace;
+      return s?.workloads.find((w) => w.name === 'nova-agent')?.ready === 1 ? s : undefined;
+    }, 60_000);
+    // The workload role watches no Services or Secrets
+    expect(ns.services).toEqual([]);
+    expect(ns.certs).toEqual([]);
+    expect(ns.pods.map((p) => p.labels.app)).toEqual(['nova-agent']);
+    // Not registered (the Cluster CRD came back empty)
+    expect(find(fleetChecklist(fleet.store.getState()), `agent/${WORKLOAD}`)).toMatchObject({
+      state: 'fail',
+      label: `Agent in ${WORKLOAD} (cluster fw-workload-1)`,
+      detail: '1/1 ready, not registered',
+    });
+  });
+
+  it('collectStatus waits for the fleet slices', async () => {
+    const s = await collectStatus(loaded, infos(), 30_000, FLEET);
+    expect(s.fleet).toEqual(FLEET);
+    expect(s.contexts[HOST]?.fleetNamespace?.synced).toBe(true);
+    expect(s.contexts[HOST]?.controlPlane?.synced).toBe(true);
+    expect(s.contexts[WORKLOAD]?.fleetNamespace?.synced).toBe(true);
+    expect(fleetChecklist(s).filter((i) => i.state === 'pending')).toEqual([]);
+  });
+
+  it('a user who may not read Secrets: certificates cannot be checked, the rest still works', async () => {
+    const ro = loadKubeconfig({ kubeconfig: readOnlyKubeconfig }).config;
+    const s = await collectStatus(ro, contextInfos(ro).filter((c) => c.name === HOST), 30_000, FLEET);
+    const ns = s.contexts[HOST]?.fleetNamespace;
+    expect(ns?.synced).toBe(true);
+    expect(ns?.forbidden).toBeUndefined();
+    expect(ns?.secretsForbidden).toMatch(/^cannot list secrets in namespace fw-nova: HTTP 403/);
+    expect(ns?.certs).toEqual([]);
+    const items = fleetChecklist(s);
+    expect(find(items, 'nova/certificates')).toMatchObject({ state: 'warn', detail: expect.stringMatching(/^cannot check: cannot list secrets/) });
+    expect(find(items, 'nova/apiserver')).toMatchObject({ state: 'ok', detail: 'Running' });
+  });
+});
