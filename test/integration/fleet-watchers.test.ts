@@ -17,6 +17,7 @@ import { collectStatus } from '../../src/report/status.js';
 import { formatChecklist, type CheckItem } from '../../src/store/checklist.js';
 import type { ContextState, FleetConfig } from '../../src/store/types.js';
 import { eventually } from '../helpers/cli.js';
+import { NOVA_CRD_OBJECTS as CRDS, PAUSE, ignore, pauseDeployment } from '../helpers/nova.js';
 
 const kubeconfig = inject('kubeconfig');
 const readOnlyKubeconfig = inject('readOnlyKubeconfig');
@@ -24,47 +25,10 @@ const NS = 'fw-nova';
 const HOST = 'kind-cp';
 const WORKLOAD = 'kind-workload-1';
 const FLEET: FleetConfig = { hostingContext: HOST, controlPlaneContext: HOST, namespace: NS, workloads: [{ context: WORKLOAD, clusterName: 'fw-workload-1' }] };
-const PAUSE = 'registry.k8s.io/pause:3.9';
 
 const loaded = loadKubeconfig({ kubeconfig }).config;
 const ctx = (name: string): KubeConfig => configForContext(loaded, name);
 const infos = () => contextInfos(loaded).filter((c) => c.name === HOST || c.name === WORKLOAD);
-
-const ignore = (...codes: number[]) => (err: unknown) => {
-  if (!codes.includes(statusCode(err) ?? 0)) throw err;
-};
-
-function crd(plural: string, group: string, kind: string, scope: 'Cluster' | 'Namespaced'): V1CustomResourceDefinition {
-  return {
-    metadata: { name: `${plural}.${group}` },
-    spec: {
-      group,
-      scope,
-      names: { plural, singular: kind.toLowerCase(), kind, listKind: `${kind}List` },
-      versions: [{ name: 'v1alpha1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', x_kubernetes_preserve_unknown_fields: true } } }],
-    },
-  };
-}
-
-const CRDS = [
-  crd('clusters', 'cluster.elotl.co', 'Cluster', 'Cluster'),
-  crd('schedulepolicies', 'policy.elotl.co', 'SchedulePolicy', 'Namespaced'),
-  crd('schedulegroups', 'policy.elotl.co', 'ScheduleGroup', 'Namespaced'),
-];
-
-async function deployment(kc: KubeConfig, name: string, labels: Record<string, string>, nodeSelector?: Record<string, string>): Promise<void> {
-  await makeClient(kc, AppsV1Api).createNamespacedDeployment({
-    namespace: NS,
-    body: {
-      metadata: { name },
-      spec: {
-        replicas: 1,
-        selector: { matchLabels: labels },
-        template: { metadata: { labels }, spec: { ...(nodeSelector ? { nodeSelector } : {}), containers: [{ name: 'main', image: PAUSE }] } },
-      },
-    },
-  });
-}
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const find = (items: CheckItem[], id: string) => items.find((i) => i.id === id);
@@ -99,9 +63,9 @@ describe('fleet watchers on real API servers', () => {
     const kc = ctx(HOST);
     const core = makeClient(kc, CoreV1Api);
     await core.createNamespace({ body: { metadata: { name: NS } } });
-    await deployment(kc, 'apiserver', { component: 'apiserver' });
-    await deployment(kc, 'kube-controller-manager', { component: 'controller-manager' });
-    await deployment(kc, 'nova-scheduler', { component: 'nova-scheduler' }, { 'fleetdeck.test/no-such-node': 'true' });
+    await pauseDeployment(kc, NS, 'apiserver', { component: 'apiserver' });
+    await pauseDeployment(kc, NS, 'kube-controller-manager', { component: 'controller-manager' });
+    await pauseDeployment(kc, NS, 'nova-scheduler', { component: 'nova-scheduler' }, { podSpec: { nodeSelector: { 'fleetdeck.test/no-such-node': 'true' } } });
     await makeClient(kc, AppsV1Api).createNamespacedStatefulSet({
       namespace: NS,
       body: {
@@ -244,7 +208,7 @@ describe('fleet watchers on real API servers', () => {
   it('the agent in a workload cluster: Deployment, pods and registration', async () => {
     const kc = ctx(WORKLOAD);
     await makeClient(kc, CoreV1Api).createNamespace({ body: { metadata: { name: NS } } });
-    await deployment(kc, 'nova-agent', { app: 'nova-agent' });
+    await pauseDeployment(kc, NS, 'nova-agent', { app: 'nova-agent' });
     const ns = await eventually('agent ready', () => {
       const s = state(WORKLOAD).fleetNamespace;
       return s?.workloads.find((w) => w.name === 'nova-agent')?.ready === 1 ? s : undefined;
