@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import type { RequestOptions } from 'node:https';
 import {
   ApiException,
   createConfiguration,
@@ -6,6 +8,7 @@ import {
   type KubeConfig,
   type RequestContext,
   type ResponseContext,
+  type SecurityAuthentication,
 } from '@kubernetes/client-node';
 import { PromiseMiddlewareWrapper } from '@kubernetes/client-node/dist/gen/middleware.js';
 
@@ -31,10 +34,48 @@ export function makeClient<T>(
   });
   const config = createConfiguration({
     baseServer: new ServerConfiguration(cluster.server, {}),
-    authMethods: { default: kc },
+    authMethods: { default: pooledAuth(kc) },
     middleware: [timeout],
   });
   return new Api(config);
+}
+
+type Dispatcher = NonNullable<ReturnType<RequestContext['getDispatcher']>>;
+
+/** Per KubeConfig (one per context): its TLS identity and the connection pool made for it. */
+const pools = new WeakMap<KubeConfig, { key: string; dispatcher: Dispatcher }>();
+
+/** Fingerprint of what the connections carry: CA, client certificate and key, verification. */
+async function tlsIdentity(kc: KubeConfig): Promise<string> {
+  const opts: RequestOptions = {};
+  await kc.applyToHTTPSOptions(opts);
+  const h = createHash('sha256');
+  for (const part of [opts.ca, opts.cert, opts.key, opts.rejectUnauthorized, opts.servername]) h.update(`${String(part ?? '')}\0`);
+  return h.digest('hex');
+}
+
+/**
+ * client-node's own authentication, but requests of one context share one connection pool:
+ * by itself it makes a new pool (a new TCP and TLS handshake) for every request. A new TLS
+ * identity (e.g. an exec plugin handing out a fresh client certificate) gets a new pool.
+ */
+function pooledAuth(kc: KubeConfig): SecurityAuthentication {
+  return {
+    getName: () => 'pooled',
+    applySecurityAuthentication: async (ctx: RequestContext) => {
+      await kc.applySecurityAuthentication(ctx);
+      const fresh = ctx.getDispatcher();
+      if (!fresh) return;
+      const key = await tlsIdentity(kc);
+      const pool = pools.get(kc);
+      if (pool?.key === key) {
+        ctx.setDispatcher(pool.dispatcher);
+        return;
+      }
+      if (pool) void pool.dispatcher.close().catch(() => {});
+      pools.set(kc, { key, dispatcher: fresh });
+    },
+  };
 }
 
 /** HTTP status of an API error, if it has one. */
