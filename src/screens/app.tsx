@@ -11,7 +11,7 @@ import { PlaceholderScreen } from './placeholder.js';
 import { StatusScreen } from './status.js';
 import { TAB_TITLES, TABS } from './tabs.js';
 import { useAppKeys } from './use-app-keys.js';
-import { useAppState, type AppState } from './use-app-state.js';
+import { isRowSection, useAppState, type AppState } from './use-app-state.js';
 import { useFleetView } from './use-fleet-view.js';
 
 export interface UiOptions {
@@ -37,8 +37,8 @@ function hintMode(state: AppState, empty: boolean, canStart: boolean): HintMode 
   if (TABS[state.tab]?.id !== 'status') return 'placeholder';
   if (empty) return canStart ? 'emptySandbox' : 'empty';
   if (state.filtering) return 'filtering';
-  if (state.detail !== undefined) return 'detail';
-  return 'list';
+  if (state.detail !== undefined) return !isRowSection(state.section) ? 'detail' : state.expanded ? 'expanded' : 'detailRows';
+  return state.view === 'fleet' ? 'fleet' : 'list';
 }
 
 /** The dashboard: tabs on top, the screen, a banner, key hints at the bottom; never taller than the terminal. */

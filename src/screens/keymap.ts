@@ -16,30 +16,62 @@ export const HELP_SECTIONS: readonly HelpSection[] = [
   {
     title: 'Status',
     keys: [
-      { key: 'j  down', label: 'next context' },
-      { key: 'k  up', label: 'previous context' },
-      { key: 'g  G', label: 'first / last' },
+      { key: 'j k', label: 'move' },
+      { key: 'g G', label: 'first / last' },
       { key: 'enter', label: 'context details' },
       { key: '/', label: 'filter by name' },
       { key: 'esc', label: 'clear filter' },
-      { key: 's', label: 'start sandbox (no contexts)' },
+      { key: 'f', label: 'fleet checklist' },
+      { key: 'c', label: 'back to contexts' },
+      { key: 's', label: 'start sandbox' },
+    ],
+  },
+  {
+    title: 'Context',
+    keys: [
+      { key: 'i', label: 'info' },
+      { key: 'n', label: 'nodes' },
+      { key: 'p', label: 'pods' },
+      { key: 'e', label: 'events' },
+      { key: '← →', label: 'section' },
+      { key: 'j k', label: 'move' },
+      { key: 'enter', label: 'show row' },
+      { key: '/', label: 'filter rows' },
+      { key: 'esc', label: 'back' },
     ],
   },
 ];
 
 /** What the bottom line offers in each situation. */
-export type HintMode = 'list' | 'detail' | 'filtering' | 'empty' | 'emptySandbox' | 'help' | 'placeholder';
+export type HintMode =
+  | 'list'
+  | 'fleet'
+  | 'detail'
+  | 'detailRows'
+  | 'expanded'
+  | 'filtering'
+  | 'empty'
+  | 'emptySandbox'
+  | 'help'
+  | 'placeholder';
 
 const QUIT: KeyHint = { key: 'q', label: 'quit' };
 const HELP: KeyHint = { key: '?', label: 'help' };
 const TAB: KeyHint = { key: 'tab', label: 'screens' };
+const SECTIONS: KeyHint = { key: 'i/n/p/e', label: 'sections' };
 
 export function keyHints(mode: HintMode): KeyHint[] {
   switch (mode) {
     case 'list':
-      return [HELP, QUIT, TAB, { key: 'j/k', label: 'move' }, { key: 'enter', label: 'details' }, { key: '/', label: 'filter' }];
+      return [HELP, QUIT, TAB, { key: 'j/k', label: 'move' }, { key: 'enter', label: 'details' }, { key: 'f', label: 'fleet' }, { key: '/', label: 'filter' }];
+    case 'fleet':
+      return [{ key: 'c', label: 'contexts' }, { key: 'j/k', label: 'scroll' }, HELP, QUIT, TAB];
     case 'detail':
-      return [{ key: 'esc', label: 'back' }, { key: 'j/k', label: 'scroll' }, HELP, QUIT, TAB];
+      return [{ key: 'esc', label: 'back' }, SECTIONS, { key: 'j/k', label: 'scroll' }, HELP, QUIT, TAB];
+    case 'detailRows':
+      return [{ key: 'esc', label: 'back' }, SECTIONS, { key: 'j/k', label: 'move' }, { key: 'enter', label: 'show' }, { key: '/', label: 'filter' }, HELP, QUIT];
+    case 'expanded':
+      return [{ key: 'enter/esc', label: 'close' }, { key: 'j/k', label: 'next row' }, SECTIONS, HELP, QUIT];
     case 'filtering':
       return [{ key: 'type', label: 'to filter' }, { key: 'enter', label: 'keep' }, { key: 'esc', label: 'clear' }, { key: 'ctrl-c', label: 'quit' }];
     case 'empty':

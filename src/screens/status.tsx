@@ -1,10 +1,14 @@
 import { Box, Text } from 'ink';
+import { useStore } from 'zustand';
 import type { FleetStore } from '../store/fleet-store.js';
 import { useTheme } from '../components/theme/index.js';
 import { ContextDetail } from './status/context-detail.js';
 import { ContextTable } from './status/context-table.js';
 import { EmptyFleet } from './status/empty-fleet.js';
 import { FilterLine } from './status/filter-line.js';
+import { FleetPanel } from './status/fleet/fleet-panel.js';
+import { FLEET_STRIP_MIN, FleetStrip, NoFleetHint } from './status/fleet/fleet-strip.js';
+import { tableLines, useContextRows } from './status/use-context-rows.js';
 import type { AppState } from './use-app-state.js';
 
 export interface StatusScreenProps {
@@ -19,23 +23,36 @@ export interface StatusScreenProps {
   canStartSandbox: boolean;
 }
 
-/** Every context live, one row each; Enter opens one. */
+/**
+ * Every context live, one row each, and under them the fleet's summary line with
+ * what needs doing (or how to define a fleet); f swaps in the whole fleet
+ * checklist; Enter opens a context.
+ */
 export function StatusScreen({ store, state, names, total, height, width, canStartSandbox }: StatusScreenProps) {
-  const theme = useTheme();
   if (total === 0) return <EmptyFleet canStartSandbox={canStartSandbox} />;
   if (state.detail !== undefined) {
-    return <ContextDetail store={store} name={state.detail} height={height} width={width} isActive={!state.help} />;
+    return <ContextDetail store={store} name={state.detail} state={state} height={height} width={width} />;
   }
+  if (state.view === 'fleet') return <FleetPanel store={store} height={height} width={width} isActive={!state.help} />;
+  return <ContextsView store={store} state={state} names={names} total={total} height={height} width={width} />;
+}
+
+function ContextsView({ store, state, names, total, height, width }: Omit<StatusScreenProps, 'canStartSandbox'>) {
+  const theme = useTheme();
+  const fleet = useStore(store, (s) => s.fleet);
+  const rows = useContextRows(store, names);
   const showFilter = state.filtering || state.filter !== '';
-  const tableHeight = height - (showFilter ? 1 : 0);
+  const room = height - (showFilter ? 1 : 0);
+  const tableHeight = names.length === 0 ? 1 : Math.max(2, Math.min(tableLines(rows), room - FLEET_STRIP_MIN));
   return (
     <Box flexDirection="column">
       {showFilter ? <FilterLine filter={state.filter} editing={state.filtering} shown={names.length} total={total} /> : null}
       {names.length === 0 ? (
         <Text dimColor>{theme.text(`No context matches "${state.filter}".`)}</Text>
       ) : (
-        <ContextTable store={store} names={names} selected={state.selected} height={tableHeight} width={width} />
+        <ContextTable rows={rows} withRole={fleet !== undefined} selected={state.selected} height={tableHeight} width={width} />
       )}
+      {fleet ? <FleetStrip store={store} fleet={fleet} height={room - tableHeight} width={width} /> : <NoFleetHint />}
     </Box>
   );
 }

@@ -1,6 +1,6 @@
 import { useInput, type Key } from 'ink';
 import { useRef, type Dispatch } from 'react';
-import { appReducer, type AppAction, type AppState } from './use-app-state.js';
+import { appReducer, DETAIL_SECTIONS, isRowSection, type AppAction, type AppState, type DetailSection } from './use-app-state.js';
 import { splitKeys } from './split-keys.js';
 import { TABS } from './tabs.js';
 import { filterNames } from './use-fleet-view.js';
@@ -24,7 +24,9 @@ function printable(input: string): string {
 /**
  * The keys of the whole app, like k9s: q / Ctrl-C quit, ? help, Tab / Shift-Tab
  * and 1–4 switch screens; on Status: j/k and arrows move, Enter opens, Esc goes
- * back, / filters. Scrolling inside the detail view is that view's own hook.
+ * back, / filters, f shows the fleet checklist; inside a context: i/n/p/e or ←/→
+ * pick a section, Enter shows a row in full. Moving inside a section or the fleet
+ * checklist is that view's own hook.
  */
 export function useAppKeys({ state: rendered, dispatch: send, order, empty, onQuit, onStartSandbox }: AppKeysOptions): void {
   // The state as of the last key, so the second key of a chunk sees what the first did.
@@ -49,9 +51,9 @@ export function useAppKeys({ state: rendered, dispatch: send, order, empty, onQu
     if (state.filtering) {
       if (key.escape) dispatch({ type: 'filterClear' });
       else if (key.return) dispatch({ type: 'filterDone' });
-      else if (key.backspace || key.delete) dispatch(state.filter ? { type: 'filterBackspace' } : { type: 'filterClear' });
-      else if (key.downArrow) dispatch({ type: 'move', delta: 1, count: names.length });
-      else if (key.upArrow) dispatch({ type: 'move', delta: -1, count: names.length });
+      else if (key.backspace || key.delete) dispatch(activeFilter(state) ? { type: 'filterBackspace' } : { type: 'filterClear' });
+      else if (key.downArrow && state.detail === undefined) dispatch({ type: 'move', delta: 1, count: names.length });
+      else if (key.upArrow && state.detail === undefined) dispatch({ type: 'move', delta: -1, count: names.length });
       else if (!key.ctrl && !key.meta && !key.tab && printable(input)) dispatch({ type: 'filterType', text: printable(input) });
       return;
     }
@@ -78,7 +80,11 @@ export function useAppKeys({ state: rendered, dispatch: send, order, empty, onQu
       return;
     }
     if (state.detail !== undefined) {
-      if (key.escape || key.leftArrow) dispatch({ type: 'back' });
+      detailKeys(state, input, key);
+      return;
+    }
+    if (state.view === 'fleet') {
+      if (input === 'c' || input === 'f' || key.escape) dispatch({ type: 'view', view: 'contexts' });
       return;
     }
     const count = names.length;
@@ -91,7 +97,36 @@ export function useAppKeys({ state: rendered, dispatch: send, order, empty, onQu
     else if (key.return || key.rightArrow) {
       const name = names[Math.min(state.selected, count - 1)];
       if (name !== undefined) dispatch({ type: 'open', name });
-    } else if (input === '/') dispatch({ type: 'filterStart' });
+    } else if (input === 'f') dispatch({ type: 'view', view: 'fleet' });
+    else if (input === '/') dispatch({ type: 'filterStart' });
     else if (key.escape && state.filter) dispatch({ type: 'filterClear' });
   }
+
+  /** Inside an open context: sections by letter or ←/→, Enter expands a row, / filters rows, Esc steps back. */
+  function detailKeys(state: AppState, input: string, key: Key): void {
+    const at = DETAIL_SECTIONS.indexOf(state.section);
+    const rows = isRowSection(state.section);
+    const bySection = SECTION_KEYS[input];
+    if (key.escape) {
+      if (state.expanded) dispatch({ type: 'toggleExpanded' });
+      else if (state.sectionFilter) dispatch({ type: 'filterClear' });
+      else dispatch({ type: 'back' });
+    } else if (bySection) dispatch({ type: 'section', section: bySection });
+    else if (key.rightArrow || input === 'l') {
+      const next = DETAIL_SECTIONS[at + 1];
+      if (next) dispatch({ type: 'section', section: next });
+    } else if (key.leftArrow || input === 'h') {
+      const previous = DETAIL_SECTIONS[at - 1];
+      dispatch(previous ? { type: 'section', section: previous } : { type: 'back' });
+    } else if (key.return && rows) dispatch({ type: 'toggleExpanded' });
+    else if (input === '/' && rows) dispatch({ type: 'filterStart' });
+  }
 }
+
+/** The filter being typed: the rows' of the open section, else the context names'. */
+function activeFilter(state: AppState): string {
+  return state.detail !== undefined ? state.sectionFilter : state.filter;
+}
+
+/** The letter that opens each section of a context. */
+const SECTION_KEYS: Partial<Record<string, DetailSection>> = { i: 'info', n: 'nodes', p: 'pods', e: 'events' };

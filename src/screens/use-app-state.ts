@@ -1,6 +1,18 @@
 import { useReducer } from 'react';
 import { TABS } from './tabs.js';
 
+/** What the Status screen shows when no context is open: the contexts table or the fleet checklist. */
+export type StatusView = 'contexts' | 'fleet';
+
+/** The parts of an open context, in the order ←/→ walk through them. */
+export const DETAIL_SECTIONS = ['info', 'nodes', 'pods', 'events'] as const;
+export type DetailSection = (typeof DETAIL_SECTIONS)[number];
+
+/** Sections listing rows that can be filtered and expanded (Info is a page of fields). */
+export function isRowSection(section: DetailSection): boolean {
+  return section !== 'info';
+}
+
 /** What the operator is looking at. Data comes from the store; this is only navigation. */
 export interface AppState {
   /** Index into TABS. */
@@ -12,8 +24,15 @@ export interface AppState {
   detail?: string;
   /** Name filter; empty for none. */
   filter: string;
-  /** The filter line has the keyboard. */
+  /** The filter line has the keyboard (the section filter while a detail is open). */
   filtering: boolean;
+  view: StatusView;
+  /** Section of the open context; kept when another context is opened, so one can compare. */
+  section: DetailSection;
+  /** Substring filter of the rows of the open section; empty for none. */
+  sectionFilter: string;
+  /** The selected row of the section is shown in full under the table. */
+  expanded: boolean;
 }
 
 export type AppAction =
@@ -26,15 +45,34 @@ export type AppAction =
   | { type: 'moveTo'; index: number; count: number }
   | { type: 'open'; name: string }
   | { type: 'back' }
+  | { type: 'view'; view: StatusView }
+  | { type: 'section'; section: DetailSection }
+  | { type: 'toggleExpanded' }
   | { type: 'filterStart' }
   | { type: 'filterType'; text: string }
   | { type: 'filterBackspace' }
   | { type: 'filterDone' }
   | { type: 'filterClear' };
 
-export const initialAppState: AppState = { tab: 0, help: false, selected: 0, filter: '', filtering: false };
+export const initialAppState: AppState = {
+  tab: 0,
+  help: false,
+  selected: 0,
+  filter: '',
+  filtering: false,
+  view: 'contexts',
+  section: 'info',
+  sectionFilter: '',
+  expanded: false,
+};
 
 const clamp = (i: number, count: number) => Math.max(0, Math.min(i, count - 1));
+
+/** The filter the keys edit: the section's while a context is open, else the context names'. */
+function editFilter(state: AppState, edit: (f: string) => string): AppState {
+  if (state.detail !== undefined) return { ...state, sectionFilter: edit(state.sectionFilter), expanded: false };
+  return { ...state, filter: edit(state.filter), selected: 0 };
+}
 
 export function appReducer(state: AppState, action: AppAction): AppState {
   switch (action.type) {
@@ -51,21 +89,27 @@ export function appReducer(state: AppState, action: AppAction): AppState {
     case 'moveTo':
       return { ...state, selected: clamp(action.index, action.count) };
     case 'open':
-      return { ...state, detail: action.name };
+      return { ...state, detail: action.name, sectionFilter: '', expanded: false, filtering: false };
     case 'back': {
       const { detail: _closed, ...rest } = state;
-      return rest;
+      return { ...rest, sectionFilter: '', expanded: false, filtering: false };
     }
+    case 'view':
+      return { ...state, view: action.view };
+    case 'section':
+      return action.section === state.section ? state : { ...state, section: action.section, sectionFilter: '', expanded: false, filtering: false };
+    case 'toggleExpanded':
+      return { ...state, expanded: !state.expanded };
     case 'filterStart':
       return { ...state, filtering: true };
     case 'filterType':
-      return { ...state, filter: state.filter + action.text, selected: 0 };
+      return editFilter(state, (f) => f + action.text);
     case 'filterBackspace':
-      return { ...state, filter: [...state.filter].slice(0, -1).join(''), selected: 0 };
+      return editFilter(state, (f) => [...f].slice(0, -1).join(''));
     case 'filterDone':
       return { ...state, filtering: false };
     case 'filterClear':
-      return { ...state, filter: '', filtering: false, selected: 0 };
+      return { ...editFilter(state, () => ''), filtering: false };
   }
 }
 

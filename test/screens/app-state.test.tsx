@@ -37,3 +37,43 @@ describe('filterNames', () => {
     expect(filterNames(['a', 'b'], '  ')).toEqual(['a', 'b']);
   });
 });
+
+describe('appReducer inside a context', () => {
+  const open = appReducer(initialAppState, { type: 'open', name: 'kind-cp' });
+
+  it('opens on the section seen last, with no row filter or expanded row', () => {
+    // Given the pods of one context, filtered, a row expanded
+    let s = appReducer(open, { type: 'section', section: 'pods' });
+    s = appReducer(s, { type: 'filterStart' });
+    s = appReducer(s, { type: 'filterType', text: 'etcd' });
+    s = appReducer(s, { type: 'filterDone' });
+    s = appReducer(s, { type: 'toggleExpanded' });
+    expect(s).toMatchObject({ section: 'pods', sectionFilter: 'etcd', expanded: true, filter: '' });
+
+    // When it is closed and another opened
+    s = appReducer(appReducer(s, { type: 'back' }), { type: 'open', name: 'nova' });
+
+    // Then the section is kept, the rest reset
+    expect(s).toMatchObject({ detail: 'nova', section: 'pods', sectionFilter: '', expanded: false, filtering: false });
+  });
+
+  it('the filter keys edit the section filter while a context is open, and leave the name filter alone', () => {
+    let s = appReducer({ ...open, filter: 'kind' }, { type: 'filterType', text: 'ab' });
+    s = appReducer(s, { type: 'filterBackspace' });
+    expect(s).toMatchObject({ filter: 'kind', sectionFilter: 'a' });
+    s = appReducer(s, { type: 'filterClear' });
+    expect(s).toMatchObject({ filter: 'kind', sectionFilter: '', filtering: false });
+  });
+
+  it('another section drops the row filter and the expanded row; the same section changes nothing', () => {
+    const s = { ...open, section: 'events' as const, sectionFilter: 'x', expanded: true };
+    expect(appReducer(s, { type: 'section', section: 'events' })).toBe(s);
+    expect(appReducer(s, { type: 'section', section: 'nodes' })).toMatchObject({ section: 'nodes', sectionFilter: '', expanded: false });
+  });
+
+  it('switches between the contexts table and the fleet checklist', () => {
+    const s = appReducer(initialAppState, { type: 'view', view: 'fleet' });
+    expect(s.view).toBe('fleet');
+    expect(appReducer(s, { type: 'view', view: 'contexts' }).view).toBe('contexts');
+  });
+});

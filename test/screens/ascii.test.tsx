@@ -1,7 +1,7 @@
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { setBanner, UpdateBatcher } from '../../src/store/fleet-store.js';
-import { appProps, KEYS, renderApp, threeContexts } from './helpers.js';
+import { appProps, KEYS, novaFleet, renderApp, threeContexts, warning } from './helpers.js';
 
 afterEach(() => cleanup());
 
@@ -42,5 +42,41 @@ describe('ASCII mode', () => {
     expect(frames[1]).toMatch(/\[!!\] Nodes ready\s+3\/4/);
     expect(frames[1]).toMatch(/\[xx\] w1-b/);
   });
-});
 
+  it('draws the fleet, its checklist and every section of a context with ASCII characters only', async () => {
+    // Given a fleet in trouble, a Warning event with Unicode in it, ASCII mode
+    const store = novaFleet();
+    const b = new UpdateBatcher(store, -1);
+    b.setSlice('kind-cp', 'events', { synced: true, warnings: [warning('FailedMount', 'Pod elotl/etcd-0', 2, { message: 'mount “nfs” failed – retrying… ×3 → giving up' })] });
+    b.flush();
+    const ui = { readOnly: false, ascii: true, color: false };
+    const screen = await renderApp(appProps(store, { ui }));
+
+    // When the table, the fleet checklist and each section (with a row shown in full, a filter) are visited
+    const frames: string[] = [];
+    const visit = async (keys: string[], expected: string) => {
+      await screen.press(...keys);
+      frames.push(await screen.waitFor(expected));
+    };
+    await visit([], 'Fleet elotl on kind-cp');
+    await visit(['f'], 'Checking status of Nova Control Plane Components');
+    await visit(['G'], 'Clusters registered');
+    await visit(['c', KEYS.enter], 'Checks');
+    await visit(['n'], 'KUBELET');
+    await visit([KEYS.enter], 'zone zone-a');
+    await visit(['p'], 'needing attention');
+    await visit([KEYS.enter], 'restarts');
+    await visit(['/', 'e'], '/ e');
+    await visit([KEYS.esc, 'e'], 'LAST SEEN');
+    await visit([KEYS.enter], 'giving up');
+    await visit(['?'], 'Keys');
+
+    // Then no frame has a character outside ASCII
+    for (const frame of frames) expect(nonAscii(frame), frame).toEqual([]);
+    expect(frames[0]).toContain('[xx] Fleet elotl on kind-cp');
+    expect(frames[0]).toContain('142, 3 bad');
+    expect(frames[1]).toMatch(/\[ok\] API Server status\s+Running/);
+    expect(frames[10]).toContain('mount "nfs" failed - retrying... x3 -> giving up');
+    expect(frames[11]).toContain('<- ->');
+  });
+});

@@ -1,6 +1,6 @@
 import { cleanup } from 'ink-testing-library';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { appProps, KEYS, renderApp, threeContexts } from './helpers.js';
+import { appProps, KEYS, novaFleet, renderApp, threeContexts } from './helpers.js';
 
 // Ink colors through its own chalk, which decides when it loads: force colors
 // before the imports so "color off" has something to prove.
@@ -40,6 +40,35 @@ describe('Colors', () => {
     frames.push(await screen.waitFor('Checks'));
     await screen.press('?');
     frames.push(await screen.waitFor('Keys'));
+
+    // Then none has a color code
+    for (const frame of frames) expect(frame).not.toMatch(COLOR);
+  });
+
+  it('colors only the bad part of a PODS cell', async () => {
+    // Given a fleet, colors on
+    const screen = await renderApp(appProps(novaFleet(), { ui: { readOnly: false, ascii: false, color: true } }));
+
+    // Then "142" is plain and ", 3 bad" is in the warning color (yellow)
+    const frame = await screen.waitFor('Fleet elotl');
+    expect(frame).toMatch(/ 142\u001B\[33m, 3 bad/);
+  });
+
+  it('no view of a fleet has color when it is off', async () => {
+    // Given colors off
+    const screen = await renderApp(appProps(novaFleet(), { ui: { readOnly: false, ascii: false, color: false } }));
+
+    // When the fleet checklist and each section are drawn
+    const frames = [await screen.waitFor('Fleet elotl')];
+    for (const [keys, expected] of [
+      [['f'], 'Nova Control Plane'],
+      [['c', KEYS.enter, 'n'], 'KUBELET'],
+      [['p', KEYS.enter], 'restarts'],
+      [['e', KEYS.enter], 'last'],
+    ] as const) {
+      await screen.press(...keys);
+      frames.push(await screen.waitFor(expected));
+    }
 
     // Then none has a color code
     for (const frame of frames) expect(frame).not.toMatch(COLOR);

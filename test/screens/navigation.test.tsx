@@ -58,7 +58,8 @@ describe('Keys', () => {
     b.nodesForbidden('kind-hosting', 'nodes is forbidden: User "viewer" cannot list resource "nodes"');
     b.flush();
     const screen = await renderApp(appProps(store));
-    await screen.waitFor('forbidden');
+    const list = await screen.waitFor('denied');
+    expect(list.split('\n').find((l) => l.includes('kind-hosting'))).toMatch(/v1\.31\.0\s+denied/);
 
     // When its detail opens
     await screen.press(KEYS.enter);
@@ -66,6 +67,12 @@ describe('Keys', () => {
     // Then the message is there
     const detail = await screen.waitFor('Checks');
     expect(detail).toContain('cannot list resource "nodes"');
+
+    // When its Nodes section opens, it names the missing permission too
+    await screen.press('n');
+    const nodes = await screen.waitFor('Cannot list nodes: missing permission');
+    expect(nodes).toContain('cannot list resource "nodes"');
+    expect(nodes).toContain('n Nodes forbidden');
   });
 
   it('? shows every key and closes again', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { layoutColumns, scrollWindow } from '../../src/components/table/index.js';
+import { layoutColumns, scrollWindow, splitCell, visibleColumns } from '../../src/components/table/index.js';
 
 describe('layoutColumns', () => {
   const specs = [
@@ -60,5 +60,30 @@ describe('layoutColumns on a wide terminal', () => {
     const { widths } = layoutColumns([{ header: 'NAME', min: 4, max: 10 }, { header: 'AGE', min: 3 }], [['a-name-of-twenty-two', '3m']], 120);
     // Then it is not cut
     expect(widths).toEqual([20, 3]);
+  });
+});
+
+describe('visibleColumns', () => {
+  const specs = [
+    { header: 'NAME', min: 4 },
+    { header: 'LATENCY', min: 7, drop: 1 },
+    { header: 'NODES', min: 5 },
+  ];
+
+  it('keeps every column when the content fits', () => {
+    expect(visibleColumns(specs, [['kind-cp', '3ms', '3/3']], 40)).toEqual([0, 1, 2]);
+  });
+
+  it('leaves out droppable columns when the content would be cut', () => {
+    // Given 22 columns: NAME 10 + LATENCY 7 + NODES 5 + 2 gaps = 24
+    expect(visibleColumns(specs, [['kind-cp-12', '3ms', '3/3']], 22)).toEqual([0, 2]);
+  });
+});
+
+describe('splitCell', () => {
+  it('cuts a cell into pieces for its colored parts, the ellipsis going with the last piece shown', () => {
+    expect(splitCell('142, 3 bad', [3, 7])).toEqual(['142', ', 3 bad']);
+    expect(splitCell('142, 3…', [3, 7])).toEqual(['142', ', 3…']);
+    expect(splitCell('14…', [3, 7])).toEqual(['14…', '']);
   });
 });

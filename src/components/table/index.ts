@@ -1,2 +1,2 @@
-export { Table, type Column, type TableProps } from './table.js';
-export { layoutColumns, scrollWindow, type ColumnSpec } from './layout.js';
+export { Table, type Column, type CellPart, type TableProps, type TableFooter } from './table.js';
+export { layoutColumns, scrollWindow, splitCell, visibleColumns, type ColumnSpec, type DroppableSpec } from './layout.js';

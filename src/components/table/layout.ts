@@ -74,3 +74,48 @@ export function scrollWindow(heights: readonly number[], selected: number, budge
   }
   return { start, end: endFrom(start) };
 }
+
+/** A column that may be left out when the table is too narrow. */
+export interface DroppableSpec extends ColumnSpec {
+  /** Left out first when the content does not fit (the highest value goes first); undefined: always shown. */
+  drop?: number;
+}
+
+/**
+ * Which columns to show in `total` columns: all of them when their content fits
+ * (one space between), else leave out droppable columns, highest `drop` first,
+ * until it fits. Returns the indices kept, in order.
+ */
+export function visibleColumns(specs: readonly DroppableSpec[], cells: readonly (readonly string[])[], total: number): number[] {
+  const natural = specs.map((spec, i) => {
+    const widest = Math.max([...spec.header].length, ...cells.map((row) => [...(row[i] ?? '')].length));
+    return Math.max(spec.min, Math.min(spec.max ?? Infinity, widest));
+  });
+  const kept = specs.map((_, i) => i);
+  const need = () => kept.reduce((a, i) => a + (natural[i] ?? 0), 0) + Math.max(0, kept.length - 1);
+  const droppable = specs
+    .map((s, i) => ({ i, drop: s.drop }))
+    .filter((d): d is { i: number; drop: number } => d.drop !== undefined)
+    .sort((a, b) => b.drop - a.drop || b.i - a.i);
+  for (const { i } of droppable) {
+    if (need() <= total) break;
+    kept.splice(kept.indexOf(i), 1);
+  }
+  return kept;
+}
+
+/**
+ * Cut an already truncated cell into consecutive pieces of the given lengths (in
+ * characters), so each piece can have its own color. The last piece takes what
+ * is left; pieces past the end are empty.
+ */
+export function splitCell(text: string, lengths: readonly number[]): string[] {
+  const chars = [...text];
+  let at = 0;
+  return lengths.map((len, i) => {
+    const end = i === lengths.length - 1 ? chars.length : Math.min(chars.length, at + len);
+    const piece = chars.slice(at, end).join('');
+    at = end;
+    return piece;
+  });
+}

@@ -1,30 +1,41 @@
 import { Box, Text } from 'ink';
 import { useStore } from 'zustand';
-import { ChecklistRow } from '../../components/checklist/index.js';
-import { fit, truncate, useTheme } from '../../components/theme/index.js';
+import { useShallow } from 'zustand/react/shallow';
+import { truncate, useTheme, width as textWidth } from '../../components/theme/index.js';
 import type { FleetStore } from '../../store/fleet-store.js';
-import { detailLines, FIELD_LABEL_WIDTH, type DetailLine } from './detail-lines.js';
-import { useDetailScroll } from './use-detail-scroll.js';
+import type { AppState } from '../use-app-state.js';
+import { detailHeader, type DetailHeader } from './detail/detail-header.js';
+import { EventsSection } from './detail/events-section.js';
+import { InfoSection } from './detail/info-section.js';
+import { NodesSection } from './detail/nodes-section.js';
+import { PodsSection } from './detail/pods-section.js';
+import { SectionTabs } from './detail/section-tabs.js';
+import type { SectionProps } from './detail/section-props.js';
 
 export interface ContextDetailProps {
   store: FleetStore;
   name: string;
+  /** Which section, its filter, whether a row is expanded, whether help is open. */
+  state: AppState;
   height: number;
   width: number;
-  /** Keys scroll this view (false while help is open). */
-  isActive: boolean;
 }
 
-/** Everything known about one context, live; scrolls when taller than the screen. */
-export function ContextDetail({ store, name, height, width, isActive }: ContextDetailProps) {
-  const theme = useTheme();
-  const ctx = useStore(store, (s) => s.contexts[name]);
-  const lines = ctx ? detailLines(ctx, width, { ascii: theme.ascii }) : [];
-  const overflow = lines.length > height;
-  const view = overflow ? Math.max(1, height - 1) : height;
-  const offset = useDetailScroll(lines.length, view, isActive);
+/** Lines above the section: the title and the section tabs. */
+const HEAD_LINES = 2;
 
-  if (!ctx) {
+/** One context, live: a title line, the section tabs (Info, Nodes, Pods, Events), the open section. */
+export function ContextDetail({ store, name, state, height, width }: ContextDetailProps) {
+  const theme = useTheme();
+  const header = useStore(
+    store,
+    useShallow((s) => {
+      const ctx = s.contexts[name];
+      return ctx ? detailHeader(ctx, s.fleet) : undefined;
+    }),
+  );
+
+  if (!header) {
     return (
       <Box flexDirection="column">
         <Text color={theme.color('warn')}>{theme.text(`Context ${name} is no longer in the kubeconfig.`)}</Text>
@@ -32,71 +43,50 @@ export function ContextDetail({ store, name, height, width, isActive }: ContextD
       </Box>
     );
   }
-  const shown = lines.slice(offset, offset + view);
+  const props: SectionProps = {
+    store,
+    name,
+    filter: state.sectionFilter,
+    filtering: state.filtering,
+    expanded: state.expanded,
+    height: Math.max(2, height - HEAD_LINES),
+    width,
+    isActive: !state.help && !state.filtering,
+  };
+  const key = `${name}/${state.section}`;
   return (
     <Box flexDirection="column">
-      {shown.map((line, i) => (
-        <DetailRow key={offset + i} line={line} width={width} />
-      ))}
-      {overflow ? (
-        <Text dimColor>{theme.text(`lines ${offset + 1}–${offset + shown.length} of ${lines.length} ${theme.separator} j/k scroll`)}</Text>
-      ) : null}
+      <TitleLine name={name} header={header} width={width} />
+      <SectionTabs active={state.section} header={header} />
+      {state.section === 'info' ? (
+        <InfoSection key={key} {...props} />
+      ) : state.section === 'nodes' ? (
+        <NodesSection key={key} {...props} />
+      ) : state.section === 'pods' ? (
+        <PodsSection key={key} {...props} />
+      ) : (
+        <EventsSection key={key} {...props} />
+      )}
     </Box>
   );
 }
 
-function DetailRow({ line, width }: { line: DetailLine; width: number }) {
+/** "kind-workload-1  reachable (12 ms) · workload · v1.30.2", cut to the width. */
+function TitleLine({ name, header, width }: { name: string; header: DetailHeader; width: number }) {
   const theme = useTheme();
-  switch (line.kind) {
-    case 'title':
-      return (
-        <Text>
-          <Text bold color={theme.color('accent')}>
-            {truncate(theme.text(line.text), width - 2, theme.ellipsis)}
-          </Text>
-          {line.sub ? <Text dimColor>{`  ${theme.text(line.sub)}`}</Text> : null}
-        </Text>
-      );
-    case 'fields': {
-      const cell = line.fields.length > 1 ? Math.floor((width - 2) / line.fields.length) : width;
-      const valueWidth = Math.max(1, cell - FIELD_LABEL_WIDTH);
-      return (
-        <Text>
-          {line.fields.map((f, i) => {
-            const last = i === line.fields.length - 1;
-            const value = theme.text(f.value);
-            return (
-              <Text key={f.label}>
-                {i > 0 ? '  ' : ''}
-                <Text dimColor>{fit(f.label, FIELD_LABEL_WIDTH)}</Text>
-                <Text color={f.tone ? theme.color(f.tone) : undefined}>
-                  {last ? truncate(value, valueWidth, theme.ellipsis) : fit(value, valueWidth, theme.ellipsis)}
-                </Text>
-              </Text>
-            );
-          })}
-        </Text>
-      );
-    }
-    case 'error':
-      return (
-        <Text>
-          <Text dimColor>{fit(line.first ? 'Last error' : '', FIELD_LABEL_WIDTH)}</Text>
-          <Text color={theme.color('fail')}>{theme.text(line.text)}</Text>
-        </Text>
-      );
-    case 'heading':
-      return <Text bold>{theme.text(line.text)}</Text>;
-    case 'blank':
-      return <Text> </Text>;
-    case 'check':
-      return <ChecklistRow line={line.line} width={width} />;
-    case 'more':
-      return (
-        <Text dimColor>
-          {' '.repeat(line.indent)}
-          {theme.text(line.text)}
-        </Text>
-      );
-  }
+  const title = truncate(theme.text(name), Math.max(8, width - 20), theme.ellipsis);
+  let room = width - textWidth(title) - 2;
+  const reach = truncate(theme.text(header.reachability), room, theme.ellipsis);
+  room -= textWidth(reach);
+  const rest = [header.role, header.version].filter(Boolean).map((s) => ` ${theme.separator} ${s}`).join('');
+  return (
+    <Text>
+      <Text bold color={theme.color('accent')}>
+        {title}
+      </Text>
+      {'  '}
+      <Text color={theme.color(header.tone)}>{reach}</Text>
+      <Text dimColor>{truncate(theme.text(rest), Math.max(0, room), theme.ellipsis)}</Text>
+    </Text>
+  );
 }

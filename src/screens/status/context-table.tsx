@@ -1,25 +1,21 @@
-import { useStore } from 'zustand';
-import { useShallow } from 'zustand/react/shallow';
 import { Table } from '../../components/table/index.js';
-import type { FleetStore } from '../../store/fleet-store.js';
-import { statusRow, type StatusRow } from '../../store/selectors.js';
-import { STATUS_COLUMNS } from './status-columns.js';
+import type { ContextRow } from './context-row.js';
+import { statusColumns } from './status-columns.js';
 
 export interface ContextTableProps {
-  store: FleetStore;
-  names: readonly string[];
+  rows: readonly ContextRow[];
+  /** Show the ROLE column (a fleet is defined). */
+  withRole: boolean;
   selected: number;
   height: number;
   width: number;
 }
 
-/** One live row per context; re-renders only when one of the listed contexts changed. */
-export function ContextTable({ store, names, selected, height, width }: ContextTableProps) {
-  const contexts = useStore(store, useShallow((s) => names.map((n) => s.contexts[n])));
-  const rows: StatusRow[] = contexts.flatMap((c) => (c ? [statusRow(c)] : []));
+/** One row per context; why a context is unreachable on the line under it. */
+export function ContextTable({ rows, withRole, selected, height, width }: ContextTableProps) {
   return (
     <Table
-      columns={STATUS_COLUMNS}
+      columns={statusColumns(withRole)}
       rows={rows}
       rowKey={(r) => r.name}
       selected={selected}

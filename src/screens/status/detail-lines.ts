@@ -1,5 +1,5 @@
 import { checklistLines, toAscii, type ChecklistLine } from '../../store/checklist.js';
-import { clock, contextChecks, reachabilityLine } from '../../store/selectors.js';
+import { clock, contextChecks } from '../../store/selectors.js';
 import type { ContextState } from '../../store/types.js';
 import { truncate, width as textWidth, wrap } from '../../components/theme/index.js';
 
@@ -11,14 +11,15 @@ export interface Field {
 
 /** One line of the context detail view; the view only scrolls through them. */
 export type DetailLine =
-  | { kind: 'title'; text: string; sub: string }
   | { kind: 'fields'; fields: Field[] }
   | { kind: 'error'; text: string; first: boolean }
   | { kind: 'heading'; text: string }
   | { kind: 'blank' }
   | { kind: 'check'; line: ChecklistLine }
   /** The rest of a long check detail, under where it started. */
-  | { kind: 'more'; text: string; indent: number };
+  | { kind: 'more'; text: string; indent: number }
+  /** Text already laid out (a row of a plain table). */
+  | { kind: 'text'; text: string; bold?: boolean };
 
 /** Labels are padded to this width ("Last success  "). */
 export const FIELD_LABEL_WIDTH = 14;
@@ -29,14 +30,19 @@ const MAX_WRAPPED = 4;
 export interface DetailOptions {
   /** ASCII symbols are four columns wide, Unicode ones one. */
   ascii: boolean;
+  /** What the context is in the fleet, e.g. "hosting, namespace elotl". */
+  role?: string | undefined;
 }
 
-/** Wrap to at most MAX_WRAPPED lines, the last one cut. */
-function wrapLines(text: string, room: number, opts: DetailOptions): string[] {
+/** Lines a hint may take: it often holds the command to run, worth reading whole. */
+const MAX_HINT_WRAPPED = 6;
+
+/** Wrap to at most `max` lines, the last one cut. */
+function wrapLines(text: string, room: number, opts: DetailOptions, max = MAX_WRAPPED): string[] {
   const chunks = wrap(text, room);
-  if (chunks.length <= MAX_WRAPPED) return chunks;
-  const kept = chunks.slice(0, MAX_WRAPPED);
-  kept[MAX_WRAPPED - 1] = truncate(chunks.slice(MAX_WRAPPED - 1).join(' '), room, opts.ascii ? '~' : '…');
+  if (chunks.length <= max) return chunks;
+  const kept = chunks.slice(0, max);
+  kept[max - 1] = truncate(chunks.slice(max - 1).join(' '), room, opts.ascii ? '~' : '…');
   return kept;
 }
 
@@ -51,10 +57,19 @@ function pair(a: Field, b: Field, width: number): DetailLine[] {
 }
 
 /** A check line, plus continuation lines when its detail is too long for one. */
-function checkLines(line: ChecklistLine, width: number, opts: DetailOptions): DetailLine[] {
+export function checkLines(line: ChecklistLine, width: number, opts: DetailOptions): DetailLine[] {
   const { item } = line;
-  if (line.kind !== 'item' || item.detail === undefined) return [{ kind: 'check', line }];
   const text = (s: string) => (opts.ascii ? toAscii(s) : s);
+  if (line.kind === 'hint' && item.hint !== undefined) {
+    // Under the arrow: "  ↳ hint", continued under its first word.
+    const indent = line.depth * 2 + (opts.ascii ? 4 : 1) + 1 + (opts.ascii ? 3 : 2);
+    const room = width - indent;
+    const hint = text(item.hint);
+    if (textWidth(hint) <= room || room < 20) return [{ kind: 'check', line }];
+    const [first = '', ...rest] = wrapLines(hint, room, opts, MAX_HINT_WRAPPED);
+    return [{ kind: 'check', line: { ...line, item: { ...item, hint: first } } }, ...rest.map((t) => ({ kind: 'more' as const, text: t, indent }))];
+  }
+  if (line.kind !== 'item' || item.detail === undefined) return [{ kind: 'check', line }];
   const detail = text(item.detail);
   const indent = line.depth * 2 + (opts.ascii ? 4 : 1) + 1 + textWidth(text(item.label)) + 2;
   const room = width - indent;
@@ -63,11 +78,11 @@ function checkLines(line: ChecklistLine, width: number, opts: DetailOptions): De
   return [{ kind: 'check', line: { ...line, item: { ...item, detail: first } } }, ...rest.map((text) => ({ kind: 'more' as const, text, indent }))];
 }
 
-/** The detail of one context, as lines that fit `width` columns. */
+/** The Info section of one context (its name and reachability are on the title line above), as lines that fit `width` columns. */
 export function detailLines(ctx: ContextState, width: number, opts: DetailOptions = { ascii: false }): DetailLine[] {
   const lines: DetailLine[] = [];
-  lines.push({ kind: 'title', text: ctx.name, sub: reachabilityLine({ ...ctx, lastError: undefined }) });
   lines.push({ kind: 'fields', fields: [{ label: 'Server', value: ctx.server }] });
+  if (opts.role) lines.push({ kind: 'fields', fields: [{ label: 'Fleet role', value: opts.role }] });
   lines.push(...pair({ label: 'Cluster', value: ctx.cluster }, { label: 'User', value: ctx.user }, width));
   const eviction = ctx.evictionVersion ?? 'unknown';
   lines.push(

@@ -1,0 +1,33 @@
+import { useStore } from 'zustand';
+import { filterRows } from './row-filter.js';
+import { phaseLine, podColumns, podKey, podPane, podsFooter, podText } from './pod-rows.js';
+import { RowSection } from './row-section.js';
+import type { SectionProps } from './section-props.js';
+import { Unavailable } from './unavailable.js';
+import { useNow } from './use-now.js';
+
+/** Counts by phase, then the pods that need attention, worst first, with why. */
+export function PodsSection({ store, name, filter, filtering, expanded, height, width, isActive }: SectionProps) {
+  const pods = useStore(store, (s) => s.contexts[name]?.pods);
+  const now = useNow();
+  if (!pods || pods.forbidden !== undefined || !pods.synced) return <Unavailable forbidden={pods?.forbidden} what="pods" width={width} />;
+  const rows = filterRows(pods.problems, filter, podText);
+  return (
+    <RowSection
+      rows={rows}
+      total={pods.problems.length}
+      columns={podColumns(now)}
+      rowKey={podKey}
+      footer={(view) => podsFooter(pods, rows.length, filter, view)}
+      pane={(p) => podPane(p, now)}
+      top={[phaseLine(pods)]}
+      empty={pods.total === 0 ? 'No pods.' : 'Every pod is running and ready (or done).'}
+      filter={filter}
+      filtering={filtering}
+      expanded={expanded}
+      height={height}
+      width={width}
+      isActive={isActive}
+    />
+  );
+}

@@ -1,0 +1,29 @@
+import { Box, Text } from 'ink';
+import { useTheme, wrap } from '../../../components/theme/index.js';
+
+export interface UnavailableProps {
+  /** Set when listing is forbidden: what permission is missing. */
+  forbidden?: string | undefined;
+  /** What is being listed, e.g. "pods". */
+  what: string;
+  width: number;
+}
+
+/** Why a section has no rows: listing is forbidden (and which permission is missing), or still under way. */
+export function Unavailable({ forbidden, what, width }: UnavailableProps) {
+  const theme = useTheme();
+  if (forbidden === undefined) return <Text dimColor>{theme.text(`listing ${what}…`)}</Text>;
+  return (
+    <Box flexDirection="column">
+      <Text color={theme.color('warn')} bold>
+        {theme.text(`${theme.symbol('warn')} Cannot list ${what}: missing permission`)}
+      </Text>
+      {wrap(theme.text(forbidden), Math.max(10, width - 2)).map((line, i) => (
+        <Text key={i}>
+          {'  '}
+          {line}
+        </Text>
+      ))}
+    </Box>
+  );
+}
