@@ -45,7 +45,7 @@ export async function runDashboard(opts: GlobalOptions): Promise<number> {
       });
       const loaded = loadKubeconfig({ kubeconfig: state.kubeconfig });
       const contexts = contextInfos(loaded.config);
-      setContexts(store, contexts);
+      setContexts(store, contexts, undefined, loaded.files);
       await fleet?.stop();
       fleet = watchFleet(loaded.config, contexts, { store });
       setBanner(store, { kind: 'info', text: `sandbox running · kubectl: export KUBECONFIG=${state.kubeconfig}` });

@@ -1,4 +1,5 @@
 import { Box, useWindowSize } from 'ink';
+import { useStore } from 'zustand';
 import { Banner, bannerLines } from '../components/banner/index.js';
 import { ContextBar } from '../components/context-bar/index.js';
 import { HelpOverlay } from '../components/help-overlay/index.js';
@@ -56,6 +57,8 @@ function Dashboard({ store, ui, kubeconfigFiles, onStartSandbox, onQuit }: AppPr
   const [state, dispatch] = useAppState();
   const view = useFleetView(store, state.filter);
   const empty = view.total === 0;
+  // The sandbox started from this screen brings its own kubeconfig.
+  const files = useStore(store, (s) => s.kubeconfigFiles) ?? kubeconfigFiles;
   useAppKeys({ state, dispatch, order: view.order, empty, onQuit, onStartSandbox });
 
   // One column spare: some terminals wrap a line that fills the last column.
@@ -68,7 +71,7 @@ function Dashboard({ store, ui, kubeconfigFiles, onStartSandbox, onQuit }: AppPr
   return (
     <Box flexDirection="column" width={width}>
       <TabBar tabs={TAB_TITLES} active={state.tab} />
-      <ContextBar total={view.total} reachable={view.reachable} kubeconfigFiles={kubeconfigFiles} readOnly={ui.readOnly} width={width} />
+      <ContextBar total={view.total} reachable={view.reachable} kubeconfigFiles={files} readOnly={ui.readOnly} width={width} />
       <Box flexDirection="column" marginTop={1} height={bodyHeight} overflow="hidden">
         {state.help ? (
           <HelpOverlay sections={HELP_SECTIONS} />

@@ -9,6 +9,8 @@ export interface FleetState {
   revision: number;
   /** The fleet being watched, when one is defined (config file or flags). */
   fleet?: FleetConfig;
+  /** The kubeconfig files the contexts come from, when they changed after start (the sandbox). */
+  kubeconfigFiles?: string[];
   /** A one-line message about fleetdeck itself (e.g. "starting the sandbox…"), shown above the key hints. */
   banner?: Banner;
 }
@@ -42,12 +44,13 @@ export function createFleetStore(contexts: ContextInfo[] = [], fleet?: FleetConf
 }
 
 /** Replace the set of contexts (e.g. after the sandbox started and wrote its kubeconfig). */
-export function setContexts(store: FleetStore, contexts: ContextInfo[], fleet?: FleetConfig): void {
+export function setContexts(store: FleetStore, contexts: ContextInfo[], fleet?: FleetConfig, kubeconfigFiles?: string[]): void {
   store.setState((s) => ({
     order: contexts.map((c) => c.name),
     contexts: Object.fromEntries(contexts.map((c) => [c.name, s.contexts[c.name] ?? emptyContext(c)])),
     revision: s.revision + 1,
     fleet,
+    ...(kubeconfigFiles ? { kubeconfigFiles } : {}),
   }));
 }
 

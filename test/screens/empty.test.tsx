@@ -39,18 +39,21 @@ describe('No contexts', () => {
   it('shows the progress banner, then the contexts once they arrive', async () => {
     // Given the sandbox starting
     const store = createFleetStore([]);
-    const screen = await renderApp(appProps(store, { onStartSandbox: () => {} }));
-    await screen.waitFor('No kubeconfig context found');
+    const screen = await renderApp(appProps(store, { onStartSandbox: () => {}, kubeconfigFiles: [] }));
+    expect(await screen.waitFor('No kubeconfig context found')).toContain('no kubeconfig file');
     setBanner(store, { kind: 'progress', text: 'starting the sandbox fleet…' });
     await screen.waitFor('starting the sandbox fleet…');
 
     // When its contexts are set
-    setContexts(store, [info('kind-cp'), info('kind-workload-1')]);
+    setContexts(store, [info('kind-cp'), info('kind-workload-1')], undefined, ['/sb/kubeconfig']);
     setBanner(store, { kind: 'info', text: 'sandbox running · kubectl: export KUBECONFIG=/home/ops/.local/state/fleetdeck/sandbox/kubeconfig' });
 
     // Then they are listed as connecting, and the whole path of the banner is shown
     const frame = await screen.waitFor('kind-workload-1');
     expect(frame).toContain('connecting…');
+    // And the context bar names the sandbox's kubeconfig
+    expect(frame).toContain('/sb/kubeconfig');
+    expect(frame).not.toContain('no kubeconfig file');
     expect(frame.replace(/\n\s*/g, ' ')).toContain('/home/ops/.local/state/fleetdeck/sandbox/kubeconfig');
     expect(frame.split('\n').length).toBeLessThan(24);
   });
