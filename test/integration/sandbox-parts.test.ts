@@ -87,6 +87,13 @@ describe('what the sandbox simulates', () => {
     await eventually('not ready', async () => (await state('notready'))[0] === 'Running', 30_000);
     expect(await state('notready')).toEqual(['Running', 'running', 'False', 0]);
     expect(await state('none')).toEqual(['Running', 'running', 'True', 0]);
+    // And records the Warning events a kubelet would.
+    const reasons = await eventually('kubelet warnings', async () => {
+      const events = (await core.listNamespacedEvent({ namespace: 'faults', fieldSelector: 'type=Warning' })).items;
+      const byPod = new Map(events.filter((e) => e.source?.component === 'kubelet').map((e) => [e.involvedObject.name, e.reason]));
+      return byPod.size === 3 ? byPod : undefined;
+    });
+    expect(Object.fromEntries(reasons)).toEqual({ crashloopbackoff: 'BackOff', imagepullbackoff: 'Failed', notready: 'Unhealthy' });
   });
 
   it('has a read-only user that can list but not change or read secrets', async () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { CoreV1Api, type V1Container, type V1ContainerStatus, type V1Pod, type V1PodCondition, type V1PodStatus } from '@kubernetes/client-node';
-import { makeClient } from '../../kube/client.js';
+import { describeError, makeClient } from '../../kube/client.js';
 import { ResilientWatch } from '../../kube/watch.js';
 import { FIELD_MANAGER, isConflict, isNotFound, AddressPool, watchErrorLogger, type SimContext } from './context.js';
 import { WorkQueue } from './queue.js';
@@ -155,6 +155,8 @@ export class PodRunner {
     try {
       const updated = await this.core.replaceNamespacedPodStatus({ name, namespace, body: { ...pod, status }, fieldManager: FIELD_MANAGER });
       if (this.pods.get(key)?.metadata?.uid === uid) this.pods.set(key, updated);
+      const fault = faultOf(pod);
+      if (fault) await this.warn(updated, fault);
     } catch (err) {
       if (isNotFound(err)) return;
       if (!isConflict(err)) throw err;
@@ -168,6 +170,37 @@ export class PodRunner {
       } catch (readErr) {
         if (!isNotFound(readErr)) throw readErr;
       }
+    }
+  }
+
+  /** The Warning event a kubelet records for the failure, so event views see it as they would. */
+  private async warn(pod: V1Pod, fault: Fault): Promise<void> {
+    const container = pod.spec?.containers?.[0];
+    const [reason, message] =
+      fault === 'CrashLoopBackOff'
+        ? ['BackOff', `Back-off restarting failed container ${container?.name ?? ''} in pod ${pod.metadata?.name ?? ''}`]
+        : fault === 'ImagePullBackOff'
+          ? ['Failed', `Failed to pull image "${container?.image ?? ''}": rpc error: code = NotFound desc = image not found`]
+          : ['Unhealthy', 'Readiness probe failed: connection refused'];
+    const now = new Date();
+    const namespace = pod.metadata?.namespace ?? '';
+    try {
+      await this.core.createNamespacedEvent({
+        namespace,
+        body: {
+          metadata: { name: `${pod.metadata?.name ?? 'pod'}.${now.getTime().toString(16)}`, namespace },
+          involvedObject: { kind: 'Pod', apiVersion: 'v1', namespace, name: pod.metadata?.name, uid: pod.metadata?.uid, fieldPath: `spec.containers{${container?.name ?? ''}}` },
+          type: 'Warning',
+          reason,
+          message,
+          count: 1,
+          firstTimestamp: now,
+          lastTimestamp: now,
+          source: { component: 'kubelet', host: pod.spec?.nodeName },
+        },
+      });
+    } catch (err) {
+      this.ctx.log(`kubelet: cannot record event for ${keyOf(pod)}: ${describeError(err)}`);
     }
   }
 
