@@ -2,8 +2,8 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { watchFleet } from '../kube/fleet.js';
 import { formatChecklist, toAscii, type CheckItem, type SymbolOptions } from '../store/checklist.js';
 import type { FleetState } from '../store/fleet-store.js';
-import { clock, kubeletVersions, nodeCounts, reachabilityLine } from '../store/selectors.js';
-import type { ContextInfo, ContextState, FleetConfig, NodeCounts, NovaCluster, PodPhase, PodProblem, WarningEvent } from '../store/types.js';
+import { clock, kubeletSkew, kubeletVersions, nodeCounts, reachabilityLine, type KubeletSkew } from '../store/selectors.js';
+import type { ContextInfo, ContextState, FleetConfig, NodeCounts, NodeSummary, NovaCluster, PodPhase, PodProblem, WarningEvent } from '../store/types.js';
 import { fleetChecklist, novaClusters, novaClustersTable } from './fleet-checklist.js';
 
 /** The JSON shape of `fleetdeck status -o json` (documented in the README). */
@@ -28,12 +28,15 @@ export interface ContextJson {
   lastSuccessAt: string | null;
   unreachableSince: string | null;
   evictionVersion: string | null;
-  nodes: (NodeCounts & { forbidden: string | null }) | null;
+  /** Counts, and every node as the Nodes view shows it (sorted by name). */
+  nodes: (NodeCounts & { forbidden: string | null; items: NodeSummary[] }) | null;
   /** Null until pods were listed (or found forbidden). */
   pods: { total: number; byPhase: Record<PodPhase, number>; problemCount: number; problems: PodProblem[]; forbidden: string | null } | null;
   /** Null until events were listed (or found forbidden). */
   events: { warnings: WarningEvent[]; forbidden: string | null } | null;
   kubeletVersions: { version: string; count: number }[];
+  /** Kubelets outside the supported skew against the API server. */
+  kubeletSkew: KubeletSkew[];
 }
 
 const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
@@ -50,7 +53,14 @@ export function contextJson(c: ContextState): ContextJson {
     lastSuccessAt: iso(c.lastSuccessAt),
     unreachableSince: iso(c.unreachableSince),
     evictionVersion: c.evictionVersion ?? null,
-    nodes: c.nodes.synced || c.nodes.forbidden ? { ...nodeCounts(c), forbidden: c.nodes.forbidden ?? null } : null,
+    nodes:
+      c.nodes.synced || c.nodes.forbidden
+        ? {
+            ...nodeCounts(c),
+            forbidden: c.nodes.forbidden ?? null,
+            items: Object.values(c.nodes.items).sort((a, b) => a.name.localeCompare(b.name)),
+          }
+        : null,
     pods:
       c.pods.synced || c.pods.forbidden
         ? {
@@ -63,6 +73,7 @@ export function contextJson(c: ContextState): ContextJson {
         : null,
     events: c.events.synced || c.events.forbidden ? { warnings: c.events.warnings, forbidden: c.events.forbidden ?? null } : null,
     kubeletVersions: kubeletVersions(c),
+    kubeletSkew: kubeletSkew(c),
   };
 }
 

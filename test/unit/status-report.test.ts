@@ -59,7 +59,15 @@ describe('status report', () => {
       lastSuccessAt: '1970-01-01T00:00:00.000Z',
       unreachableSince: null,
       evictionVersion: 'policy/v1beta1',
-      nodes: { ready: 2, total: 2, cordoned: 0, notReady: [], byZone: { 'zone-a': { ready: 1, total: 1 }, 'zone-b': { ready: 1, total: 1 } }, forbidden: null },
+      nodes: {
+        ready: 2,
+        total: 2,
+        cordoned: 0,
+        notReady: [],
+        byZone: { 'zone-a': { ready: 1, total: 1 }, 'zone-b': { ready: 1, total: 1 } },
+        forbidden: null,
+        items: [node('a'), node('b', true, 'zone-b')],
+      },
       pods: {
         total: 3,
         byPhase: { Pending: 1, Running: 2, Succeeded: 0, Failed: 0, Unknown: 0 },
@@ -72,6 +80,7 @@ describe('status report', () => {
         forbidden: null,
       },
       kubeletVersions: [{ version: 'v1.20.2', count: 2 }],
+      kubeletSkew: [],
     });
     // Not listed yet: null, not zeros
     expect(json.contexts[1]).toMatchObject({ pods: null, events: null, kubeletVersions: [{ version: 'v1.20.2', count: 2 }] });
