@@ -49,4 +49,25 @@ describe('sandbox lifecycle', () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/not running/);
   });
+
+  it('after the supervisor was killed (SIGKILL), `up` stops its orphans and starts afresh', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-int-'));
+    try {
+      expect((await runCli(['sandbox', 'up', '--dir', dir, '--workloads', '0', '--nodes', '1'])).code).toBe(0);
+      const first = readState(dir)!;
+      const children = recordedPids(first).filter((p) => p !== first.supervisorPid);
+      process.kill(first.supervisorPid, 'SIGKILL');
+      await eventually('supervisor gone', () => !isOurs(first.supervisorPid, dir));
+      // Its children are orphans now, still running.
+      expect(children.every((p) => isOurs(p, dir))).toBe(true);
+      const status = await runCli(['sandbox', 'status', '--dir', dir]);
+      expect(status.code).toBe(1);
+      expect((await runCli(['sandbox', 'up', '--dir', dir, '--workloads', '0', '--nodes', '1'])).code).toBe(0);
+      expect(children.filter((p) => isOurs(p, dir))).toEqual([]);
+      expect(readState(dir)!.supervisorPid).not.toBe(first.supervisorPid);
+      expect((await runCli(['sandbox', 'status', '--dir', dir])).code).toBe(0);
+    } finally {
+      await runCli(['sandbox', 'down', '--dir', dir]);
+    }
+  });
 });
