@@ -40,7 +40,7 @@ export class WatchedCollection<T extends Meta, S> {
   notFound = false;
   private readonly watch: ResilientWatch<T>;
 
-  constructor(private readonly opts: CollectionOptions<T, S>) {
+  constructor(opts: CollectionOptions<T, S>) {
     const key = (o: T) => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
     this.watch = new ResilientWatch<T>({
       kc: opts.kc,

@@ -1,10 +1,10 @@
 import { CoreV1Api, type CoreV1Event } from '@kubernetes/client-node';
 import { emptyEvents } from '../store/fleet-store.js';
 import type { EventsSummary, WarningEvent } from '../store/types.js';
-import { forbiddenMessage, makeClient } from './client.js';
+import { makeClient } from './client.js';
 import type { WatcherFactory } from './monitor.js';
-import { PUBLISH_INTERVAL_MS, listPaged, toMs } from './list.js';
-import { ResilientWatch, type WatchEventType } from './watch.js';
+import { listPaged, toMs, trackedWatch } from './list.js';
+import type { WatchEventType } from './watch.js';
 
 /** How many deduplicated warnings are published, newest first. */
 export const WARNING_LIMIT = 20;
@@ -228,43 +228,13 @@ export function slimEvent(e: CoreV1Event): CoreV1Event {
  */
 export const watchWarningEvents: WatcherFactory = (env) => {
   const core = makeClient(env.kc, CoreV1Api, env.requestTimeoutMs);
-  const tracker = new WarningTracker();
-  let timer: NodeJS.Timeout | undefined;
-  const publish = () => {
-    if (timer) clearTimeout(timer);
-    timer = undefined;
-    env.batch.setSlice(env.name, 'events', tracker.summary());
-  };
-  const watch = new ResilientWatch<CoreV1Event>({
-    kc: env.kc,
+  return trackedWatch(env, {
+    slice: 'events',
+    resource: 'events',
     path: '/api/v1/events',
     queryParams: { fieldSelector: WARNING_SELECTOR },
     list: () => listPaged((opts) => core.listEventForAllNamespaces({ ...opts, fieldSelector: WARNING_SELECTOR }), slimEvent),
-    onList: (events) => {
-      tracker.reset(events);
-      publish();
-    },
-    onEvent: (type, e) => {
-      tracker.apply(type, e);
-      if (timer) return;
-      timer = setTimeout(publish, PUBLISH_INTERVAL_MS);
-      timer.unref?.();
-    },
-    onError: (message, { forbidden }) => {
-      if (!forbidden) return env.onDisconnect();
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-      tracker.clear();
-      env.batch.setSlice(env.name, 'events', { ...emptyEvents(), forbidden: forbiddenMessage('events', message, ' in all namespaces') });
-    },
-    onDisconnect: () => env.onDisconnect(),
+    tracker: new WarningTracker(),
+    empty: emptyEvents,
   });
-  return {
-    start: () => watch.start(),
-    stop: async () => {
-      await watch.stop();
-      if (timer) publish();
-    },
-    retryNow: () => watch.retryNow(),
-  };
 };

@@ -1,5 +1,8 @@
-import { statusCode } from './client.js';
-import type { ListResult } from './watch.js';
+import type { ContextState } from '../store/types.js';
+import type { SliceKey } from '../store/fleet-store.js';
+import { forbiddenMessage, statusCode } from './client.js';
+import type { ContextWatcher, WatcherEnv } from './monitor.js';
+import { ResilientWatch, type ListResult, type WatchEventType } from './watch.js';
 
 /** Page size of initial lists: 50,000 pods arrive in 100 requests, each within the request timeout. */
 export const LIST_PAGE_SIZE = 500;
@@ -49,3 +52,73 @@ export async function listPaged<T, U>(
   return { items, metadata: resourceVersion ? { resourceVersion } : {} };
 }
 
+
+/** Keeps the working state of one collection and turns it into the slice the store shows. */
+export interface Tracker<T, S> {
+  reset(items: T[]): void;
+  /** False when the summary would not change (nothing to publish). */
+  apply(type: WatchEventType, item: T): boolean | void;
+  clear(): void;
+  summary(): S;
+}
+
+export interface TrackedWatchOptions<T extends { metadata?: { resourceVersion?: string } }, K extends SliceKey> {
+  slice: K;
+  /** The resource as the missing permission names it, e.g. "pods". */
+  resource: string;
+  path: string;
+  queryParams?: Record<string, string>;
+  list: () => Promise<ListResult<T>>;
+  tracker: Tracker<T, ContextState[K]>;
+  /** The slice to show when listing is forbidden (the message is added). */
+  empty: () => ContextState[K];
+}
+
+/**
+ * A cluster-wide collection behind a tracker: a full list resets it, watch events update it,
+ * and its summary reaches the store at most once per PUBLISH_INTERVAL_MS; a 403 publishes the
+ * missing permission, other errors make the monitor probe.
+ */
+export function trackedWatch<T extends { metadata?: { resourceVersion?: string } }, K extends SliceKey>(
+  env: WatcherEnv,
+  opts: TrackedWatchOptions<T, K>,
+): ContextWatcher {
+  const { tracker } = opts;
+  let timer: NodeJS.Timeout | undefined;
+  const publish = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    env.batch.setSlice(env.name, opts.slice, tracker.summary());
+  };
+  const watch = new ResilientWatch<T>({
+    kc: env.kc,
+    path: opts.path,
+    ...(opts.queryParams ? { queryParams: opts.queryParams } : {}),
+    list: opts.list,
+    onList: (items) => {
+      tracker.reset(items);
+      publish();
+    },
+    onEvent: (type, item) => {
+      if (tracker.apply(type, item) === false || timer) return;
+      timer = setTimeout(publish, PUBLISH_INTERVAL_MS);
+      timer.unref?.();
+    },
+    onError: (message, { forbidden }) => {
+      if (!forbidden) return env.onDisconnect();
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      tracker.clear();
+      env.batch.setSlice(env.name, opts.slice, { ...opts.empty(), forbidden: forbiddenMessage(opts.resource, message, ' in all namespaces') });
+    },
+    onDisconnect: () => env.onDisconnect(),
+  });
+  return {
+    start: () => watch.start(),
+    stop: async () => {
+      await watch.stop();
+      if (timer) publish();
+    },
+    retryNow: () => watch.retryNow(),
+  };
+}

@@ -1,10 +1,10 @@
 import { CoreV1Api, type V1ContainerStatus, type V1Pod } from '@kubernetes/client-node';
 import { emptyPods } from '../store/fleet-store.js';
 import type { PodPhase, PodProblem, PodsSummary } from '../store/types.js';
-import { forbiddenMessage, makeClient } from './client.js';
-import { PUBLISH_INTERVAL_MS, listPaged, toMs } from './list.js';
+import { makeClient } from './client.js';
+import { listPaged, toMs, trackedWatch } from './list.js';
 import type { WatcherFactory } from './monitor.js';
-import { ResilientWatch, type WatchEventType } from './watch.js';
+import type { WatchEventType } from './watch.js';
 
 /** At most this many problem pods are published (worst first); `problemCount` is the true total. */
 export const PROBLEM_LIMIT = 200;
@@ -300,41 +300,12 @@ export function slimPod(pod: V1Pod): V1Pod {
  */
 export const watchPods: WatcherFactory = (env) => {
   const core = makeClient(env.kc, CoreV1Api, env.requestTimeoutMs);
-  const tracker = new PodTracker();
-  let timer: NodeJS.Timeout | undefined;
-  const publish = () => {
-    if (timer) clearTimeout(timer);
-    timer = undefined;
-    env.batch.setSlice(env.name, 'pods', tracker.summary());
-  };
-  const watch = new ResilientWatch<V1Pod>({
-    kc: env.kc,
+  return trackedWatch(env, {
+    slice: 'pods',
+    resource: 'pods',
     path: '/api/v1/pods',
     list: () => listPaged((opts) => core.listPodForAllNamespaces(opts), slimPod),
-    onList: (pods) => {
-      tracker.reset(pods);
-      publish();
-    },
-    onEvent: (type, pod) => {
-      if (!tracker.apply(type, pod) || timer) return;
-      timer = setTimeout(publish, PUBLISH_INTERVAL_MS);
-      timer.unref?.();
-    },
-    onError: (message, { forbidden }) => {
-      if (!forbidden) return env.onDisconnect();
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-      tracker.clear();
-      env.batch.setSlice(env.name, 'pods', { ...emptyPods(), forbidden: forbiddenMessage('pods', message, ' in all namespaces') });
-    },
-    onDisconnect: () => env.onDisconnect(),
+    tracker: new PodTracker(),
+    empty: emptyPods,
   });
-  return {
-    start: () => watch.start(),
-    stop: async () => {
-      await watch.stop();
-      if (timer) publish();
-    },
-    retryNow: () => watch.retryNow(),
-  };
 };
