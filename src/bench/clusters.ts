@@ -1,0 +1,140 @@
+/**
+ * The Status figures on real API servers (`npm run bench -- --clusters`, or
+ * FLEETDECK_BENCH_CLUSTERS=1): starts its own sandboxes, fills them, prints figures 1–4 and
+ * always stops the sandboxes again (also after an error or Ctrl-C).
+ *
+ *  1. one-shot `fleetdeck status -o json` against kubectl, 3 contexts × (100 nodes, 2,000 pods);
+ *  2. LIST requests while idle with `watchFleet` running, against a baseline without it;
+ *  3. pod status change → first dashboard frame showing it, 100 times;
+ *  4. 5,000 nodes / 50,000 pods on one context: lists, first frame, RSS (fresh process).
+ */
+import { watchFleet, type FleetWatcher } from '../kube/fleet.js';
+import { configForContext, contextInfos, loadKubeconfig } from '../kube/kubeconfig.js';
+import { changeFigure } from './change.js';
+import { idleFigure } from './idle.js';
+import { oneShotFigure } from './oneshot.js';
+import { BENCH_NAMESPACE, core, createPods, ensureNamespace, sandboxNodeNames, waitPodsRunning } from './populate.js';
+import { startSandbox, stopAllSandboxes, stopSandbox } from './sandbox.js';
+import { prepareScale, scaleFigure, type ScaleCluster } from './scale.js';
+import { errorLine, figure, progress } from './util.js';
+
+export interface ClusterBenchOptions {
+  workloads: number;
+  nodesPerCluster: number;
+  podsPerCluster: number;
+  rounds: number;
+  idleWindowMs: number;
+  changes: number;
+  scaleNodes: number;
+  scalePods: number;
+}
+
+export const DEFAULTS: ClusterBenchOptions = {
+  workloads: 2,
+  nodesPerCluster: 100,
+  podsPerCluster: 2000,
+  rounds: 5,
+  idleWindowMs: 60_000,
+  changes: 100,
+  scaleNodes: 5000,
+  scalePods: 50_000,
+};
+
+/** Ctrl-C, SIGTERM or a crash outside the figures: stop every sandbox, then exit. */
+function onSignals(): () => void {
+  let stopping = false;
+  const stop = (why: string, code: number) => {
+    if (stopping) {
+      progress(`${why}: still stopping the sandboxes`);
+      return;
+    }
+    stopping = true;
+    progress(`${why}: stopping the sandboxes`);
+    void stopAllSandboxes().finally(() => process.exit(code));
+  };
+  const onSignal = (sig: NodeJS.Signals) => stop(sig, 130);
+  const onCrash = (err: unknown) => stop(`unexpected error: ${errorLine(err)}`, 1);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.on('uncaughtException', onCrash);
+  process.on('unhandledRejection', onCrash);
+  return () => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    process.off('uncaughtException', onCrash);
+    process.off('unhandledRejection', onCrash);
+  };
+}
+
+export async function runClusterFigures(o: ClusterBenchOptions = DEFAULTS): Promise<void> {
+  const t0 = performance.now();
+  const offSignals = onSignals();
+  const abort = new AbortController();
+  let fleet: FleetWatcher | undefined;
+  let scale: Promise<ScaleCluster> | undefined;
+  try {
+    const sb = await startSandbox('fleet', o.workloads, o.nodesPerCluster);
+    const { config } = loadKubeconfig({ kubeconfig: sb.kubeconfig });
+    const contexts = contextInfos(config);
+    const names = contexts.map((c) => c.name);
+
+    // 2,000 Running pods per cluster: pause pods bound to the simulated nodes, which the
+    // sandbox's kubelet gives Running/Ready status.
+    progress(`fleet: creating ${o.podsPerCluster} pause pods in each of ${names.join(', ')}`);
+    await Promise.all(
+      names.map(async (name) => {
+        const api = core(configForContext(config, name));
+        await ensureNamespace(api, BENCH_NAMESPACE);
+        const nodes = await sandboxNodeNames(api);
+        await createPods(api, BENCH_NAMESPACE, 'pause', o.podsPerCluster, nodes, { concurrency: 12, deadline: performance.now() + 6 * 60_000, label: name });
+        await waitPodsRunning(api, BENCH_NAMESPACE, o.podsPerCluster, name, 6 * 60_000, abort.signal);
+        progress(`${name}: ${o.podsPerCluster} pods Running`);
+      }),
+    );
+
+    await guarded('figure 1', () => oneShotFigure(sb.kubeconfig, names, o.rounds));
+
+    // The scale cluster starts and fills meanwhile: figure 2 counts requests, not time.
+    scale = prepareScale(o.scaleNodes, o.scalePods, abort.signal);
+    scale.catch(() => {}); // awaited below
+
+    await guarded('figure 2', async () => {
+      fleet = await idleFigure(config, contexts, o.idleWindowMs);
+    });
+
+    progress('waiting for the scale cluster to be filled before timing figure 3');
+    let prepared: ScaleCluster | undefined;
+    try {
+      prepared = await scale;
+    } catch (err) {
+      figure('at scale', `not measured: preparing the cluster failed: ${errorLine(err)}`, '≤ 200 MiB, ≤ 3 s after the data', undefined);
+    }
+
+    await guarded('figure 3', async () => {
+      fleet ??= watchFleet(config, contexts);
+      const target = names.find((n) => n !== names[0]) ?? names[0]!;
+      await changeFigure(fleet, config, target, sb.kubeconfig, o.changes);
+    });
+    await fleet?.stop();
+    fleet = undefined;
+    await stopSandbox(sb); // its CPU and memory are not figure 4's
+
+    if (prepared) await guarded('figure 4', () => scaleFigure(prepared));
+  } finally {
+    abort.abort();
+    await fleet?.stop().catch(() => {});
+    await scale?.catch(() => {});
+    await stopAllSandboxes();
+    offSignals();
+    progress(`cluster figures done in ${((performance.now() - t0) / 60_000).toFixed(1)} min`);
+  }
+}
+
+/** A figure that fails prints why and lets the others run. */
+async function guarded(name: string, run: () => Promise<void>): Promise<void> {
+  try {
+    await run();
+  } catch (err) {
+    figure(name, `not measured: ${errorLine(err)}`, 'see above', undefined);
+  }
+}
