@@ -6,8 +6,6 @@ import { ResilientWatch, type ListResult, type WatchEventType } from './watch.js
 
 /** Page size of initial lists: 50,000 pods arrive in 100 requests, each within the request timeout. */
 export const LIST_PAGE_SIZE = 500;
-/** A burst of watch events produces at most one summary per interval. */
-export const PUBLISH_INTERVAL_MS = 50;
 
 /** Epoch ms of a timestamp: a Date from a list, an RFC 3339 string from a watch. */
 export function toMs(v: Date | string | undefined | null): number | undefined {
@@ -76,20 +74,15 @@ export interface TrackedWatchOptions<T extends { metadata?: { resourceVersion?: 
 
 /**
  * A cluster-wide collection behind a tracker: a full list resets it, watch events update it,
- * and its summary reaches the store at most once per PUBLISH_INTERVAL_MS; a 403 publishes the
- * missing permission, other errors make the monitor probe.
+ * and its summary is computed once per store flush (the batcher's interval); a 403 publishes
+ * the missing permission, other errors make the monitor probe.
  */
 export function trackedWatch<T extends { metadata?: { resourceVersion?: string } }, K extends SliceKey>(
   env: WatcherEnv,
   opts: TrackedWatchOptions<T, K>,
 ): ContextWatcher {
   const { tracker } = opts;
-  let timer: NodeJS.Timeout | undefined;
-  const publish = () => {
-    if (timer) clearTimeout(timer);
-    timer = undefined;
-    env.batch.setSlice(env.name, opts.slice, tracker.summary());
-  };
+  const publish = () => env.batch.setSlice(env.name, opts.slice, () => tracker.summary());
   const watch = new ResilientWatch<T>({
     kc: env.kc,
     path: opts.path,
@@ -100,14 +93,10 @@ export function trackedWatch<T extends { metadata?: { resourceVersion?: string }
       publish();
     },
     onEvent: (type, item) => {
-      if (tracker.apply(type, item) === false || timer) return;
-      timer = setTimeout(publish, PUBLISH_INTERVAL_MS);
-      timer.unref?.();
+      if (tracker.apply(type, item) !== false) publish();
     },
     onError: (message, { forbidden }) => {
       if (!forbidden) return env.onDisconnect();
-      if (timer) clearTimeout(timer);
-      timer = undefined;
       tracker.clear();
       env.batch.setSlice(env.name, opts.slice, { ...opts.empty(), forbidden: forbiddenMessage(opts.resource, message, ' in all namespaces') });
     },
@@ -115,10 +104,7 @@ export function trackedWatch<T extends { metadata?: { resourceVersion?: string }
   });
   return {
     start: () => watch.start(),
-    stop: async () => {
-      await watch.stop();
-      if (timer) publish();
-    },
+    stop: () => watch.stop(),
     retryNow: () => watch.retryNow(),
   };
 }

@@ -1,8 +1,9 @@
 import { CoreV1Api, type KubeConfig, type V1Node } from '@kubernetes/client-node';
 import type { UpdateBatcher } from '../store/fleet-store.js';
-import type { ContextInfo } from '../store/types.js';
+import type { ContextInfo, NodeSummary } from '../store/types.js';
 import { describeError, forbiddenMessage, makeClient } from './client.js';
 import { discover, serverVersion } from './discovery.js';
+import { listPaged } from './list.js';
 import { summarizeNode } from './nodes.js';
 import { ResilientWatch } from './watch.js';
 
@@ -53,7 +54,7 @@ export class ContextMonitor {
   private unreachableSince: number | undefined;
   private discovered = false;
   private stopped = false;
-  private readonly nodes: ResilientWatch<V1Node>;
+  private readonly nodes: ResilientWatch<V1Node, NodeSummary>;
   private readonly watchers: ContextWatcher[];
 
   constructor(
@@ -68,11 +69,12 @@ export class ContextMonitor {
     this.now = opts.now ?? Date.now;
     const core = makeClient(kc, CoreV1Api, opts.requestTimeoutMs ?? 15_000);
     const name = info.name;
-    this.nodes = new ResilientWatch<V1Node>({
+    this.nodes = new ResilientWatch<V1Node, NodeSummary>({
       kc,
       path: '/api/v1/nodes',
-      list: () => core.listNode(),
-      onList: (items) => batch.resetNodes(name, items.map(summarizeNode)),
+      // Page by page, each page summarised as it arrives: 5,000 nodes never sit in memory whole.
+      list: () => listPaged((opts) => core.listNode(opts), summarizeNode),
+      onList: (items) => batch.resetNodes(name, items),
       onEvent: (type, node) => {
         if (type === 'DELETED') batch.deleteNode(name, node.metadata?.name ?? '');
         else batch.upsertNode(name, summarizeNode(node));

@@ -296,7 +296,7 @@ export function slimPod(pod: V1Pod): V1Pod {
 
 /**
  * Cluster-wide pod summaries: counts by phase and the pods needing attention, live from a watch
- * on all pods. A burst of events yields one summary per PUBLISH_INTERVAL_MS.
+ * on all pods. A burst of events yields one summary per store flush.
  */
 export const watchPods: WatcherFactory = (env) => {
   const core = makeClient(env.kc, CoreV1Api, env.requestTimeoutMs);

@@ -8,14 +8,15 @@ export interface ListResult<T> {
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
-export interface ResilientWatchOptions<T> {
+/** `T`: objects as watch events deliver them; `L`: items as `list` returns them (e.g. already summarised). */
+export interface ResilientWatchOptions<T, L = T> {
   kc: KubeConfig;
   /** Collection path, e.g. `/api/v1/nodes`. */
   path: string;
   /** Lists the collection (with the request timeout of the caller's client). */
-  list: () => Promise<ListResult<T>>;
+  list: () => Promise<ListResult<L>>;
   /** A full list: replaces everything known. */
-  onList: (items: T[]) => void;
+  onList: (items: L[]) => void;
   onEvent: (type: WatchEventType, obj: T) => void;
   /** Every failure; `forbidden` when the server said 403. */
   onError?: (message: string, info: { forbidden: boolean; attempt: number }) => void;
@@ -32,7 +33,7 @@ export interface ResilientWatchOptions<T> {
  * resumes from the last resourceVersion (bookmarks included) after a normal close, and
  * re-lists after 410 Gone. client-node's informer stops on most errors; this does not.
  */
-export class ResilientWatch<T extends { metadata?: { resourceVersion?: string } }> {
+export class ResilientWatch<T extends { metadata?: { resourceVersion?: string } }, L = T> {
   private stopped = true;
   private abort: AbortController | undefined;
   private wake: (() => void) | undefined;
@@ -40,7 +41,7 @@ export class ResilientWatch<T extends { metadata?: { resourceVersion?: string } 
   private attempt = 0;
   private loop: Promise<void> | undefined;
 
-  constructor(private readonly opts: ResilientWatchOptions<T>) {}
+  constructor(private readonly opts: ResilientWatchOptions<T, L>) {}
 
   start(): void {
     if (!this.stopped) return;

@@ -192,7 +192,8 @@ function fleetSlices(name: string, fleet: FleetConfig | undefined): { namespace:
 export function settled(c: ContextState, fleet?: FleetConfig): boolean {
   if (c.reachability === 'unknown') return false;
   if (c.reachability === 'unreachable') return true;
-  if (!(c.nodes.synced || c.nodes.forbidden !== undefined)) return false;
+  const answered = (x: { synced: boolean; forbidden?: string }) => x.synced || x.forbidden !== undefined;
+  if (!answered(c.nodes) || !answered(c.pods) || !answered(c.events)) return false;
   const slices = fleetSlices(c.name, fleet);
   if (slices.namespace && !c.fleetNamespace?.synced) return false;
   if (slices.controlPlane && !c.controlPlane?.synced) return false;

@@ -67,8 +67,11 @@ interface PendingContext {
   /** Replace the whole node set (after a full list). */
   nodesReset?: Record<string, NodeSummary>;
   nodesMeta?: { synced?: boolean; forbidden?: string | undefined };
-  /** Other slices (pods, events, fleet namespace, control plane): replaced whole, last one wins. */
-  slices?: Partial<Pick<ContextState, SliceKey>>;
+  /**
+   * Other slices (pods, events, fleet namespace, control plane): replaced whole, last one wins.
+   * A function is called at the flush, so a summary is computed once per flush, not per event.
+   */
+  slices?: { [K in SliceKey]?: ContextState[K] | (() => ContextState[K]) };
 }
 
 /** Slices a watcher replaces whole with a fresh summary (it keeps its own working state). */
@@ -126,10 +129,13 @@ export class UpdateBatcher {
     e.nodesMeta = { ...e.nodesMeta, synced: true, forbidden: undefined };
   }
 
-  /** Replace one slice of a context with a new summary (watchers that aggregate call this). */
-  setSlice<K extends SliceKey>(ctx: string, key: K, value: ContextState[K]): void {
+  /**
+   * Replace one slice of a context with a new summary (watchers that aggregate call this), or
+   * with a function computing it, called once at the next flush.
+   */
+  setSlice<K extends SliceKey>(ctx: string, key: K, value: ContextState[K] | (() => ContextState[K])): void {
     const e = this.entry(ctx);
-    (e.slices ??= {})[key] = value;
+    (e.slices ??= {})[key] = value as never;
   }
 
   nodesForbidden(ctx: string, message: string): void {
@@ -145,27 +151,58 @@ export class UpdateBatcher {
     if (this.pending.size === 0) return;
     const pending = this.pending;
     this.pending = new Map();
-    this.store.setState((state) => {
-      const contexts = { ...state.contexts };
-      for (const [name, p] of pending) {
-        const current = contexts[name];
-        if (!current) continue;
-        let nodes = current.nodes;
-        if (p.nodesReset || p.nodes || p.nodesMeta) {
-          const items = p.nodesReset ? { ...p.nodesReset } : { ...nodes.items };
-          for (const [n, s] of p.nodes ?? []) {
-            if (s) items[n] = s;
-            else delete items[n];
-          }
-          nodes = { ...nodes, ...p.nodesMeta, items };
-        }
-        contexts[name] = { ...current, ...p.patch, ...p.slices, nodes };
+    const state = this.store.getState();
+    const contexts = { ...state.contexts };
+    let changed = false;
+    for (const [name, p] of pending) {
+      const current = contexts[name];
+      if (!current) continue;
+      const next = applyPending(current, p);
+      if (next !== current) {
+        contexts[name] = next;
+        changed = true;
       }
-      return { contexts, revision: state.revision + 1 };
-    });
+    }
+    // Heartbeats and repeated values change nothing on screen: no store update, no render.
+    if (changed) this.store.setState({ contexts, revision: state.revision + 1 });
   }
 
   dispose(): void {
     this.flush();
   }
+}
+
+function sameNode(a: NodeSummary | undefined, b: NodeSummary): boolean {
+  return (
+    !!a &&
+    a.uid === b.uid &&
+    a.ready === b.ready &&
+    a.notReadyReason === b.notReadyReason &&
+    a.unschedulable === b.unschedulable &&
+    a.zone === b.zone &&
+    a.kubeletVersion === b.kubeletVersion &&
+    a.roles.join(',') === b.roles.join(',')
+  );
+}
+
+/** The context with the pending updates applied; the same object when nothing changed. */
+function applyPending(current: ContextState, p: PendingContext): ContextState {
+  let nodes = current.nodes;
+  if (p.nodesReset || p.nodes || p.nodesMeta) {
+    let items = current.nodes.items;
+    if (p.nodesReset) items = { ...p.nodesReset };
+    for (const [n, s] of p.nodes ?? []) {
+      if (s ? sameNode(items[n], s) : !(n in items)) continue;
+      if (items === current.nodes.items) items = { ...items };
+      if (s) items[n] = s;
+      else delete items[n];
+    }
+    const meta = p.nodesMeta ?? {};
+    const metaChanged = Object.entries(meta).some(([k, v]) => current.nodes[k as keyof typeof meta] !== v);
+    if (items !== current.nodes.items || metaChanged) nodes = { ...current.nodes, ...meta, items };
+  }
+  const patch = Object.entries(p.patch ?? {}).filter(([k, v]) => current[k as keyof ContextState] !== v);
+  const slices = Object.entries(p.slices ?? {}).map(([k, v]) => [k, typeof v === 'function' ? (v as () => unknown)() : v]);
+  if (nodes === current.nodes && patch.length === 0 && slices.length === 0) return current;
+  return { ...current, ...Object.fromEntries(patch), ...Object.fromEntries(slices), nodes };
 }

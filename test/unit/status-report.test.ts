@@ -120,8 +120,13 @@ describe('status report', () => {
     b.resetNodes('kind-cp', [node('a')]);
     b.resetNodes('kind-workload-1', [node('b')]);
     b.flush();
-    // Nodes are in, the fleet slices are not: not settled yet
     const cp = () => store.getState().contexts['kind-cp']!;
+    // Nodes are in, pods and events are not: not settled, fleet or not
+    expect(settled(cp())).toBe(false);
+    b.setSlice('kind-cp', 'pods', { ...emptyPods(), synced: true });
+    b.setSlice('kind-cp', 'events', { synced: false, forbidden: 'cannot list events: HTTP 403', warnings: [] });
+    b.flush();
+    // Pods listed, events forbidden (an answer too), the fleet slices not yet
     expect(settled(cp(), fleetConfig)).toBe(false);
     expect(settled(cp())).toBe(true);
     b.setSlice('kind-cp', 'controlPlane', {

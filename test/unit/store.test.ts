@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UpdateBatcher, createFleetStore, setContexts } from '../../src/store/fleet-store.js';
+import { UpdateBatcher, createFleetStore, emptyPods, setContexts } from '../../src/store/fleet-store.js';
 import { nodeCounts, reachabilityLine } from '../../src/store/selectors.js';
 import type { NodeSummary } from '../../src/store/types.js';
 
@@ -30,6 +30,42 @@ describe('fleet store', () => {
     expect(ctx.nodes.synced).toBe(true);
     expect(ctx.reachability).toBe('reachable');
     expect(ctx.latencyMs).toBe(4);
+  });
+
+  it('a node heartbeat that changes nothing shown causes no store update (no render)', () => {
+    const store = createFleetStore([info('a')]);
+    const batch = new UpdateBatcher(store, -1);
+    batch.resetNodes('a', [node('x', { roles: ['worker'] })]);
+    batch.patchContext('a', { reachability: 'reachable' });
+    batch.flush();
+    let updates = 0;
+    store.subscribe(() => updates++);
+    batch.upsertNode('a', node('x', { roles: ['worker'] }));
+    batch.patchContext('a', { reachability: 'reachable' });
+    batch.deleteNode('a', 'never-there');
+    batch.flush();
+    expect(updates).toBe(0);
+    batch.upsertNode('a', node('x', { roles: ['worker'], unschedulable: true }));
+    batch.flush();
+    expect(updates).toBe(1);
+    expect(store.getState().contexts.a!.nodes.items.x?.unschedulable).toBe(true);
+  });
+
+  it('a slice given as a function is computed once per flush, with the latest state', () => {
+    const store = createFleetStore([info('a')]);
+    const batch = new UpdateBatcher(store, -1);
+    let calls = 0;
+    let total = 0;
+    for (let i = 0; i < 100; i++) {
+      total++;
+      batch.setSlice('a', 'pods', () => {
+        calls++;
+        return { ...emptyPods(), synced: true, total };
+      });
+    }
+    batch.flush();
+    expect(calls).toBe(1);
+    expect(store.getState().contexts.a!.pods.total).toBe(100);
   });
 
   it('applies upserts and deletions in arrival order after a reset', () => {
