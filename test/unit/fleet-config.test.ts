@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { fleetContextNames, fleetFilePath, readFleetFile, resolveFleet, writeFleetFile } from '../../src/config/fleet-config.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-fleet-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 const file = (name: string, text: string) => {
   const p = path.join(dir, name);
   fs.writeFileSync(p, text);

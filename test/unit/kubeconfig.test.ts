@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { UserError } from '../../src/errors.js';
 import { configForContext, contextInfos, kubeconfigFiles, loadKubeconfig, selectContexts } from '../../src/kube/kubeconfig.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-kc-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 function kubeconfig(file: string, entries: { ctx: string; cluster: string; user: string; server: string; token?: string }[], current?: string): string {
   const p = path.join(dir, file);
@@ -50,8 +51,8 @@ describe('kubeconfig loading, as kubectl does it', () => {
 
   it('given nothing, falls back to ~/.kube/config, or no files at all', () => {
     expect(kubeconfigFiles({ env: { HOME: dir } })).toEqual([]);
-    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-home-'));
-    fs.mkdirSync(path.join(home, '.kube'));
+    const home = path.join(dir, 'home');
+    fs.mkdirSync(path.join(home, '.kube'), { recursive: true });
     fs.copyFileSync(a, path.join(home, '.kube', 'config'));
     expect(kubeconfigFiles({ env: { HOME: home } })).toEqual([path.join(home, '.kube', 'config')]);
   });
