@@ -1,0 +1,136 @@
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { UsageError, UserError } from './errors.js';
+import type { GlobalOptions } from './commands/options.js';
+import type { SandboxCommandOptions } from './commands/sandbox.js';
+import { VERSION } from './version.js';
+
+function intIn(min: number, max: number) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`"${value}" is not a whole number`);
+    const n = Number(value);
+    if (n < min || n > max) throw new InvalidArgumentError(`${n} is out of range (${min}–${max})`);
+    return n;
+  };
+}
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, ...value.split(',').filter(Boolean)];
+
+function outputOption(): Option {
+  return new Option('-o, --output <format>', 'output format for plain mode').choices(['text', 'json']);
+}
+
+export function buildProgram(): Command {
+  const program = new Command('fleetdeck')
+    .description('Terminal dashboard for a multi-cluster Kubernetes control plane: every kube context, live.')
+    .version(VERSION, '--version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .option('--kubeconfig <file>', 'kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)')
+    .option('--context <name>', 'kube context to show (repeatable, or comma separated; default: all); with a fleet: its workload contexts', collect)
+    .option('--hosting-context <name>', 'fleet: the context whose cluster hosts the control plane (overrides the fleet file)')
+    .option('--control-plane-context <name>', 'fleet: the control plane’s own context (default: nova)')
+    .option('--namespace <ns>', 'fleet: the namespace of the control plane and the agents (default: elotl)')
+    .addOption(outputOption())
+    .option('--read-only', 'never change anything in any cluster')
+    .option('--no-color', 'no colours (also when NO_COLOR is set)')
+    .option('--ascii', 'ASCII symbols only')
+    .option('--sandbox', 'when no --kubeconfig/--context is given: start (or reuse) the built-in sandbox fleet and show it')
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({ writeErr: () => {}, outputError: () => {} })
+    .action(async (_opts, cmd: Command) => {
+      // Commands load what they need when they run: --help and --version stay instant.
+      const { runDashboard } = await import('./commands/dashboard.js');
+      process.exitCode = await runDashboard(cmd.optsWithGlobals<GlobalOptions>());
+    });
+
+  program
+    .command('status')
+    .description('print the fleet checklist and every context once and exit (0: healthy, 1: not, 2: usage or config error)')
+    .addOption(outputOption())
+    .option('-w, --watch', 'keep watching and print each change as a line (plain mode)')
+    .action(async (_opts, cmd: Command) => {
+      const { runStatus } = await import('./commands/status.js');
+      process.exitCode = await runStatus(cmd.optsWithGlobals<GlobalOptions>());
+    });
+
+  const sandbox = program
+    .command('sandbox')
+    .description('a local fleet of real Kubernetes control planes on loopback (hosting + workload clusters)')
+    .option('--dir <dir>', 'state directory (default: $FLEETDECK_SANDBOX_DIR, else ~/.local/state/fleetdeck/sandbox)');
+
+  const sandboxAction =
+    (sub: SandboxCommandOptions['sub']) =>
+    async (...args: unknown[]) => {
+      const cmd = args[args.length - 1] as Command;
+      const positional = args.slice(0, -2).filter((a): a is string => typeof a === 'string');
+      const { runSandbox } = await import('./commands/sandbox.js');
+      process.exitCode = await runSandbox({ ...cmd.optsWithGlobals<GlobalOptions & SandboxCommandOptions>(), sub, args: positional });
+    };
+
+  sandbox
+    .command('up')
+    .description('start the sandbox (or print how to use it if it is running); prints `export KUBECONFIG=…` last')
+    .option('--workloads <n>', 'number of workload clusters', intIn(0, 8), 2)
+    .option('--nodes <n>', 'simulated nodes per cluster', intIn(1, 200), 6)
+    .action(sandboxAction('up'));
+  sandbox.command('down').description('stop every process the sandbox started and remove its state').action(sandboxAction('down'));
+  sandbox
+    .command('status')
+    .description('list the sandbox clusters and their health (exit 0 when all healthy)')
+    .addOption(outputOption())
+    .action(sandboxAction('status'));
+  sandbox
+    .command('stop-apiserver')
+    .description('stop one cluster’s API server (an outage drill); start-apiserver brings it back')
+    .argument('<context>', 'sandbox context, e.g. kind-workload-1')
+    .action(sandboxAction('stop-apiserver'));
+  sandbox
+    .command('start-apiserver')
+    .description('start a stopped API server again')
+    .argument('<context>', 'sandbox context, e.g. kind-workload-1')
+    .action(sandboxAction('start-apiserver'));
+  sandbox
+    .command('__supervise', { hidden: true })
+    .option('--workloads <n>', '', intIn(0, 8), 2)
+    .option('--nodes <n>', '', intIn(1, 200), 6)
+    .action(sandboxAction('__supervise'));
+
+  for (const cmd of [program, ...program.commands, ...sandbox.commands]) {
+    cmd.exitOverride().configureOutput({ writeErr: () => {}, outputError: () => {} }).showSuggestionAfterError(true);
+  }
+  return program;
+}
+
+function oneLine(message: string): string {
+  return message.replace(/^error: /, '').split('\n')[0] ?? message;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
+      const msg = oneLine(err.message);
+      const cmdHelp = 'run `fleetdeck --help` for usage';
+      process.stderr.write(`fleetdeck: ${msg}; ${cmdHelp}\n`);
+      return 2;
+    }
+    if (err instanceof UsageError || err instanceof UserError) {
+      process.stderr.write(`fleetdeck: ${err.message}\n`);
+      return err.exitCode;
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`fleetdeck: unexpected error: ${message.split('\n')[0]}\n`);
+    if (process.env.FLEETDECK_DEBUG) console.error(err);
+    return 1;
+  }
+}
+
+export async function run(): Promise<never> {
+  const code = await main(process.argv.slice(2));
+  // Keep-alive sockets and timers of finished requests must not hold the process open.
+  process.exit(code);
+}
