@@ -8,7 +8,8 @@ import { Unavailable } from './unavailable.js';
 import { useNow } from './use-now.js';
 
 /** The recent Warning events, newest first; Enter shows a message whole. */
-export function EventsSection({ store, name, filter, filtering, expanded, height, width, isActive }: SectionProps) {
+export function EventsSection({ store, name, ...view }: SectionProps) {
+  const { filter, width } = view;
   const events = useStore(store, (s) => s.contexts[name]?.events);
   const now = useNow();
   const warnings = useMemo(() => recentWarnings(events?.warnings ?? []), [events]);
@@ -23,12 +24,7 @@ export function EventsSection({ store, name, filter, filtering, expanded, height
       footer={(view) => eventsFooter(warnings.length, rows.length, filter, view)}
       pane={(e) => eventPane(e, now)}
       empty="No Warning events lately."
-      filter={filter}
-      filtering={filtering}
-      expanded={expanded}
-      height={height}
-      width={width}
-      isActive={isActive}
+      {...view}
     />
   );
 }

@@ -9,7 +9,8 @@ import type { SectionProps } from './section-props.js';
 import { Unavailable } from './unavailable.js';
 
 /** Every node: readiness (why not, under the row), zone, roles, kubelet, cordoned and version skew. */
-export function NodesSection({ store, name, filter, filtering, expanded, height, width, isActive }: SectionProps) {
+export function NodesSection({ store, name, ...view }: SectionProps) {
+  const { filter, width } = view;
   const { nodes, version } = useStore(
     store,
     useShallow((s) => ({ nodes: s.contexts[name]?.nodes, version: s.contexts[name]?.version })),
@@ -34,12 +35,7 @@ export function NodesSection({ store, name, filter, filtering, expanded, height,
       pane={nodePane}
       top={[derived.line]}
       empty="No nodes registered: workloads cannot be scheduled."
-      filter={filter}
-      filtering={filtering}
-      expanded={expanded}
-      height={height}
-      width={width}
-      isActive={isActive}
+      {...view}
     />
   );
 }

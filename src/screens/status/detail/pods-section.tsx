@@ -7,7 +7,8 @@ import { Unavailable } from './unavailable.js';
 import { useNow } from './use-now.js';
 
 /** Counts by phase, then the pods that need attention, worst first, with why. */
-export function PodsSection({ store, name, filter, filtering, expanded, height, width, isActive }: SectionProps) {
+export function PodsSection({ store, name, ...view }: SectionProps) {
+  const { filter, width } = view;
   const pods = useStore(store, (s) => s.contexts[name]?.pods);
   const now = useNow();
   if (!pods || pods.forbidden !== undefined || !pods.synced) return <Unavailable forbidden={pods?.forbidden} what="pods" width={width} />;
@@ -22,12 +23,7 @@ export function PodsSection({ store, name, filter, filtering, expanded, height, 
       pane={(p) => podPane(p, now)}
       top={[phaseLine(pods)]}
       empty={pods.total === 0 ? 'No pods.' : 'Every pod is running and ready (or done).'}
-      filter={filter}
-      filtering={filtering}
-      expanded={expanded}
-      height={height}
-      width={width}
-      isActive={isActive}
+      {...view}
     />
   );
 }

@@ -1,3 +1,4 @@
+import type { SectionView } from './section-props.js';
 import { Box, Text } from 'ink';
 import { Table, type Column, type TableFooter } from '../../../components/table/index.js';
 import { truncate, useTheme } from '../../../components/theme/index.js';
@@ -5,7 +6,7 @@ import { FilterLine } from '../filter-line.js';
 import { PANE_HEAD, paneLines, RowPane, type Pane } from './row-pane.js';
 import { useRowCursor } from './use-row-cursor.js';
 
-export interface RowSectionProps<Row> {
+export interface RowSectionProps<Row> extends SectionView {
   /** Rows after the filter. */
   rows: readonly Row[];
   /** How many rows there are before the filter. */
@@ -20,13 +21,6 @@ export interface RowSectionProps<Row> {
   top?: readonly string[];
   /** Said instead of the table when there is no row at all. */
   empty: string;
-  filter: string;
-  filtering: boolean;
-  expanded: boolean;
-  height: number;
-  width: number;
-  /** j/k move the cursor (false while typing a filter or in help). */
-  isActive: boolean;
 }
 
 /** A section of an open context: a few lines of counts, a filterable table with a cursor, the selected row in full. */

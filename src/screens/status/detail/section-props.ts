@@ -1,10 +1,14 @@
 import type { FleetStore } from '../../../store/fleet-store.js';
 
 /** What every section of an open context gets. */
-export interface SectionProps {
+export interface SectionProps extends SectionView {
   store: FleetStore;
   /** The context. */
   name: string;
+}
+
+/** How a section is shown: its filter, whether a row is open in full, its size, its keys. */
+export interface SectionView {
   filter: string;
   filtering: boolean;
   expanded: boolean;
