@@ -1,4 +1,4 @@
-import { ApiextensionsV1Api, AppsV1Api, type KubeConfig, type V1CustomResourceDefinition, type V1PodSpec } from '@kubernetes/client-node';
+import { ApiextensionsV1Api, AppsV1Api, CustomObjectsApi, type KubeConfig, type V1CustomResourceDefinition, type V1PodSpec } from '@kubernetes/client-node';
 import { makeClient, statusCode } from '../../src/kube/client.js';
 import { eventually } from './cli.js';
 
@@ -79,5 +79,47 @@ export async function pauseDeployment(
         },
       },
     },
+  });
+}
+
+/** A Cluster object as a connected agent registers it (Ready/Idle/Standby conditions given as "True"/"False"). */
+export async function createNovaCluster(
+  kc: KubeConfig,
+  name: string,
+  spec: Record<string, unknown>,
+  conditions: { Ready: string; Idle: string; Standby: string },
+): Promise<void> {
+  const now = new Date().toISOString();
+  await makeClient(kc, CustomObjectsApi).createClusterCustomObject({
+    group: 'cluster.elotl.co',
+    version: 'v1alpha1',
+    plural: 'clusters',
+    body: {
+      apiVersion: 'cluster.elotl.co/v1alpha1',
+      kind: 'Cluster',
+      metadata: { name },
+      spec: { name, ...spec },
+      status: {
+        lastUpdateTime: now,
+        conditions: Object.entries(conditions).map(([type, status]) => ({
+          type,
+          status,
+          reason: type,
+          message: '',
+          lastHeartbeatTime: now,
+          lastTransitionTime: now,
+        })),
+      },
+    },
+  });
+}
+
+export async function createSchedulePolicy(kc: KubeConfig, namespace: string, name: string): Promise<void> {
+  await makeClient(kc, CustomObjectsApi).createNamespacedCustomObject({
+    group: 'policy.elotl.co',
+    version: 'v1alpha1',
+    namespace,
+    plural: 'schedulepolicies',
+    body: { apiVersion: 'policy.elotl.co/v1alpha1', kind: 'SchedulePolicy', metadata: { name }, spec: {} },
   });
 }

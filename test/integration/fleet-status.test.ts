@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { AppsV1Api, CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import { AppsV1Api, CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { stringify } from 'yaml';
 import { makeClient } from '../../src/kube/client.js';
@@ -12,7 +12,7 @@ import { createAuthority, issueCertificate } from '../../src/kube/pki.js';
 import type { StatusJson } from '../../src/report/status.js';
 import { FAULT_ANNOTATION } from '../../src/sandbox/sim/index.js';
 import { CLI, eventually, runCli } from '../helpers/cli.js';
-import { deleteNovaCrds, ignore, installNovaCrds, pauseDeployment } from '../helpers/nova.js';
+import { createNovaCluster, createSchedulePolicy, deleteNovaCrds, ignore, installNovaCrds, pauseDeployment } from '../helpers/nova.js';
 
 const kubeconfig = inject('kubeconfig');
 const readOnlyKubeconfig = inject('readOnlyKubeconfig');
@@ -81,28 +81,7 @@ describe('fleet status on a sandbox fleet', () => {
     });
     // The control plane's API: CRDs and one registered, ready cluster; no SchedulePolicy yet.
     await installNovaCrds(host);
-    await makeClient(host, CustomObjectsApi).createClusterCustomObject({
-      group: 'cluster.elotl.co',
-      version: 'v1alpha1',
-      plural: 'clusters',
-      body: {
-        apiVersion: 'cluster.elotl.co/v1alpha1',
-        kind: 'Cluster',
-        metadata: { name: 'e2e-w1' },
-        spec: { name: 'e2e-w1', kubernetesversion: '1.20', kubernetescluster: 'workload-1', region: 'sandbox', zone: 'zone-a' },
-        status: {
-          lastUpdateTime: new Date().toISOString(),
-          conditions: ['Ready', 'Idle', 'Standby'].map((type) => ({
-            type,
-            status: type === 'Ready' ? 'True' : 'False',
-            reason: type,
-            message: '',
-            lastHeartbeatTime: new Date().toISOString(),
-            lastTransitionTime: new Date().toISOString(),
-          })),
-        },
-      },
-    });
+    await createNovaCluster(host, 'e2e-w1', { kubernetesversion: '1.20', kubernetescluster: 'workload-1', region: 'sandbox', zone: 'zone-a' }, { Ready: 'True', Idle: 'False', Standby: 'False' });
     // An agent in kind-workload-1 only.
     const w1 = ctx('kind-workload-1');
     await makeClient(w1, CoreV1Api).createNamespace({ body: { metadata: { name: NS } } });
@@ -169,13 +148,7 @@ describe('fleet status on a sandbox fleet', () => {
     const cp = json.contexts.find((c) => c.name === 'kind-cp')!;
     expect(cp.pods?.problems.some((p) => p.namespace === NS && p.reason === 'CrashLoopBackOff')).toBe(true);
 
-    await makeClient(ctx('kind-cp'), CustomObjectsApi).createNamespacedCustomObject({
-      group: 'policy.elotl.co',
-      version: 'v1alpha1',
-      namespace: NS,
-      plural: 'schedulepolicies',
-      body: { apiVersion: 'policy.elotl.co/v1alpha1', kind: 'SchedulePolicy', metadata: { name: 'everything' }, spec: {} },
-    });
+    await createSchedulePolicy(ctx('kind-cp'), NS, 'everything');
     const again = await runCli(['status', '--kubeconfig', kubeconfig], { env });
     expect(again.stdout).toContain('* 1 SchedulePolicy defined √');
   });

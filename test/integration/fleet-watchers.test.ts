@@ -1,13 +1,6 @@
-import {
-  ApiextensionsV1Api,
-  AppsV1Api,
-  CoreV1Api,
-  CustomObjectsApi,
-  type KubeConfig,
-  type V1CustomResourceDefinition,
-} from '@kubernetes/client-node';
+import { ApiextensionsV1Api, AppsV1Api, CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { makeClient, statusCode } from '../../src/kube/client.js';
+import { makeClient } from '../../src/kube/client.js';
 import { NOVA_CRDS } from '../../src/kube/control-plane.js';
 import { watchFleet, type FleetWatcher } from '../../src/kube/fleet.js';
 import { configForContext, contextInfos, loadKubeconfig } from '../../src/kube/kubeconfig.js';
@@ -17,7 +10,7 @@ import { collectStatus } from '../../src/report/status.js';
 import { formatChecklist, type CheckItem } from '../../src/store/checklist.js';
 import type { ContextState, FleetConfig } from '../../src/store/types.js';
 import { eventually } from '../helpers/cli.js';
-import { NOVA_CRD_OBJECTS as CRDS, PAUSE, ignore, pauseDeployment } from '../helpers/nova.js';
+import { NOVA_CRD_OBJECTS as CRDS, PAUSE, createNovaCluster, createSchedulePolicy, ignore, pauseDeployment } from '../helpers/nova.js';
 
 const kubeconfig = inject('kubeconfig');
 const readOnlyKubeconfig = inject('readOnlyKubeconfig');
@@ -146,32 +139,16 @@ describe('fleet watchers on real API servers', () => {
     expect(createdCrds.sort()).toEqual(Object.values(NOVA_CRDS).sort());
 
     // And an agent registers its Cluster, and a SchedulePolicy is defined
-    const custom = makeClient(kc, CustomObjectsApi);
     await eventually(
       'Cluster created',
       () =>
-        custom.createClusterCustomObject({
-          group: 'cluster.elotl.co',
-          version: 'v1alpha1',
-          plural: 'clusters',
-          body: {
-            apiVersion: 'cluster.elotl.co/v1alpha1',
-            kind: 'Cluster',
-            metadata: { name: 'fw-workload-1' },
-            spec: { name: 'fw-workload-1', kubernetesversion: '1.20', kubernetescluster: 'workload-1', provider: 'kind' },
-            status: { conditions: [{ type: 'Ready', status: 'True' }, { type: 'Idle', status: 'True' }, { type: 'Standby', status: 'False' }] },
-          },
-        }).then(() => true),
+        createNovaCluster(kc, 'fw-workload-1', { kubernetesversion: '1.20', kubernetescluster: 'workload-1', provider: 'kind' }, { Ready: 'True', Idle: 'True', Standby: 'False' }).then(
+          () => true,
+        ),
       30_000,
       250,
     );
-    await custom.createNamespacedCustomObject({
-      group: 'policy.elotl.co',
-      version: 'v1alpha1',
-      namespace: NS,
-      plural: 'schedulepolicies',
-      body: { apiVersion: 'policy.elotl.co/v1alpha1', kind: 'SchedulePolicy', metadata: { name: 'fw-policy' }, spec: {} },
-    });
+    await createSchedulePolicy(kc, NS, 'fw-policy');
     const cp = await eventually('Cluster and policy seen', () => {
       const s = state(HOST).controlPlane;
       return s?.clusters.length === 1 && s.schedulePolicies === 1 ? s : undefined;
