@@ -3,6 +3,7 @@ import type { RequestOptions } from 'node:https';
 import {
   ApiException,
   createConfiguration,
+  HttpMethod,
   ServerConfiguration,
   type Configuration,
   type KubeConfig,
@@ -14,6 +15,17 @@ import { PromiseMiddlewareWrapper } from '@kubernetes/client-node/dist/gen/middl
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
+/** client-node's configuration for one context: its server, its authentication on pooled connections. */
+function configurationFor(kc: KubeConfig, middleware: PromiseMiddlewareWrapper[] = []): Configuration {
+  const cluster = kc.getCurrentCluster();
+  if (!cluster) throw new Error('kubeconfig has no current cluster');
+  return createConfiguration({
+    baseServer: new ServerConfiguration(cluster.server, {}),
+    authMethods: { default: pooledAuth(kc) },
+    middleware,
+  });
+}
+
 /**
  * Like KubeConfig.makeApiClient, but every request carries a timeout: a server that accepts
  * the connection and never answers must not hang a screen.
@@ -23,8 +35,6 @@ export function makeClient<T>(
   Api: new (config: Configuration) => T,
   timeoutMs = DEFAULT_TIMEOUT_MS,
 ): T {
-  const cluster = kc.getCurrentCluster();
-  if (!cluster) throw new Error('kubeconfig has no current cluster');
   const timeout = new PromiseMiddlewareWrapper({
     pre: async (ctx: RequestContext) => {
       ctx.setSignal(AbortSignal.timeout(timeoutMs));
@@ -32,12 +42,45 @@ export function makeClient<T>(
     },
     post: async (res: ResponseContext) => res,
   });
-  const config = createConfiguration({
-    baseServer: new ServerConfiguration(cluster.server, {}),
-    authMethods: { default: pooledAuth(kc) },
-    middleware: [timeout],
-  });
-  return new Api(config);
+  return new Api(configurationFor(kc, [timeout]));
+}
+
+/** GETs of API paths answered as plain parsed JSON. */
+export interface JsonClient {
+  get<T>(path: string, query?: Record<string, string | number | undefined>): Promise<T>;
+}
+
+/**
+ * GETs through client-node's own request pipeline (its authentication, its HTTP library, the
+ * context's pooled connections and a timeout), returning the parsed JSON as the server sent it.
+ * The generated API classes instead build a typed copy of every object through their model
+ * serializer: for the large initial lists (50,000 pods) that copy is most of the time and
+ * memory of a list, and the trackers keep a few fields of each object anyway. Timestamps stay
+ * RFC 3339 strings, as watch events deliver them. Errors are client-node's ApiException.
+ */
+export function makeJsonClient(kc: KubeConfig, timeoutMs = DEFAULT_TIMEOUT_MS): JsonClient {
+  const config = configurationFor(kc);
+  return {
+    async get<T>(path: string, query: Record<string, string | number | undefined> = {}): Promise<T> {
+      const ctx = config.baseServer.makeRequestContext(path, HttpMethod.GET);
+      for (const [k, v] of Object.entries(query)) if (v !== undefined) ctx.setQueryParam(k, String(v));
+      ctx.setHeaderParam('Accept', 'application/json');
+      ctx.setSignal(AbortSignal.timeout(timeoutMs));
+      await config.authMethods.default?.applySecurityAuthentication(ctx);
+      const res = await config.httpApi.send(ctx).toPromise();
+      const text = await res.body.text();
+      if (res.httpStatusCode < 200 || res.httpStatusCode > 299) {
+        let body: unknown = text;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          // not JSON: the text is the message
+        }
+        throw new ApiException(res.httpStatusCode, `HTTP-Code: ${res.httpStatusCode}`, body, res.headers);
+      }
+      return JSON.parse(text) as T;
+    },
+  };
 }
 
 type Dispatcher = NonNullable<ReturnType<RequestContext['getDispatcher']>>;

@@ -1,9 +1,9 @@
-import { CoreV1Api, type CoreV1Event } from '@kubernetes/client-node';
+import type { CoreV1Event } from '@kubernetes/client-node';
 import { emptyEvents } from '../store/fleet-store.js';
 import type { EventsSummary, WarningEvent } from '../store/types.js';
-import { makeClient } from './client.js';
+import { makeJsonClient } from './client.js';
 import type { WatcherFactory } from './monitor.js';
-import { listPaged, toMs, trackedWatch } from './list.js';
+import { listJsonPaged, toMs, trackedWatch } from './list.js';
 import type { WatchEventType } from './watch.js';
 
 /** How many deduplicated warnings are published, newest first. */
@@ -227,13 +227,13 @@ export function slimEvent(e: CoreV1Event): CoreV1Event {
  * with `type=Warning` (the server filters).
  */
 export const watchWarningEvents: WatcherFactory = (env) => {
-  const core = makeClient(env.kc, CoreV1Api, env.requestTimeoutMs);
+  const client = makeJsonClient(env.kc, env.requestTimeoutMs);
   return trackedWatch(env, {
     slice: 'events',
     resource: 'events',
     path: '/api/v1/events',
     queryParams: { fieldSelector: WARNING_SELECTOR },
-    list: () => listPaged((opts) => core.listEventForAllNamespaces({ ...opts, fieldSelector: WARNING_SELECTOR }), slimEvent),
+    list: () => listJsonPaged(client, '/api/v1/events', { fieldSelector: WARNING_SELECTOR }, slimEvent),
     tracker: new WarningTracker(),
     empty: emptyEvents,
   });

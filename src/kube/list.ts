@@ -1,6 +1,6 @@
 import type { ContextState } from '../store/types.js';
 import type { SliceKey } from '../store/fleet-store.js';
-import { forbiddenMessage, statusCode } from './client.js';
+import { forbiddenMessage, statusCode, type JsonClient } from './client.js';
 import type { ContextWatcher, WatcherEnv } from './monitor.js';
 import { ResilientWatch, type ListResult, type WatchEventType } from './watch.js';
 
@@ -50,6 +50,33 @@ export async function listPaged<T, U>(
   return { items, metadata: resourceVersion ? { resourceVersion } : {} };
 }
 
+
+/** A list as the server sends it (JSON): the continue token is `continue`. */
+interface JsonListPage<T> {
+  items?: T[] | null;
+  metadata?: { continue?: string; resourceVersion?: string };
+}
+
+/**
+ * `listPaged` over plain JSON (see makeJsonClient): each page is parsed, reduced by `map` and
+ * dropped before the next one is requested. `T` is the object as the server sends it, with
+ * timestamps as strings (toMs reads both).
+ */
+export function listJsonPaged<T, U>(
+  client: JsonClient,
+  path: string,
+  query: Record<string, string>,
+  map: (item: T) => U,
+  pageSize = LIST_PAGE_SIZE,
+): Promise<ListResult<U>> {
+  return listPaged<T, U>(async (opts) => {
+    const page = await client.get<JsonListPage<T>>(path, { ...query, limit: opts.limit, continue: opts._continue });
+    const metadata: ListPage<T>['metadata'] = {};
+    if (page.metadata?.continue) metadata._continue = page.metadata.continue;
+    if (page.metadata?.resourceVersion) metadata.resourceVersion = page.metadata.resourceVersion;
+    return { items: page.items ?? [], metadata };
+  }, map, pageSize);
+}
 
 /** Keeps the working state of one collection and turns it into the slice the store shows. */
 export interface Tracker<T, S> {

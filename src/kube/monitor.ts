@@ -1,9 +1,9 @@
-import { CoreV1Api, type KubeConfig, type V1Node } from '@kubernetes/client-node';
+import type { KubeConfig, V1Node } from '@kubernetes/client-node';
 import type { UpdateBatcher } from '../store/fleet-store.js';
 import type { ContextInfo, NodeSummary } from '../store/types.js';
-import { describeError, forbiddenMessage, makeClient } from './client.js';
+import { describeError, forbiddenMessage, makeJsonClient } from './client.js';
 import { discover, serverVersion } from './discovery.js';
-import { listPaged } from './list.js';
+import { listJsonPaged } from './list.js';
 import { summarizeNode } from './nodes.js';
 import { ResilientWatch } from './watch.js';
 
@@ -67,13 +67,13 @@ export class ContextMonitor {
     this.probeIntervalMs = opts.probeIntervalMs ?? 5_000;
     this.probeTimeoutMs = opts.probeTimeoutMs ?? 3_000;
     this.now = opts.now ?? Date.now;
-    const core = makeClient(kc, CoreV1Api, opts.requestTimeoutMs ?? 15_000);
+    const client = makeJsonClient(kc, opts.requestTimeoutMs ?? 15_000);
     const name = info.name;
     this.nodes = new ResilientWatch<V1Node, NodeSummary>({
       kc,
       path: '/api/v1/nodes',
       // Page by page, each page summarised as it arrives: 5,000 nodes never sit in memory whole.
-      list: () => listPaged((opts) => core.listNode(opts), summarizeNode),
+      list: () => listJsonPaged(client, '/api/v1/nodes', {}, summarizeNode),
       onList: (items) => batch.resetNodes(name, items),
       onEvent: (type, node) => {
         if (type === 'DELETED') batch.deleteNode(name, node.metadata?.name ?? '');

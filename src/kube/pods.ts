@@ -1,8 +1,8 @@
-import { CoreV1Api, type V1ContainerStatus, type V1Pod } from '@kubernetes/client-node';
+import type { V1ContainerStatus, V1Pod } from '@kubernetes/client-node';
 import { emptyPods } from '../store/fleet-store.js';
 import type { PodPhase, PodProblem, PodsSummary } from '../store/types.js';
-import { makeClient } from './client.js';
-import { listPaged, toMs, trackedWatch } from './list.js';
+import { makeJsonClient } from './client.js';
+import { listJsonPaged, toMs, trackedWatch } from './list.js';
 import type { WatcherFactory } from './monitor.js';
 import type { WatchEventType } from './watch.js';
 
@@ -299,12 +299,12 @@ export function slimPod(pod: V1Pod): V1Pod {
  * on all pods. A burst of events yields one summary per store flush.
  */
 export const watchPods: WatcherFactory = (env) => {
-  const core = makeClient(env.kc, CoreV1Api, env.requestTimeoutMs);
+  const client = makeJsonClient(env.kc, env.requestTimeoutMs);
   return trackedWatch(env, {
     slice: 'pods',
     resource: 'pods',
     path: '/api/v1/pods',
-    list: () => listPaged((opts) => core.listPodForAllNamespaces(opts), slimPod),
+    list: () => listJsonPaged(client, '/api/v1/pods', {}, slimPod),
     tracker: new PodTracker(),
     empty: emptyPods,
   });

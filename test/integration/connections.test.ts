@@ -1,7 +1,8 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import { CoreV1Api, VersionApi } from '@kubernetes/client-node';
 import { describe, expect, inject, it } from 'vitest';
-import { makeClient } from '../../src/kube/client.js';
+import { describeError, makeClient, makeJsonClient, statusCode } from '../../src/kube/client.js';
 import { configForContext, loadKubeconfig } from '../../src/kube/kubeconfig.js';
 
 const kubeconfig = inject('kubeconfig');
@@ -40,11 +41,58 @@ describe('connections', () => {
     const port = Number(new URL(kc.getCurrentCluster()!.server).port);
     const version = makeClient(kc, VersionApi);
     const core = makeClient(kc, CoreV1Api);
+    const json = makeJsonClient(kc);
     for (let i = 0; i < 5; i++) {
       await version.getCode();
       await core.listNode();
+      await json.get('/api/v1/nodes', { limit: 1 });
     }
-    // Ten sequential requests through two API clients: one kept-alive connection, not ten.
+    // Fifteen sequential requests through three clients: one kept-alive connection, not fifteen.
     expect(connectionsTo(port)).toBe(1);
+  });
+});
+
+describe('plain JSON reads (the initial lists)', () => {
+  const config = () => loadKubeconfig({ kubeconfig }).config;
+
+  it('return the objects as the server sent them, timestamps as strings', async () => {
+    const kc = configForContext(config(), 'kind-workload-1');
+    const typed = await makeClient(kc, CoreV1Api).listNode();
+    const raw = await makeJsonClient(kc).get<{ kind: string; items: { metadata: { name: string; creationTimestamp: string } }[] }>('/api/v1/nodes');
+    expect(raw.kind).toBe('NodeList');
+    expect(raw.items.map((n) => n.metadata.name).sort()).toEqual(typed.items.map((n) => n.metadata!.name!).sort());
+    expect(typeof raw.items[0]!.metadata.creationTimestamp).toBe('string');
+  });
+
+  it('fail with the status code and the server\'s message, as the typed clients do', async () => {
+    const kc = configForContext(loadKubeconfig({ kubeconfig: inject('readOnlyKubeconfig') }).config, 'kind-workload-1');
+    const err = await makeJsonClient(kc).get('/api/v1/secrets').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(statusCode(err)).toBe(403);
+    expect(describeError(err)).toMatch(/^HTTP 403: secrets is forbidden: User "[^"]+" cannot list resource "secrets"/);
+    const missing = await makeJsonClient(configForContext(config(), 'kind-workload-1')).get('/apis/example.com/v1/nothings').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(statusCode(missing)).toBe(404);
+  });
+
+  it('time out against a server that accepts the connection and never answers', async () => {
+    const server = net.createServer(() => {});
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const kc = configForContext(config(), 'kind-workload-1');
+      const port = (server.address() as net.AddressInfo).port;
+      kc.clusters = kc.clusters.map((c) => ({ ...c, server: `https://127.0.0.1:${port}` }));
+      const err = await makeJsonClient(kc, 300).get('/api/v1/nodes').then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(describeError(err)).toBe('timed out');
+    } finally {
+      server.close();
+    }
   });
 });

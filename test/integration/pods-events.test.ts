@@ -1,9 +1,9 @@
 import { AppsV1Api, CoreV1Api, KubeConfig, type CoreV1Event } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { makeClient } from '../../src/kube/client.js';
+import { makeClient, makeJsonClient } from '../../src/kube/client.js';
 import { watchFleet, type FleetWatcher } from '../../src/kube/fleet.js';
 import { configForContext, contextInfos, loadKubeconfig } from '../../src/kube/kubeconfig.js';
-import { listPaged } from '../../src/kube/list.js';
+import { listJsonPaged } from '../../src/kube/list.js';
 import { slimPod } from '../../src/kube/pods.js';
 import { FAULT_ANNOTATION } from '../../src/sandbox/sim/index.js';
 import type { ContextState, PodProblem } from '../../src/store/types.js';
@@ -55,7 +55,7 @@ describe('pod and Warning-event summaries from live watches on a real API server
     });
     await eventually('5 filler pods exist', async () => (await core.listNamespacedPod({ namespace: PODS_NS, labelSelector: 'app=filler' })).items.length === 5, 60_000);
     const all = await core.listPodForAllNamespaces();
-    const paged = await listPaged((o) => core.listPodForAllNamespaces(o), slimPod, 2);
+    const paged = await listJsonPaged(makeJsonClient(adminConfig()), '/api/v1/pods', {}, slimPod, 2);
     expect(all.items.length).toBeGreaterThanOrEqual(5);
     expect(paged.items.map((p) => p.metadata?.uid).sort()).toEqual(all.items.map((p) => p.metadata?.uid).sort());
     expect(Number(paged.metadata?.resourceVersion)).toBeGreaterThan(0);
