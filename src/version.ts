@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
+import pkg from '../package.json' with { type: 'json' };
 
-const require = createRequire(import.meta.url);
-export const VERSION: string = (require('../package.json') as { version: string }).version;
+export const VERSION: string = pkg.version;

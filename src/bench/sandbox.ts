@@ -7,10 +7,10 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { CLI_PATH } from '../paths.js';
 import { progress } from './util.js';
 
-export const CLI = fileURLToPath(new URL('../cli.js', import.meta.url));
+export const CLI = CLI_PATH;
 
 export interface BenchSandbox {
   name: string;

@@ -1,13 +1,14 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import { UserError } from '../errors.js';
+import { PACKAGE_ROOT } from '../paths.js';
 import type { Role } from './cluster.js';
 
 export type Binaries = Record<Role, string>;
 
 /** The script that builds or finds the binaries (shipped with the package). */
-export const PREPARE_SCRIPT = fileURLToPath(new URL('../../src/sandbox/prepare-testbed.sh', import.meta.url));
+export const PREPARE_SCRIPT = path.join(PACKAGE_ROOT, 'src', 'sandbox', 'prepare-testbed.sh');
 
 function parse(out: string): Partial<Binaries> {
   const found: Partial<Binaries> = {};

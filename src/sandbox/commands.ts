@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { UserError } from '../errors.js';
+import { CLI_PATH } from '../paths.js';
 import { describeError, makeClient } from '../kube/client.js';
 import { configForContext, loadKubeconfig } from '../kube/kubeconfig.js';
 import { summarizeNode } from '../kube/nodes.js';
@@ -17,7 +17,7 @@ export interface Out {
   err: (line: string) => void;
 }
 
-const CLI = fileURLToPath(new URL('../cli.js', import.meta.url));
+const CLI = CLI_PATH;
 
 export function exportLine(state: Pick<SandboxState, 'kubeconfig'>): string {
   return `export KUBECONFIG=${state.kubeconfig}`;
