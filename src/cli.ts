@@ -5,5 +5,7 @@ if (major < 22 || (major === 22 && minor < 12)) {
   process.stderr.write(`fleetdeck: needs Node.js 22.12 or newer (this is ${process.version}); install a newer Node, or run it through npm (npm run fleetdeck -- …)\n`);
   process.exit(1);
 }
+const { restartWithNodeFlags } = await import('./node-flags.js');
+restartWithNodeFlags();
 const { run } = await import('./main.js');
 await run();

@@ -42,6 +42,8 @@ export interface ScaleResult {
   /** After a full garbage collection, 5 s after the first frame: what is really held. */
   heapUsedAfterGc: number;
   rssAfterGc: number;
+  /** V8 heap spaces after the first frame: committed and used bytes of each. */
+  spacesAfterFrame: { name: string; size: number; used: number }[];
   error?: string;
 }
 
@@ -138,6 +140,7 @@ async function main(): Promise<ScaleResult> {
     externalAfterFrame: mem.external,
     heapUsedAfterGc: 0,
     rssAfterGc: 0,
+    spacesAfterFrame: v8.getHeapSpaceStatistics().map((sp) => ({ name: sp.space_name, size: sp.space_size, used: sp.space_used_size })),
   };
   const nodesCell = tableCell(screen, 'NODES', context);
   const podsCell = tableCell(screen, 'PODS', context);

@@ -6,7 +6,8 @@
  * the first frame showing every node and pod, and the RSS after that frame.
  */
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { NODE_FLAGS } from '../node-flags.js';
+import { distPath } from '../paths.js';
 import { configForContext, contextInfos, loadKubeconfig } from '../kube/kubeconfig.js';
 import { BENCH_NAMESPACE, core, createNodes, createPods, ensureNamespace } from './populate.js';
 import { childEnv, startSandbox, type BenchSandbox } from './sandbox.js';
@@ -15,7 +16,7 @@ import { figure, mib, ms, note, progress } from './util.js';
 
 export const RSS_TARGET = 200 * 1024 * 1024;
 export const FRAME_TARGET_MS = 3000;
-const CHILD = fileURLToPath(new URL('./scale-child.js', import.meta.url));
+const CHILD = distPath('bench', 'scale-child.js');
 
 export interface ScaleCluster {
   sandbox: BenchSandbox;
@@ -42,7 +43,8 @@ export async function prepareScale(nodes: number, pods: number, signal: AbortSig
 
 function runChild(kubeconfig: string, context: string): Promise<ScaleResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CHILD, '--kubeconfig', kubeconfig, '--context', context], {
+    // With the V8 flags the fleetdeck command starts with (src/node-flags.ts).
+    const child = spawn(process.execPath, [...NODE_FLAGS, CHILD, '--kubeconfig', kubeconfig, '--context', context], {
       stdio: ['ignore', 'pipe', 'inherit'],
       env: childEnv(),
     });

@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isOurs, readState, recordedPids } from '../../src/sandbox/state.js';
+import { NODE_FLAGS } from '../../src/node-flags.js';
+import { isOurs, processCmdline, readState, recordedPids } from '../../src/sandbox/state.js';
 import { CLI, eventually, runCli } from '../helpers/cli.js';
 
 /** A second, small sandbox (hosting cluster only, one node) for start/stop behaviour. */
@@ -39,6 +40,8 @@ describe('sandbox lifecycle', () => {
     const pids = recordedPids(state);
     expect(pids).toHaveLength(5); // supervisor + etcd, apiserver, controller manager, scheduler
     expect(pids.every((p) => isOurs(p, dir))).toBe(true);
+    // fleetdeck's processes run with its V8 flags (src/node-flags.ts), set at their start.
+    expect(processCmdline(state.supervisorPid)?.split(' ')).toEqual(expect.arrayContaining([...NODE_FLAGS]));
     const down = await runCli(['sandbox', 'down', '--dir', dir]);
     expect(down.code).toBe(0);
     expect(down.stdout).toMatch(/sandbox stopped: 5 processes ended/);
