@@ -12,6 +12,7 @@
 import { contextInfos, loadKubeconfig } from '../kube/kubeconfig.js';
 import { summarizeNode } from '../kube/nodes.js';
 import { UpdateBatcher, createFleetStore } from '../store/fleet-store.js';
+import { benchCertSet } from './certs.js';
 import { benchPodTracker } from './pods-memory.js';
 
 function storeBench(events: number): void {
@@ -43,6 +44,7 @@ function storeBench(events: number): void {
 
 storeBench(50_000);
 benchPodTracker(50_000);
+await benchCertSet();
 
 const clusters = process.env.FLEETDECK_BENCH_CLUSTERS === '1' || process.argv.includes('--clusters');
 const kc = process.env.FLEETDECK_BENCH_KUBECONFIG;
