@@ -33,9 +33,11 @@ export function selection(opts: GlobalOptions, { useFleetFile = true } = {}): Se
   if (opts.namespace !== undefined && !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(opts.namespace)) {
     throw new UsageError(`"${opts.namespace}" is not a valid namespace name (lower-case letters, digits and -)`);
   }
-  const loaded = loadKubeconfig({ kubeconfig: opts.kubeconfig });
   const file = useFleetFile ? fleetFilePath() : undefined;
-  const fleet = resolveFleet(file ? readFleetFile(file) : undefined, opts);
+  const fleetFile = file ? readFleetFile(file) : undefined;
+  // The control plane's kubeconfig the install wrote is read after the user's (theirs wins).
+  const loaded = loadKubeconfig({ kubeconfig: opts.kubeconfig, ...(fleetFile?.kubeconfig ? { extra: [fleetFile.kubeconfig] } : {}) });
+  const fleet = resolveFleet(fleetFile, opts);
   if (!fleet) {
     if (opts.controlPlaneContext || opts.namespace) {
       throw new UsageError('--control-plane-context and --namespace describe a fleet: pass --hosting-context too (or define the fleet file)');

@@ -14,6 +14,8 @@ export interface FleetFile {
   controlPlaneContext?: string;
   namespace?: string;
   workloads?: (string | { context: string; clusterName?: string })[];
+  /** A kubeconfig file with the control plane's context (written by the install), read after the user's. */
+  kubeconfig?: string;
 }
 
 export interface FleetFlags {
@@ -57,7 +59,7 @@ export function readFleetFile(file: string): FleetFile | undefined {
   const value: unknown = doc.toJS();
   if (value === null || value === undefined) return {};
   if (typeof value !== 'object' || Array.isArray(value)) fail(file, 1, 'expected a mapping with hostingContext, controlPlaneContext, namespace, workloads');
-  const known = new Set(['hostingContext', 'controlPlaneContext', 'namespace', 'workloads']);
+  const known = new Set(['hostingContext', 'controlPlaneContext', 'namespace', 'workloads', 'kubeconfig']);
   const obj = value as Record<string, unknown>;
   const lineOfKey = (key: string) => {
     const pair = (doc.contents as { items?: { key?: { value?: unknown; range?: [number] } }[] })?.items?.find((p) => p.key?.value === key);
@@ -66,7 +68,7 @@ export function readFleetFile(file: string): FleetFile | undefined {
   for (const key of Object.keys(obj)) {
     if (!known.has(key)) fail(file, lineOfKey(key), `unknown field "${key}" (known: ${[...known].join(', ')})`);
   }
-  for (const key of ['hostingContext', 'controlPlaneContext', 'namespace']) {
+  for (const key of ['hostingContext', 'controlPlaneContext', 'namespace', 'kubeconfig']) {
     if (obj[key] !== undefined && (typeof obj[key] !== 'string' || obj[key] === '')) fail(file, lineOfKey(key), `"${key}" must be a non-empty string`);
   }
   if (typeof obj.namespace === 'string' && !DNS_LABEL.test(obj.namespace)) {
@@ -83,13 +85,14 @@ export function readFleetFile(file: string): FleetFile | undefined {
 }
 
 /** Written by the install wizard; 0600 like other files that name credentials' contexts. */
-export function writeFleetFile(file: string, fleet: FleetConfig): void {
+export function writeFleetFile(file: string, fleet: FleetConfig, extra: { kubeconfig?: string } = {}): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const body: FleetFile = {
     hostingContext: fleet.hostingContext,
     controlPlaneContext: fleet.controlPlaneContext,
     namespace: fleet.namespace,
     workloads: fleet.workloads.map((w) => (w.clusterName === w.context ? w.context : w)),
+    ...(extra.kubeconfig ? { kubeconfig: extra.kubeconfig } : {}),
   };
   const tmp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, stringify(body), { mode: 0o600 });

@@ -10,6 +10,8 @@ export interface KubeconfigSource {
   kubeconfig?: string;
   /** Defaults to process.env. */
   env?: NodeJS.ProcessEnv;
+  /** Read after the others (their names win), when they exist: the fleet's control-plane kubeconfig. */
+  extra?: string[];
 }
 
 export interface LoadedKubeconfig {
@@ -44,6 +46,10 @@ export function kubeconfigFiles(src: KubeconfigSource = {}): string[] {
  */
 export function loadKubeconfig(src: KubeconfigSource = {}): LoadedKubeconfig {
   const files = kubeconfigFiles(src);
+  for (const f of src.extra ?? []) {
+    const abs = path.resolve(f);
+    if (!files.includes(abs) && fs.existsSync(abs)) files.push(abs);
+  }
   const clusters = new Map<string, Cluster>();
   const users = new Map<string, User>();
   const contexts = new Map<string, Context>();

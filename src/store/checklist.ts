@@ -16,7 +16,17 @@ export interface CheckItem {
   bullet?: boolean;
   /** What to do next; shown on its own line under the item. */
   hint?: string;
+  /** How long the step took, or has been running (install steps, rollout nodes). */
+  elapsedMs?: number;
   children?: CheckItem[];
+}
+
+/** "0.4s", "12s", "2m05s". */
+export function formatElapsed(ms: number): string {
+  if (ms < 10_000) return `${(ms / 1000).toFixed(1)}s`;
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s}s`;
+  return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
 }
 
 export interface SymbolOptions {
@@ -119,7 +129,8 @@ export function formatChecklist(items: readonly CheckItem[], opts: SymbolOptions
       if (line.kind === 'hint') return `${indent}  ${item.hint ?? ''}`;
       const body = item.detail !== undefined ? `* ${item.label}... ${item.detail}` : item.bullet ? `* ${item.label}` : item.label;
       const symbol = item.state === 'info' ? '' : ` ${checkSymbol(item.state, opts)}`;
-      return `${indent}${body}${symbol}`;
+      const elapsed = item.elapsedMs !== undefined ? ` (${formatElapsed(item.elapsedMs)})` : '';
+      return `${indent}${body}${elapsed}${symbol}`;
     })
     .join('\n');
   return opts.ascii ? toAscii(text) : text;

@@ -1,5 +1,5 @@
 import { Text } from 'ink';
-import type { ChecklistLine } from '../../store/checklist.js';
+import { formatElapsed, type ChecklistLine } from '../../store/checklist.js';
 import { stateColor, truncate, useTheme, width as textWidth } from '../theme/index.js';
 import { CheckSymbol } from './check-symbol.js';
 
@@ -27,7 +27,8 @@ export function ChecklistRow({ line, width = 80 }: ChecklistRowProps) {
     );
   }
 
-  const room = Math.max(0, width - indent.length - symbolWidth - 1);
+  const elapsed = item.elapsedMs !== undefined ? `  ${formatElapsed(item.elapsedMs)}` : '';
+  const room = Math.max(0, width - indent.length - symbolWidth - 1 - elapsed.length);
   const label = truncate(theme.text(item.label), room, theme.ellipsis);
   const detailRoom = room - textWidth(label) - 2;
   const detail = item.detail !== undefined && detailRoom > 0 ? truncate(theme.text(item.detail), detailRoom, theme.ellipsis) : '';
@@ -42,6 +43,7 @@ export function ChecklistRow({ line, width = 80 }: ChecklistRowProps) {
           {detail}
         </Text>
       ) : null}
+      {elapsed ? <Text dimColor>{elapsed}</Text> : null}
     </Text>
   );
 }

@@ -1,0 +1,129 @@
+import fs from 'node:fs';
+import { Applier, type Manifest } from '../kube/apply.js';
+import { waitFor } from '../kube/wait.js';
+import type { CheckItem } from '../store/checklist.js';
+import { forNamespace, loadBundle } from './bundle.js';
+import { CERT_SECRET_NAMES } from './certs.js';
+import { INIT_KUBECONFIG_SECRET } from './install.js';
+import type { Target, WorkloadTarget } from './plan.js';
+import { StepError, StepRunner } from './runner.js';
+
+export interface UninstallOptions {
+  hosting: Target;
+  workloads: WorkloadTarget[];
+  namespace: string;
+  bundleDir?: string;
+  /** Files the install wrote: removed at the end (the fleet file only when it describes this fleet). */
+  kubeconfigPath?: string;
+  fleetFile?: string;
+  /** Whether the fleet file describes this fleet (checked by the caller, who read it). */
+  removeFleetFile: boolean;
+  namespaceTimeoutMs?: number;
+}
+
+export interface UninstallResult {
+  ok: boolean;
+  steps: CheckItem[];
+  deleted: { context: string; ref: string }[];
+}
+
+/** The steps, in the reverse order of the install. */
+export function uninstallSteps(opts: Pick<UninstallOptions, 'workloads'>): { id: string; label: string }[] {
+  return [
+    ...opts.workloads.map((w) => ({ id: `agent:${w.context}`, label: `Agent removed from ${w.clusterName} (${w.context})` })),
+    { id: 'control-plane', label: 'Control plane removed' },
+    { id: 'certs', label: 'Certificate Secrets removed' },
+    { id: 'service', label: 'API server Service removed' },
+    { id: 'namespace', label: 'Namespace removed' },
+    { id: 'files', label: 'Fleet file and kubeconfig removed' },
+  ];
+}
+
+/**
+ * Reverses the install: each workload cluster's agent (its objects, the init kubeconfig
+ * Secret, the namespace), then the control plane, its certificate Secrets, the API server
+ * Service and the namespace — waiting until the namespaces are really gone — and finally the
+ * files the install wrote. Deleting what is already gone is not an error: it can be re-run.
+ * The caller confirms first (the Service's address is lost for good).
+ */
+export async function runUninstall(opts: UninstallOptions, publish: (items: CheckItem[]) => void, signal?: AbortSignal): Promise<UninstallResult> {
+  const runner = new StepRunner(publish);
+  const result: UninstallResult = { ok: false, steps: [], deleted: [] };
+  const ns = opts.namespace;
+  const timeoutMs = opts.namespaceTimeoutMs ?? 300_000;
+  const remove = async (applier: Applier, context: string, objs: Pick<Manifest, 'apiVersion' | 'kind' | 'metadata'>[]) => {
+    let n = 0;
+    for (const o of objs) {
+      signal?.throwIfAborted();
+      if (await applier.delete(o)) {
+        n++;
+        result.deleted.push({ context, ref: `${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}` });
+      }
+    }
+    return n;
+  };
+  const namespaceGone = async (target: Target, row: { progress(d: string): void }) => {
+    await waitFor<{ metadata?: { name?: string }; status?: { phase?: string } }>({
+      kc: target.kc,
+      path: '/api/v1/namespaces',
+      fieldSelector: `metadata.name=${ns}`,
+      timeoutMs,
+      ...(signal ? { signal } : {}),
+      check: (items) => ({ done: items.length === 0, detail: items.length ? `namespace ${ns} ${items[0]?.status?.phase ?? ''}`.trim() : `namespace ${ns} gone` }),
+      onProgress: (d) => row.progress(d),
+    }).catch((err: unknown) => {
+      throw new StepError(`namespace ${ns} in ${target.context} still exists: ${err instanceof Error ? err.message : String(err)}`, `kubectl --context=${target.context} get namespace ${ns} -o yaml (look for finalizers)`);
+    });
+  };
+  const nsObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } };
+
+  runner.plan(uninstallSteps(opts));
+  try {
+    const bundle = await loadBundle(opts.bundleDir);
+    const hosting = new Applier(opts.hosting.kc);
+    for (const w of opts.workloads) {
+      await runner.run(`agent:${w.context}`, async (row) => {
+        const a = new Applier(w.kc);
+        const objs = forNamespace(bundle.agent, ns);
+        const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: INIT_KUBECONFIG_SECRET, namespace: ns } };
+        const n = await remove(a, w.context, [...objs, secret, nsObject]);
+        await namespaceGone(w, row);
+        return `${n} objects deleted; namespace ${ns} gone`;
+      });
+    }
+    await runner.run('control-plane', async () => {
+      const objs = forNamespace(bundle.controlPlane, ns);
+      return `${await remove(hosting, opts.hosting.context, objs)} objects deleted`;
+    });
+    await runner.run('certs', async () => {
+      const secrets = CERT_SECRET_NAMES.map((name) => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: ns } }));
+      return `${await remove(hosting, opts.hosting.context, secrets)} Secrets deleted`;
+    });
+    await runner.run('service', async () => {
+      const [svc] = forNamespace([bundle.service], ns);
+      return (await remove(hosting, opts.hosting.context, [svc!])) ? `${svc!.metadata.name} deleted (its address is released)` : 'already gone';
+    });
+    await runner.run('namespace', async (row) => {
+      await remove(hosting, opts.hosting.context, [nsObject]);
+      await namespaceGone(opts.hosting, row);
+      return `${ns} gone from ${opts.hosting.context}`;
+    });
+    await runner.run('files', async () => {
+      const removed: string[] = [];
+      for (const f of [opts.removeFleetFile ? opts.fleetFile : undefined, opts.kubeconfigPath]) {
+        if (f && fs.existsSync(f)) {
+          fs.rmSync(f);
+          removed.push(f);
+        }
+      }
+      return removed.length ? `removed ${removed.join(', ')}` : 'nothing to remove';
+    });
+    result.ok = true;
+  } catch {
+    result.ok = false;
+  } finally {
+    runner.stop();
+    result.steps = runner.items();
+  }
+  return result;
+}
