@@ -56,6 +56,20 @@ export async function runDashboard(opts: GlobalOptions): Promise<number> {
     }
   };
 
+  // After an install from the Install tab: the fleet file it wrote, and the control plane's context, watched.
+  const watchInstalledFleet = async () => {
+    try {
+      const started = store.getState().kubeconfigFiles?.[0];
+      const next = selection({ ...opts, ...(started ? { kubeconfig: started } : {}) });
+      setContexts(store, next.contexts, next.fleet, next.files);
+      await fleet?.stop();
+      fleet = watchFleet(next.config, next.contexts, { store, fleet: next.fleet });
+      setBanner(store, { kind: 'info', text: 'installed: the fleet is recorded and watched' });
+    } catch (err) {
+      setBanner(store, { kind: 'error', text: err instanceof Error ? err.message : String(err) });
+    }
+  };
+
   const app = renderApp({
     store,
     ui: { readOnly: !!opts.readOnly, ascii: asciiOnly(opts), color: colorEnabled(opts) },
@@ -63,6 +77,13 @@ export async function runDashboard(opts: GlobalOptions): Promise<number> {
     onStartSandbox: () => {
       starting ??= startSandbox();
     },
+    installer: async () => {
+      const { wizardDeps } = await import('./install.js');
+      // The sandbox started from the empty screen brings its own kubeconfig.
+      const started = store.getState().kubeconfigFiles?.[0];
+      return wizardDeps(opts, loadKubeconfig({ kubeconfig: started ?? opts.kubeconfig }));
+    },
+    onInstalled: () => void watchInstalledFleet(),
     onQuit: () => app.unmount(),
   });
   await app.waitUntilExit();

@@ -1,4 +1,5 @@
-import { Box, useWindowSize } from 'ink';
+import { Box, Text, useWindowSize } from 'ink';
+import { useState } from 'react';
 import { useStore } from 'zustand';
 import { Banner, bannerLines } from '../components/banner/index.js';
 import { ContextBar } from '../components/context-bar/index.js';
@@ -8,6 +9,7 @@ import { TabBar } from '../components/tab-bar/index.js';
 import { colorAllowed, toAsciiIf, UiProvider } from '../components/theme/index.js';
 import type { FleetStore } from '../store/fleet-store.js';
 import { HELP_SECTIONS, keyHints, type HintMode } from './keymap.js';
+import { InstallWizard, type InstallerDeps } from './install/wizard.js';
 import { PlaceholderScreen } from './placeholder.js';
 import { StatusScreen } from './status.js';
 import { TAB_TITLES, TABS } from './tabs.js';
@@ -27,14 +29,19 @@ export interface AppProps {
   kubeconfigFiles: string[];
   /** Present when fleetdeck can start the built-in sandbox fleet; called when the user asks (key `s` on the empty screen). */
   onStartSandbox?: () => void;
+  /** Present when the Install tab can run the wizard: loads what it needs (the bundle, the kubeconfig). */
+  installer?: () => Promise<InstallerDeps>;
+  /** The wizard installed a fleet: watch it. */
+  onInstalled?: () => void;
   onQuit: () => void;
 }
 
 /** Lines around the screen body: tab bar, context bar, the gap under them, key hints. */
 const CHROME_LINES = 4;
 
-function hintMode(state: AppState, empty: boolean, canStart: boolean): HintMode {
+function hintMode(state: AppState, empty: boolean, canStart: boolean, canInstall: boolean): HintMode {
   if (state.help) return 'help';
+  if (TABS[state.tab]?.id === 'install' && canInstall) return 'install';
   if (TABS[state.tab]?.id !== 'status') return 'placeholder';
   if (empty) return canStart ? 'emptySandbox' : 'empty';
   if (state.filtering) return 'filtering';
@@ -52,14 +59,24 @@ export function App(props: AppProps) {
   );
 }
 
-function Dashboard({ store, ui, kubeconfigFiles, onStartSandbox, onQuit }: AppProps) {
+function Dashboard({ store, ui, kubeconfigFiles, onStartSandbox, installer, onInstalled, onQuit }: AppProps) {
   const { columns, rows } = useWindowSize();
   const [state, dispatch] = useAppState();
   const view = useFleetView(store, state.filter);
   const empty = view.total === 0;
   // The sandbox started from this screen brings its own kubeconfig.
   const files = useStore(store, (s) => s.kubeconfigFiles) ?? kubeconfigFiles;
-  useAppKeys({ state, dispatch, order: view.order, empty, onQuit, onStartSandbox });
+  // The install wizard, while open, owns the keyboard and the screen body.
+  const [wizard, setWizard] = useState<InstallerDeps | 'loading' | { error: string } | undefined>(undefined);
+  const openInstall = installer
+    ? () => {
+        if (wizard !== undefined) return;
+        setWizard('loading');
+        installer().then(setWizard, (err: unknown) => setWizard({ error: err instanceof Error ? err.message : String(err) }));
+      }
+    : undefined;
+  const wizardOpen = wizard !== undefined && wizard !== 'loading' && !('error' in wizard);
+  useAppKeys({ state, dispatch, order: view.order, empty, onQuit, onStartSandbox, onOpenInstall: openInstall, disabled: wizardOpen });
 
   // One column spare: some terminals wrap a line that fills the last column.
   const width = Math.max(20, columns - 1);
@@ -73,7 +90,17 @@ function Dashboard({ store, ui, kubeconfigFiles, onStartSandbox, onQuit }: AppPr
       <TabBar tabs={TAB_TITLES} active={state.tab} />
       <ContextBar total={view.total} reachable={view.reachable} kubeconfigFiles={files} readOnly={ui.readOnly} width={width} />
       <Box flexDirection="column" marginTop={1} height={bodyHeight} overflow="hidden">
-        {state.help ? (
+        {wizardOpen ? (
+          <InstallWizard
+            {...wizard}
+            readOnly={ui.readOnly}
+            width={width}
+            onExit={(code) => {
+              setWizard(undefined);
+              if (code === 0) onInstalled?.();
+            }}
+          />
+        ) : state.help ? (
           <HelpOverlay sections={HELP_SECTIONS} />
         ) : tab === 'status' ? (
           <StatusScreen
@@ -86,11 +113,15 @@ function Dashboard({ store, ui, kubeconfigFiles, onStartSandbox, onQuit }: AppPr
             canStartSandbox={onStartSandbox !== undefined}
           />
         ) : (
-          <PlaceholderScreen tab={tab} width={width} readOnly={ui.readOnly} />
+          <>
+            <PlaceholderScreen tab={tab} width={width} readOnly={ui.readOnly} installer={installer !== undefined} />
+            {tab === 'install' && wizard === 'loading' ? <Text>loading the install bundle…</Text> : null}
+            {tab === 'install' && typeof wizard === 'object' && 'error' in wizard ? <Text>{wizard.error}</Text> : null}
+          </>
         )}
       </Box>
       {view.banner ? <Banner banner={view.banner} width={width} /> : null}
-      <KeyHints hints={keyHints(hintMode(state, empty, onStartSandbox !== undefined))} width={width} />
+      {wizardOpen ? null : <KeyHints hints={keyHints(hintMode(state, empty, onStartSandbox !== undefined, installer !== undefined))} width={width} />}
     </Box>
   );
 }

@@ -53,6 +53,7 @@ export type HintMode =
   | 'empty'
   | 'emptySandbox'
   | 'help'
+  | 'install'
   | 'placeholder';
 
 const QUIT: KeyHint = { key: 'q', label: 'quit' };
@@ -80,6 +81,8 @@ export function keyHints(mode: HintMode): KeyHint[] {
       return [{ key: 's', label: 'start sandbox' }, HELP, QUIT, TAB];
     case 'help':
       return [{ key: 'esc', label: 'close help' }, QUIT];
+    case 'install':
+      return [{ key: 'enter', label: 'start the install wizard' }, HELP, QUIT, TAB];
     case 'placeholder':
       return [HELP, QUIT, TAB, { key: '1-4', label: 'go to screen' }];
   }

@@ -13,7 +13,7 @@ interface Plan {
 const PLANS: Record<Exclude<TabId, 'status'>, Plan> = {
   install: {
     title: 'Install',
-    text: 'Coming: the guided install wizard. It checks the prerequisites, then installs step by step, and can resume where it stopped; it also uninstalls, in reverse.',
+    text: 'The guided install: it checks the prerequisites, then installs step by step, and resumes where it stopped when run again (fleetdeck install does the same in plain mode; fleetdeck uninstall reverses it).',
     steps: [
       'Prerequisites',
       'API server LoadBalancer',
@@ -41,10 +41,12 @@ export interface PlaceholderScreenProps {
   tab: Exclude<TabId, 'status'>;
   width: number;
   readOnly: boolean;
+  /** The install wizard can be started from here (Enter). */
+  installer?: boolean;
 }
 
 /** What a screen that is not built yet will do, with its steps as a pending checklist. */
-export function PlaceholderScreen({ tab, width, readOnly }: PlaceholderScreenProps) {
+export function PlaceholderScreen({ tab, width, readOnly, installer = false }: PlaceholderScreenProps) {
   const theme = useTheme();
   const plan = PLANS[tab];
   const items: CheckItem[] = plan.steps.map((label, i) => ({ id: `${tab}/${i}`, label, state: 'pending' }));
@@ -62,6 +64,11 @@ export function PlaceholderScreen({ tab, width, readOnly }: PlaceholderScreenPro
       <Box marginTop={1}>
         <Checklist items={items} width={width} />
       </Box>
+      {tab === 'install' && installer ? (
+        <Box marginTop={1}>
+          <Text>{theme.text('Press enter to start the install wizard.')}</Text>
+        </Box>
+      ) : null}
     </Box>
   );
 }

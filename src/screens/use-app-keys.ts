@@ -14,6 +14,10 @@ export interface AppKeysOptions {
   empty: boolean;
   onQuit: () => void;
   onStartSandbox?: (() => void) | undefined;
+  /** On the Install tab, Enter opens the install wizard. */
+  onOpenInstall?: (() => void) | undefined;
+  /** Another view owns the keyboard (the install wizard): the app's keys are off. */
+  disabled?: boolean;
 }
 
 /** Printable text typed into the filter. */
@@ -28,7 +32,7 @@ function printable(input: string): string {
  * pick a section, Enter shows a row in full. Moving inside a section or the fleet
  * checklist is that view's own hook.
  */
-export function useAppKeys({ state: rendered, dispatch: send, order, empty, onQuit, onStartSandbox }: AppKeysOptions): void {
+export function useAppKeys({ state: rendered, dispatch: send, order, empty, onQuit, onStartSandbox, onOpenInstall, disabled = false }: AppKeysOptions): void {
   // The state as of the last key, so the second key of a chunk sees what the first did.
   const live = useRef(rendered);
   live.current = rendered;
@@ -37,9 +41,12 @@ export function useAppKeys({ state: rendered, dispatch: send, order, empty, onQu
     send(action);
   };
 
-  useInput((chunk, chunkKey) => {
-    for (const [input, key] of splitKeys(chunk, chunkKey)) handle(live.current, input, key);
-  });
+  useInput(
+    (chunk, chunkKey) => {
+      for (const [input, key] of splitKeys(chunk, chunkKey)) handle(live.current, input, key);
+    },
+    { isActive: !disabled },
+  );
 
   function handle(state: AppState, input: string, key: Key): void {
     const names = filterNames(order, state.filter);
@@ -71,6 +78,7 @@ export function useAppKeys({ state: rendered, dispatch: send, order, empty, onQu
     else if (key.tab) dispatch({ type: 'cycleTab', delta: key.shift ? -1 : 1 });
     else if (/^[1-9]$/.test(input)) dispatch({ type: 'tab', tab: Number(input) - 1 });
     else if (TABS[state.tab]?.id === 'status') statusKeys(state, input, key);
+    else if (TABS[state.tab]?.id === 'install' && key.return) onOpenInstall?.();
   }
 
   function statusKeys(state: AppState, input: string, key: Key): void {

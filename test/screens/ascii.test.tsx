@@ -31,9 +31,9 @@ describe('ASCII mode', () => {
     frames.push(await screen.waitFor('/ x'));
     await screen.press(KEYS.esc, '?');
     frames.push(await screen.waitFor('Keys'));
-    for (const key of ['2', '3', '4']) {
+    for (const [key, text] of [['2', 'The guided install'], ['3', 'Coming'], ['4', 'Coming']] as const) {
       await screen.press(key);
-      frames.push(await screen.waitFor('Coming'));
+      frames.push(await screen.waitFor(text));
     }
 
     // Then no frame has a character outside ASCII

@@ -123,7 +123,7 @@ describe('Keys', () => {
     await vi.waitFor(() => expect(onQuit).toHaveBeenCalledTimes(1));
   });
 
-  it('Tab and 2 switch to the Install placeholder; Shift-Tab and 1 come back', async () => {
+  it('Tab and 2 switch to the Install screen; Shift-Tab and 1 come back', async () => {
     // Given the status table
     const screen = await renderApp(appProps(threeContexts()));
     await screen.waitFor('kind-hosting');
@@ -131,8 +131,8 @@ describe('Keys', () => {
     // When Tab is pressed
     await screen.press(KEYS.tab);
 
-    // Then the Install placeholder shows
-    await screen.waitFor('Coming: the guided install wizard');
+    // Then the Install screen shows
+    await screen.waitFor('The guided install');
 
     // When Shift-Tab is pressed
     await screen.press(KEYS.shiftTab);
@@ -140,7 +140,7 @@ describe('Keys', () => {
 
     // When 2 is pressed
     await screen.press('2');
-    await screen.waitFor('Coming: the guided install wizard');
+    await screen.waitFor('The guided install');
 
     // When 3 and 4 are pressed
     await screen.press('3');

@@ -1,0 +1,164 @@
+import { useReducer } from 'react';
+import type { CheckItem } from '../../store/checklist.js';
+
+export type WizardPage = 'hosting' | 'namespace' | 'workloads' | 'names' | 'ha' | 'topology' | 'validity' | 'checks' | 'plan' | 'progress';
+
+/** What the operator chose, page by page. */
+export interface WizardChoices {
+  hosting?: string;
+  namespace: string;
+  workloads: string[];
+  /** Cluster name per workload context (default: the context's name, made a valid name). */
+  clusterNames: Record<string, string>;
+  ha: boolean;
+  topologyKey: string;
+  validityYears: number;
+}
+
+export interface WizardState {
+  page: WizardPage;
+  choices: WizardChoices;
+  /** Index into `workloads` on the names page. */
+  nameIndex: number;
+  /** A one-line problem with the value just entered. */
+  error?: string;
+  checks?: { items: CheckItem[]; done: boolean; blocking: boolean; warnings: boolean };
+  progress?: { items: CheckItem[]; done: boolean; ok: boolean };
+}
+
+export type WizardAction =
+  | { type: 'hosting'; context: string }
+  | { type: 'namespace'; value: string }
+  | { type: 'workloads'; contexts: string[] }
+  | { type: 'clusterName'; value: string }
+  | { type: 'ha'; ha: boolean }
+  | { type: 'topologyKey'; value: string }
+  | { type: 'validity'; value: string }
+  | { type: 'checks'; items: CheckItem[]; done: boolean; blocking?: boolean; warnings?: boolean }
+  | { type: 'withoutHA' }
+  | { type: 'confirmChecks' }
+  | { type: 'install' }
+  | { type: 'progress'; items: CheckItem[]; done: boolean; ok?: boolean }
+  | { type: 'back' };
+
+const NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const LABEL_KEY = /^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+
+/** A context name turned into a valid cluster name: `kind-workload-1` stays, `arn:aws:…/prod` becomes `prod`. */
+export function defaultClusterName(context: string): string {
+  const last = context.split('/').pop() ?? context;
+  const name = last
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 63);
+  return name || 'cluster';
+}
+
+/** The page before `page` (Esc), skipping pages that do not apply. */
+function previous(state: WizardState): WizardPage {
+  switch (state.page) {
+    case 'namespace':
+      return 'hosting';
+    case 'workloads':
+      return 'namespace';
+    case 'names':
+      return 'workloads';
+    case 'ha':
+      return state.choices.workloads.length ? 'names' : 'workloads';
+    case 'topology':
+      return 'ha';
+    case 'validity':
+      return state.choices.ha ? 'topology' : 'ha';
+    case 'checks':
+      return 'validity';
+    case 'plan':
+      return 'checks';
+    default:
+      return state.page;
+  }
+}
+
+export function wizardReducer(state: WizardState, action: WizardAction): WizardState {
+  const { choices } = state;
+  const next = (page: WizardPage, changes: Partial<WizardChoices> = {}): WizardState => {
+    const s: WizardState = { ...state, page, choices: { ...choices, ...changes } };
+    delete s.error;
+    return s;
+  };
+  switch (action.type) {
+    case 'hosting':
+      return next('namespace', { hosting: action.context, workloads: choices.workloads.filter((w) => w !== action.context) });
+    case 'namespace':
+      if (!NAME.test(action.value)) return { ...state, error: `"${action.value}" is not a valid namespace name (lower-case letters, digits and -)` };
+      return next('workloads', { namespace: action.value });
+    case 'workloads': {
+      const clusterNames = { ...choices.clusterNames };
+      for (const c of action.contexts) clusterNames[c] ??= defaultClusterName(c);
+      return { ...next(action.contexts.length ? 'names' : 'ha', { workloads: action.contexts, clusterNames }), nameIndex: 0 };
+    }
+    case 'clusterName': {
+      const context = choices.workloads[state.nameIndex];
+      if (!context) return next('ha');
+      if (!NAME.test(action.value)) return { ...state, error: `"${action.value}" is not a valid cluster name (lower-case letters, digits and -)` };
+      const taken = choices.workloads.some((w, i) => i < state.nameIndex && choices.clusterNames[w] === action.value);
+      if (taken) return { ...state, error: `"${action.value}" is already the name of another cluster` };
+      const clusterNames = { ...choices.clusterNames, [context]: action.value };
+      const last = state.nameIndex >= choices.workloads.length - 1;
+      return last ? next('ha', { clusterNames }) : { ...next('names', { clusterNames }), nameIndex: state.nameIndex + 1 };
+    }
+    case 'ha':
+      return next(action.ha ? 'topology' : 'validity', { ha: action.ha });
+    case 'topologyKey':
+      if (!LABEL_KEY.test(action.value)) return { ...state, error: `"${action.value}" is not a valid node label key` };
+      return next('validity', { topologyKey: action.value });
+    case 'validity': {
+      const years = Number(action.value);
+      if (!Number.isInteger(years) || years < 1 || years > 100) return { ...state, error: 'validity is a whole number of years from 1 to 100' };
+      const s = next('checks', { validityYears: years });
+      delete s.checks;
+      return s;
+    }
+    case 'checks':
+      return { ...state, checks: { items: action.items, done: action.done, blocking: action.blocking ?? false, warnings: action.warnings ?? false } };
+    case 'withoutHA': {
+      const s = next('checks', { ha: false });
+      delete s.checks;
+      return s;
+    }
+    case 'confirmChecks':
+      if (!state.checks?.done || state.checks.blocking) return state;
+      return next('plan');
+    case 'install':
+      return { ...next('progress'), progress: { items: [], done: false, ok: false } };
+    case 'progress':
+      return { ...state, progress: { items: action.items, done: action.done, ok: action.ok ?? false } };
+    case 'back': {
+      if (state.page === 'progress' || state.page === 'hosting') return state;
+      if (state.page === 'names' && state.nameIndex > 0) return { ...state, nameIndex: state.nameIndex - 1, error: undefined } as WizardState;
+      const s = next(previous(state));
+      if (s.page === 'names') s.nameIndex = Math.max(0, choices.workloads.length - 1);
+      return s;
+    }
+  }
+}
+
+export function initialWizardState(initial: Partial<WizardChoices> = {}): WizardState {
+  return {
+    page: 'hosting',
+    nameIndex: 0,
+    choices: {
+      namespace: 'elotl',
+      workloads: [],
+      clusterNames: {},
+      ha: true,
+      topologyKey: 'topology.kubernetes.io/zone',
+      validityYears: 10,
+      ...initial,
+    },
+  };
+}
+
+export function useWizardState(initial: Partial<WizardChoices> = {}) {
+  return useReducer(wizardReducer, initial, initialWizardState);
+}

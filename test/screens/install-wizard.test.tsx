@@ -1,0 +1,242 @@
+import { cleanup } from 'ink-testing-library';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { UiProvider } from '../../src/components/theme/index.js';
+import { InstallWizard, type ChecksOutcome, type InstallOutcome, type WizardProps } from '../../src/screens/install/wizard.js';
+import { defaultClusterName, initialWizardState, wizardReducer, type WizardChoices } from '../../src/screens/install/use-wizard-state.js';
+import type { CheckItem } from '../../src/store/checklist.js';
+import { appProps, KEYS, renderApp, renderScreen, threeContexts } from './helpers.js';
+
+afterEach(() => cleanup());
+
+const CONTEXTS = ['kind-cp', 'kind-workload-1', 'kind-workload-2'];
+/** Let a new page's input handlers attach before the next key. */
+const settle = () => new Promise((r) => setTimeout(r, 30));
+const ok = (id: string, label: string): CheckItem => ({ id, label, state: 'ok', detail: 'fine' });
+
+function wizard(overrides: Partial<WizardProps> = {}) {
+  const calls = { checks: [] as WizardChoices[], installs: [] as WizardChoices[] };
+  const props: WizardProps = {
+    contexts: CONTEXTS,
+    readOnly: false,
+    width: 79,
+    runChecks: async (c, onProgress): Promise<ChecksOutcome> => {
+      calls.checks.push(c);
+      onProgress([{ id: 'reach', label: 'Hosting reachable', state: 'running' }]);
+      return { items: [ok('reach', 'Hosting reachable'), { id: 'ver', label: 'Version', state: 'warn', detail: 'v1.20.2', hint: 'supported: 1.25–1.28' }], blocking: false, warnings: true };
+    },
+    runInstall: async (c, onProgress): Promise<InstallOutcome> => {
+      calls.installs.push(c);
+      onProgress([{ id: 'namespace', label: 'Namespace', state: 'running' }]);
+      return { ok: true, steps: [ok('namespace', 'Namespace'), ok('fleet', 'Fleet recorded and verified')] };
+    },
+    onExit: vi.fn(),
+    ...overrides,
+  };
+  return { props, calls, el: <UiProvider value={{ ascii: false, color: false }}><InstallWizard {...props} /></UiProvider> };
+}
+
+describe('install wizard pages', () => {
+  it('walks every page with the keyboard, shows the checks and the plan, then installs', async () => {
+    // Given the wizard on three contexts
+    const { el, calls, props } = wizard();
+    const screen = await renderScreen(el);
+    await screen.waitFor('Hosting cluster');
+    await settle();
+
+    // When the operator picks kind-cp, keeps the namespace, selects both workloads, renames the second, keeps HA, its key and 10 years
+    await screen.press(KEYS.enter);
+    await screen.waitFor('Namespace of the control plane');
+    await settle();
+    await screen.press(KEYS.enter);
+    await screen.waitFor('Workload clusters');
+    await settle();
+    expect(screen.frame()).not.toMatch(/❯.*kind-cp/);
+    await screen.press(' ', KEYS.down, ' ', KEYS.enter);
+    await screen.waitFor('Cluster name for kind-workload-1');
+    await settle();
+    await screen.press(KEYS.enter);
+    await screen.waitFor('Cluster name for kind-workload-2');
+    await settle();
+    await screen.press(KEYS.backspace, 'b', KEYS.enter);
+    await screen.waitFor('High availability');
+    await settle();
+    await screen.press(KEYS.enter);
+    await screen.waitFor('Topology key');
+    await settle();
+    await screen.press(KEYS.enter);
+    await screen.waitFor('Certificate validity');
+    await settle();
+    await screen.press(KEYS.enter);
+
+    // Then the checks run with those choices and their warning is shown with its hint
+    const checks = await screen.waitFor('Warnings above');
+    expect(checks).toContain('Version');
+    expect(checks).toContain('supported: 1.25–1.28');
+    expect(calls.checks[0]).toMatchObject({ hosting: 'kind-cp', namespace: 'elotl', workloads: ['kind-workload-1', 'kind-workload-2'], ha: true, topologyKey: 'topology.kubernetes.io/zone', validityYears: 10 });
+    expect(calls.checks[0]!.clusterNames).toEqual({ 'kind-workload-1': 'kind-workload-1', 'kind-workload-2': 'kind-workload-b' });
+
+    // When the warning is accepted, the plan lists the choices; Enter installs
+    await screen.press(KEYS.enter);
+    const plan = await screen.waitFor('Press enter to install');
+    expect(plan).toContain('kind-workload-b (kind-workload-2)');
+    expect(plan).toContain('3 replicas, spread by topology.kubernetes.io/zone');
+    expect(calls.installs).toHaveLength(0);
+    await screen.press(KEYS.enter);
+    const done = await screen.waitFor('Installed');
+    expect(done).toContain('Fleet recorded and verified');
+    expect(calls.installs).toHaveLength(1);
+
+    // And q leaves with exit 0
+    await screen.press('q');
+    expect(props.onExit).toHaveBeenCalledWith(0);
+  });
+
+  it('a blocking check stops the wizard before anything changes; n retries without HA', async () => {
+    let runs = 0;
+    const { el, calls } = wizard({
+      initial: { hosting: 'kind-cp' },
+      runChecks: async (c) => {
+        runs++;
+        calls.checks.push(c);
+        if (c.ha) {
+          return {
+            items: [{ id: 'zones', label: 'Topology for HA', state: 'fail', detail: '2 values of topology.kubernetes.io/zone', hint: 'use --no-ha or another key' }],
+            blocking: true,
+            warnings: false,
+          };
+        }
+        return { items: [ok('zones', 'Checks')], blocking: false, warnings: false };
+      },
+    });
+    const screen = await renderScreen(el);
+    for (let i = 0; i < 6; i++) {
+      await screen.press(KEYS.enter);
+      await settle();
+    }
+    const blocked = await screen.waitFor('Blocked');
+    expect(blocked).toContain('use --no-ha or another key');
+    // Enter does not go on while a check fails
+    await screen.press(KEYS.enter);
+    expect(screen.frame()).toContain('Blocked');
+    expect(calls.installs).toHaveLength(0);
+
+    await screen.press('n');
+    await screen.waitFor('All checks passed');
+    await settle();
+    expect(runs).toBe(2);
+    expect(calls.checks[1]!.ha).toBe(false);
+    await screen.press(KEYS.enter);
+    expect(await screen.waitFor('The plan')).toContain('single replica');
+  });
+
+  it('Esc goes back a page, keeping what was entered; an invalid namespace is refused with one line', async () => {
+    const { el } = wizard();
+    const screen = await renderScreen(el);
+    await screen.press(KEYS.enter);
+    await screen.waitFor('Namespace of the control plane');
+    await settle();
+    await screen.press(...Array<string>(8).fill(KEYS.backspace), 'B', 'a', 'd', KEYS.enter);
+    expect(await screen.waitFor('not a valid namespace name')).toContain('"Bad"');
+    await screen.press(KEYS.esc);
+    await screen.waitFor('Hosting cluster');
+    await settle();
+  });
+
+  it('in read-only mode the plan says the install is refused and Enter does nothing', async () => {
+    const { el, calls } = wizard({ readOnly: true, initial: { hosting: 'kind-cp' } });
+    const screen = await renderScreen(el);
+    for (let i = 0; i < 6; i++) {
+      await screen.press(KEYS.enter);
+      await settle();
+    }
+    await screen.waitFor('Warnings above');
+    await settle();
+    await screen.press(KEYS.enter);
+    await screen.waitFor('Read-only mode');
+    await settle();
+    await screen.press(KEYS.enter);
+    expect(screen.frame()).toContain('Read-only mode');
+    expect(calls.installs).toHaveLength(0);
+  });
+});
+
+describe('the Install tab of the dashboard', () => {
+  it('Enter opens the wizard, which owns the keyboard until it is done; a finished install is reported', async () => {
+    // Given the dashboard with an installer
+    const { props: deps } = wizard();
+    const onQuit = vi.fn();
+    const onInstalled = vi.fn();
+    const screen = await renderApp(appProps(threeContexts(), { onQuit, onInstalled, installer: async () => deps }));
+    await screen.waitFor('kind-hosting');
+
+    // When the operator goes to Install and presses Enter
+    await screen.press('2');
+    await screen.waitFor('Press enter to start the install wizard');
+    await screen.press(KEYS.enter);
+    await screen.waitFor('Hosting cluster');
+    await settle();
+
+    // Then keys are the wizard's: q typed into the namespace is text, not quit; Tab does not switch screens
+    await screen.press(KEYS.enter);
+    await screen.waitFor('Namespace of the control plane');
+    await settle();
+    await screen.press('q', KEYS.tab);
+    expect(onQuit).not.toHaveBeenCalled();
+    expect(await screen.waitFor('elotlq')).toContain('Install · 2/10');
+
+    // When the install runs to the end and q is pressed
+    await screen.press(KEYS.backspace, KEYS.enter);
+    await screen.waitFor('Workload clusters');
+    await settle();
+    await screen.press(KEYS.enter);
+    for (const title of ['High availability', 'Topology key', 'Certificate validity']) {
+      await screen.waitFor(title);
+      await settle();
+      await screen.press(KEYS.enter);
+    }
+    await screen.waitFor('Warnings above');
+    await settle();
+    await screen.press(KEYS.enter);
+    await screen.waitFor('Press enter to install');
+    await settle();
+    await screen.press(KEYS.enter);
+    await screen.waitFor('Installed');
+    await settle();
+    await screen.press('q');
+
+    // Then the Install tab is back, the dashboard was told, and it did not quit
+    await screen.waitFor('Press enter to start the install wizard');
+    expect(onInstalled).toHaveBeenCalledTimes(1);
+    expect(onQuit).not.toHaveBeenCalled();
+  });
+});
+
+describe('wizardReducer', () => {
+  it('derives valid cluster names from context names', () => {
+    expect(defaultClusterName('kind-workload-1')).toBe('kind-workload-1');
+    expect(defaultClusterName('arn:aws:eks:eu-west-1:1234:cluster/Prod_EU')).toBe('prod-eu');
+    expect(defaultClusterName('___')).toBe('cluster');
+  });
+
+  it('skips the topology page without HA and the names page without workloads', () => {
+    let s = initialWizardState();
+    s = wizardReducer(s, { type: 'hosting', context: 'a' });
+    s = wizardReducer(s, { type: 'namespace', value: 'elotl' });
+    s = wizardReducer(s, { type: 'workloads', contexts: [] });
+    expect(s.page).toBe('ha');
+    s = wizardReducer(s, { type: 'ha', ha: false });
+    expect(s.page).toBe('validity');
+    expect(wizardReducer(s, { type: 'back' }).page).toBe('ha');
+    expect(wizardReducer(s, { type: 'validity', value: '0' }).error).toMatch(/whole number/);
+  });
+
+  it('refuses two workloads with the same cluster name', () => {
+    let s = initialWizardState({ hosting: 'a' });
+    s = { ...s, page: 'workloads' };
+    s = wizardReducer(s, { type: 'workloads', contexts: ['b', 'c'] });
+    s = wizardReducer(s, { type: 'clusterName', value: 'same' });
+    s = wizardReducer(s, { type: 'clusterName', value: 'same' });
+    expect(s.error).toMatch(/already the name/);
+    expect(s.page).toBe('names');
+  });
+});
