@@ -241,6 +241,11 @@ export async function runInstall(opts: InstallOptions, publish: (items: CheckIte
       const contexts = contextInfos(kc).filter((c) => [opts.hosting.context, opts.controlPlaneContext, ...opts.workloads.map((x) => x.context)].includes(c.name));
       const state = await collectStatus(kc, contexts, 20_000, fleet);
       result.status = fleetChecklist(state);
+      // The Status checklist under the row, as `fleetdeck status` prints it.
+      for (const item of result.status) {
+        const child = row.child(`status:${item.id}`, item.label);
+        child.set(item.state, item.detail, item.hint);
+      }
       const healthy = fleetHealthy(state);
       const problems = result.status.filter((i) => i.state === 'fail' || i.state === 'warn').map((i) => i.label);
       if (!healthy) throw new StepError(`the fleet is not healthy: ${problems.join('; ')}`, 'run fleetdeck status for the whole checklist');
