@@ -49,6 +49,14 @@ describe('fleet config', () => {
     expect(readFleetFile(path.join(dir, 'missing.yaml'))).toBeUndefined();
   });
 
+  it('records the control plane\'s kubeconfig written by the install', () => {
+    const p = path.join(dir, 'with-kc', 'fleet.yaml');
+    writeFleetFile(p, { hostingContext: 'kind-cp', controlPlaneContext: 'nova', namespace: 'elotl', workloads: [] }, { kubeconfig: '/x/nova.kubeconfig' });
+    expect(readFleetFile(p)?.kubeconfig).toBe('/x/nova.kubeconfig');
+    fs.writeFileSync(p, 'hostingContext: a\nkubeconfig: ""\n');
+    expect(() => readFleetFile(p)).toThrow(/line 2: "kubeconfig" must be a non-empty string/);
+  });
+
   it('errors name the file and the line', () => {
     expect(() => readFleetFile(file('bad.yaml', 'hostingContext: a\nnamespace: [unclosed\n'))).toThrow(/bad\.yaml line \d+: not valid YAML/);
     expect(() => readFleetFile(file('unknown.yaml', 'hostingContext: a\nworkload: [b]\n'))).toThrow(/unknown\.yaml line 2: unknown field "workload"/);

@@ -35,6 +35,13 @@ const b = kubeconfig('b.yaml', [
 ], 'two');
 
 describe('kubeconfig loading, as kubectl does it', () => {
+  it('reads extra files (the fleet\'s control-plane kubeconfig) after the others: their names lose, missing ones are skipped', () => {
+    const { config, files } = loadKubeconfig({ kubeconfig: a, extra: [b, path.join(dir, 'gone.yaml')] });
+    expect(files).toEqual([a, b]);
+    expect(contextInfos(config).map((c) => c.name).sort()).toEqual(['one', 'shared', 'two']);
+    expect(configForContext(config, 'shared').getCurrentCluster()?.server).toBe('https://first:6443');
+  });
+
   it('given KUBECONFIG with several files (and a missing one), merges them and the first file wins', () => {
     const env = { KUBECONFIG: [a, path.join(dir, 'missing.yaml'), b].join(path.delimiter), HOME: dir };
     const { config, files } = loadKubeconfig({ env });
