@@ -36,6 +36,7 @@ export type WizardAction =
   | { type: 'validity'; value: string }
   | { type: 'checks'; items: CheckItem[]; done: boolean; blocking?: boolean; warnings?: boolean }
   | { type: 'withoutHA' }
+  | { type: 'rerunChecks' }
   | { type: 'confirmChecks' }
   | { type: 'install' }
   | { type: 'progress'; items: CheckItem[]; done: boolean; ok?: boolean }
@@ -121,6 +122,11 @@ export function wizardReducer(state: WizardState, action: WizardAction): WizardS
     }
     case 'checks':
       return { ...state, checks: { items: action.items, done: action.done, blocking: action.blocking ?? false, warnings: action.warnings ?? false } };
+    case 'rerunChecks': {
+      const s = { ...state };
+      delete s.checks;
+      return s;
+    }
     case 'withoutHA': {
       const s = next('checks', { ha: false });
       delete s.checks;

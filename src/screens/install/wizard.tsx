@@ -68,36 +68,31 @@ export function InstallWizard({ contexts, initial, readOnly, width, runChecks, r
     if (key.escape) return dispatch({ type: 'back' });
     if (page === 'checks' && state.checks?.done) {
       if (key.return) dispatch({ type: 'confirmChecks' });
-      else if (input === 'r') {
-        started.current = undefined;
-        dispatch({ type: 'checks', items: [], done: false });
-      } else if (input === 'n' && choices.ha) dispatch({ type: 'withoutHA' });
+      else if (input === 'r') dispatch({ type: 'rerunChecks' });
+      else if (input === 'n' && choices.ha) dispatch({ type: 'withoutHA' });
     }
     if (page === 'plan' && key.return && !readOnly) dispatch({ type: 'install' });
   });
 
-  // The checks run when their page opens (and again after `r` or a change of HA).
+  // The checks run when their page opens with no result yet (again after `r` or a change of
+  // HA); the answer of a run that was superseded (the operator went back) is dropped.
+  const checksRun = useRef(0);
   useEffect(() => {
-    if (page !== 'checks' || state.checks?.items.length || started.current === 'checks') return;
-    started.current = 'checks';
-    let live = true;
-    runChecks(choices, (items) => live && dispatch({ type: 'checks', items, done: false })).then(
-      (r) => {
-        if (!live) return;
-        started.current = undefined;
-        dispatch({ type: 'checks', items: r.items, done: true, blocking: r.blocking, warnings: r.warnings });
-      },
-      (err: unknown) => {
-        if (!live) return;
-        started.current = undefined;
-        dispatch({ type: 'checks', items: [{ id: 'error', label: 'Checks could not run', state: 'fail', detail: err instanceof Error ? err.message : String(err) }], done: true, blocking: true });
-      },
+    if (page !== 'checks') {
+      checksRun.current++;
+      return;
+    }
+    if (state.checks !== undefined) return;
+    const run = ++checksRun.current;
+    const current = () => checksRun.current === run;
+    dispatch({ type: 'checks', items: [], done: false });
+    runChecks(choices, (items) => current() && dispatch({ type: 'checks', items, done: false })).then(
+      (r) => current() && dispatch({ type: 'checks', items: r.items, done: true, blocking: r.blocking, warnings: r.warnings }),
+      (err: unknown) =>
+        current() &&
+        dispatch({ type: 'checks', items: [{ id: 'error', label: 'Checks could not run', state: 'fail', detail: err instanceof Error ? err.message : String(err) }], done: true, blocking: true }),
     );
-    return () => {
-      live = false;
-      if (started.current === 'checks') started.current = undefined;
-    };
-  }, [page, state.checks?.items.length]);
+  }, [page, state.checks === undefined]);
 
   useEffect(() => {
     if (page !== 'progress' || started.current === 'install') return;
@@ -166,7 +161,7 @@ export function InstallWizard({ contexts, initial, readOnly, width, runChecks, r
       </Box>
       {state.error ? <Text color={theme.color('fail')}>{theme.text(state.error)}</Text> : null}
       <Box marginTop={1}>
-        <Text dimColor>{theme.text(keyLine(page, state.checks?.done === true, state.progress?.done === true))}</Text>
+        <Text dimColor>{theme.text(keyLine(page, state.checks?.done === true, state.progress?.done === true, choices.ha))}</Text>
       </Box>
     </Box>
   );
@@ -178,7 +173,7 @@ function firstOf<T extends string | { value: string }>(items: T[], first: string
   return [...items.filter(is), ...items.filter((x) => !is(x))];
 }
 
-function keyLine(page: WizardPage, checksDone: boolean, installDone: boolean): string {
+function keyLine(page: WizardPage, checksDone: boolean, installDone: boolean, ha: boolean): string {
   switch (page) {
     case 'hosting':
     case 'ha':
@@ -186,7 +181,7 @@ function keyLine(page: WizardPage, checksDone: boolean, installDone: boolean): s
     case 'workloads':
       return '↑/↓ move · space select · enter continue · esc back';
     case 'checks':
-      return checksDone ? 'enter continue (if nothing failed) · r run again · n without HA · esc back' : 'checking…';
+      return checksDone ? `enter continue (if nothing failed) · r run again${ha ? ' · n without HA' : ''} · esc back` : 'checking…';
     case 'plan':
       return 'enter install · esc back · ctrl-c quit';
     case 'progress':
