@@ -282,13 +282,15 @@ export async function wizardDeps(opts: InstallCommandOptions, loaded: LoadedKube
     dryRun: false,
     controlPlaneContext,
     kubeconfigPath: controlPlaneKubeconfigPath(fleetFile, controlPlaneContext),
-    ...(opts.mergeKubeconfig && loaded.files[0] ? { mergeKubeconfig: loaded.files[0] } : {}),
+    ...(c.mergeKubeconfig && loaded.files[0] ? { mergeKubeconfig: loaded.files[0] } : {}),
     fleetFile,
   });
   const bundle = await loadBundle(opts.bundle);
   return {
     contexts,
-    initial,
+    initial: { ...initial, mergeKubeconfig: opts.mergeKubeconfig === true },
+    kubeconfigPath: controlPlaneKubeconfigPath(fleetFile, controlPlaneContext),
+    ...(loaded.files[0] ? { userKubeconfig: loaded.files[0] } : {}),
     runChecks: async (c, onProgress) => {
       const o = optionsFor(c);
       return runPrechecks(

@@ -17,6 +17,8 @@ function wizard(overrides: Partial<WizardProps> = {}) {
   const calls = { checks: [] as WizardChoices[], installs: [] as WizardChoices[] };
   const props: WizardProps = {
     contexts: CONTEXTS,
+    kubeconfigPath: '/home/me/.config/fleetdeck/nova.kubeconfig',
+    userKubeconfig: '/home/me/.kube/config',
     readOnly: false,
     width: 79,
     runChecks: async (c, onProgress): Promise<ChecksOutcome> => {
@@ -80,11 +82,16 @@ describe('install wizard pages', () => {
     const plan = await screen.waitFor('Press enter to install');
     expect(plan).toContain('kind-workload-b (kind-workload-2)');
     expect(plan).toContain('3 replicas, spread by topology.kubernetes.io/zone');
+    expect(plan).toContain('/home/me/.config/fleetdeck/nova.kubeconfig');
+    expect(plan).toContain('not merged into /home/me/.kube/config (m toggles)');
+    await screen.press('m');
+    await screen.waitFor('and merged into /home/me/.kube/config');
     expect(calls.installs).toHaveLength(0);
     await screen.press(KEYS.enter);
     const done = await screen.waitFor('Installed');
     expect(done).toContain('Fleet recorded and verified');
     expect(calls.installs).toHaveLength(1);
+    expect(calls.installs[0]!.mergeKubeconfig).toBe(true);
 
     // And q leaves with exit 0
     await screen.press('q');

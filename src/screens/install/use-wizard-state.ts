@@ -13,6 +13,8 @@ export interface WizardChoices {
   ha: boolean;
   topologyKey: string;
   validityYears: number;
+  /** Also add the control plane's context to the user's kubeconfig (after a backup). */
+  mergeKubeconfig: boolean;
 }
 
 export interface WizardState {
@@ -37,6 +39,7 @@ export type WizardAction =
   | { type: 'checks'; items: CheckItem[]; done: boolean; blocking?: boolean; warnings?: boolean }
   | { type: 'withoutHA' }
   | { type: 'rerunChecks' }
+  | { type: 'toggleMerge' }
   | { type: 'confirmChecks' }
   | { type: 'install' }
   | { type: 'progress'; items: CheckItem[]; done: boolean; ok?: boolean }
@@ -122,6 +125,8 @@ export function wizardReducer(state: WizardState, action: WizardAction): WizardS
     }
     case 'checks':
       return { ...state, checks: { items: action.items, done: action.done, blocking: action.blocking ?? false, warnings: action.warnings ?? false } };
+    case 'toggleMerge':
+      return { ...state, choices: { ...choices, mergeKubeconfig: !choices.mergeKubeconfig } };
     case 'rerunChecks': {
       const s = { ...state };
       delete s.checks;
@@ -160,6 +165,7 @@ export function initialWizardState(initial: Partial<WizardChoices> = {}): Wizard
       ha: true,
       topologyKey: 'topology.kubernetes.io/zone',
       validityYears: 10,
+      mergeKubeconfig: false,
       ...initial,
     },
   };

@@ -22,6 +22,9 @@ export interface InstallerDeps {
   /** Every context of the kubeconfig. */
   contexts: string[];
   initial?: Partial<WizardChoices>;
+  /** Where the control plane's kubeconfig is written, and the user's kubeconfig it can be merged into. */
+  kubeconfigPath?: string;
+  userKubeconfig?: string;
   runChecks: (choices: WizardChoices, onProgress: (items: CheckItem[]) => void) => Promise<ChecksOutcome>;
   runInstall: (choices: WizardChoices, onProgress: (items: CheckItem[]) => void, signal?: AbortSignal) => Promise<InstallOutcome>;
 }
@@ -53,7 +56,7 @@ const PAGES: WizardPage[] = ['hosting', 'namespace', 'workloads', 'names', 'ha',
  * their names, HA and its topology key, certificate validity), the prerequisite checks live,
  * the plan to confirm, then every install step live. Esc goes back a page; Ctrl-C leaves.
  */
-export function InstallWizard({ contexts, initial, readOnly, width, runChecks, runInstall, onExit }: WizardProps) {
+export function InstallWizard({ contexts, initial, kubeconfigPath, userKubeconfig, readOnly, width, runChecks, runInstall, onExit }: WizardProps) {
   const theme = useTheme();
   const [state, dispatch] = useWizardState(initial);
   const { page, choices } = state;
@@ -72,6 +75,7 @@ export function InstallWizard({ contexts, initial, readOnly, width, runChecks, r
       else if (input === 'n' && choices.ha) dispatch({ type: 'withoutHA' });
     }
     if (page === 'plan' && key.return && !readOnly) dispatch({ type: 'install' });
+    if (page === 'plan' && input === 'm' && userKubeconfig) dispatch({ type: 'toggleMerge' });
   });
 
   // The checks run when their page opens with no result yet (again after `r` or a change of
@@ -154,7 +158,7 @@ export function InstallWizard({ contexts, initial, readOnly, width, runChecks, r
         ) : page === 'checks' ? (
           <ChecksPage state={state.checks} ha={choices.ha} width={width} />
         ) : page === 'plan' ? (
-          <PlanPage choices={choices} readOnly={readOnly} />
+          <PlanPage choices={choices} readOnly={readOnly} {...(kubeconfigPath ? { kubeconfigPath } : {})} {...(userKubeconfig ? { userKubeconfig } : {})} />
         ) : page === 'progress' ? (
           <ProgressPage progress={state.progress} width={width} />
         ) : null}
@@ -217,7 +221,7 @@ function ChecksPage({ state, ha, width }: { state: { items: CheckItem[]; done: b
   );
 }
 
-function PlanPage({ choices, readOnly }: { choices: WizardChoices; readOnly: boolean }) {
+function PlanPage({ choices, readOnly, kubeconfigPath, userKubeconfig }: { choices: WizardChoices; readOnly: boolean; kubeconfigPath?: string; userKubeconfig?: string }) {
   const rows: [string, string][] = [
     ['Hosting context', choices.hosting ?? '?'],
     ['Namespace', choices.namespace],
@@ -226,6 +230,8 @@ function PlanPage({ choices, readOnly }: { choices: WizardChoices; readOnly: boo
       : [['Workload clusters', 'none'] as [string, string]]),
     ['Availability', choices.ha ? `3 replicas, spread by ${choices.topologyKey}` : 'single replica'],
     ['Certificates', `valid ${choices.validityYears} years; existing ones are reused`],
+    ...(kubeconfigPath ? [['Kubeconfig', kubeconfigPath] as [string, string]] : []),
+    ...(userKubeconfig ? [['', `${choices.mergeKubeconfig ? 'and merged into' : 'not merged into'} ${userKubeconfig} (m toggles)`] as [string, string]] : []),
   ];
   return (
     <Box flexDirection="column">
