@@ -14,6 +14,11 @@ export interface ClusterRecord {
   pids: Partial<Record<Role, number>>;
   /** `stopped` after `sandbox stop-apiserver`. */
   apiserver: 'running' | 'stopped' | 'exited';
+  /**
+   * PIDs of the processes run for pods (etcd and kube-apiserver images), by
+   * `<namespace>/<pod>/<container>@<pod uid prefix>`; their command lines name the sandbox dir.
+   */
+  podProcesses?: Record<string, number>;
 }
 
 export interface SandboxState {
@@ -87,9 +92,11 @@ export function isOurs(pid: number | undefined, dir: string): pid is number {
   return cmd.includes(dir);
 }
 
-/** Every PID the state records (supervisor first). */
+/** Every PID the state records (supervisor first, then the clusters' processes, then pods' processes). */
 export function recordedPids(state: SandboxState): number[] {
-  return [state.supervisorPid, ...state.clusters.flatMap((c) => Object.values(c.pids))].filter(
-    (p): p is number => typeof p === 'number',
-  );
+  return [
+    state.supervisorPid,
+    ...state.clusters.flatMap((c) => Object.values(c.pids)),
+    ...state.clusters.flatMap((c) => Object.values(c.podProcesses ?? {})),
+  ].filter((p): p is number => typeof p === 'number');
 }

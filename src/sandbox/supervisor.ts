@@ -20,7 +20,7 @@ import {
   type ClusterAccess,
   type ClusterSpec,
 } from './cluster.js';
-import { startSimulators, type Simulators } from './sim/index.js';
+import { HostnameDirectory, startSimulators, type SandboxRuntime, type Simulators } from './sim/index.js';
 import { writeState, type ClusterRecord, type SandboxState } from './state.js';
 
 export interface SuperviseOptions {
@@ -172,8 +172,16 @@ export async function supervise(opts: SuperviseOptions): Promise<number> {
       apiserver: 'running',
     })),
   };
-  const save = () => writeState(state);
+  const save = () => {
+    try {
+      writeState(state);
+    } catch (err) {
+      log(`cannot write the state: ${describeError(err)}`);
+    }
+  };
   save();
+  // Load-balancer hostnames of every cluster, resolvable from all of them.
+  const hostnames = new HostnameDirectory();
 
   let stopping = false;
   const running: RunningCluster[] = [];
@@ -239,8 +247,21 @@ export async function supervise(opts: SuperviseOptions): Promise<number> {
         procs.spawn('kube-scheduler');
         await ensureReadOnlyRole(cluster.kc);
         step(`registering ${opts.nodes} simulated nodes`);
+        const runtime: SandboxRuntime = {
+          dir: spec.dir,
+          binaries: { etcd: opts.binaries.etcd, 'kube-apiserver': opts.binaries['kube-apiserver'] },
+          hostnames,
+          // Saved at once (synchronously): a supervisor killed right after a start still leaves
+          // the PID for `sandbox down`.
+          recordProcess: (key, pid) => {
+            const procs = (record.podProcesses ??= {});
+            if (pid) procs[key] = pid;
+            else delete procs[key];
+            save();
+          },
+        };
         cluster.sims = await startSimulators(
-          { kc: cluster.kc, cluster: { name: spec.name, index: spec.index }, log: (l) => log(`${spec.context}: ${l}`) },
+          { kc: cluster.kc, cluster: { name: spec.name, index: spec.index }, log: (l) => log(`${spec.context}: ${l}`), runtime },
           { nodes: opts.nodes },
         );
         step('ready');

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { describeError, statusCode } from '../../kube/client.js';
 
@@ -8,6 +9,56 @@ export interface SimContext {
   cluster: { name: string; index: number };
   /** One line per call; never multi-line, never key material. */
   log: (line: string) => void;
+  /**
+   * Given, pods whose containers are etcd or kube-apiserver images run the real binaries, the
+   * nova-agent runs in process, Services resolve by name and load balancers forward (see
+   * sim/containers.ts, sim/network.ts). Without it every pod is only reported as running.
+   */
+  runtime?: SandboxRuntime;
+}
+
+/** Sandbox-wide: load-balancer hostnames of every cluster → the loopback address serving them. */
+export class HostnameDirectory {
+  private readonly byOwner = new Map<string, Map<string, string>>();
+  private readonly listeners = new Set<() => void>();
+
+  /** Replaces the hostnames one owner (a cluster) publishes. */
+  publish(owner: string, names: Map<string, string>): void {
+    const before = this.byOwner.get(owner);
+    if (before && before.size === names.size && [...names].every(([n, ip]) => before.get(n) === ip)) return;
+    this.byOwner.set(owner, new Map(names));
+    for (const l of this.listeners) l();
+  }
+
+  lookup(hostname: string): string | undefined {
+    const name = hostname.toLowerCase().replace(/\.$/, '');
+    for (const names of this.byOwner.values()) {
+      const ip = names.get(name);
+      if (ip) return ip;
+    }
+    return undefined;
+  }
+
+  entries(): [string, string][] {
+    return [...this.byOwner.values()].flatMap((m) => [...m]);
+  }
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
+
+/** What running pods for real needs from the sandbox. */
+export interface SandboxRuntime {
+  /** This cluster's directory in the sandbox: pods, volumes, logs and the hosts file go under it. */
+  dir: string;
+  /** The test bed's binaries run for etcd and kube-apiserver images. */
+  binaries: { etcd: string; 'kube-apiserver': string };
+  /** Records a pod's process (its PID) or forgets it (undefined), so `sandbox down` stops it. */
+  recordProcess: (key: string, pid: number | undefined) => void;
+  /** Load-balancer hostnames of all clusters (shared by every cluster of the sandbox). */
+  hostnames: HostnameDirectory;
 }
 
 /** Field manager recorded on everything the simulators write. */
@@ -23,6 +74,19 @@ export function isNotFound(err: unknown): boolean {
 
 export function isConflict(err: unknown): boolean {
   return statusCode(err) === 409;
+}
+
+/** True when nothing listens on any of `ports` at `ip` (each is bound for a moment to find out). */
+export async function portsFree(ip: string, ports: readonly number[]): Promise<boolean> {
+  for (const port of new Set(ports)) {
+    const free = await new Promise<boolean>((resolve) => {
+      const s = net.createServer();
+      s.once('error', (err: NodeJS.ErrnoException) => resolve(err.code !== 'EADDRINUSE' && err.code !== 'EACCES'));
+      s.listen({ port, host: ip, exclusive: true }, () => s.close(() => resolve(true)));
+    });
+    if (!free) return false;
+  }
+  return true;
 }
 
 /**
@@ -97,6 +161,25 @@ export class AddressPool {
       }
     }
     return undefined;
+  }
+
+  /**
+   * The next free address that `usable` accepts (e.g. nothing else on the machine listens on
+   * the ports it will serve: another sandbox uses the same ranges), or undefined.
+   */
+  async allocateUsable(usable: (ip: string) => Promise<boolean>, attempts = 32): Promise<string | undefined> {
+    const skipped: string[] = [];
+    try {
+      for (let i = 0; i < attempts; i++) {
+        const ip = this.allocate();
+        if (!ip) return undefined;
+        if (await usable(ip)) return ip;
+        skipped.push(ip); // held until the search ends, so it is not offered again
+      }
+      return undefined;
+    } finally {
+      for (const ip of skipped) this.release(ip);
+    }
   }
 
   release(ip: string | undefined): void {

@@ -1,10 +1,12 @@
 import { SimulatedKubelet } from './kubelet.js';
 import { LoadBalancerController } from './loadbalancer.js';
+import { ClusterNetwork } from './network.js';
 import { StorageProvisioner } from './provisioner.js';
 import type { SimContext } from './context.js';
 import type { PodNetwork } from './pods.js';
 
-export type { SimContext } from './context.js';
+export { HostnameDirectory, type SimContext, type SandboxRuntime } from './context.js';
+export { ClusterNetwork } from './network.js';
 export { SimulatedKubelet, type SimulatedKubeletOptions, SANDBOX_NODE_ANNOTATION, SANDBOX_ZONES, NOT_READY_TAINT } from './kubelet.js';
 export { LoadBalancerController, LB_HOSTNAME_ANNOTATION, LB_HOSTNAME_SUFFIX } from './loadbalancer.js';
 export { type PodNetwork, type Fault, FAULT_ANNOTATION } from './pods.js';
@@ -14,6 +16,8 @@ export interface Simulators {
   kubelet: SimulatedKubelet;
   lb: LoadBalancerController;
   storage: StorageProvisioner;
+  /** Only with the context's runtime: addresses, names and forwarding of pods that run for real. */
+  network?: ClusterNetwork;
   stop(): Promise<void>;
 }
 
@@ -23,11 +27,13 @@ export interface Simulators {
  * if that takes longer than `readyTimeoutMs`).
  */
 export async function startSimulators(ctx: SimContext, opts: { nodes?: number; podNetwork?: PodNetwork; readyTimeoutMs?: number } = {}): Promise<Simulators> {
-  const kubelet = new SimulatedKubelet(ctx, { nodes: opts.nodes ?? 6, podNetwork: opts.podNetwork ?? 'cluster' });
-  const lb = new LoadBalancerController(ctx);
+  const network = ctx.runtime ? new ClusterNetwork(ctx, ctx.runtime) : undefined;
+  const kubelet = new SimulatedKubelet(ctx, { nodes: opts.nodes ?? 6, podNetwork: opts.podNetwork ?? 'cluster', network });
+  const lb = new LoadBalancerController(ctx, network);
   const storage = new StorageProvisioner(ctx);
   const stop = async () => {
     await Promise.all([kubelet.stop(), lb.stop(), storage.stop()]);
+    await network?.close();
   };
   try {
     await Promise.all([kubelet.start(), lb.start(), storage.start()]);
@@ -36,5 +42,5 @@ export async function startSimulators(ctx: SimContext, opts: { nodes?: number; p
     await stop();
     throw err;
   }
-  return { kubelet, lb, storage, stop };
+  return { kubelet, lb, storage, network, stop };
 }

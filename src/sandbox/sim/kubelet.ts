@@ -15,6 +15,7 @@ import { ZONE_LABEL } from '../../kube/nodes.js';
 import { FIELD_MANAGER, isConflict, isNotFound, retryUntil, sleep, watchErrorLogger, type SimContext } from './context.js';
 import { WorkQueue } from './queue.js';
 import { PodRunner, type PodNetwork } from './pods.js';
+import type { ClusterNetwork } from './network.js';
 
 export const SANDBOX_NODE_ANNOTATION = 'fleetdeck.io/sandbox-node';
 export const NOT_READY_TAINT = 'node.kubernetes.io/not-ready';
@@ -30,6 +31,8 @@ export interface SimulatedKubeletOptions {
   nodes?: number;
   /** Where pod IPs come from (see PodNetwork). Default `cluster`. */
   podNetwork?: PodNetwork;
+  /** With the context's runtime: where pods that run for real get their addresses and names. */
+  network?: ClusterNetwork;
 }
 
 interface NodeState {
@@ -93,7 +96,7 @@ export class SimulatedKubelet {
       onEvent: (type, n) => (type === 'DELETED' ? this.observeDeleted(n) : this.observe(n)),
       onError: watchErrorLogger(ctx.log, 'nodes'),
     });
-    this.pods = new PodRunner(ctx, (name) => this.nodes.get(name)?.ip, opts.podNetwork);
+    this.pods = new PodRunner(ctx, (name) => this.nodes.get(name)?.ip, opts.podNetwork, opts.network);
   }
 
   /**
@@ -137,6 +140,11 @@ export class SimulatedKubelet {
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.heartbeat = undefined;
     await Promise.all([this.watch.stop(), this.queue.stop(), this.pods.stop()]);
+  }
+
+  /** The loopback address of a pod (`namespace/name`) whose processes run for real, if any. */
+  localAddress(podKey: string): string | undefined {
+    return this.pods.localAddress(podKey);
   }
 
   /** Names of the nodes this kubelet runs, in registration order. */

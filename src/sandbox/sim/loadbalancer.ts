@@ -1,7 +1,8 @@
 import { CoreV1Api, type V1LoadBalancerIngress, type V1Service } from '@kubernetes/client-node';
 import { makeClient } from '../../kube/client.js';
 import { ResilientWatch } from '../../kube/watch.js';
-import { FIELD_MANAGER, isConflict, isNotFound, AddressPool, watchErrorLogger, type SimContext } from './context.js';
+import { FIELD_MANAGER, isConflict, isNotFound, AddressPool, portsFree, watchErrorLogger, type SimContext } from './context.js';
+import type { ClusterNetwork } from './network.js';
 import { WorkQueue } from './queue.js';
 
 /** Service annotation: `"true"` makes the sandbox publish a hostname instead of an IP. */
@@ -14,7 +15,10 @@ const keyOf = (svc: V1Service) => `${svc.metadata?.namespace ?? ''}/${svc.metada
  * Plays a cloud's load-balancer controller: every `type: LoadBalancer` Service gets an ingress
  * address from `127.3.<cluster index>.<n>` (or the loopback `spec.loadBalancerIP` it asks for),
  * or a hostname `<svc>.<ns>.lb.sandbox.local` when annotated; a Service that stops being a
- * LoadBalancer has its ingress cleared.
+ * LoadBalancer has its ingress cleared. Given the cluster network, it also forwards: TCP
+ * connections to `<ingress IP>:<port>` go to a Ready pod of the Service (see ClusterNetwork);
+ * a hostname resolves, for the sandbox's processes and agents, to an address that forwards
+ * the same way.
  */
 export class LoadBalancerController {
   private readonly core: CoreV1Api;
@@ -23,7 +27,10 @@ export class LoadBalancerController {
   private readonly queue: WorkQueue;
   private readonly watch: ResilientWatch<V1Service>;
 
-  constructor(private readonly ctx: SimContext) {
+  constructor(
+    private readonly ctx: SimContext,
+    private readonly network?: ClusterNetwork,
+  ) {
     this.core = makeClient(ctx.kc, CoreV1Api);
     this.pool = new AddressPool([127, 3, ctx.cluster.index]);
     this.queue = new WorkQueue('service', (key) => this.sync(key), ctx.log, 4);
@@ -60,6 +67,7 @@ export class LoadBalancerController {
     for (const ing of before?.status?.loadBalancer?.ingress ?? []) this.pool.release(ing.ip);
     this.services.set(key, svc);
     for (const ing of svc.status?.loadBalancer?.ingress ?? []) if (ing.ip) this.pool.markUsed(ing.ip);
+    this.network?.setService(svc);
   }
 
   private observe(svc: V1Service): void {
@@ -73,6 +81,7 @@ export class LoadBalancerController {
     this.services.delete(key);
     this.queue.forget(key);
     for (const ing of cached?.status?.loadBalancer?.ingress ?? []) this.pool.release(ing.ip);
+    this.network?.removeService(svc);
   }
 
   private desired(svc: V1Service): 'assign' | 'clear' | 'keep' {
@@ -83,7 +92,7 @@ export class LoadBalancerController {
     return 'keep';
   }
 
-  private ingressFor(svc: V1Service): V1LoadBalancerIngress | undefined {
+  private async ingressFor(svc: V1Service): Promise<V1LoadBalancerIngress | undefined> {
     const name = svc.metadata?.name ?? '';
     const namespace = svc.metadata?.namespace ?? '';
     if (svc.metadata?.annotations?.[LB_HOSTNAME_ANNOTATION] === 'true') {
@@ -94,7 +103,9 @@ export class LoadBalancerController {
       this.pool.markUsed(requested);
       return { ip: requested };
     }
-    const ip = this.pool.allocate();
+    // Forwarding for real: skip addresses where something (another sandbox) has the ports.
+    const ports = (svc.spec?.ports ?? []).filter((p) => (p.protocol ?? 'TCP') === 'TCP').map((p) => p.port);
+    const ip = this.network ? await this.pool.allocateUsable((a) => portsFree(a, ports)) : this.pool.allocate();
     if (!ip) {
       this.ctx.log(`load balancer: no address left for ${namespace}/${name}`);
       return undefined;
@@ -109,7 +120,7 @@ export class LoadBalancerController {
     if (action === 'keep') return;
     let ingress: V1LoadBalancerIngress[] = [];
     if (action === 'assign') {
-      const ing = this.ingressFor(svc);
+      const ing = await this.ingressFor(svc);
       if (!ing) return;
       ingress = [ing];
     }

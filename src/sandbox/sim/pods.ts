@@ -3,6 +3,8 @@ import { CoreV1Api, type V1Container, type V1ContainerStatus, type V1Pod, type V
 import { describeError, makeClient } from '../../kube/client.js';
 import { ResilientWatch } from '../../kube/watch.js';
 import { FIELD_MANAGER, isConflict, isNotFound, AddressPool, watchErrorLogger, type SimContext } from './context.js';
+import { RealPod, realPorts, runsForReal } from './containers.js';
+import type { ClusterNetwork } from './network.js';
 import { WorkQueue } from './queue.js';
 
 const keyOf = (pod: V1Pod) => `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
@@ -51,11 +53,16 @@ export function podAddressPrefix(network: PodNetwork, clusterIndex: number): [nu
   return network === 'loopback' ? [127, 100 + (clusterIndex % 100)] : [10, 244 + (clusterIndex % 12)];
 }
 
+/** How long a pod's processes get between SIGTERM and SIGKILL (at most; the pod may ask for less). */
+const MAX_GRACE_MS = 10_000;
+
 /**
  * The container-runtime half of the simulated kubelet: pods bound to one of its nodes are
  * reported Running and Ready with a pod IP, and pods being deleted gracefully are
  * finished off (deleted with grace period 0), as a kubelet does once containers stopped.
- * Pod IPs are unique within the cluster (see PodNetwork).
+ * Pod IPs are unique within the cluster (see PodNetwork). With a sandbox runtime and network,
+ * pods with etcd, kube-apiserver or nova-agent containers run for real (see RealPod) and
+ * report what their processes do.
  */
 export class PodRunner {
   private readonly core: CoreV1Api;
@@ -64,12 +71,17 @@ export class PodRunner {
   private readonly pool: AddressPool;
   private readonly queue: WorkQueue;
   private readonly watch: ResilientWatch<V1Pod>;
+  private readonly real = new Map<string, RealPod>(); // pod uid → its running containers
+  private readonly reported = new Map<string, number>(); // pod uid → RealPod version last written
+  private readonly stopping = new Set<Promise<void>>();
+  private stopped = false;
 
   /** `nodeIP(name)` is the node's address if the node is ours, else undefined. */
   constructor(
     private readonly ctx: SimContext,
     private readonly nodeIP: (nodeName: string) => string | undefined,
     network: PodNetwork = 'cluster',
+    private readonly net?: ClusterNetwork,
   ) {
     this.core = makeClient(ctx.kc, CoreV1Api);
     this.pool = new AddressPool(podAddressPrefix(network, ctx.cluster.index));
@@ -95,8 +107,32 @@ export class PodRunner {
     this.watch.start();
   }
 
+  /** Stops watching and every process of the pods it runs. */
   async stop(): Promise<void> {
+    this.stopped = true;
     await Promise.all([this.watch.stop(), this.queue.stop()]);
+    for (const uid of [...this.real.keys()]) this.stopReal(uid, 5000);
+    await Promise.allSettled([...this.stopping]);
+  }
+
+  /** The loopback address of a pod that runs for real (key `namespace/name`), if it has one. */
+  localAddress(key: string): string | undefined {
+    const uid = this.pods.get(key)?.metadata?.uid;
+    return uid ? this.real.get(uid)?.ip : undefined;
+  }
+
+  private isReal(pod: V1Pod): boolean {
+    return !!this.ctx.runtime && !!this.net && runsForReal(pod);
+  }
+
+  private stopReal(uid: string, graceMs: number): Promise<void> {
+    const rp = this.real.get(uid);
+    this.real.delete(uid);
+    this.reported.delete(uid);
+    if (!rp) return Promise.resolve();
+    const p = rp.stop(graceMs).finally(() => this.stopping.delete(p));
+    this.stopping.add(p);
+    return p;
   }
 
   private observe(pod: V1Pod): void {
@@ -108,6 +144,7 @@ export class PodRunner {
       return;
     }
     this.pods.set(key, pod);
+    this.real.get(pod.metadata?.uid ?? '')?.update(pod);
     if (this.needsWork(pod)) this.queue.add(key);
   }
 
@@ -117,6 +154,7 @@ export class PodRunner {
     this.pods.delete(key);
     this.queue.forget(key);
     const uid = pod.metadata?.uid ?? '';
+    void this.stopReal(uid, 2000);
     this.pool.release(this.ips.get(uid));
     this.ips.delete(uid);
     if (pod.spec?.hostNetwork !== true) for (const ip of pod.status?.podIPs ?? []) this.pool.release(ip.ip);
@@ -124,7 +162,13 @@ export class PodRunner {
 
   private needsWork(pod: V1Pod): boolean {
     if (pod.metadata?.deletionTimestamp) return true;
-    return !isTerminal(pod) && reported(pod) !== (faultOf(pod) ?? 'Running');
+    if (isTerminal(pod)) return false;
+    if (this.isReal(pod)) {
+      const uid = pod.metadata?.uid ?? '';
+      const rp = this.real.get(uid);
+      return !rp || !pod.status?.podIP || this.reported.get(uid) !== rp.version;
+    }
+    return reported(pod) !== (faultOf(pod) ?? 'Running');
   }
 
   private async sync(key: string): Promise<void> {
@@ -136,8 +180,13 @@ export class PodRunner {
     const name = pod.metadata?.name ?? '';
     const uid = pod.metadata?.uid ?? '';
     if (pod.metadata?.deletionTimestamp) {
-      // The containers "stopped": finish the graceful deletion. With a request body the API
-      // server reads the options from the body only, so the grace period goes there too.
+      // Stop the pod's processes (within its grace period, at most MAX_GRACE_MS), then
+      // finish the graceful deletion. With a request body the API server reads the options
+      // from the body only, so the grace period goes there too.
+      if (this.real.has(uid)) {
+        const graceMs = Math.min(MAX_GRACE_MS, (pod.metadata.deletionGracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30) * 1000);
+        await this.stopReal(uid, graceMs);
+      }
       try {
         await this.core.deleteNamespacedPod({
           name,
@@ -150,12 +199,41 @@ export class PodRunner {
       }
       return;
     }
-    const status = this.statusFor(pod, hostIP);
+    let rp: RealPod | undefined;
+    if (this.isReal(pod)) {
+      rp = this.real.get(uid);
+      if (!rp) {
+        if (this.stopped) return;
+        const ip = await this.net!.allocateAddress(realPorts(pod));
+        if (!ip) {
+          this.ctx.log(`kubelet: no local address left for ${key}`);
+          return;
+        }
+        if (this.stopped || this.pods.get(key)?.metadata?.uid !== uid) {
+          this.net!.releaseAddress(ip);
+          return;
+        }
+        rp = new RealPod(pod, ip, {
+          ctx: this.ctx,
+          runtime: this.ctx.runtime!,
+          network: this.net!,
+          core: this.core,
+          onChange: () => {
+            if (this.real.get(uid) === rp) this.queue.add(key);
+          },
+        });
+        this.real.set(uid, rp);
+        rp.start();
+      }
+    }
+    const version = rp?.version;
+    const status = this.statusFor(pod, hostIP, rp);
     if (!status) return;
     try {
       const updated = await this.core.replaceNamespacedPodStatus({ name, namespace, body: { ...pod, status }, fieldManager: FIELD_MANAGER });
+      if (rp && version !== undefined && this.real.get(uid) === rp) this.reported.set(uid, version);
       if (this.pods.get(key)?.metadata?.uid === uid) this.pods.set(key, updated);
-      const fault = faultOf(pod);
+      const fault = rp ? undefined : faultOf(pod);
       if (fault) await this.warn(updated, fault);
     } catch (err) {
       if (isNotFound(err)) return;
@@ -205,7 +283,7 @@ export class PodRunner {
   }
 
   /** The status a kubelet reports once it started the pod (or failed as FAULT_ANNOTATION asks); undefined if no IP is left. */
-  private statusFor(pod: V1Pod, hostIP: string): V1PodStatus | undefined {
+  private statusFor(pod: V1Pod, hostIP: string, rp?: RealPod): V1PodStatus | undefined {
     const uid = pod.metadata?.uid ?? '';
     let podIP = pod.spec?.hostNetwork ? hostIP : (pod.status?.podIP ?? this.ips.get(uid));
     if (!podIP) {
@@ -244,7 +322,7 @@ export class PodRunner {
       },
     });
     const initContainers = pod.spec?.initContainers ?? [];
-    const fault = faultOf(pod);
+    const fault = rp ? undefined : faultOf(pod);
     const notReady = (type: string): V1PodCondition => ({ type, status: 'False', lastTransitionTime: now, reason: 'ContainersNotReady' });
     const failing = (c: V1Container): V1ContainerStatus => {
       const base = running(c);
@@ -261,17 +339,20 @@ export class PodRunner {
         lastState: { terminated: { exitCode: 1, reason: 'Error', startedAt: now, finishedAt: now, containerID: containerID(c) } },
       };
     };
+    const notReadyAt = (type: string): V1PodCondition =>
+      oldConditions.find((c) => c.type === type && c.status === 'False') ?? notReady(type);
+    const ready = rp ? rp.ready() : !fault;
     const status: V1PodStatus = {
       ...old,
-      phase: fault === 'ImagePullBackOff' ? 'Pending' : 'Running',
-      conditions: fault
-        ? [condition('Initialized'), notReady('Ready'), notReady('ContainersReady'), condition('PodScheduled')]
-        : [condition('Initialized'), condition('Ready'), condition('ContainersReady'), condition('PodScheduled')],
+      phase: rp ? rp.phase() : fault === 'ImagePullBackOff' ? 'Pending' : 'Running',
+      conditions: ready
+        ? [condition('Initialized'), condition('Ready'), condition('ContainersReady'), condition('PodScheduled')]
+        : [condition('Initialized'), notReadyAt('Ready'), notReadyAt('ContainersReady'), condition('PodScheduled')],
       hostIP,
       podIP,
       podIPs: [{ ip: podIP }],
       startTime: old.startTime ?? now,
-      containerStatuses: (pod.spec?.containers ?? []).map(fault ? failing : running),
+      containerStatuses: (pod.spec?.containers ?? []).map((c) => rp?.status(c) ?? (fault ? failing(c) : running(c))),
     };
     if (initContainers.length > 0) status.initContainerStatuses = initContainers.map(completed);
     return status;

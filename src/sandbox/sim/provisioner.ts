@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import {
   CoreV1Api,
   StorageV1Api,
@@ -9,6 +10,7 @@ import { makeClient } from '../../kube/client.js';
 import { ResilientWatch } from '../../kube/watch.js';
 import { FIELD_MANAGER, isConflict, isNotFound, retryUntil, watchErrorLogger, type SimContext } from './context.js';
 import { WorkQueue } from './queue.js';
+import { persistentVolumeDir } from './volumes.js';
 
 export const SANDBOX_PROVISIONER = 'sandbox.fleetdeck.io/local';
 export const DEFAULT_STORAGE_CLASS = 'standard';
@@ -208,6 +210,8 @@ export class StorageProvisioner {
     if (!pv || !this.isReleased(pv)) return;
     try {
       await this.core.deletePersistentVolume({ name, body: { preconditions: { uid: pv.metadata?.uid ?? '' } } });
+      // Its data, where pods that run for real kept it.
+      if (this.ctx.runtime) fs.rmSync(persistentVolumeDir(this.ctx.runtime.dir, name), { recursive: true, force: true });
       this.ctx.log(`storage: deleted released volume ${name}`);
     } catch (err) {
       if (!isNotFound(err) && !isConflict(err)) throw err;
