@@ -12,6 +12,7 @@ import { watchFleet, type FleetWatcher } from '../kube/fleet.js';
 import { configForContext, contextInfos, loadKubeconfig } from '../kube/kubeconfig.js';
 import { changeFigure } from './change.js';
 import { idleFigure } from './idle.js';
+import { drainFigure } from './drain.js';
 import { oneShotFigure } from './oneshot.js';
 import { BENCH_NAMESPACE, core, createPods, ensureNamespace, sandboxNodeNames, waitPodsRunning } from './populate.js';
 import { startSandbox, stopAllSandboxes, stopSandbox } from './sandbox.js';
@@ -77,6 +78,9 @@ export async function runClusterFigures(o: ClusterBenchOptions = DEFAULTS): Prom
     const { config } = loadKubeconfig({ kubeconfig: sb.kubeconfig });
     const contexts = contextInfos(config);
     const names = contexts.map((c) => c.name);
+
+    // Before the pause pods fill the nodes: the drained node needs room for 100 more pods.
+    await guarded('drain', () => drainFigure(sb.kubeconfig, names[1] ?? names[0]!));
 
     // 2,000 Running pods per cluster: pause pods bound to the simulated nodes, which the
     // sandbox's kubelet gives Running/Ready status.

@@ -1,0 +1,160 @@
+/**
+ * The drain figure: draining a node that runs 100 evictable pods (one Deployment pinned to it),
+ * fleetdeck's drainNode against `kubectl drain` with the same flags, on the same node of the
+ * same cluster. fleetdeck is timed in process from the call to its return (discovery of the
+ * eviction API, cordon, classification, evictions, until every pod is gone); kubectl as the
+ * whole command. Between the two the node is uncordoned and the Deployment's replacement pods
+ * come back to it. Target: fleetdeck no slower than kubectl (ratio ≤ 1.0).
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { AppsV1Api, CoreV1Api, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
+import { makeClient, statusCode } from '../kube/client.js';
+import { configForContext, loadKubeconfig } from '../kube/kubeconfig.js';
+import { waitFor } from '../kube/wait.js';
+import { drainNode, uncordon } from '../rollout/drain.js';
+import { KUBECTL } from './oneshot.js';
+import { childEnv } from './sandbox.js';
+import { errorLine, figure, note, progress } from './util.js';
+
+const NAMESPACE = 'fleetdeck-bench-drain';
+const DEPLOYMENT = 'drain-bench';
+const PODS = 100;
+const RATIO_TARGET = 1.0;
+const LABEL = `drain: ${PODS} pods`;
+const WAIT_MS = 5 * 60_000;
+
+/** Waits (list + watch) until `count` pods of the Deployment run on `node`. */
+function podsRunningOn(kc: KubeConfig, node: string, count: number): Promise<string> {
+  return waitFor<V1Pod>({
+    kc,
+    path: `/api/v1/namespaces/${NAMESPACE}/pods`,
+    labelSelector: `app=${DEPLOYMENT}`,
+    timeoutMs: WAIT_MS,
+    check: (items) => {
+      const n = items.filter((p) => p.spec?.nodeName === node && p.status?.phase === 'Running' && !p.metadata?.deletionTimestamp).length;
+      return { done: n === count, detail: `${n}/${count} pods running on ${node}` };
+    },
+  });
+}
+
+/** Waits until no pod of the namespace is left (the namespace may be gone already). */
+function noPodsLeft(kc: KubeConfig): Promise<string> {
+  return waitFor<V1Pod>({
+    kc,
+    path: `/api/v1/namespaces/${NAMESPACE}/pods`,
+    timeoutMs: WAIT_MS,
+    check: (items) => ({ done: items.length === 0, detail: `${items.length} pods left` }),
+  });
+}
+
+/** The Ready, schedulable node with the fewest pods, and how many it has. */
+async function quietestNode(core: CoreV1Api): Promise<{ node: string; pods: number; slots: number }> {
+  const [nodes, pods] = await Promise.all([core.listNode(), core.listPodForAllNamespaces({ fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed' })]);
+  const count = new Map<string, number>();
+  for (const p of pods.items) if (p.spec?.nodeName) count.set(p.spec.nodeName, (count.get(p.spec.nodeName) ?? 0) + 1);
+  const candidates = nodes.items
+    .filter((n) => !n.spec?.unschedulable && (n.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'))
+    .map((n) => ({ node: n.metadata?.name ?? '', pods: count.get(n.metadata?.name ?? '') ?? 0, slots: Number(n.status?.allocatable?.pods ?? 110) }))
+    .sort((a, b) => a.pods - b.pods);
+  const best = candidates[0];
+  if (!best) throw new Error('no Ready, schedulable node');
+  return best;
+}
+
+function kubectlDrain(kubeconfig: string, context: string, node: string): Promise<{ ms: number; code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    // -v=1 only adds log lines on stderr, among them client-go's long waits on its rate limiter.
+    const args = ['--kubeconfig', kubeconfig, '--context', context, 'drain', node, '--ignore-daemonsets', '--delete-emptydir-data', '--force', '--timeout=300s', '-v=1'];
+    const t0 = performance.now();
+    const child = spawn(KUBECTL, args, { stdio: ['ignore', 'ignore', 'pipe'], env: childEnv() });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), WAIT_MS);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ ms: performance.now() - t0, code, stderr });
+    });
+  });
+}
+
+/**
+ * Prints the drain figure for one sandbox context (the context's nodes must be run by the
+ * sandbox's simulated kubelet, which runs pods and completes their graceful deletion). Leaves
+ * the node uncordoned and the namespace deleted, also after an error.
+ */
+export async function drainFigure(kubeconfig: string, context: string): Promise<void> {
+  if (!fs.existsSync(KUBECTL)) {
+    figure(LABEL, `not measured: ${KUBECTL} not found (set FLEETDECK_BENCH_KUBECTL)`, `≤ ${RATIO_TARGET.toFixed(1)}`, undefined);
+    return;
+  }
+  const kc = configForContext(loadKubeconfig({ kubeconfig }).config, context);
+  const core = makeClient(kc, CoreV1Api, 60_000);
+  const apps = makeClient(kc, AppsV1Api, 60_000);
+  let node: string | undefined;
+  try {
+    const quiet = await quietestNode(core);
+    node = quiet.node;
+    if (quiet.pods + PODS > quiet.slots) throw new Error(`${node} has ${quiet.pods} pods; ${PODS} more exceed its ${quiet.slots} pod slots`);
+    progress(`drain: ${context}: ${PODS} pods of Deployment ${NAMESPACE}/${DEPLOYMENT} pinned to ${node} (${quiet.pods} pods there already)`);
+    try {
+      await core.createNamespace({ body: { metadata: { name: NAMESPACE } } });
+    } catch (err) {
+      if (statusCode(err) !== 409) throw err;
+    }
+    await apps.createNamespacedDeployment({
+      namespace: NAMESPACE,
+      body: {
+        metadata: { name: DEPLOYMENT },
+        spec: {
+          replicas: PODS,
+          selector: { matchLabels: { app: DEPLOYMENT } },
+          template: {
+            metadata: { labels: { app: DEPLOYMENT } },
+            spec: {
+              nodeSelector: { 'kubernetes.io/hostname': node },
+              containers: [{ name: 'pause', image: 'registry.k8s.io/pause:3.9' }],
+            },
+          },
+        },
+      },
+    });
+    await podsRunningOn(kc, node, PODS);
+
+    progress(`drain: fleetdeck drains ${node}`);
+    const t0 = performance.now();
+    const result = await drainNode(kc, node, { force: true, deleteEmptyDirData: true, timeoutMs: WAIT_MS });
+    const fleetdeckMs = performance.now() - t0;
+    progress(`drain: fleetdeck: ${result.progress.evicted} evicted, ${result.progress.deleted} deleted, ${result.progress.ignored} ignored in ${(fleetdeckMs / 1000).toFixed(2)} s`);
+
+    // The replacement pods wait (Pending) for the node: uncordon and let them come back.
+    await uncordon(kc, node);
+    await podsRunningOn(kc, node, PODS);
+
+    progress(`drain: kubectl drain ${node}`);
+    const k = await kubectlDrain(kubeconfig, context, node);
+    if (k.code !== 0) throw new Error(`kubectl drain exited ${k.code}: ${k.stderr.trim().split('\n').at(-1) ?? ''}`);
+    const kubectlMs = k.ms;
+
+    const ratio = fleetdeckMs / kubectlMs;
+    figure(
+      LABEL,
+      `fleetdeck ${(fleetdeckMs / 1000).toFixed(2)} s vs kubectl drain ${(kubectlMs / 1000).toFixed(2)} s, ratio ${ratio.toFixed(2)}×`,
+      `≤ ${RATIO_TARGET.toFixed(1)}`,
+      ratio <= RATIO_TARGET,
+    );
+    note(`node ${node} of ${context}; flags --ignore-daemonsets --delete-emptydir-data --force for both; fleetdeck timed in process (drainNode), kubectl as the whole command`);
+    const throttled = (k.stderr.match(/due to client-side throttling/g) ?? []).length;
+    if (throttled) note(`kubectl logged ${throttled} waits of over 1 s on its client-side rate limiter (evictions and its per-pod polling GETs share it)`);
+  } catch (err) {
+    figure(LABEL, `not measured: ${errorLine(err)}`, `≤ ${RATIO_TARGET.toFixed(1)}`, undefined);
+  } finally {
+    if (node) await uncordon(kc, node).catch((err: unknown) => progress(`drain: uncordon ${node} failed: ${errorLine(err)}`));
+    await core.deleteNamespace({ name: NAMESPACE }).catch(() => {});
+    await noPodsLeft(kc).catch((err: unknown) => progress(`drain: cleanup: ${errorLine(err)}`));
+  }
+}
