@@ -83,9 +83,10 @@ export class Applier {
       throw err;
     }
     if (!before) return { ref, action: 'created' };
-    const same = opts.dryRun
-      ? JSON.stringify(comparable(before)) === JSON.stringify(comparable(after))
-      : before.metadata.resourceVersion === after.metadata.resourceVersion;
+    // Unchanged when nothing but server bookkeeping differs (an apply may still bump the
+    // resourceVersion, e.g. a StatefulSet's volumeClaimTemplates on v1.20, or a controller may
+    // have written status meanwhile).
+    const same = before.metadata.resourceVersion === after.metadata.resourceVersion || JSON.stringify(comparable(before)) === JSON.stringify(comparable(after));
     return { ref, action: same ? 'unchanged' : 'configured' };
   }
 
