@@ -330,6 +330,7 @@ async function runWizard(opts: InstallCommandOptions, fleetFile: string): Promis
           {...deps}
           readOnly={opts.readOnly === true}
           width={Math.max(40, (process.stdout.columns ?? 80) - 1)}
+          height={Math.max(12, (process.stdout.rows ?? 24) - 1)}
           runInstall={(c, onProgress) => deps.runInstall(c, onProgress, abort.signal)}
           onExit={exit}
         />

@@ -87,7 +87,7 @@ export function statusJson(state: FleetState, now: number = Date.now()): StatusJ
 }
 
 /** One checklist item per context, with its nodes as a child when something needs attention. */
-export function contextCheck(c: ContextState): CheckItem {
+export function contextCheck(c: ContextState, controlPlane = false): CheckItem {
   if (c.reachability !== 'reachable') {
     return {
       id: c.name,
@@ -112,7 +112,9 @@ export function contextCheck(c: ContextState): CheckItem {
     parts.push('nodes loading');
   } else {
     parts.push(`${counts.ready}/${counts.total} nodes Ready${counts.cordoned ? `, ${counts.cordoned} cordoned` : ''}`);
-    if (counts.total === 0) {
+    if (counts.total === 0 && controlPlane) {
+      // The control plane's own cluster has no nodes: its workloads run in the workload clusters.
+    } else if (counts.total === 0) {
       state = 'warn';
       hint = 'the cluster has no nodes: nothing can be scheduled on it';
     } else if (counts.notReady.length > 0) {
@@ -125,7 +127,8 @@ export function contextCheck(c: ContextState): CheckItem {
 
 /** One item per context, then how many are reachable. */
 export function contextChecks(state: FleetState): CheckItem[] {
-  const items = state.order.flatMap((n) => (state.contexts[n] ? [contextCheck(state.contexts[n])] : []));
+  const cp = state.fleet?.controlPlaneContext;
+  const items = state.order.flatMap((n) => (state.contexts[n] ? [contextCheck(state.contexts[n], n === cp)] : []));
   const reachable = items.filter((i) => i.state === 'ok' || i.state === 'warn').length;
   return [
     { id: 'title', label: 'Checking contexts', state: 'info' },

@@ -95,6 +95,7 @@ function Dashboard({ store, ui, kubeconfigFiles, onStartSandbox, installer, onIn
             {...wizard}
             readOnly={ui.readOnly}
             width={width}
+            height={bodyHeight + 1}
             onExit={(code) => {
               setWizard(undefined);
               if (code === 0) onInstalled?.();

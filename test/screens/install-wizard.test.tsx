@@ -167,6 +167,37 @@ describe('install wizard pages', () => {
   });
 });
 
+describe('install progress at 80×24', () => {
+  it('never draws taller than the terminal: finished rows fold their children, the oldest lines give way', async () => {
+    const rows: CheckItem[] = Array.from({ length: 25 }, (_, i) => ({
+      id: `s${i}`,
+      label: `Step ${i}`,
+      state: 'ok',
+      detail: 'done',
+      children: [{ id: `s${i}c`, label: `child of ${i}`, state: i === 24 ? 'warn' : 'ok', hint: i === 24 ? 'look here' : undefined } as CheckItem],
+    }));
+    const { el } = wizard({ initial: { hosting: 'kind-cp' }, runInstall: async () => ({ ok: true, steps: rows }) });
+    const screen = await renderScreen(el);
+    for (let i = 0; i < 6; i++) {
+      await screen.press(KEYS.enter);
+      await settle();
+    }
+    await screen.waitFor('Warnings above');
+    await settle();
+    await screen.press(KEYS.enter);
+    await screen.waitFor('Press enter to install');
+    await settle();
+    await screen.press(KEYS.enter);
+    const frame = await screen.waitFor('Installed');
+    expect(frame.split('\n').length).toBeLessThanOrEqual(24);
+    expect(frame).toMatch(/↑ \d+ more lines above/);
+    expect(frame).toContain('Step 24');
+    expect(frame).toContain('child of 24');
+    expect(frame).toContain('look here');
+    expect(frame).not.toContain('child of 23');
+  });
+});
+
 describe('the Install tab of the dashboard', () => {
   it('Enter opens the wizard, which owns the keyboard until it is done; a finished install is reported', async () => {
     // Given the dashboard with an installer

@@ -157,3 +157,18 @@ describe('status report', () => {
     expect(lines.indexOf('Checking contexts')).toBeGreaterThan(lines.indexOf('Checking workload clusters'));
   });
 });
+
+describe('a context without nodes', () => {
+  it('is a warning for a cluster, but expected of the control plane (its workloads run elsewhere)', () => {
+    const store = createFleetStore([info('nova'), info('empty')], { hostingContext: 'kind-cp', controlPlaneContext: 'nova', namespace: 'elotl', workloads: [] });
+    const b = new UpdateBatcher(store, -1);
+    for (const name of ['nova', 'empty']) {
+      b.patchContext(name, { reachability: 'reachable', version: 'v1.20.2', latencyMs: 3 });
+      b.resetNodes(name, []);
+    }
+    b.flush();
+    const s = store.getState();
+    expect(contextCheck(s.contexts.nova!, true)).toMatchObject({ state: 'ok' });
+    expect(contextCheck(s.contexts.empty!)).toMatchObject({ state: 'warn', hint: 'the cluster has no nodes: nothing can be scheduled on it' });
+  });
+});

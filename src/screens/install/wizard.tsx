@@ -1,9 +1,9 @@
 import { MultiSelect, Select, TextInput } from '@inkjs/ui';
 import { Box, Text, useInput } from 'ink';
 import { useEffect, useRef } from 'react';
-import { Checklist } from '../../components/checklist/index.js';
+import { Checklist, ChecklistRow } from '../../components/checklist/index.js';
 import { useTheme } from '../../components/theme/index.js';
-import type { CheckItem } from '../../store/checklist.js';
+import { checklistLines, type CheckItem } from '../../store/checklist.js';
 import { useWizardState, type WizardChoices, type WizardPage } from './use-wizard-state.js';
 
 export interface ChecksOutcome {
@@ -32,6 +32,8 @@ export interface InstallerDeps {
 export interface WizardProps extends InstallerDeps {
   readOnly: boolean;
   width: number;
+  /** Rows available (the wizard never draws taller). Default 24. */
+  height?: number;
   /** Leave the wizard: 0 installed, 1 stopped or failed, 130 cancelled. */
   onExit: (code: number) => void;
 }
@@ -56,7 +58,7 @@ const PAGES: WizardPage[] = ['hosting', 'namespace', 'workloads', 'names', 'ha',
  * their names, HA and its topology key, certificate validity), the prerequisite checks live,
  * the plan to confirm, then every install step live. Esc goes back a page; Ctrl-C leaves.
  */
-export function InstallWizard({ contexts, initial, kubeconfigPath, userKubeconfig, readOnly, width, runChecks, runInstall, onExit }: WizardProps) {
+export function InstallWizard({ contexts, initial, kubeconfigPath, userKubeconfig, readOnly, width, height = 24, runChecks, runInstall, onExit }: WizardProps) {
   const theme = useTheme();
   const [state, dispatch] = useWizardState(initial);
   const { page, choices } = state;
@@ -156,11 +158,11 @@ export function InstallWizard({ contexts, initial, kubeconfigPath, userKubeconfi
         ) : page === 'validity' ? (
           <TextInput key="validity" defaultValue={String(choices.validityYears)} onSubmit={(value) => dispatch({ type: 'validity', value: value.trim() })} />
         ) : page === 'checks' ? (
-          <ChecksPage state={state.checks} ha={choices.ha} width={width} />
+          <ChecksPage state={state.checks} ha={choices.ha} width={width} rows={height - 6} />
         ) : page === 'plan' ? (
           <PlanPage choices={choices} readOnly={readOnly} {...(kubeconfigPath ? { kubeconfigPath } : {})} {...(userKubeconfig ? { userKubeconfig } : {})} />
         ) : page === 'progress' ? (
-          <ProgressPage progress={state.progress} width={width} />
+          <ProgressPage progress={state.progress} width={width} rows={height - 6} />
         ) : null}
       </Box>
       {state.error ? <Text color={theme.color('fail')}>{theme.text(state.error)}</Text> : null}
@@ -202,12 +204,12 @@ function NoOthers({ onContinue }: { onContinue: () => void }) {
   return <Text>No other context in the kubeconfig: the control plane is installed without workload clusters (enter continues).</Text>;
 }
 
-function ChecksPage({ state, ha, width }: { state: { items: CheckItem[]; done: boolean; blocking: boolean; warnings: boolean } | undefined; ha: boolean; width: number }) {
+function ChecksPage({ state, ha, width, rows }: { state: { items: CheckItem[]; done: boolean; blocking: boolean; warnings: boolean } | undefined; ha: boolean; width: number; rows: number }) {
   const theme = useTheme();
   if (!state?.items.length) return <Text>{theme.text('checking…')}</Text>;
   return (
     <Box flexDirection="column">
-      <Checklist items={state.items} width={width} />
+      <FittedChecklist items={state.items} width={width} rows={rows} />
       {state.done ? (
         <Text>
           {state.blocking
@@ -245,12 +247,44 @@ function PlanPage({ choices, readOnly, kubeconfigPath, userKubeconfig }: { choic
   );
 }
 
-function ProgressPage({ progress, width }: { progress: { items: CheckItem[]; done: boolean; ok: boolean } | undefined; width: number }) {
+function ProgressPage({ progress, width, rows }: { progress: { items: CheckItem[]; done: boolean; ok: boolean } | undefined; width: number; rows: number }) {
   if (!progress?.items.length) return <Text>starting…</Text>;
   return (
     <Box flexDirection="column">
-      <Checklist items={progress.items} width={width} />
+      <FittedChecklist items={progress.items} width={width} rows={rows} />
       {progress.done ? <Text>{progress.ok ? 'Installed: the fleet is recorded; fleetdeck shows it live.' : 'Stopped: fix what the failed row says and run the install again; it continues where it stopped.'}</Text> : null}
+    </Box>
+  );
+}
+
+/** A finished row's children are folded away unless one of them needs attention. */
+function fold(items: readonly CheckItem[]): CheckItem[] {
+  return items.map((i) => {
+    if (!i.children?.length) return i;
+    const attention = i.children.filter((c) => c.state === 'warn' || c.state === 'fail' || c.state === 'running');
+    const children = i.state === 'ok' ? attention : i.children;
+    return { ...i, children: fold(children) };
+  });
+}
+
+/**
+ * The checklist within `rows` lines: finished rows fold their children (keeping those that
+ * need attention); if it is still too tall, the first lines give way to a "↑ n more" line, so
+ * the running and the last rows stay in sight.
+ */
+function FittedChecklist({ items, width, rows }: { items: readonly CheckItem[]; width: number; rows: number }) {
+  const theme = useTheme();
+  const folded = fold(items);
+  const lines = checklistLines(folded);
+  const budget = Math.max(3, rows);
+  if (lines.length <= budget) return <Checklist items={folded} width={width} />;
+  const hidden = lines.length - (budget - 1);
+  return (
+    <Box flexDirection="column">
+      <Text dimColor>{theme.text(`↑ ${hidden} more line${hidden === 1 ? '' : 's'} above`)}</Text>
+      {lines.slice(hidden).map((line) => (
+        <ChecklistRow key={`${line.item.id}:${line.kind}:${line.depth}`} line={line} width={width} />
+      ))}
     </Box>
   );
 }
