@@ -102,6 +102,7 @@ export function buildProgram(): Command {
     .description('start the sandbox (or print how to use it if it is running); prints `export KUBECONFIG=…` last')
     .option('--workloads <n>', 'number of workload clusters', intIn(0, 8), 2)
     .option('--nodes <n>', 'simulated nodes per cluster', intIn(1, 200), 6)
+    .option('--replace-drained', 'replace a simulated node by a new one (same zone, new name) once it is cordoned and drained, as a cloud’s immutable infrastructure does')
     .action(sandboxAction('up'));
   sandbox.command('down').description('stop every process the sandbox started and remove its state').action(sandboxAction('down'));
   sandbox
@@ -123,6 +124,7 @@ export function buildProgram(): Command {
     .command('__supervise', { hidden: true })
     .option('--workloads <n>', '', intIn(0, 8), 2)
     .option('--nodes <n>', '', intIn(1, 200), 6)
+    .option('--replace-drained', '')
     .action(sandboxAction('__supervise'));
 
   for (const cmd of [program, ...program.commands, ...sandbox.commands]) {

@@ -1,7 +1,11 @@
+import { CoreV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { UsageError, UserError } from '../errors.js';
+import { describeError, makeClient } from '../kube/client.js';
+import { configForContext, loadKubeconfig } from '../kube/kubeconfig.js';
 import { controlApiserver, exportLine, healthy, sandboxDown, sandboxStatus, sandboxUp } from '../sandbox/commands.js';
 import { ensureBinaries } from '../sandbox/binaries.js';
-import { sandboxDir } from '../sandbox/state.js';
+import { REPLACE_WHEN_DRAINED_ANNOTATION, SANDBOX_NODE_ANNOTATION } from '../sandbox/sim/index.js';
+import { sandboxDir, type SandboxState } from '../sandbox/state.js';
 import { supervise } from '../sandbox/supervisor.js';
 import { requireOutput, type GlobalOptions } from './options.js';
 
@@ -10,6 +14,8 @@ export interface SandboxCommandOptions {
   dir?: string;
   workloads?: number;
   nodes?: number;
+  /** `up`: every simulated node is replaced by a new one once cordoned and drained. */
+  replaceDrained?: boolean;
   args?: string[];
 }
 
@@ -17,13 +23,19 @@ const out = (line: string) => process.stdout.write(`${line}\n`);
 const err = (line: string) => process.stderr.write(`${line}\n`);
 
 /** Runs `sandbox up` with Ctrl-C handling: an interrupt stops whatever was started. */
-export async function upWithInterrupt(dir: string, workloads: number, nodes: number, progress: (l: string) => void) {
+export async function upWithInterrupt(
+  dir: string,
+  workloads: number,
+  nodes: number,
+  progress: (l: string) => void,
+  opts: { replaceDrained?: boolean } = {},
+) {
   const abort = new AbortController();
   const onSignal = () => abort.abort();
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    return await sandboxUp({ dir, workloads, nodes, progress, signal: abort.signal });
+    return await sandboxUp({ dir, workloads, nodes, progress, signal: abort.signal, replaceDrained: opts.replaceDrained === true });
   } catch (err) {
     if (abort.signal.aborted) throw new UserError('interrupted: everything the sandbox had started was stopped', 130);
     throw err;
@@ -33,11 +45,44 @@ export async function upWithInterrupt(dir: string, workloads: number, nodes: num
   }
 }
 
+/**
+ * Annotates the simulated nodes of every sandbox cluster for replacement when drained, for a
+ * sandbox that was already running without `--replace-drained` (the nodes it registers from
+ * now on are not). Returns how many nodes were annotated.
+ */
+export async function annotateForReplacement(state: SandboxState): Promise<number> {
+  const kc = loadKubeconfig({ kubeconfig: state.kubeconfig }).config;
+  let annotated = 0;
+  for (const c of state.clusters) {
+    const core = makeClient(configForContext(kc, c.context), CoreV1Api);
+    try {
+      for (const node of (await core.listNode()).items) {
+        const annotations = node.metadata?.annotations ?? {};
+        if (!annotations[SANDBOX_NODE_ANNOTATION] || annotations[REPLACE_WHEN_DRAINED_ANNOTATION] === 'true') continue;
+        await core.patchNode(
+          { name: node.metadata?.name ?? '', body: { metadata: { annotations: { [REPLACE_WHEN_DRAINED_ANNOTATION]: 'true' } } } },
+          setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+        );
+        annotated++;
+      }
+    } catch (err) {
+      throw new UserError(`${c.context}: cannot annotate the nodes for replacement: ${describeError(err)}`);
+    }
+  }
+  return annotated;
+}
+
 export async function runSandbox(opts: GlobalOptions & SandboxCommandOptions): Promise<number> {
   const dir = sandboxDir(opts.dir);
   switch (opts.sub) {
     case 'up': {
-      const state = await upWithInterrupt(dir, opts.workloads ?? 2, opts.nodes ?? 6, (l) => err(`sandbox: ${l}`));
+      const state = await upWithInterrupt(dir, opts.workloads ?? 2, opts.nodes ?? 6, (l) => err(`sandbox: ${l}`), {
+        replaceDrained: opts.replaceDrained === true,
+      });
+      if (opts.replaceDrained) {
+        const n = await annotateForReplacement(state);
+        if (n > 0) err(`sandbox: already running; annotated ${n} node${n === 1 ? '' : 's'} ${REPLACE_WHEN_DRAINED_ANNOTATION}=true`);
+      }
       for (const c of state.clusters) out(`${c.context.padEnd(18)} https://127.0.0.1:${c.ports.apiserver}`);
       out(`read-only kubeconfig: ${state.readOnlyKubeconfig}`);
       out(exportLine(state));
@@ -73,7 +118,8 @@ export async function runSandbox(opts: GlobalOptions & SandboxCommandOptions): P
     }
     case '__supervise': {
       const binaries = await ensureBinaries();
-      return supervise({ dir, workloads: opts.workloads ?? 2, nodes: opts.nodes ?? 6, binaries });
+      const replaceDrained = opts.replaceDrained === true;
+      return supervise({ dir, workloads: opts.workloads ?? 2, nodes: opts.nodes ?? 6, binaries, replaceDrained });
     }
   }
 }

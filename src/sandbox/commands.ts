@@ -63,6 +63,8 @@ export interface UpOptions {
   /** Called with each progress line (to stderr in plain mode). */
   progress?: (line: string) => void;
   signal?: AbortSignal;
+  /** Every simulated node is replaced by a new one once cordoned and drained. */
+  replaceDrained?: boolean;
 }
 
 /**
@@ -90,7 +92,7 @@ export async function sandboxUp(opts: UpOptions): Promise<SandboxState> {
   const logFd = fs.openSync(path.join(opts.dir, 'supervisor.log'), 'a');
   const child = spawn(
     process.execPath,
-    [CLI, 'sandbox', '__supervise', '--dir', opts.dir, '--workloads', String(opts.workloads), '--nodes', String(opts.nodes)],
+    [CLI, 'sandbox', '__supervise', '--dir', opts.dir, '--workloads', String(opts.workloads), '--nodes', String(opts.nodes), ...(opts.replaceDrained ? ['--replace-drained'] : [])],
     {
       detached: true,
       stdio: ['ignore', logFd, logFd],

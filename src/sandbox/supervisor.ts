@@ -28,6 +28,8 @@ export interface SuperviseOptions {
   workloads: number;
   nodes: number;
   binaries: Binaries;
+  /** Annotate every simulated node for replacement once cordoned and drained (`sandbox up --replace-drained`). */
+  replaceDrained?: boolean;
 }
 
 export function clusterNames(workloads: number): { name: string; context: string }[] {
@@ -246,7 +248,7 @@ export async function supervise(opts: SuperviseOptions): Promise<number> {
         procs.spawn('kube-controller-manager');
         procs.spawn('kube-scheduler');
         await ensureReadOnlyRole(cluster.kc);
-        step(`registering ${opts.nodes} simulated nodes`);
+        step(`registering ${opts.nodes} simulated nodes${opts.replaceDrained ? ' (replaced when drained)' : ''}`);
         const runtime: SandboxRuntime = {
           dir: spec.dir,
           binaries: { etcd: opts.binaries.etcd, 'kube-apiserver': opts.binaries['kube-apiserver'] },
@@ -262,7 +264,7 @@ export async function supervise(opts: SuperviseOptions): Promise<number> {
         };
         cluster.sims = await startSimulators(
           { kc: cluster.kc, cluster: { name: spec.name, index: spec.index }, log: (l) => log(`${spec.context}: ${l}`), runtime },
-          { nodes: opts.nodes },
+          { nodes: opts.nodes, replaceDrained: opts.replaceDrained ?? false },
         );
         step('ready');
       }),

@@ -11,6 +11,7 @@ export { SimulatedKubelet, type SimulatedKubeletOptions, SANDBOX_NODE_ANNOTATION
 export { LoadBalancerController, LB_HOSTNAME_ANNOTATION, LB_HOSTNAME_SUFFIX } from './loadbalancer.js';
 export { type PodNetwork, type Fault, FAULT_ANNOTATION } from './pods.js';
 export { StorageProvisioner, SANDBOX_PROVISIONER, DEFAULT_STORAGE_CLASS } from './provisioner.js';
+export { REPLACE_WHEN_DRAINED_ANNOTATION, REPLACE_SETTLE_MS } from './replacer.js';
 
 export interface Simulators {
   kubelet: SimulatedKubelet;
@@ -22,13 +23,22 @@ export interface Simulators {
 }
 
 /**
- * Starts the simulated kubelet, load-balancer controller and storage provisioner of one
- * cluster; resolves when every node is Ready and untainted (throws, after stopping them all,
+ * Starts the simulated kubelet (with its node replacer: see REPLACE_WHEN_DRAINED_ANNOTATION;
+ * `replaceDrained` annotates every node it registers), load-balancer controller and storage
+ * provisioner of one cluster; resolves when every node is Ready and untainted (throws, after stopping them all,
  * if that takes longer than `readyTimeoutMs`).
  */
-export async function startSimulators(ctx: SimContext, opts: { nodes?: number; podNetwork?: PodNetwork; readyTimeoutMs?: number } = {}): Promise<Simulators> {
+export async function startSimulators(
+  ctx: SimContext,
+  opts: { nodes?: number; podNetwork?: PodNetwork; readyTimeoutMs?: number; replaceDrained?: boolean } = {},
+): Promise<Simulators> {
   const network = ctx.runtime ? new ClusterNetwork(ctx, ctx.runtime) : undefined;
-  const kubelet = new SimulatedKubelet(ctx, { nodes: opts.nodes ?? 6, podNetwork: opts.podNetwork ?? 'cluster', network });
+  const kubelet = new SimulatedKubelet(ctx, {
+    nodes: opts.nodes ?? 6,
+    podNetwork: opts.podNetwork ?? 'cluster',
+    network,
+    replaceDrained: opts.replaceDrained ?? false,
+  });
   const lb = new LoadBalancerController(ctx, network);
   const storage = new StorageProvisioner(ctx);
   const stop = async () => {

@@ -15,6 +15,7 @@ import { ZONE_LABEL } from '../../kube/nodes.js';
 import { FIELD_MANAGER, isConflict, isNotFound, retryUntil, sleep, watchErrorLogger, type SimContext } from './context.js';
 import { WorkQueue } from './queue.js';
 import { PodRunner, type PodNetwork } from './pods.js';
+import { NodeReplacer, REPLACE_WHEN_DRAINED_ANNOTATION, drainedForReplacement, replacementLabels, replacementName } from './replacer.js';
 import type { ClusterNetwork } from './network.js';
 
 export const SANDBOX_NODE_ANNOTATION = 'fleetdeck.io/sandbox-node';
@@ -33,6 +34,14 @@ export interface SimulatedKubeletOptions {
   podNetwork?: PodNetwork;
   /** With the context's runtime: where pods that run for real get their addresses and names. */
   network?: ClusterNetwork;
+  /**
+   * Annotate every node registered with REPLACE_WHEN_DRAINED_ANNOTATION, so a cordoned and
+   * drained node is replaced by a new one (see NodeReplacer). Nodes annotated by anyone else
+   * are replaced all the same.
+   */
+  replaceDrained?: boolean;
+  /** How long a node stays cordoned and drained before it is replaced (default REPLACE_SETTLE_MS). */
+  replaceSettleMs?: number;
 }
 
 interface NodeState {
@@ -47,6 +56,10 @@ interface NodeState {
   registeredAt: Date;
   bootID: string;
   last?: V1Node;
+  /** Registered with these labels instead of those its ordinal gives (a replacement keeps its predecessor's). */
+  labels?: Record<string, string>;
+  /** More annotations to register with. */
+  annotations?: Record<string, string>;
 }
 
 const mergePatch = () => setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
@@ -70,7 +83,9 @@ export class SimulatedKubelet {
   private readonly queue: WorkQueue;
   private readonly watch: ResilientWatch<V1Node>;
   private readonly pods: PodRunner;
+  private readonly replacer: NodeReplacer;
   private readonly wanted: number;
+  private readonly replaceDrained: boolean;
   private highestOrdinal = 0;
   private heartbeat: NodeJS.Timeout | undefined;
   private stopped = true;
@@ -80,6 +95,7 @@ export class SimulatedKubelet {
     opts: SimulatedKubeletOptions = {},
   ) {
     this.wanted = opts.nodes ?? 6;
+    this.replaceDrained = opts.replaceDrained ?? false;
     this.core = makeClient(ctx.kc, CoreV1Api);
     this.coordination = makeClient(ctx.kc, CoordinationV1Api);
     this.queue = new WorkQueue('node', (name) => this.sync(name), ctx.log, 4);
@@ -96,7 +112,20 @@ export class SimulatedKubelet {
       onEvent: (type, n) => (type === 'DELETED' ? this.observeDeleted(n) : this.observe(n)),
       onError: watchErrorLogger(ctx.log, 'nodes'),
     });
-    this.pods = new PodRunner(ctx, (name) => this.nodes.get(name)?.ip, opts.podNetwork, opts.network);
+    this.pods = new PodRunner(ctx, (name) => this.nodes.get(name)?.ip, opts.podNetwork, opts.network, (name) => this.replacer.check(name));
+    this.replacer = new NodeReplacer(
+      {
+        node: (name) => {
+          const s = this.nodes.get(name);
+          return s?.uid && s.last?.metadata?.uid === s.uid ? s.last : undefined;
+        },
+        pods: (name) => this.pods.podsOn(name),
+        confirm: (name, uid) => this.confirmReplacement(name, uid),
+        replace: (name, uid) => this.replaceNode(name, uid),
+      },
+      ctx.log,
+      opts.replaceSettleMs,
+    );
   }
 
   /**
@@ -139,7 +168,7 @@ export class SimulatedKubelet {
     this.stopped = true;
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.heartbeat = undefined;
-    await Promise.all([this.watch.stop(), this.queue.stop(), this.pods.stop()]);
+    await Promise.all([this.watch.stop(), this.queue.stop(), this.pods.stop(), this.replacer.stop()]);
   }
 
   /** The loopback address of a pod (`namespace/name`) whose processes run for real, if any. */
@@ -246,11 +275,53 @@ export class SimulatedKubelet {
   }
 
   private plan(name?: string): NodeState {
-    const ordinal = ++this.highestOrdinal;
-    if (ordinal > 254) throw new Error('no free node address left (254 nodes per cluster)');
+    let ordinal = this.highestOrdinal + 1;
+    if (ordinal > 254) {
+      // Every address was handed out once (replacements take new ones): reuse a free one.
+      const used = new Set([...this.nodes.values()].map((s) => s.ordinal));
+      ordinal = Array.from({ length: 254 }, (_, i) => i + 1).find((o) => !used.has(o)) ?? 0;
+      if (!ordinal) throw new Error('no free node address left (254 nodes per cluster)');
+    } else {
+      this.highestOrdinal = ordinal;
+    }
     const state = this.newState(name ?? `${this.ctx.cluster.name}-node-${ordinal}`, ordinal, this.nodeIP(ordinal));
     this.nodes.set(state.name, state);
     return state;
+  }
+
+  /** The API's word, right before a replacement: the same node, annotated, cordoned, drained. */
+  private async confirmReplacement(name: string, uid: string): Promise<boolean> {
+    const node = await ignoreNotFound(this.core.readNode({ name }));
+    if (!node || node.metadata?.uid !== uid) return false;
+    const pods = await this.core.listPodForAllNamespaces({ fieldSelector: `spec.nodeName=${name}` });
+    const verdict = drainedForReplacement(node, pods.items);
+    if (!verdict.ready) this.ctx.log(`kubelet: node ${name} not replaced after all: ${verdict.reason}`);
+    return verdict.ready;
+  }
+
+  /**
+   * Plays a cloud replacing a drained machine: deletes the Node (and its Lease) and registers a
+   * new one with a new name and address, its predecessor's labels (zone included) but its own
+   * hostname, annotated for replacement too, and schedulable.
+   */
+  private async replaceNode(name: string, uid: string): Promise<void> {
+    const state = this.nodes.get(name);
+    if (!state || state.uid !== uid || this.stopped) return;
+    const labels = state.last?.metadata?.labels;
+    const taken = new Set<string>();
+    let next = replacementName(name, (n) => this.nodes.has(n) || taken.has(n));
+    // A name the API still knows (not one of ours) is skipped too.
+    while (await ignoreNotFound(this.core.readNode({ name: next }))) {
+      taken.add(next);
+      next = replacementName(name, (n) => this.nodes.has(n) || taken.has(n));
+    }
+    await this.removeNode(name);
+    if (this.stopped) return;
+    const replacement = this.plan(next);
+    replacement.labels = replacementLabels(labels, next);
+    replacement.annotations = { [REPLACE_WHEN_DRAINED_ANNOTATION]: 'true' };
+    this.ctx.log(`kubelet: node ${name} was cordoned and drained; replacing it with ${next} (${labels?.[ZONE_LABEL] ?? 'no zone'})`);
+    this.queue.add(next);
   }
 
   private observe(node: V1Node): void {
@@ -258,6 +329,7 @@ export class SimulatedKubelet {
     if (!state || !state.uid || state.uid !== node.metadata?.uid) return;
     state.last = node;
     if (state.ready && hasNotReadyTaint(node)) this.queue.add(state.name);
+    this.replacer.check(state.name);
   }
 
   private observeDeleted(node: V1Node): void {
@@ -302,10 +374,12 @@ export class SimulatedKubelet {
     const body: V1Node = {
       metadata: {
         name,
-        labels: this.labels(name, ordinal),
+        labels: state.labels ?? this.labels(name, ordinal),
         annotations: {
           [SANDBOX_NODE_ANNOTATION]: this.ctx.cluster.name,
           'volumes.kubernetes.io/controller-managed-attach-detach': 'true',
+          ...(this.replaceDrained ? { [REPLACE_WHEN_DRAINED_ANNOTATION]: 'true' } : {}),
+          ...state.annotations,
         },
       },
       spec: { providerID: `sandbox://${this.ctx.cluster.name}/${name}` },

@@ -67,6 +67,7 @@ const MAX_GRACE_MS = 10_000;
 export class PodRunner {
   private readonly core: CoreV1Api;
   private readonly pods = new Map<string, V1Pod>();
+  private readonly byNode = new Map<string, Set<string>>(); // node name → keys of its pods in `pods`
   private readonly ips = new Map<string, string>(); // pod uid → IP we gave it
   private readonly pool: AddressPool;
   private readonly queue: WorkQueue;
@@ -76,12 +77,16 @@ export class PodRunner {
   private readonly stopping = new Set<Promise<void>>();
   private stopped = false;
 
-  /** `nodeIP(name)` is the node's address if the node is ours, else undefined. */
+  /**
+   * `nodeIP(name)` is the node's address if the node is ours, else undefined; `onNodePods(name)`
+   * is told whenever a pod bound to one of our nodes was added, changed or went away.
+   */
   constructor(
     private readonly ctx: SimContext,
     private readonly nodeIP: (nodeName: string) => string | undefined,
     network: PodNetwork = 'cluster',
     private readonly net?: ClusterNetwork,
+    private readonly onNodePods: (nodeName: string) => void = () => {},
   ) {
     this.core = makeClient(ctx.kc, CoreV1Api);
     this.pool = new AddressPool(podAddressPrefix(network, ctx.cluster.index));
@@ -115,6 +120,36 @@ export class PodRunner {
     await Promise.allSettled([...this.stopping]);
   }
 
+  /** The pods bound to one of our nodes, as last seen (finished and terminating ones included). */
+  podsOn(nodeName: string): V1Pod[] {
+    return [...(this.byNode.get(nodeName) ?? [])].flatMap((key) => {
+      const p = this.pods.get(key);
+      return p ? [p] : [];
+    });
+  }
+
+  private setPod(key: string, pod: V1Pod): void {
+    const node = pod.spec?.nodeName ?? '';
+    const before = this.pods.get(key)?.spec?.nodeName;
+    if (before !== undefined && before !== node) this.unindex(key, before);
+    this.pods.set(key, pod);
+    let keys = this.byNode.get(node);
+    if (!keys) this.byNode.set(node, (keys = new Set()));
+    keys.add(key);
+  }
+
+  private deletePod(key: string): void {
+    const node = this.pods.get(key)?.spec?.nodeName;
+    this.pods.delete(key);
+    if (node !== undefined) this.unindex(key, node);
+  }
+
+  private unindex(key: string, node: string): void {
+    const keys = this.byNode.get(node);
+    keys?.delete(key);
+    if (keys?.size === 0) this.byNode.delete(node);
+  }
+
   /** The loopback address of a pod that runs for real (key `namespace/name`), if it has one. */
   localAddress(key: string): string | undefined {
     const uid = this.pods.get(key)?.metadata?.uid;
@@ -140,18 +175,22 @@ export class PodRunner {
     for (const ip of pod.status?.podIPs ?? []) if (ip.ip) this.pool.markUsed(ip.ip);
     const node = pod.spec?.nodeName;
     if (!node || !this.nodeIP(node)) {
-      this.pods.delete(key);
+      const before = this.pods.get(key)?.spec?.nodeName;
+      this.deletePod(key);
+      if (before) this.onNodePods(before);
       return;
     }
-    this.pods.set(key, pod);
+    this.setPod(key, pod);
     this.real.get(pod.metadata?.uid ?? '')?.update(pod);
     if (this.needsWork(pod)) this.queue.add(key);
+    this.onNodePods(node);
   }
 
   private dropped(key: string, pod: V1Pod): void {
     const cached = this.pods.get(key);
     if (cached && cached.metadata?.uid !== pod.metadata?.uid) return; // an older incarnation
-    this.pods.delete(key);
+    this.deletePod(key);
+    if (cached?.spec?.nodeName) this.onNodePods(cached.spec.nodeName);
     this.queue.forget(key);
     const uid = pod.metadata?.uid ?? '';
     void this.stopReal(uid, 2000);
@@ -232,7 +271,7 @@ export class PodRunner {
     try {
       const updated = await this.core.replaceNamespacedPodStatus({ name, namespace, body: { ...pod, status }, fieldManager: FIELD_MANAGER });
       if (rp && version !== undefined && this.real.get(uid) === rp) this.reported.set(uid, version);
-      if (this.pods.get(key)?.metadata?.uid === uid) this.pods.set(key, updated);
+      if (this.pods.get(key)?.metadata?.uid === uid) this.setPod(key, updated);
       const fault = rp ? undefined : faultOf(pod);
       if (fault) await this.warn(updated, fault);
     } catch (err) {
@@ -242,7 +281,7 @@ export class PodRunner {
       try {
         const fresh = await this.core.readNamespacedPod({ name, namespace });
         if (fresh.metadata?.uid === uid) {
-          this.pods.set(key, fresh);
+          this.setPod(key, fresh);
           this.queue.add(key);
         }
       } catch (readErr) {
