@@ -1,5 +1,5 @@
 /**
- * The install's certificate set: the three CAs, every leaf certificate and key of the contract's
+ * The install's certificate set: the three CAs, every leaf certificate and key of the install's
  * Secret table, the service-account key pair, the Secrets holding them and the kubeconfigs
  * built from them.
  *
@@ -32,7 +32,7 @@ export type { KeyMaterial, KeyPairPem } from '../kube/pki.js';
 /** Default certificate validity: 10 years. */
 export const DEFAULT_CERT_VALIDITY_DAYS = 3650;
 
-/** Labels on every Secret of the set (the contract's labels for everything fleetdeck creates). */
+/** Labels on every Secret of the set (the labels on everything the install creates). */
 export const CERT_SECRET_LABELS: Readonly<Record<string, string>> = Object.freeze({
   'app.kubernetes.io/managed-by': 'fleetdeck',
   'app.kubernetes.io/part-of': 'nova',
@@ -192,7 +192,7 @@ const OID_SERVER_AUTH = '1.3.6.1.5.5.7.3.1';
 const OID_CLIENT_AUTH = '1.3.6.1.5.5.7.3.2';
 const DAY_MS = 86_400_000;
 
-/** The SANs of the API server serving certificate for `namespace` and `address` (contract order). */
+/** The SANs of the API server serving certificate for `namespace` and `address` (in a fixed order). */
 export function apiserverHosts(namespace: string, address: ApiserverAddress): string[] {
   const a = normalizeAddress(address);
   return unique([
@@ -456,7 +456,7 @@ async function runCaPlan(spec: CaSpec, plan: CaPlan, days: number): Promise<Auth
 }
 
 /**
- * Generates the install's certificate set (every CA, certificate and key of the contract's Secret
+ * Generates the install's certificate set (every CA, certificate and key of the install's Secret
  * table) for `opts`, reusing what `existing` (read back with {@link certSetFromSecrets}) holds:
  *
  * - CAs and key pairs found are reused. A CA whose certificate is missing or expiring gets a new
@@ -679,7 +679,7 @@ function secret(name: string, namespace: string, data: Record<string, string>): 
 }
 
 /**
- * The Secrets of the contract's table for `set`, in {@link CERT_SECRET_NAMES} order: type
+ * The install's certificate Secrets for `set`, in {@link CERT_SECRET_NAMES} order: type
  * Opaque, values base64 in `data`, the fleetdeck labels, `metadata.namespace` = `namespace`.
  * The controller-manager and scheduler kubeconfigs point at `https://apiserver.<NS>.svc:443`.
  *
@@ -862,7 +862,7 @@ export interface CertInfo {
 }
 
 /**
- * A printable summary of every certificate in the set (CAs first, then leaves in contract order):
+ * A printable summary of every certificate in the set (CAs first, then leaves in a fixed order):
  * subjects, issuers, validity, SANs and fingerprints. Private keys are never included.
  */
 export function describeCertSet(set: CertSet): CertInfo[] {

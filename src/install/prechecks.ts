@@ -407,7 +407,7 @@ export function summarize(items: readonly CheckItem[]): { blocking: boolean; war
 }
 
 /**
- * The permissions the default bundle needs (see the install contract): the hosting cluster
+ * The permissions the default bundle needs (the objects the install creates): the hosting cluster
  * gets the namespace, the API server Service, the certificate Secrets, etcd and the control
  * plane's Deployments; each workload cluster gets the namespace, the init kubeconfig Secret,
  * the agent's Deployment, ServiceAccount and cluster-wide RBAC. Uninstall's deletes included.

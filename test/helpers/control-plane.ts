@@ -1,5 +1,5 @@
 /**
- * A minimal Nova control plane as the install contract describes it (one etcd member, one
+ * A minimal Nova control plane as the install creates it (one etcd member, one
  * kube-apiserver), built as plain objects for the sandbox tests: certificate Secrets, the
  * `apiserver` LoadBalancer Service, the headless `etcd` Service and StatefulSet, the
  * `apiserver` Deployment; and what a workload cluster runs to join it (the init kubeconfig
@@ -52,7 +52,7 @@ export interface ControlPlanePki {
   secrets: V1Secret[];
 }
 
-/** The API server serving certificate's SANs for an LB address (the contract's list), plus `extra`. */
+/** The API server serving certificate's SANs for an LB address (the install's list), plus `extra`. */
 export function apiserverHosts(namespace: string, lbAddress: string | undefined, extra: string[] = []): string[] {
   return [
     ...(lbAddress ? [lbAddress] : []),
@@ -81,7 +81,7 @@ export function apiserverSecret(namespace: string, pki: ControlPlanePki, serving
   return secret(namespace, 'nova-apiserver-certs', { ...rest, 'apiserver.crt': serving.certPem, 'apiserver.key': serving.keyPem });
 }
 
-/** Every certificate of a control plane with `members` etcd members, as the contract's Secrets. */
+/** Every certificate of a control plane with `members` etcd members, as the install's Secrets. */
 export async function controlPlanePki(
   namespace: string,
   lbAddress: string,
@@ -291,7 +291,7 @@ export function apiserverDeployment(namespace: string, replicas = 1): V1Deployme
   };
 }
 
-/** The Cluster CRD as the contract defines it (cluster-scoped, status subresource). */
+/** The Cluster CRD as the install defines it (cluster-scoped, status subresource). */
 export const CLUSTER_CRD: V1CustomResourceDefinition = {
   metadata: { name: 'clusters.cluster.elotl.co' },
   spec: {

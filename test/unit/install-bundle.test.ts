@@ -126,7 +126,7 @@ describe('the default bundle', () => {
       'Deployment/nova-agent',
       'ServiceAccount/nova-agent',
     ]);
-    // The contract: no namespace in the manifests; fleetdeck's labels on everything.
+    // No namespace in the manifests; fleetdeck's labels on everything.
     for (const o of [bundle.service, ...bundle.controlPlane, ...bundle.crds, ...bundle.agent]) {
       expect(o.metadata.namespace, key(o)).toBeUndefined();
       expect(o.metadata.labels, key(o)).toMatchObject({ 'app.kubernetes.io/managed-by': 'fleetdeck', 'app.kubernetes.io/part-of': 'nova' });

@@ -134,7 +134,7 @@ describe('generateCertSet: a new set', () => {
     expect(allCertPems(first.set)).toHaveLength(16);
   });
 
-  it('makes self-signed CAs with the contract names, CA constraints and key usages', () => {
+  it('makes self-signed CAs with their names, CA constraints and key usages', () => {
     for (const { field, cn } of CAS) {
       const x = x509(first.set[field].certPem);
       expect(x.ca, field).toBe(true);
@@ -293,7 +293,7 @@ describe('generateCertSet: a new set', () => {
 });
 
 describe('Secrets and kubeconfigs', () => {
-  it("writes the contract's Secrets: Opaque, labelled, namespaced, base64 data with exactly the table's keys", () => {
+  it("writes the install's Secrets: Opaque, labelled, namespaced, base64 data with exactly the table's keys", () => {
     const secrets = certSecrets(first.set, NS);
     expect(secrets.map((s) => s.metadata?.name)).toEqual([...CERT_SECRET_NAMES]);
     const etcdKeys = [0, 1, 2].flatMap((i) => ['server', 'peer'].flatMap((r) => [`etcd-${i}-${r}.crt`, `etcd-${i}-${r}.key`]));

@@ -294,7 +294,7 @@ describe('summarize', () => {
 });
 
 describe('installPermissions', () => {
-  it('asks for the objects of the install contract, namespaced to the install namespace', () => {
+  it('asks for the objects the install creates, namespaced to the install namespace', () => {
     const { hosting, workload } = installPermissions('elotl');
     const names = (ps: typeof hosting) => ps.map(describePermission);
     expect(names(hosting)).toContain('create statefulsets.apps in namespace elotl');
