@@ -30,6 +30,9 @@ export async function runDashboard(opts: GlobalOptions): Promise<number> {
     ? watchFleet(sel.config, sel.contexts, { store, fleet: sel.fleet })
     : undefined;
   let starting: Promise<void> | undefined;
+  // The kubeconfig the contexts on screen come from (a sandbox or an install started here changes it).
+  let config = sel.config;
+  let rollouts: { close(): Promise<void> } | undefined;
   // Quitting while the sandbox starts stops what it had started (build included).
   const quit = new AbortController();
 
@@ -46,6 +49,7 @@ export async function runDashboard(opts: GlobalOptions): Promise<number> {
       const loaded = loadKubeconfig({ kubeconfig: state.kubeconfig });
       const contexts = contextInfos(loaded.config);
       setContexts(store, contexts, undefined, loaded.files);
+      config = loaded.config;
       await fleet?.stop();
       fleet = watchFleet(loaded.config, contexts, { store });
       setBanner(store, { kind: 'info', text: `sandbox running · kubectl: export KUBECONFIG=${state.kubeconfig}` });
@@ -62,6 +66,7 @@ export async function runDashboard(opts: GlobalOptions): Promise<number> {
       const started = store.getState().kubeconfigFiles?.[0];
       const next = selection({ ...opts, ...(started ? { kubeconfig: started } : {}) });
       setContexts(store, next.contexts, next.fleet, next.files);
+      config = next.config;
       await fleet?.stop();
       fleet = watchFleet(next.config, next.contexts, { store, fleet: next.fleet });
       setBanner(store, { kind: 'info', text: 'installed: the fleet is recorded and watched' });
@@ -84,10 +89,18 @@ export async function runDashboard(opts: GlobalOptions): Promise<number> {
       return wizardDeps(opts, loadKubeconfig({ kubeconfig: started ?? opts.kubeconfig }));
     },
     onInstalled: () => void watchInstalledFleet(),
+    rollouts: async () => {
+      const { rolloutTools } = await import('./rollout-dashboard.js');
+      const tools = rolloutTools(() => config, { readOnly: !!opts.readOnly });
+      rollouts = tools;
+      return tools.deps;
+    },
     onQuit: () => app.unmount(),
   });
   await app.waitUntilExit();
   quit.abort();
+  // Rollouts run from the Rollouts tab pause (resumable) rather than stop mid-write.
+  await rollouts?.close();
   await starting;
   await fleet?.stop();
   return 0;

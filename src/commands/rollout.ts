@@ -8,7 +8,6 @@ import fs from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { UsageError, UserError } from '../errors.js';
-import { describeError, makeJsonClient } from '../kube/client.js';
 import { configForContext, contextInfos, loadKubeconfig } from '../kube/kubeconfig.js';
 import { toAscii } from '../store/checklist.js';
 import { clock } from '../store/selectors.js';
@@ -30,6 +29,7 @@ import {
   type Plan,
   type RolloutChange,
 } from '../rollout/plan.js';
+import { listPlanNodes } from '../rollout/nodes.js';
 import { abortRollout, blockingOwner, dryRunRollout, runRollout, type RolloutDryRun } from '../rollout/runner.js';
 import { createRollout, listRollouts, mustReadRollout, readRollout, watchRollouts } from '../rollout/state.js';
 import {
@@ -40,7 +40,6 @@ import {
   OWNER_STALE_MS,
   REPLACE_MODES,
   type NodeStatus,
-  type PlanNode,
   type ReplaceMode,
   type RolloutSpec,
   type RolloutState,
@@ -259,26 +258,6 @@ async function drive(kc: KubeConfig, state: RolloutState, context: string, outpu
 // ---------------------------------------------------------------------------------------------
 // create
 
-async function planNodes(kc: KubeConfig, context: string): Promise<PlanNode[]> {
-  interface JsonNode {
-    metadata?: { name?: string; labels?: Record<string, string> };
-    spec?: { unschedulable?: boolean };
-    status?: { conditions?: { type: string; status: string }[] };
-  }
-  let res: { items: JsonNode[] };
-  try {
-    res = await makeJsonClient(kc, 30_000).get<{ items: JsonNode[] }>('/api/v1/nodes');
-  } catch (err) {
-    throw new UserError(`cannot list the nodes of ${context}: ${describeError(err)}`);
-  }
-  return res.items.map((n) => ({
-    name: n.metadata?.name ?? '',
-    labels: n.metadata?.labels ?? {},
-    unschedulable: n.spec?.unschedulable === true,
-    ready: (n.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'),
-  }));
-}
-
 /** The spec from the flags and the NodeRollout file (flags and file add up). */
 export function specFromOptions(opts: RolloutCreateOptions, context: string, name: string, fileSpec?: ReturnType<typeof parseNodeRollout>): RolloutSpec {
   const replace = (opts.replace ?? DEFAULT_REPLACE) as ReplaceMode;
@@ -355,7 +334,7 @@ export async function runRolloutCreate(opts: RolloutCreateOptions): Promise<numb
     }
   }
   const spec: RolloutSpec = { ...draft, name };
-  const plan = resolvePlan(await planNodes(kc, context), spec);
+  const plan = resolvePlan(await listPlanNodes(kc, context), spec);
 
   const dry = await dryRunRollout(kc, spec, plan);
   const refused = dry.drain.nodes.filter((n) => n.refused);

@@ -1,5 +1,5 @@
 import { Box, Text, useWindowSize } from 'ink';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import { Banner, bannerLines } from '../components/banner/index.js';
 import { ContextBar } from '../components/context-bar/index.js';
@@ -8,9 +8,13 @@ import { KeyHints } from '../components/key-hints/index.js';
 import { TabBar } from '../components/tab-bar/index.js';
 import { colorAllowed, toAsciiIf, UiProvider } from '../components/theme/index.js';
 import type { FleetStore } from '../store/fleet-store.js';
-import { HELP_SECTIONS, keyHints, type HintMode } from './keymap.js';
+import { HELP_SECTIONS, keyHints, ROLLOUTS_HELP_SECTIONS, type HintMode } from './keymap.js';
 import { InstallWizard, type InstallerDeps } from './install/wizard.js';
 import { PlaceholderScreen } from './placeholder.js';
+import type { RolloutsDeps } from './rollouts/deps.js';
+import { useRolloutFeed } from './rollouts/feed.js';
+import { RolloutsScreen } from './rollouts/rollouts-screen.js';
+import { ownsKeyboard, useRolloutsState, type RolloutsNav } from './rollouts/use-rollouts-state.js';
 import { StatusScreen } from './status.js';
 import { TAB_TITLES, TABS } from './tabs.js';
 import { useAppKeys } from './use-app-keys.js';
@@ -33,15 +37,22 @@ export interface AppProps {
   installer?: () => Promise<InstallerDeps>;
   /** The wizard installed a fleet: watch it. */
   onInstalled?: () => void;
+  /** Present when the Rollouts tab can watch and run rollouts: loads what it needs when the tab is first shown. */
+  rollouts?: () => Promise<RolloutsDeps>;
   onQuit: () => void;
 }
 
 /** Lines around the screen body: tab bar, context bar, the gap under them, key hints. */
 const CHROME_LINES = 4;
 
-function hintMode(state: AppState, empty: boolean, canStart: boolean, canInstall: boolean): HintMode {
+function hintMode(state: AppState, empty: boolean, canStart: boolean, canInstall: boolean, rollouts: RolloutsNav | undefined): HintMode {
   if (state.help) return 'help';
   if (TABS[state.tab]?.id === 'install' && canInstall) return 'install';
+  if (TABS[state.tab]?.id === 'rollouts' && rollouts) {
+    if (rollouts.confirm) return 'rolloutConfirm';
+    if (rollouts.view === 'progress') return rollouts.open?.kind === 'navarchos' ? 'rolloutNavarchos' : 'rolloutProgress';
+    return 'rollouts';
+  }
   if (TABS[state.tab]?.id !== 'status') return 'placeholder';
   if (empty) return canStart ? 'emptySandbox' : 'empty';
   if (state.filtering) return 'filtering';
@@ -59,7 +70,7 @@ export function App(props: AppProps) {
   );
 }
 
-function Dashboard({ store, ui, kubeconfigFiles, onStartSandbox, installer, onInstalled, onQuit }: AppProps) {
+function Dashboard({ store, ui, kubeconfigFiles, onStartSandbox, installer, onInstalled, rollouts, onQuit }: AppProps) {
   const { columns, rows } = useWindowSize();
   const [state, dispatch] = useAppState();
   const view = useFleetView(store, state.filter);
@@ -76,14 +87,30 @@ function Dashboard({ store, ui, kubeconfigFiles, onStartSandbox, installer, onIn
       }
     : undefined;
   const wizardOpen = wizard !== undefined && wizard !== 'loading' && !('error' in wizard);
-  useAppKeys({ state, dispatch, order: view.order, empty, onQuit, onStartSandbox, onOpenInstall: openInstall, disabled: wizardOpen });
+  const tab = TABS[state.tab]?.id ?? 'status';
+  // The Rollouts tab loads its dependencies when first shown; its watches then run as long as the dashboard.
+  const [rolloutTools, setRolloutTools] = useState<{ deps: RolloutsDeps } | 'loading' | { error: string } | undefined>(undefined);
+  useEffect(() => {
+    if (tab !== 'rollouts' || !rollouts || rolloutTools !== undefined) return;
+    setRolloutTools('loading');
+    rollouts().then(
+      (deps) => setRolloutTools({ deps }),
+      (err: unknown) => setRolloutTools({ error: err instanceof Error ? err.message : String(err) }),
+    );
+  }, [tab]);
+  const rolloutDeps = typeof rolloutTools === 'object' && 'deps' in rolloutTools ? rolloutTools.deps : undefined;
+  const feed = useRolloutFeed(rolloutDeps, view.order);
+  const [rolloutNav, rolloutDispatch] = useRolloutsState();
+  const rolloutsShown = tab === 'rollouts' && rollouts !== undefined;
+  // The new-rollout wizard and the y/n of an abort own the keyboard, as the install wizard does.
+  const rolloutsOwnKeys = rolloutsShown && ownsKeyboard(rolloutNav);
+  useAppKeys({ state, dispatch, order: view.order, empty, onQuit, onStartSandbox, onOpenInstall: openInstall, disabled: wizardOpen || rolloutsOwnKeys });
 
   // One column spare: some terminals wrap a line that fills the last column.
   const width = Math.max(20, columns - 1);
   const bannerHeight = view.banner ? bannerLines(toAsciiIf(ui.ascii, view.banner.text), width).length : 0;
   // One row spare: a frame as tall as the terminal scrolls it.
   const bodyHeight = Math.max(3, rows - 1 - CHROME_LINES - bannerHeight);
-  const tab = TABS[state.tab]?.id ?? 'status';
 
   return (
     <Box flexDirection="column" width={width}>
@@ -102,7 +129,7 @@ function Dashboard({ store, ui, kubeconfigFiles, onStartSandbox, installer, onIn
             }}
           />
         ) : state.help ? (
-          <HelpOverlay sections={HELP_SECTIONS} />
+          <HelpOverlay sections={rolloutsShown ? ROLLOUTS_HELP_SECTIONS : HELP_SECTIONS} />
         ) : tab === 'status' ? (
           <StatusScreen
             store={store}
@@ -113,6 +140,23 @@ function Dashboard({ store, ui, kubeconfigFiles, onStartSandbox, installer, onIn
             width={width}
             canStartSandbox={onStartSandbox !== undefined}
           />
+        ) : tab === 'rollouts' && rollouts ? (
+          feed && rolloutDeps ? (
+            <RolloutsScreen
+              feed={feed}
+              deps={rolloutDeps}
+              nav={rolloutNav}
+              dispatch={rolloutDispatch}
+              readOnly={ui.readOnly}
+              active={!state.help}
+              height={bodyHeight}
+              width={width}
+            />
+          ) : typeof rolloutTools === 'object' && 'error' in rolloutTools ? (
+            <Text>{rolloutTools.error}</Text>
+          ) : (
+            <Text>loading the rollouts…</Text>
+          )
         ) : (
           <>
             <PlaceholderScreen tab={tab} width={width} readOnly={ui.readOnly} installer={installer !== undefined} />
@@ -122,7 +166,9 @@ function Dashboard({ store, ui, kubeconfigFiles, onStartSandbox, installer, onIn
         )}
       </Box>
       {view.banner ? <Banner banner={view.banner} width={width} /> : null}
-      {wizardOpen ? null : <KeyHints hints={keyHints(hintMode(state, empty, onStartSandbox !== undefined, installer !== undefined))} width={width} />}
+      {wizardOpen || (rolloutsShown && rolloutNav.view === 'wizard') ? null : (
+        <KeyHints hints={keyHints(hintMode(state, empty, onStartSandbox !== undefined, installer !== undefined, rolloutsShown ? rolloutNav : undefined))} width={width} />
+      )}
     </Box>
   );
 }

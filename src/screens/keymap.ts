@@ -42,6 +42,32 @@ export const HELP_SECTIONS: readonly HelpSection[] = [
   },
 ];
 
+/** The help on the Rollouts tab: its own keys beside the global ones (three groups fit 80 columns). */
+export const ROLLOUTS_HELP_SECTIONS: readonly HelpSection[] = [
+  HELP_SECTIONS[0]!,
+  {
+    title: 'Rollouts',
+    keys: [
+      { key: 'n', label: 'new rollout' },
+      { key: 'j k', label: 'move / scroll' },
+      { key: 'enter', label: 'progress' },
+      { key: 'a', label: 'abort (y/n)' },
+      { key: 'r', label: 'resume' },
+      { key: 'esc', label: 'back' },
+    ],
+  },
+  {
+    title: 'New rollout',
+    keys: [
+      { key: 'enter', label: 'next page' },
+      { key: 'esc', label: 'page back' },
+      { key: 'space', label: 'select / toggle' },
+      { key: '← →', label: 'change option' },
+      { key: 'ctrl-c', label: 'leave' },
+    ],
+  },
+];
+
 /** What the bottom line offers in each situation. */
 export type HintMode =
   | 'list'
@@ -54,6 +80,10 @@ export type HintMode =
   | 'emptySandbox'
   | 'help'
   | 'install'
+  | 'rollouts'
+  | 'rolloutProgress'
+  | 'rolloutNavarchos'
+  | 'rolloutConfirm'
   | 'placeholder';
 
 const QUIT: KeyHint = { key: 'q', label: 'quit' };
@@ -83,6 +113,14 @@ export function keyHints(mode: HintMode): KeyHint[] {
       return [{ key: 'esc', label: 'close help' }, QUIT];
     case 'install':
       return [{ key: 'enter', label: 'start the install wizard' }, HELP, QUIT, TAB];
+    case 'rollouts':
+      return [{ key: 'n', label: 'new rollout' }, { key: 'enter', label: 'progress' }, { key: 'j/k', label: 'move' }, HELP, QUIT, TAB];
+    case 'rolloutProgress':
+      return [{ key: 'esc', label: 'back' }, { key: 'a', label: 'abort' }, { key: 'r', label: 'resume' }, { key: 'j/k', label: 'scroll' }, { key: 'n', label: 'new' }, HELP, QUIT];
+    case 'rolloutNavarchos':
+      return [{ key: 'esc', label: 'back' }, { key: 'j/k', label: 'scroll' }, { key: 'n', label: 'new' }, HELP, QUIT, TAB];
+    case 'rolloutConfirm':
+      return [{ key: 'y', label: 'abort it' }, { key: 'n/esc', label: 'keep it running' }];
     case 'placeholder':
       return [HELP, QUIT, TAB, { key: '1-4', label: 'go to screen' }];
   }

@@ -1,0 +1,260 @@
+import { useReducer } from 'react';
+import type { RolloutDryRun } from '../../../rollout/runner.js';
+import { parseSelector, resolvePlan, selectorMatches, type Plan } from '../../../rollout/plan.js';
+import { DEFAULT_MAX_UNAVAILABLE, DEFAULT_REPLACE, REPLACE_MODES, type PlanNode, type ReplaceMode } from '../../../rollout/types.js';
+
+export type NewRolloutPage = 'context' | 'selectors' | 'selectorPriority' | 'nodes' | 'priorities' | 'options' | 'plan';
+
+export interface NewRolloutState {
+  page: NewRolloutPage;
+  context?: string;
+  /** The context runs the Navarchos controller: confirming creates a NodeRollout. */
+  navarchos: boolean;
+  /** The context's nodes (with labels), once listed. */
+  nodes: PlanNode[] | undefined;
+  nodesError?: string;
+  selectors: { selector: string; priority: number }[];
+  /** The selector being typed (its matches are shown live); on the priority page, the one being added. */
+  draft: string;
+  names: { name: string; priority: number }[];
+  /** Focused row on the priorities and the options pages. */
+  focus: number;
+  /** The focused number is being typed: a digit appends (the first digit after a move replaces it). */
+  editing: boolean;
+  replace: ReplaceMode;
+  maxUnavailable: number;
+  force: boolean;
+  deleteEmptyDirData: boolean;
+  plan?: Plan;
+  planError?: string;
+  dryRun?: { done: false } | { done: true; result: RolloutDryRun } | { done: true; error: string };
+  /** First line shown of the plan page. */
+  scroll: number;
+  /** Confirmed: the rollout is being created. */
+  starting: boolean;
+  /** A one-line problem with the last answer. */
+  error?: string;
+}
+
+export type NewRolloutAction =
+  | { type: 'context'; context: string; navarchos: boolean }
+  | { type: 'nodes'; nodes: PlanNode[] }
+  | { type: 'nodesFailed'; error: string }
+  | { type: 'draft'; text: string }
+  | { type: 'selector'; text: string }
+  | { type: 'selectorPriority'; text: string }
+  | { type: 'pickNodes'; names: string[] }
+  | { type: 'focus'; delta: number }
+  | { type: 'priorityDigit'; digit: number }
+  | { type: 'priorityBackspace' }
+  | { type: 'priorities' }
+  | { type: 'optionChange'; delta: 1 | -1 }
+  | { type: 'optionToggle' }
+  | { type: 'maxUnavailableDigit'; digit: number }
+  | { type: 'options' }
+  | { type: 'dryRun'; result?: RolloutDryRun; error?: string; done: boolean }
+  | { type: 'scroll'; delta: number; max: number }
+  | { type: 'starting' }
+  | { type: 'startFailed'; error: string }
+  | { type: 'back' };
+
+/** The priority a node picked by name gets unless changed: the highest of the selectors that match it, else 10. */
+export const DEFAULT_PRIORITY = 10;
+
+/** The nodes a selector matches (names), or why it is not a selector. */
+export function selectorMatchesOf(selector: string, nodes: readonly PlanNode[]): { names: string[] } | { error: string } {
+  try {
+    const reqs = parseSelector(selector);
+    return { names: nodes.filter((n) => selectorMatches(reqs, n.labels)).map((n) => n.name) };
+  } catch (err) {
+    return { error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/** The priority the selectors give a node (the highest that matches), if any. */
+export function selectorPriorityOf(node: PlanNode, selectors: readonly { selector: string; priority: number }[]): number | undefined {
+  let best: number | undefined;
+  for (const s of selectors) {
+    const m = selectorMatchesOf(s.selector, [node]);
+    if ('names' in m && m.names.length && (best === undefined || s.priority > best)) best = s.priority;
+  }
+  return best;
+}
+
+/** The pages in order, for the title's "step n of m" (the options page is Navarchos' own business). */
+export function pagesFor(navarchos: boolean): NewRolloutPage[] {
+  return navarchos ? ['context', 'selectors', 'nodes', 'priorities', 'plan'] : ['context', 'selectors', 'nodes', 'priorities', 'options', 'plan'];
+}
+
+const PRIORITY = /^-?\d{1,6}$/;
+
+function withPlan(state: NewRolloutState): NewRolloutState {
+  const s: NewRolloutState = { ...state, page: 'plan', scroll: 0 };
+  delete s.plan;
+  delete s.planError;
+  delete s.dryRun;
+  delete s.error;
+  try {
+    s.plan = resolvePlan(state.nodes ?? [], { nodeSelectors: state.selectors, nodeNames: state.names });
+  } catch (err) {
+    s.planError = err instanceof Error ? err.message : String(err);
+  }
+  return s;
+}
+
+function go(state: NewRolloutState, page: NewRolloutPage, changes: Partial<NewRolloutState> = {}): NewRolloutState {
+  const s: NewRolloutState = { ...state, ...changes, page };
+  delete s.error;
+  return s;
+}
+
+export function newRolloutReducer(state: NewRolloutState, action: NewRolloutAction): NewRolloutState {
+  switch (action.type) {
+    case 'context': {
+      const same = action.context === state.context;
+      const s = go(state, 'selectors', {
+        context: action.context,
+        navarchos: action.navarchos,
+        draft: '',
+        ...(same ? {} : { nodes: undefined, selectors: [], names: [] }),
+      });
+      if (!same) delete s.nodesError;
+      return s;
+    }
+    case 'nodes':
+      return { ...state, nodes: action.nodes };
+    case 'nodesFailed':
+      return { ...state, nodesError: action.error };
+    case 'draft':
+      return { ...state, draft: action.text };
+    case 'selector': {
+      const text = action.text.trim();
+      if (text === '') {
+        if (!state.nodes) return { ...state, error: 'the nodes are not listed yet' };
+        return go(state, 'nodes', { draft: '' });
+      }
+      const m = selectorMatchesOf(text, state.nodes ?? []);
+      if ('error' in m) return { ...state, draft: text, error: m.error };
+      return go(state, 'selectorPriority', { draft: text });
+    }
+    case 'selectorPriority': {
+      const text = action.text.trim();
+      // No priority: the selector is left out (how one is taken back).
+      if (text === '') return go(state, 'selectors', { selectors: state.selectors.filter((s) => s.selector !== state.draft), draft: '' });
+      if (!PRIORITY.test(text)) return { ...state, error: `"${text}" is not a priority (a whole number; higher priorities are replaced first)` };
+      const priority = Number(text);
+      const selectors = [...state.selectors.filter((s) => s.selector !== state.draft), { selector: state.draft, priority }];
+      return go(state, 'selectors', { selectors, draft: '' });
+    }
+    case 'pickNodes': {
+      const previous = new Map(state.names.map((n) => [n.name, n.priority]));
+      const byName = new Map((state.nodes ?? []).map((n) => [n.name, n]));
+      const names = action.names.map((name) => {
+        const node = byName.get(name);
+        const priority = previous.get(name) ?? (node ? selectorPriorityOf(node, state.selectors) : undefined) ?? DEFAULT_PRIORITY;
+        return { name, priority };
+      });
+      if (names.length === 0 && state.selectors.length === 0) return { ...state, error: 'pick at least one node, or go back (esc) and give a label selector' };
+      if (names.length) return go(state, 'priorities', { names, focus: 0, editing: false });
+      return state.navarchos ? withPlan({ ...state, names }) : go(state, 'options', { names, focus: 0, editing: false });
+    }
+    case 'focus': {
+      const count = state.page === 'priorities' ? state.names.length : OPTION_COUNT;
+      return { ...state, editing: false, focus: Math.max(0, Math.min(count - 1, state.focus + action.delta)) };
+    }
+    case 'priorityDigit':
+    case 'priorityBackspace': {
+      const names = state.names.map((n, i) => {
+        if (i !== state.focus) return n;
+        const typed = state.editing ? n.priority * 10 : 0;
+        const p = action.type === 'priorityDigit' ? Math.min(999_999, typed + action.digit) : Math.trunc(n.priority / 10);
+        return { ...n, priority: p };
+      });
+      return { ...state, names, editing: true };
+    }
+    case 'priorities':
+      return state.navarchos ? withPlan(state) : go(state, 'options', { focus: 0, editing: false });
+    case 'optionChange':
+    case 'optionToggle': {
+      const delta = action.type === 'optionChange' ? action.delta : 1;
+      switch (state.focus) {
+        case 0: {
+          const i = REPLACE_MODES.indexOf(state.replace);
+          return { ...state, replace: REPLACE_MODES[(i + delta + REPLACE_MODES.length) % REPLACE_MODES.length]! };
+        }
+        case 1:
+          return action.type === 'optionToggle' ? state : { ...state, editing: false, maxUnavailable: Math.max(1, Math.min(100, state.maxUnavailable + delta)) };
+        case 2:
+          return { ...state, force: !state.force };
+        default:
+          return { ...state, deleteEmptyDirData: !state.deleteEmptyDirData };
+      }
+    }
+    case 'maxUnavailableDigit': {
+      if (state.focus !== 1) return state;
+      const typed = (state.editing ? state.maxUnavailable * 10 : 0) + action.digit;
+      return { ...state, editing: true, maxUnavailable: typed > 100 || typed < 1 ? Math.max(1, action.digit) : typed };
+    }
+    case 'options':
+      return withPlan(state);
+    case 'dryRun':
+      if (!action.done) return { ...state, dryRun: { done: false } };
+      return { ...state, dryRun: action.result ? { done: true, result: action.result } : { done: true, error: action.error ?? 'the dry run failed' } };
+    case 'scroll':
+      return { ...state, scroll: Math.max(0, Math.min(action.max, state.scroll + action.delta)) };
+    case 'starting':
+      return { ...state, starting: true, error: undefined } as NewRolloutState;
+    case 'startFailed':
+      return { ...state, starting: false, error: action.error };
+    case 'back':
+      return back(state);
+  }
+}
+
+/** The options page's rows: replacement mode, max unavailable, --force, --delete-emptydir-data. */
+export const OPTION_COUNT = 4;
+
+function back(state: NewRolloutState): NewRolloutState {
+  if (state.starting) return state;
+  switch (state.page) {
+    case 'context':
+      return state;
+    case 'selectors':
+      return go(state, 'context');
+    case 'selectorPriority':
+      return go(state, 'selectors');
+    case 'nodes':
+      return go(state, 'selectors', { draft: '' });
+    case 'priorities':
+      return go(state, 'nodes');
+    case 'options':
+      return state.names.length ? go(state, 'priorities', { focus: 0, editing: false }) : go(state, 'nodes');
+    case 'plan':
+      if (!state.navarchos) return go(state, 'options', { focus: 0, editing: false });
+      return state.names.length ? go(state, 'priorities', { focus: 0, editing: false }) : go(state, 'nodes');
+  }
+}
+
+export function initialNewRolloutState(context?: string): NewRolloutState {
+  return {
+    page: 'context',
+    ...(context ? { context } : {}),
+    navarchos: false,
+    nodes: undefined,
+    selectors: [],
+    draft: '',
+    names: [],
+    focus: 0,
+    editing: false,
+    replace: DEFAULT_REPLACE,
+    maxUnavailable: DEFAULT_MAX_UNAVAILABLE,
+    force: false,
+    deleteEmptyDirData: false,
+    scroll: 0,
+    starting: false,
+  };
+}
+
+export function useNewRolloutState(context?: string) {
+  return useReducer(newRolloutReducer, context, initialNewRolloutState);
+}

@@ -1,0 +1,636 @@
+import { cleanup } from 'ink-testing-library';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { NavarchosState, NodeReplacementSummary, NodeRolloutRequest, NodeRolloutSummary } from '../../src/kube/navarchos.js';
+import type { PodClassification } from '../../src/rollout/drain-filters.js';
+import type { Plan } from '../../src/rollout/plan.js';
+import type { RolloutDryRun } from '../../src/rollout/runner.js';
+import type { RolloutWatchHandlers } from '../../src/rollout/state.js';
+import type { NodeStatus, PlanNode, RolloutSpec, RolloutState } from '../../src/rollout/types.js';
+import type { RolloutsDeps } from '../../src/screens/rollouts/deps.js';
+import { navarchosEtaMs, nodeRows } from '../../src/screens/rollouts/rows.js';
+import { initialNewRolloutState, newRolloutReducer } from '../../src/screens/rollouts/wizard/use-new-rollout-state.js';
+import { uniqueName } from '../../src/screens/rollouts/wizard/spec.js';
+import { appProps, KEYS, renderApp, threeContexts, type Screen } from './helpers.js';
+
+afterEach(() => cleanup());
+
+/** Let a new page's input handlers attach before the next key. */
+const settle = () => new Promise((r) => setTimeout(r, 30));
+const iso = (msAgo: number) => new Date(Date.now() - msAgo).toISOString();
+const MIN = 60_000;
+const RIGHT = '\u001B[C';
+
+/** Every line at most 80 columns, and fewer lines than the 24 rows. */
+function expectFits(frame: string): void {
+  const lines = frame.split('\n');
+  for (const line of lines) expect([...line].length, `${line}\n--- in ---\n${frame}`).toBeLessThanOrEqual(80);
+  expect(lines.length, frame).toBeLessThan(24);
+}
+
+const NODES: PlanNode[] = [
+  ...['a', 'b', 'c', 'd'].map((x, i) => ({ name: `w1-${x}`, labels: { role: 'worker', 'topology.kubernetes.io/zone': `zone-${'abc'[i % 3]}` }, unschedulable: false, ready: true })),
+  { name: 'w1-e', labels: { role: 'infra' }, unschedulable: false, ready: true },
+  { name: 'w1-f', labels: { role: 'infra' }, unschedulable: false, ready: true },
+];
+
+function spec(name: string, context = 'kind-workload-1', over: Partial<RolloutSpec> = {}): RolloutSpec {
+  return {
+    name,
+    context,
+    nodeSelectors: [{ selector: 'role=worker', priority: 10 }],
+    nodeNames: [],
+    maxUnavailable: 1,
+    replace: 'wait',
+    drain: { force: false, deleteEmptyDirData: false, timeoutMs: 15 * MIN },
+    health: { passes: 3, intervalMs: 5_000, timeoutMs: 10 * MIN },
+    ...over,
+  };
+}
+
+function node(name: string, priority: number, over: Partial<NodeStatus> = {}): NodeStatus {
+  return { name, priority, phase: 'waiting', total: 0, evicted: 0, ignored: 0, failed: 0, cordonedByUs: false, ...over };
+}
+
+/** A rollout of six nodes: two done (2 min each), one draining and blocked by a PDB, three waiting. */
+function runningRollout(name = 'rollout-20261122-0530'): RolloutState {
+  return {
+    spec: spec(name),
+    phase: 'Running',
+    nodes: [
+      node('w1-a', 20, { phase: 'done', total: 5, evicted: 3, ignored: 2, cordonedByUs: true, startedAt: iso(10 * MIN), completedAt: iso(8 * MIN), replacement: 'w1-new-1' }),
+      node('w1-b', 20, { phase: 'done', total: 5, evicted: 3, ignored: 2, cordonedByUs: true, startedAt: iso(8 * MIN), completedAt: iso(6 * MIN) }),
+      node('w1-c', 10, {
+        phase: 'draining',
+        total: 7,
+        evicted: 1,
+        ignored: 2,
+        cordonedByUs: true,
+        startedAt: iso(1 * MIN),
+        blockingPdb: { namespace: 'default', name: 'web', disruptionsAllowed: 0 },
+      }),
+      node('w1-d', 10),
+      node('w1-e', 10),
+      node('w1-f', 10),
+    ],
+    log: [
+      { time: iso(11 * MIN), message: 'created: 6 nodes, 1 at a time, replace by wait' },
+      { time: iso(10 * MIN), message: 'w1-a: cordoned' },
+      { time: iso(1 * MIN), message: 'w1-c: draining' },
+      { time: iso(30_000), message: 'w1-c: eviction blocked by PodDisruptionBudget default/web (0 disruptions allowed)' },
+    ],
+    updatedAt: iso(1_000),
+    owner: { host: 'bastion', pid: 4242, heartbeat: iso(3_000) },
+  };
+}
+
+function completedRollout(name: string, context: string): RolloutState {
+  return {
+    spec: spec(name, context),
+    phase: 'Completed',
+    nodes: [node('h-1', 10, { phase: 'done', startedAt: iso(90 * MIN), completedAt: iso(88 * MIN) })],
+    log: [{ time: iso(91 * MIN), message: 'created' }],
+    updatedAt: iso(88 * MIN),
+  };
+}
+
+const NOT_INSTALLED: NavarchosState = { installed: false, synced: true, rollouts: [], replacements: [] };
+
+function replacement(nodeName: string, priority: number, over: Partial<NodeReplacementSummary> = {}): NodeReplacementSummary {
+  return { name: `${nodeName}-x`, nodeName, priority, phase: 'New', rollout: 'rollout-x7k2p', nodePods: 0, evictedPods: 0, ignoredPods: 0, failedPods: 0, failed: [], createdAt: iso(20 * MIN), ...over };
+}
+
+function navarchosWithRollout(): NavarchosState {
+  const rollout: NodeRolloutSummary = {
+    name: 'rollout-x7k2p',
+    phase: 'InProgress',
+    targets: [{ kind: 'selector', target: 'kubernetes.io/role=master', priority: 20 }],
+    priorities: [20, 10],
+    replacementsCreated: 3,
+    replacementsCompleted: 1,
+    createdAt: iso(20 * MIN),
+  };
+  return {
+    installed: true,
+    synced: true,
+    rollouts: [rollout],
+    replacements: [
+      replacement('h-1', 20, { phase: 'Completed', nodePods: 8, evictedPods: 6, ignoredPods: 2, completionTimestamp: iso(10 * MIN) }),
+      replacement('h-2', 10, {
+        phase: 'InProgress',
+        nodePods: 7,
+        evictedPods: 3,
+        ignoredPods: 2,
+        failedPods: 1,
+        failed: [{ name: 'web-1', reason: "Cannot evict pod as it would violate the pod's disruption budget." }],
+      }),
+      replacement('h-3', 10),
+    ],
+  };
+}
+
+function pod(name: string, action: PodClassification['action'], over: Partial<PodClassification> = {}): PodClassification {
+  return { namespace: 'default', name, uid: `uid-${name}`, action, reason: action, requests: { cpuMilli: 100, memoryBytes: 1 << 20 }, ...over };
+}
+
+/** The deps, faked: watches whose handlers the test drives, and recorded actions. */
+function fakeDeps(opts: { navarchos?: Record<string, NavarchosState>; dryRun?: (nodes: string[], s: RolloutSpec) => RolloutDryRun } = {}) {
+  const watchers = new Map<string, RolloutWatchHandlers>();
+  const navarchos = new Map<string, (s: NavarchosState) => void>();
+  const calls = {
+    runs: [] as RolloutSpec[],
+    aborts: [] as string[],
+    resumes: [] as string[],
+    dryRuns: [] as { spec: RolloutSpec; plan: Plan }[],
+    creates: [] as { context: string; request: NodeRolloutRequest }[],
+  };
+  const deps: RolloutsDeps = {
+    watch: (context, handlers) => {
+      watchers.set(context, handlers);
+      handlers.onList?.([]);
+      return { stop: () => void watchers.delete(context) };
+    },
+    watchNavarchos: (context, onChange, signal) => {
+      navarchos.set(context, onChange);
+      onChange(opts.navarchos?.[context] ?? NOT_INSTALLED);
+      signal.addEventListener('abort', () => navarchos.delete(context));
+    },
+    listNodes: async () => NODES,
+    dryRun: async (s, plan) => {
+      calls.dryRuns.push({ spec: s, plan });
+      const nodes = plan.nodes.map((n) => n.name);
+      if (opts.dryRun) return opts.dryRun(nodes, s);
+      return {
+        drain: {
+          evictionVersion: 'policy/v1',
+          nodes: nodes.map((n) => ({ node: n, pods: [pod(`${n}-web`, 'evict'), pod(`${n}-ds`, 'ignored-daemonset')] })),
+          room: { fits: true, detail: 'fits' },
+        },
+        room: [{ priority: 10, nodes, fits: true, detail: 'fits on 2 schedulable Ready nodes: CPU 800m of 3 free' }],
+      };
+    },
+    run: (s) => {
+      calls.runs.push(s);
+      // Runs until the test is over, as a real rollout would.
+      return new Promise(() => {});
+    },
+    resume: async (context, name) => {
+      calls.resumes.push(`${context}/${name}`);
+    },
+    abort: async (context, name) => {
+      calls.aborts.push(`${context}/${name}`);
+    },
+    createNodeRollout: async (context, request) => {
+      calls.creates.push({ context, request });
+      return { name: 'rollout-abcde', phase: 'New', targets: [], priorities: [], replacementsCreated: 0, replacementsCompleted: 0 };
+    },
+  };
+  const push = (context: string, state: RolloutState) => watchers.get(context)?.onState(state);
+  const pushNavarchos = (context: string, state: NavarchosState) => navarchos.get(context)?.(state);
+  return { deps, calls, push, pushNavarchos, watchers };
+}
+
+async function openRollouts(fake: ReturnType<typeof fakeDeps>, ui: { readOnly?: boolean; ascii?: boolean } = {}, onQuit = vi.fn()): Promise<Screen> {
+  const screen = await renderApp(
+    appProps(threeContexts(), { rollouts: async () => fake.deps, onQuit, ui: { readOnly: ui.readOnly ?? false, ascii: ui.ascii ?? false, color: false } }),
+  );
+  await screen.waitFor('kind-hosting');
+  await screen.press('3');
+  await screen.waitFor('Rollouts in 3 contexts');
+  await vi.waitFor(() => expect(fake.watchers.size).toBe(3));
+  return screen;
+}
+
+describe('the Rollouts tab', () => {
+  it('lists the rollouts of every context live: fleetdeck and Navarchos, with phase, nodes done, start and ETA', async () => {
+    // Given contexts where Navarchos runs in kind-hosting
+    const fake = fakeDeps({ navarchos: { 'kind-hosting': navarchosWithRollout() } });
+    const screen = await openRollouts(fake);
+    await screen.waitFor('Navarchos in kind-hosting');
+
+    // When rollouts appear in two contexts
+    fake.push('kind-workload-1', runningRollout());
+    fake.push('kind-hosting', completedRollout('rollout-old', 'kind-hosting'));
+
+    // Then one row each, with the context, name, who drives it, phase, progress and ETA
+    const frame = await screen.waitFor('rollout-20261122-0530');
+    expectFits(frame);
+    expect(frame).toMatch(/CONTEXT\s+NAME\s+PHASE\s+NODES\s+STARTED\s+ETA/);
+    expect(frame).toMatch(/kind-workload-1\s+rollout-20261122-0530\s+Running\s+2\/6\s+\d\d:\d\d:\d\d\s+\dm\d\ds/);
+    expect(frame).toMatch(/kind-hosting\s+rollout-x7k2p\s+InProgress\s+1\/3\s+\d\d:\d\d:\d\d\s+\d+m\d\ds/);
+    expect(frame).toMatch(/kind-hosting\s+rollout-old\s+Completed\s+1\/1/);
+    expect(frame).toContain('n new rollout');
+
+    // When the rollout moves on, the row follows
+    const next = runningRollout();
+    next.nodes[2] = { ...next.nodes[2]!, phase: 'done', completedAt: iso(0) };
+    fake.push('kind-workload-1', next);
+    await screen.waitFor(/Running\s+3\/6/);
+  });
+
+  it('on a wider terminal also says who drives each rollout', async () => {
+    const fake = fakeDeps({ navarchos: { 'kind-hosting': navarchosWithRollout() } });
+    const screen = await renderApp(appProps(threeContexts(), { rollouts: async () => fake.deps }), { columns: 120 });
+    await screen.waitFor('kind-hosting');
+    await screen.press('3');
+    await vi.waitFor(() => expect(fake.watchers.size).toBe(3));
+    fake.push('kind-workload-1', runningRollout());
+    const frame = await screen.waitFor('rollout-20261122-0530');
+    expect(frame).toMatch(/CONTEXT\s+NAME\s+BY\s+PHASE\s+NODES\s+STARTED\s+ETA/);
+    expect(frame).toMatch(/kind-workload-1\s+rollout-20261122-0530\s+fleetdeck\s+Running/);
+    expect(frame).toMatch(/kind-hosting\s+rollout-x7k2p\s+navarchos\s+InProgress/);
+  });
+
+  it('Enter shows the progress: a row per node with the blocking PDB, a progress bar with the ETA, and the log', async () => {
+    const fake = fakeDeps();
+    const screen = await openRollouts(fake);
+    fake.push('kind-workload-1', runningRollout());
+    await screen.waitFor('rollout-20261122-0530');
+
+    await screen.press(KEYS.enter);
+    const frame = await screen.waitFor('Log · last');
+    expectFits(frame);
+    expect(frame).toContain('rollout-20261122-0530 · kind-workload-1 · Running');
+    expect(frame).toMatch(/run by fleetdeck pid 4242 on bastion \(heartbeat \ds ago\)/);
+    expect(frame).toMatch(/PRI\s+NODE\s+PHASE\s+EVICT\s+IGN\s+FAIL\s+ELAPSED\s+DONE AT/);
+    expect(frame).toMatch(/20\s+w1-a\s+done \(replaced by w1-new-1\)\s+3\s+2\s+0\s+2m00s\s+\d\d:\d\d:\d\d/);
+    expect(frame).toMatch(/10\s+w1-c\s+draining 3\/7 pods\s+1\s+2\s+0\s+1m0\ds/);
+    expect(frame).toContain('blocked by PodDisruptionBudget default/web: 0 disruptions allowed');
+    expect(frame).toMatch(/10\s+w1-d\s+waiting/);
+    // The bar: 2 of 6 done, and the ETA from the finished nodes (2 min each: 1 min left on w1-c, 3 more nodes)
+    expect(frame).toMatch(/█+░+\s+33% 2\/6 nodes done · ETA 7m00s|█+░+\s+33% 2\/6 nodes done · ETA 6m5\ds/);
+    expect(frame).toContain('w1-c: eviction blocked by PodDisruptionBudget default/web');
+    expect(frame).toContain('esc back');
+
+    // When the budget allows the eviction and the drain moves on, the row says so
+    const next = runningRollout();
+    next.nodes[2] = { ...next.nodes[2]!, evicted: 5 };
+    delete next.nodes[2]!.blockingPdb;
+    fake.push('kind-workload-1', next);
+    const after = await screen.waitFor('draining 7/7 pods');
+    expect(after).not.toContain('blocked by PodDisruptionBudget default/web: 0');
+
+    // Esc goes back to the list
+    await screen.press(KEYS.esc);
+    await screen.waitFor('Rollouts in 3 contexts');
+  });
+
+  it('scrolls the node rows with j/k when there are more than fit', async () => {
+    const fake = fakeDeps();
+    const screen = await openRollouts(fake);
+    const big = runningRollout('rollout-big');
+    big.nodes = Array.from({ length: 30 }, (_, i) => node(`node-${String(i).padStart(2, '0')}`, 30 - i));
+    fake.push('kind-workload-1', big);
+    await screen.waitFor('rollout-big');
+    await screen.press(KEYS.enter);
+
+    const first = await screen.waitFor(/nodes 1–\d+ of 30 · j\/k scroll/);
+    expectFits(first);
+    expect(first).toContain('node-00');
+    expect(first).not.toContain('node-29');
+
+    await screen.press(...Array<string>(29).fill('j'));
+    const last = await screen.waitFor('node-29');
+    expectFits(last);
+    expect(last).not.toContain('node-00');
+    expect(last).toMatch(/nodes \d+–30 of 30/);
+
+    await screen.press('g');
+    await screen.waitFor('node-00');
+  });
+});
+
+describe('the new-rollout wizard', () => {
+  it('n walks the pages (selector with its live matches, nodes by name, priorities, options), shows the plan and dry run, and Enter runs it', async () => {
+    const fake = fakeDeps();
+    const onQuit = vi.fn();
+    const screen = await openRollouts(fake, {}, onQuit);
+
+    // When n is pressed and kind-workload-1 chosen
+    await screen.press('n');
+    await screen.waitFor('New rollout · 1/6 Context');
+    await settle();
+    await screen.press(KEYS.down, KEYS.enter);
+    await screen.waitFor('New rollout · 2/6 Nodes by label selector · kind-workload-1');
+    await settle();
+
+    // Then a typed selector shows what it matches, live; q is text here, not quit
+    await screen.press(...'role=q');
+    await screen.waitFor('matches 0 of 6 nodes');
+    expect(onQuit).not.toHaveBeenCalled();
+    await screen.press(KEYS.backspace, ...'worker');
+    const typed = await screen.waitFor('matches 4 of 6 nodes: w1-a, w1-b, w1-c, w1-d');
+    expectFits(typed);
+
+    // When it is added with priority 20
+    await screen.press(KEYS.enter);
+    await screen.waitFor('Priority of the selector');
+    await settle();
+    await screen.press(KEYS.backspace, KEYS.backspace, '2', '0', KEYS.enter);
+    await screen.waitFor('role=worker  priority 20');
+    await settle();
+
+    // And w1-e is picked by name with priority 30
+    await screen.press(KEYS.enter);
+    const nodes = await screen.waitFor('Nodes by name');
+    expect(nodes).toMatch(/w1-a\s+zone-a · selected by a selector, priority 20/);
+    await settle();
+    await screen.press(KEYS.down, KEYS.down, KEYS.down, KEYS.down, ' ', KEYS.enter);
+    await screen.waitFor('Priority of each node picked by name');
+    await settle();
+    await screen.press(KEYS.backspace, KEYS.backspace, '3', '0');
+    await screen.waitFor(/w1-e\s+priority 30/);
+    await screen.press(KEYS.enter);
+
+    // And the options: delete-node, 2 at a time, --force
+    await screen.waitFor('How each node is replaced');
+    await settle();
+    await screen.press(RIGHT, KEYS.down, '2', KEYS.down, ' ');
+    const options = await screen.waitFor(/--force\s+◉/);
+    expect(options).toMatch(/Replacement\s+‹ delete-node ›/);
+    expect(options).toMatch(/Max unavailable\s+‹ 2 ›/);
+    await screen.press(KEYS.enter);
+
+    // Then the plan lists the nodes in order with their dry run, and the room check
+    const plan = await screen.waitFor('Press enter to start');
+    expectFits(plan);
+    expect(plan).toMatch(/rollout-\d{8}-\d{4} · 5 nodes in this order/);
+    expect(plan).toContain('replace: delete-node · 2 at a time · --force');
+    const order = ['w1-e  priority 30  2 pods: 1 evict, 1 DaemonSet · by name', 'w1-a  priority 20  2 pods: 1 evict, 1 DaemonSet · by role=worker', 'w1-b  priority 20', 'w1-c  priority 20', 'w1-d  priority 20'].map((s) => plan.indexOf(s));
+    expect(order.every((i) => i >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(plan).toContain('2 pods: 1 evict, 1 DaemonSet');
+    expect(plan).toContain('Room on the other nodes');
+    expect(fake.calls.dryRuns[0]!.plan.nodes.map((n) => n.name)).toEqual(['w1-e', 'w1-a', 'w1-b', 'w1-c', 'w1-d']);
+    expect(fake.calls.dryRuns[0]!.spec).toMatchObject({ context: 'kind-workload-1', replace: 'delete-node', maxUnavailable: 2, drain: { force: true, deleteEmptyDirData: false } });
+    expect(fake.calls.runs).toHaveLength(0);
+
+    // When Enter confirms
+    await settle();
+    await screen.press(KEYS.enter);
+
+    // Then the rollout runs with what was chosen, and its progress view opens
+    await vi.waitFor(() => expect(fake.calls.runs).toHaveLength(1));
+    const run = fake.calls.runs[0]!;
+    expect(run).toMatchObject({
+      context: 'kind-workload-1',
+      nodeSelectors: [{ selector: 'role=worker', priority: 20 }],
+      nodeNames: [{ name: 'w1-e', priority: 30 }],
+      replace: 'delete-node',
+      maxUnavailable: 2,
+      drain: { force: true, deleteEmptyDirData: false },
+    });
+    expect(run.name).toMatch(/^rollout-\d{8}-\d{4}$/);
+    await screen.waitFor(`${run.name} · kind-workload-1`);
+    await screen.waitFor('waiting for its state (ConfigMap fleetdeck-rollout-');
+
+    // When the runner writes its state, the view shows it
+    const state = runningRollout(run.name);
+    state.owner = { host: 'here', pid: 1, heartbeat: iso(0) };
+    fake.push('kind-workload-1', state);
+    const progress = await screen.waitFor('run by this fleetdeck');
+    expect(progress).toContain('w1-c');
+    expect(onQuit).not.toHaveBeenCalled();
+  });
+
+  it('refuses to start when the dry run finds pods that need a flag, and Esc goes back to turn it on', async () => {
+    const fake = fakeDeps({
+      dryRun: (nodes, s) => ({
+        drain: {
+          evictionVersion: 'policy/v1',
+          nodes: nodes.map((n) => (s.drain.force ? { node: n, pods: [pod('bare', 'evict')] } : { node: n, pods: [pod('bare', 'needs-force', { reason: 'declares no controller' })], refused: `cannot drain node ${n}: needs --force` })),
+          room: { fits: false, detail: '' },
+        },
+        room: [{ priority: 10, nodes, fits: false, detail: 'does not fit on 0 schedulable Ready nodes' }],
+      }),
+    });
+    const screen = await openRollouts(fake);
+    await screen.press('n');
+    await screen.waitFor('Context');
+    await settle();
+    await screen.press(KEYS.down, KEYS.enter);
+    await screen.waitFor('Nodes by label selector');
+    await settle();
+    await screen.press(KEYS.enter);
+    await screen.waitFor('Nodes by name');
+    await settle();
+    await screen.press(' ', KEYS.enter);
+    await screen.waitFor('Priority of each node');
+    await settle();
+    await screen.press(KEYS.enter);
+    await screen.waitFor('How each node is replaced');
+    await settle();
+    await screen.press(KEYS.enter);
+
+    const refused = await screen.waitFor('Refused: pods on w1-a need a flag');
+    expect(refused).toContain('needs --force: declares no controller');
+    expect(refused).toContain('does not fit on 0 schedulable Ready nodes');
+    await settle();
+    await screen.press(KEYS.enter);
+    await settle();
+    expect(fake.calls.runs).toHaveLength(0);
+
+    await screen.press(KEYS.esc);
+    await screen.waitFor('How each node is replaced');
+    await settle();
+    await screen.press(KEYS.down, KEYS.down, ' ', KEYS.enter);
+    await screen.waitFor('Press enter to start');
+    await settle();
+    await screen.press(KEYS.enter);
+    await vi.waitFor(() => expect(fake.calls.runs).toHaveLength(1));
+    expect(fake.calls.runs[0]).toMatchObject({ nodeNames: [{ name: 'w1-a', priority: 10 }], nodeSelectors: [], drain: { force: true } });
+  });
+
+  it('in read-only mode shows the plan and the dry run and refuses to run', async () => {
+    const fake = fakeDeps();
+    const screen = await openRollouts(fake, { readOnly: true });
+    await screen.waitFor('read-only: plans and dry runs only');
+    await screen.press('n');
+    await screen.waitFor('Context');
+    await settle();
+    await screen.press(KEYS.down, KEYS.enter);
+    await screen.waitFor('Nodes by label selector');
+    await settle();
+    await screen.press(...'role=infra', KEYS.enter);
+    await screen.waitFor('Priority of the selector');
+    await settle();
+    await screen.press(KEYS.enter);
+    await screen.waitFor('role=infra  priority 10');
+    await settle();
+    await screen.press(KEYS.enter);
+    await screen.waitFor('Nodes by name');
+    await settle();
+    await screen.press(KEYS.enter);
+    await screen.waitFor('How each node is replaced');
+    await settle();
+    await screen.press(KEYS.enter);
+
+    await screen.waitFor('Read-only mode: nothing is started (run fleetdeck without --read-only).');
+    const plan = await screen.waitFor('Room on the other nodes');
+    expect(plan).toContain('w1-e  priority 10  2 pods: 1 evict, 1 DaemonSet · by role=infra');
+    await settle();
+    await screen.press(KEYS.enter);
+    await settle();
+    expect(fake.calls.runs).toHaveLength(0);
+    expect(screen.frame()).toContain('Read-only mode');
+
+    // Ctrl-C leaves the wizard, not fleetdeck
+    await screen.press(KEYS.ctrlC);
+    await screen.waitFor('Rollouts in 3 contexts');
+  });
+
+  it('on a context with Navarchos, confirming creates a NodeRollout and shows its NodeReplacements', async () => {
+    const fake = fakeDeps({ navarchos: { 'kind-hosting': { installed: true, synced: true, rollouts: [], replacements: [] } } });
+    const screen = await openRollouts(fake);
+    await screen.waitFor('Navarchos in kind-hosting');
+    await screen.press('n');
+    const contexts = await screen.waitFor('kind-hosting  (Navarchos: creates a NodeRollout)');
+    expect(contexts).toContain('New rollout · 1/6');
+    await settle();
+    await screen.press(KEYS.enter);
+    await screen.waitFor('New rollout · 2/5 Nodes by label selector · kind-hosting');
+    await settle();
+    await screen.press(...'role=worker', KEYS.enter);
+    await screen.waitFor('Priority of the selector');
+    await settle();
+    await screen.press(KEYS.backspace, KEYS.backspace, '2', '0', KEYS.enter);
+    await screen.waitFor('role=worker  priority 20');
+    await settle();
+    await screen.press(KEYS.enter);
+    await screen.waitFor('Nodes by name');
+    await settle();
+    await screen.press(KEYS.enter);
+
+    // No options page: the controller drains its own way
+    const plan = await screen.waitFor('Press enter to create the NodeRollout');
+    expect(plan).toContain('New rollout · 5/5 The plan and the dry run');
+    await settle();
+    await screen.press(KEYS.enter);
+    await vi.waitFor(() => expect(fake.calls.creates).toHaveLength(1));
+    expect(fake.calls.creates[0]).toEqual({ context: 'kind-hosting', request: { nodeSelectors: [{ selector: 'role=worker', priority: 20 }], nodeNames: [] } });
+    expect(fake.calls.runs).toHaveLength(0);
+    await screen.waitFor('NodeRollout rollout-abcde · kind-hosting');
+
+    // When the controller works on it, its NodeReplacements show live
+    const n = navarchosWithRollout();
+    n.rollouts[0] = { ...n.rollouts[0]!, name: 'rollout-abcde' };
+    n.replacements = n.replacements.map((r) => ({ ...r, rollout: 'rollout-abcde' }));
+    fake.pushNavarchos('kind-hosting', n);
+    const frame = await screen.waitFor('NodeRollout rollout-abcde · kind-hosting · InProgress');
+    expect(frame).toContain('driven by the Navarchos controller · targets: kubernetes.io/role=master (20)');
+    expectFits(frame);
+    expect(frame).toMatch(/PRI\s+NODE\s+PHASE\s+PODS\s+EVICT\s+IGN\s+FAIL/);
+    expect(frame).toMatch(/20\s+h-1\s+Completed\s+8\s+6\s+2\s+0\s+\S+\s+\d\d:\d\d:\d\d/);
+    expect(frame).toMatch(/10\s+h-2\s+InProgress\s+7\s+3\s+2\s+1/);
+    expect(frame).toContain("failed: web-1: Cannot evict pod as it would violate the pod's");
+    expect(frame).toMatch(/1\/3 replacements completed · ETA \d+m\d\ds/);
+
+    // a and r do not apply
+    await screen.press('a');
+    await screen.waitFor('fleetdeck does not abort it');
+  });
+});
+
+describe('actions in the progress view', () => {
+  it('a asks y/n before aborting; n keeps it running, y aborts; q is not quit meanwhile', async () => {
+    const fake = fakeDeps();
+    const onQuit = vi.fn();
+    const screen = await openRollouts(fake, {}, onQuit);
+    fake.push('kind-workload-1', runningRollout());
+    await screen.waitFor('rollout-20261122-0530');
+    await screen.press(KEYS.enter);
+    await screen.waitFor('Log · last');
+
+    await screen.press('a');
+    const ask = await screen.waitFor('Abort rollout-20261122-0530 in kind-workload-1? y/n');
+    expectFits(ask);
+    expect(ask).toContain('It stops the rollout and uncordons the 1 node it cordoned and did not finish.');
+    expect(ask).toContain('y abort it');
+    await screen.press('q', '3', 'n');
+    await screen.waitFor('not aborted');
+    expect(onQuit).not.toHaveBeenCalled();
+    expect(fake.calls.aborts).toEqual([]);
+
+    await screen.press('a');
+    await screen.waitFor('y/n');
+    await screen.press('y');
+    await vi.waitFor(() => expect(fake.calls.aborts).toEqual(['kind-workload-1/rollout-20261122-0530']));
+    await screen.waitFor('abort requested');
+  });
+
+  it('r resumes a Paused rollout; read-only refuses both a and r', async () => {
+    const paused = { ...runningRollout('rollout-paused'), phase: 'Paused' as const, message: 'health gate failed within 10m00s: 1 pod Pending (default/web-2)' };
+    delete paused.owner;
+
+    const fake = fakeDeps();
+    const screen = await openRollouts(fake);
+    fake.push('kind-workload-1', paused);
+    await screen.waitFor('rollout-paused');
+    await screen.press(KEYS.enter);
+    const frame = await screen.waitFor('nobody runs it: r resumes it here');
+    expect(frame).toContain('health gate failed within 10m00s: 1 pod Pending (default/web-2)');
+    await screen.press('r');
+    await vi.waitFor(() => expect(fake.calls.resumes).toEqual(['kind-workload-1/rollout-paused']));
+    cleanup();
+
+    const ro = fakeDeps();
+    const readOnly = await openRollouts(ro, { readOnly: true });
+    ro.push('kind-workload-1', paused);
+    await readOnly.waitFor('rollout-paused');
+    await readOnly.press(KEYS.enter);
+    await readOnly.waitFor('nobody runs it');
+    await readOnly.press('r');
+    await readOnly.waitFor('read-only: resuming is refused (start fleetdeck without --read-only)');
+    await readOnly.press('a');
+    await readOnly.waitFor('read-only: aborting is refused (start fleetdeck without --read-only)');
+    expect(ro.calls.resumes).toEqual([]);
+    expect(ro.calls.aborts).toEqual([]);
+  });
+
+  it('draws the progress view with ASCII characters only', async () => {
+    const fake = fakeDeps();
+    const screen = await openRollouts(fake, { ascii: true });
+    fake.push('kind-workload-1', runningRollout());
+    await screen.waitFor('rollout-20261122-0530');
+    await screen.press(KEYS.enter);
+    const frame = await screen.waitFor(/#+-+\s+33%/);
+    expect([...frame].filter((c) => c.charCodeAt(0) > 0x7e)).toEqual([]);
+  });
+});
+
+describe('pure parts', () => {
+  it('node rows stop the clock (and stop claiming a blocking budget) when the rollout is not running', () => {
+    const s = { ...runningRollout(), phase: 'Paused' as const, updatedAt: iso(30_000) };
+    const rows = nodeRows(s, Date.now());
+    expect(rows[2]!.elapsed).toBe('30s');
+    expect(rows[2]!.phase).toBe('stopped: draining 3/7 pods');
+    // The budget was what blocked it when it stopped, not now.
+    expect(rows[2]!.note).toBeUndefined();
+    expect(rows[3]!.evicted).toBe('');
+  });
+
+  it('the Navarchos ETA is the mean time per finished replacement times those left', () => {
+    const n = navarchosWithRollout();
+    const now = Date.now();
+    // One done 10 min after creation; two left; 10 min since the last completion.
+    expect(Math.round(navarchosEtaMs(n.rollouts[0]!, n.replacements, now)! / MIN)).toBe(10);
+  });
+
+  it('the wizard refuses an invalid selector and a bad priority; an empty priority takes the selector back', () => {
+    let s = newRolloutReducer(initialNewRolloutState(), { type: 'context', context: 'c', navarchos: false });
+    s = newRolloutReducer(s, { type: 'nodes', nodes: NODES });
+    expect(newRolloutReducer(s, { type: 'selector', text: 'role in (a' }).error).toMatch(/invalid selector/);
+    s = newRolloutReducer(s, { type: 'selector', text: 'role=worker' });
+    expect(newRolloutReducer(s, { type: 'selectorPriority', text: 'high' }).error).toMatch(/not a priority/);
+    s = newRolloutReducer(s, { type: 'selectorPriority', text: '20' });
+    expect(s.selectors).toEqual([{ selector: 'role=worker', priority: 20 }]);
+    s = newRolloutReducer(s, { type: 'selector', text: 'role=worker' });
+    s = newRolloutReducer(s, { type: 'selectorPriority', text: '' });
+    expect(s.selectors).toEqual([]);
+    expect(newRolloutReducer(s, { type: 'pickNodes', names: [] }).error).toMatch(/pick at least one node/);
+  });
+
+  it('a new name avoids the rollouts that exist', () => {
+    expect(uniqueName('rollout-1', [])).toBe('rollout-1');
+    expect(uniqueName('rollout-1', ['rollout-1', 'rollout-1-2'])).toBe('rollout-1-3');
+  });
+});
