@@ -44,7 +44,8 @@ import {
   type RolloutSpec,
   type RolloutState,
 } from '../rollout/types.js';
-import { asciiOnly, requireOutput, type GlobalOptions } from './options.js';
+import { renderRolloutLive, type LiveView } from '../screens/rollouts/rollout-live.js';
+import { asciiOnly, colorEnabled, requireOutput, type GlobalOptions } from './options.js';
 
 /** A --selector or --node flag, with the --priority that followed it. */
 export interface RolloutTarget {
@@ -235,18 +236,27 @@ function resultLines(state: RolloutState, context: string): string[] {
   }
 }
 
+/** The live view, in a terminal without -o (and not in CI). */
+function liveView(opts: GlobalOptions, ascii: boolean, waiting: string): LiveView | undefined {
+  if (!process.stdout.isTTY || process.env.CI || opts.output !== undefined) return undefined;
+  return renderRolloutLive({ ascii, color: colorEnabled(opts), waiting });
+}
+
 const exitFor = (state: RolloutState) => (state.phase === 'Completed' ? 0 : 1);
 
 /** Runs the rollout here with a line per change; Ctrl-C (or SIGTERM) pauses it, resumable. */
-async function drive(kc: KubeConfig, state: RolloutState, context: string, output: 'text' | 'json', ascii: boolean, forceTakeover: boolean): Promise<number> {
+async function drive(kc: KubeConfig, state: RolloutState, context: string, output: 'text' | 'json', ascii: boolean, forceTakeover: boolean, opts: GlobalOptions): Promise<number> {
   const abort = new AbortController();
   const onSignal = () => abort.abort(new Error('interrupted'));
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  // In a terminal: the log scrolls by above a live table of the nodes; otherwise a line per change.
+  const live = liveView(opts, ascii, `starting rollout ${state.spec.name}…`);
   let final: RolloutState;
   try {
-    final = await runRollout(kc, state, { forceTakeover }, changePrinter(output, ascii), abort.signal);
+    final = await runRollout(kc, state, { forceTakeover }, live ? (s) => live.update(s) : changePrinter(output, ascii), abort.signal);
   } finally {
+    live?.stop();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
@@ -361,7 +371,7 @@ export async function runRolloutCreate(opts: RolloutCreateOptions): Promise<numb
   }
   const created = await createRollout(kc, initialState(spec, plan));
   if (text) write(`\nRollout ${name} recorded in ConfigMap kube-system/fleetdeck-rollout-${name}; watch it elsewhere with: fleetdeck rollout watch ${name} --context ${context}`);
-  return drive(kc, created.state, context, output, ascii, false);
+  return drive(kc, created.state, context, output, ascii, false, opts);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -384,7 +394,7 @@ export async function runRolloutResume(name: string, opts: RolloutCommandOptions
     const done = state.nodes.filter((n) => n.phase === 'done').length;
     write(`Resuming rollout ${name} on ${context}: ${state.phase}, ${done}/${state.nodes.length} nodes done${state.message ? ` (${state.message})` : ''}`);
   }
-  return drive(kc, state, context, output, ascii, opts.forceTakeover === true);
+  return drive(kc, state, context, output, ascii, opts.forceTakeover === true, opts);
 }
 
 /** `fleetdeck rollout abort NAME`: stops the rollout (its owner too) and uncordons what it cordoned and did not finish. */
@@ -428,7 +438,8 @@ export async function runRolloutWatch(name: string | undefined, opts: RolloutCom
   const ascii = asciiOnly(opts);
   const { kc, context } = rolloutContext(opts, false);
   if (name) await mustReadRollout(kc, name, context);
-  const print = changePrinter(output, ascii, { prefixName: !name });
+  const live = name ? liveView(opts, ascii, `reading rollout ${name}…`) : undefined;
+  const print = live ? (s: RolloutState) => live.update(s) : changePrinter(output, ascii, { prefixName: !name });
   let last: RolloutState | undefined;
   return new Promise<number>((resolve) => {
     let finished = false;
@@ -439,6 +450,7 @@ export async function runRolloutWatch(name: string | undefined, opts: RolloutCom
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
       void watch.stop().then(() => {
+        live?.stop();
         if (line) write(line);
         resolve(code);
       });

@@ -634,3 +634,33 @@ describe('pure parts', () => {
     expect(uniqueName('rollout-1', ['rollout-1', 'rollout-1-2'])).toBe('rollout-1-3');
   });
 });
+
+describe('the rollout in a terminal (rollout create, resume, watch NAME)', () => {
+  it('prints each log line once above a live table, even as the state keeps only its last lines', async () => {
+    const { render } = await import('ink-testing-library');
+    const { RolloutLive } = await import('../../src/screens/rollouts/rollout-live.js');
+    const { UiProvider } = await import('../../src/components/theme/index.js');
+    const first = runningRollout();
+    const tree = (state: RolloutState) => (
+      <UiProvider value={{ ascii: false, color: false }}>
+        <RolloutLive state={state} waiting="…" />
+      </UiProvider>
+    );
+    const r = render(tree(first));
+    await new Promise((res) => setTimeout(res, 30));
+    // The next state dropped the oldest line and added one.
+    const next: RolloutState = { ...first, log: [...first.log.slice(1), { time: iso(0), message: 'w1-c: eviction done' }] };
+    r.rerender(tree(next));
+    await new Promise((res) => setTimeout(res, 30));
+    const frame = r.lastFrame() ?? '';
+    // Every line once, in order, though the second state no longer had the first one.
+    const messages = [first.log[0]!, ...next.log].map((l) => l.message);
+    for (const m of messages) expect(frame.split(m).length - 1, m).toBe(1);
+    const at = messages.map((m) => frame.indexOf(m));
+    expect([...at].sort((x, y) => x - y)).toEqual(at);
+    // Under the log: the progress and the node table.
+    expect(frame.indexOf('2/6 nodes done')).toBeGreaterThan(at.at(-1)!);
+    expect(frame).toMatch(/w1-c\s+draining/);
+    r.unmount();
+  });
+});
