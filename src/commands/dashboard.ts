@@ -95,6 +95,10 @@ export async function runDashboard(opts: GlobalOptions): Promise<number> {
       rollouts = tools;
       return tools.deps;
     },
+    storage: async () => {
+      const { storageDeps } = await import('./storage-dashboard.js');
+      return storageDeps(() => config, () => store.getState().order);
+    },
     onQuit: () => app.unmount(),
   });
   await app.waitUntilExit();

@@ -94,6 +94,9 @@ const READ_ONLY_RULES = [
       'scheduling.k8s.io',
       'node.k8s.io',
       'rbac.authorization.k8s.io',
+      // The simulated OpenEBS objects (sim/storage-objects.ts).
+      'local.openebs.io',
+      'openebs.io',
     ],
     resources: ['*'],
     verbs: ['get', 'list', 'watch'],

@@ -8,7 +8,7 @@ import { KeyHints } from '../components/key-hints/index.js';
 import { TabBar } from '../components/tab-bar/index.js';
 import { colorAllowed, toAsciiIf, UiProvider } from '../components/theme/index.js';
 import type { FleetStore } from '../store/fleet-store.js';
-import { HELP_SECTIONS, keyHints, ROLLOUTS_HELP_SECTIONS, type HintMode } from './keymap.js';
+import { HELP_SECTIONS, keyHints, ROLLOUTS_HELP_SECTIONS, STORAGE_HELP_SECTIONS, type HintMode } from './keymap.js';
 import { InstallWizard, type InstallerDeps } from './install/wizard.js';
 import { PlaceholderScreen } from './placeholder.js';
 import type { RolloutsDeps } from './rollouts/deps.js';
@@ -16,6 +16,9 @@ import { useRolloutFeed } from './rollouts/feed.js';
 import { RolloutsScreen } from './rollouts/rollouts-screen.js';
 import { ownsKeyboard, useRolloutsState, type RolloutsNav } from './rollouts/use-rollouts-state.js';
 import { StatusScreen } from './status.js';
+import type { StorageDeps } from './storage/deps.js';
+import { StorageScreen } from './storage/storage-screen.js';
+import { storageOwnsKeyboard, useStorageState } from './storage/use-storage-state.js';
 import { TAB_TITLES, TABS } from './tabs.js';
 import { useAppKeys } from './use-app-keys.js';
 import { isRowSection, useAppState, type AppState } from './use-app-state.js';
@@ -39,14 +42,17 @@ export interface AppProps {
   onInstalled?: () => void;
   /** Present when the Rollouts tab can watch and run rollouts: loads what it needs when the tab is first shown. */
   rollouts?: () => Promise<RolloutsDeps>;
+  /** Present when the Storage tab can read the clusters' storage and estimate: loads what it needs when the tab is first shown. */
+  storage?: () => Promise<StorageDeps>;
   onQuit: () => void;
 }
 
 /** Lines around the screen body: tab bar, context bar, the gap under them, key hints. */
 const CHROME_LINES = 4;
 
-function hintMode(state: AppState, empty: boolean, canStart: boolean, canInstall: boolean, rollouts: RolloutsNav | undefined): HintMode {
+function hintMode(state: AppState, empty: boolean, canStart: boolean, canInstall: boolean, rollouts: RolloutsNav | undefined, storage: boolean): HintMode {
   if (state.help) return 'help';
+  if (TABS[state.tab]?.id === 'storage' && storage) return 'storage';
   if (TABS[state.tab]?.id === 'install' && canInstall) return 'install';
   if (TABS[state.tab]?.id === 'rollouts' && rollouts) {
     if (rollouts.confirm) return 'rolloutConfirm';
@@ -70,7 +76,7 @@ export function App(props: AppProps) {
   );
 }
 
-function Dashboard({ store, ui, kubeconfigFiles, onStartSandbox, installer, onInstalled, rollouts, onQuit }: AppProps) {
+function Dashboard({ store, ui, kubeconfigFiles, onStartSandbox, installer, onInstalled, rollouts, storage, onQuit }: AppProps) {
   const { columns, rows } = useWindowSize();
   const [state, dispatch] = useAppState();
   const view = useFleetView(store, state.filter);
@@ -104,7 +110,22 @@ function Dashboard({ store, ui, kubeconfigFiles, onStartSandbox, installer, onIn
   const rolloutsShown = tab === 'rollouts' && rollouts !== undefined;
   // The new-rollout wizard and the y/n of an abort own the keyboard, as the install wizard does.
   const rolloutsOwnKeys = rolloutsShown && ownsKeyboard(rolloutNav);
-  useAppKeys({ state, dispatch, order: view.order, empty, onQuit, onStartSandbox, onOpenInstall: openInstall, disabled: wizardOpen || rolloutsOwnKeys });
+  // The Storage tab loads its dependencies when first shown; what it read and the estimate's choices stay while fleetdeck runs.
+  const [storageTools, setStorageTools] = useState<{ deps: StorageDeps } | 'loading' | { error: string } | undefined>(undefined);
+  useEffect(() => {
+    if (tab !== 'storage' || !storage || storageTools !== undefined) return;
+    setStorageTools('loading');
+    storage().then(
+      (deps) => setStorageTools({ deps }),
+      (err: unknown) => setStorageTools({ error: err instanceof Error ? err.message : String(err) }),
+    );
+  }, [tab]);
+  const storageDeps = typeof storageTools === 'object' && 'deps' in storageTools ? storageTools.deps : undefined;
+  const [storageNav, storageDispatch] = useStorageState();
+  const storageShown = tab === 'storage' && storage !== undefined;
+  // The estimate dialogue owns the keyboard (sizes are typed there), as the wizards do.
+  const storageOwnsKeys = storageShown && storageDeps !== undefined && storageOwnsKeyboard(storageNav);
+  useAppKeys({ state, dispatch, order: view.order, empty, onQuit, onStartSandbox, onOpenInstall: openInstall, disabled: wizardOpen || rolloutsOwnKeys || storageOwnsKeys });
 
   // One column spare: some terminals wrap a line that fills the last column.
   const width = Math.max(20, columns - 1);
@@ -116,7 +137,8 @@ function Dashboard({ store, ui, kubeconfigFiles, onStartSandbox, installer, onIn
     <Box flexDirection="column" width={width}>
       <TabBar tabs={TAB_TITLES} active={state.tab} />
       <ContextBar total={view.total} reachable={view.reachable} kubeconfigFiles={files} readOnly={ui.readOnly} width={width} />
-      <Box flexDirection="column" marginTop={1} height={bodyHeight} overflow="hidden">
+      {/* Without the key hints (a dialogue shows its own keys), the body has their line too. */}
+      <Box flexDirection="column" marginTop={1} height={bodyHeight + (storageOwnsKeys ? 1 : 0)} overflow="hidden">
         {wizardOpen ? (
           <InstallWizard
             {...wizard}
@@ -129,7 +151,7 @@ function Dashboard({ store, ui, kubeconfigFiles, onStartSandbox, installer, onIn
             }}
           />
         ) : state.help ? (
-          <HelpOverlay sections={rolloutsShown ? ROLLOUTS_HELP_SECTIONS : HELP_SECTIONS} />
+          <HelpOverlay sections={rolloutsShown ? ROLLOUTS_HELP_SECTIONS : storageShown ? STORAGE_HELP_SECTIONS : HELP_SECTIONS} />
         ) : tab === 'status' ? (
           <StatusScreen
             store={store}
@@ -157,6 +179,14 @@ function Dashboard({ store, ui, kubeconfigFiles, onStartSandbox, installer, onIn
           ) : (
             <Text>loading the rollouts…</Text>
           )
+        ) : tab === 'storage' && storage ? (
+          storageDeps ? (
+            <StorageScreen deps={storageDeps} nav={storageNav} dispatch={storageDispatch} active={!state.help} height={bodyHeight + (storageOwnsKeys ? 1 : 0)} width={width} />
+          ) : typeof storageTools === 'object' && 'error' in storageTools ? (
+            <Text>{storageTools.error}</Text>
+          ) : (
+            <Text>loading the storage tools…</Text>
+          )
         ) : (
           <>
             <PlaceholderScreen tab={tab} width={width} readOnly={ui.readOnly} installer={installer !== undefined} />
@@ -166,8 +196,11 @@ function Dashboard({ store, ui, kubeconfigFiles, onStartSandbox, installer, onIn
         )}
       </Box>
       {view.banner ? <Banner banner={view.banner} width={width} /> : null}
-      {wizardOpen || (rolloutsShown && rolloutNav.view === 'wizard') ? null : (
-        <KeyHints hints={keyHints(hintMode(state, empty, onStartSandbox !== undefined, installer !== undefined, rolloutsShown ? rolloutNav : undefined))} width={width} />
+      {wizardOpen || (rolloutsShown && rolloutNav.view === 'wizard') || storageOwnsKeys ? null : (
+        <KeyHints
+          hints={keyHints(hintMode(state, empty, onStartSandbox !== undefined, installer !== undefined, rolloutsShown ? rolloutNav : undefined, storageShown && storageDeps !== undefined))}
+          width={width}
+        />
       )}
     </Box>
   );

@@ -68,6 +68,34 @@ export const ROLLOUTS_HELP_SECTIONS: readonly HelpSection[] = [
   },
 ];
 
+/** The help on the Storage tab: its keys and the estimate dialogue's beside the global ones. */
+export const STORAGE_HELP_SECTIONS: readonly HelpSection[] = [
+  HELP_SECTIONS[0]!,
+  {
+    title: 'Storage',
+    keys: [
+      { key: '← →', label: 'context' },
+      { key: 'j k', label: 'scroll' },
+      { key: 'g G', label: 'top / bottom' },
+      { key: 'r', label: 'read again' },
+      { key: 'enter e', label: 'estimate' },
+    ],
+  },
+  {
+    title: 'Estimate',
+    keys: [
+      { key: 'enter', label: 'next page' },
+      { key: 'esc', label: 'page back' },
+      { key: '↑ ↓', label: 'move' },
+      { key: 'space', label: 'enable feature' },
+      { key: '← →', label: 'change pool' },
+      { key: '0-9', label: 'size in GB' },
+      { key: 'c', label: 'catalogue' },
+      { key: 'ctrl-c', label: 'close' },
+    ],
+  },
+];
+
 /** What the bottom line offers in each situation. */
 export type HintMode =
   | 'list'
@@ -84,6 +112,7 @@ export type HintMode =
   | 'rolloutProgress'
   | 'rolloutNavarchos'
   | 'rolloutConfirm'
+  | 'storage'
   | 'placeholder';
 
 const QUIT: KeyHint = { key: 'q', label: 'quit' };
@@ -121,6 +150,8 @@ export function keyHints(mode: HintMode): KeyHint[] {
       return [{ key: 'esc', label: 'back' }, { key: 'j/k', label: 'scroll' }, { key: 'n', label: 'new' }, HELP, QUIT, TAB];
     case 'rolloutConfirm':
       return [{ key: 'y', label: 'abort it' }, { key: 'n/esc', label: 'keep it running' }];
+    case 'storage':
+      return [{ key: 'enter', label: 'estimate' }, { key: '←/→', label: 'context' }, { key: 'j/k', label: 'scroll' }, { key: 'r', label: 'refresh' }, HELP, QUIT, TAB];
     case 'placeholder':
       return [HELP, QUIT, TAB, { key: '1-4', label: 'go to screen' }];
   }

@@ -2,6 +2,7 @@ import { SimulatedKubelet } from './kubelet.js';
 import { LoadBalancerController } from './loadbalancer.js';
 import { ClusterNetwork } from './network.js';
 import { StorageProvisioner } from './provisioner.js';
+import { SimulatedStorage } from './storage-objects.js';
 import type { SimContext } from './context.js';
 import type { PodNetwork } from './pods.js';
 
@@ -12,11 +13,14 @@ export { LoadBalancerController, LB_HOSTNAME_ANNOTATION, LB_HOSTNAME_SUFFIX } fr
 export { type PodNetwork, type Fault, FAULT_ANNOTATION } from './pods.js';
 export { StorageProvisioner, SANDBOX_PROVISIONER, DEFAULT_STORAGE_CLASS } from './provisioner.js';
 export { REPLACE_WHEN_DRAINED_ANNOTATION, REPLACE_SETTLE_MS } from './replacer.js';
+export { SimulatedStorage, ensureSimulatedStorage, storageProfile } from './storage-objects.js';
 
 export interface Simulators {
   kubelet: SimulatedKubelet;
   lb: LoadBalancerController;
   storage: StorageProvisioner;
+  /** OpenEBS's LVMNodes and BlockDevices of every node (see storage-objects.ts). */
+  storageObjects: SimulatedStorage;
   /** Only with the context's runtime: addresses, names and forwarding of pods that run for real. */
   network?: ClusterNetwork;
   stop(): Promise<void>;
@@ -26,7 +30,7 @@ export interface Simulators {
  * Starts the simulated kubelet (with its node replacer: see REPLACE_WHEN_DRAINED_ANNOTATION;
  * `replaceDrained` annotates every node it registers), load-balancer controller and storage
  * provisioner of one cluster; resolves when every node is Ready and untainted (throws, after stopping them all,
- * if that takes longer than `readyTimeoutMs`).
+ * if that takes longer than `readyTimeoutMs`) and has its OpenEBS LVMNode and BlockDevices.
  */
 export async function startSimulators(
   ctx: SimContext,
@@ -41,16 +45,18 @@ export async function startSimulators(
   });
   const lb = new LoadBalancerController(ctx, network);
   const storage = new StorageProvisioner(ctx);
+  const storageObjects = new SimulatedStorage(ctx);
   const stop = async () => {
-    await Promise.all([kubelet.stop(), lb.stop(), storage.stop()]);
+    await Promise.all([kubelet.stop(), lb.stop(), storage.stop(), storageObjects.stop()]);
     await network?.close();
   };
   try {
     await Promise.all([kubelet.start(), lb.start(), storage.start()]);
     await kubelet.waitReady(opts.readyTimeoutMs ?? 60_000);
+    await storageObjects.start();
   } catch (err) {
     await stop();
     throw err;
   }
-  return { kubelet, lb, storage, network, stop };
+  return { kubelet, lb, storage, storageObjects, network, stop };
 }
