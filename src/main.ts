@@ -261,6 +261,37 @@ export function buildProgram(): Command {
     cmd.exitOverride().configureOutput({ writeErr: () => {}, outputError: () => {} }).showSuggestionAfterError(true);
   }
 
+  // fleetdeck approve: pending CertificateSigningRequests of one context.
+  program
+    .command('approve')
+    .description('list the pending certificate signing requests of a context with warnings; approve (or --deny) them by name or requester; --auto approves one requester and signer as they come')
+    .argument('[names...]', 'the requests to approve (or deny)')
+    .option('--all-from <requester>', 'every pending request of this requester (spec.username)')
+    .option('--deny', 'deny instead of approve')
+    .option('--auto', 'keep watching and approve new pending requests of --requester for --signer until Ctrl-C')
+    .option('--requester <user>', '--auto: the requester (spec.username) whose requests are approved')
+    .option('--signer <name>', '--auto: the signer, e.g. kubernetes.io/kube-apiserver-client-kubelet')
+    .option('--message <text>', 'message recorded in the Approved/Denied condition')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .addOption(outputOption())
+    .action(async (names: string[], _opts, cmd: Command) => {
+      const { runApproveCommand } = await import('./commands/approve.js');
+      process.exitCode = await runApproveCommand({ ...cmd.optsWithGlobals(), names });
+    });
+
+  program
+    .command('preflight')
+    .description('check this host before it becomes a node: OS, ports, API server and clock, previous install, hostname, firewalls, resolv.conf, swap, CPU, memory (0: no failures, 1: failures, 2: usage)')
+    .option('--server <url>', 'API server to reach over TCP and TLS, and compare clocks with (default: the --context’s or current context’s)')
+    .option('--root <dir>', 'read the host’s files under this directory instead of / (commands such as systemctl are then not run)')
+    .option('--min-cpus <n>', 'minimum CPUs', '2')
+    .option('--min-memory <GB>', 'minimum memory in GB (10^9 bytes of MemTotal)', '2')
+    .addOption(outputOption())
+    .action(async (_opts, cmd: Command) => {
+      const { runPreflight } = await import('./commands/preflight.js');
+      process.exitCode = await runPreflight(cmd.optsWithGlobals());
+    });
+
   for (const cmd of [program, ...program.commands, ...sandbox.commands]) {
     cmd.exitOverride().configureOutput({ writeErr: () => {}, outputError: () => {} }).showSuggestionAfterError(true);
   }

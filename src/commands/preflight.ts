@@ -1,0 +1,78 @@
+/**
+ * `fleetdeck preflight`: checks on the host it runs on before it becomes a Kubernetes node, as a
+ * checklist (√ ‼ ✗ with what was found and a hint). Exit 0 without failures, 1 with, 2 usage.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { UsageError, UserError } from '../errors.js';
+import { configForContext, contextInfos, loadKubeconfig } from '../kube/kubeconfig.js';
+import { formatChecklist } from '../store/checklist.js';
+import { DEFAULT_MIN_CPUS, DEFAULT_MIN_MEMORY_GB, hasFailures, preflightChecks } from '../preflight/checks.js';
+import { gatherFacts, type ApiTarget, type CommandRunner } from '../preflight/gather.js';
+import type { GlobalOptions } from './options.js';
+
+export interface PreflightCommandOptions extends GlobalOptions {
+  server?: string;
+  root?: string;
+  minCpus?: string | number;
+  minMemory?: string | number;
+  /** Tests: the command runner (null: none). */
+  runner?: CommandRunner | null;
+}
+
+function positiveNumber(flag: string, value: string | number | undefined, fallback: number, whole: boolean): number {
+  if (value === undefined) return fallback;
+  const v = String(value).trim();
+  const ok = whole ? /^\d+$/.test(v) : /^\d+(\.\d+)?$/.test(v);
+  if (!ok || Number(v) <= 0) throw new UsageError(`${flag} must be a ${whole ? 'whole ' : ''}number greater than 0 (got "${value}")`);
+  return Number(v);
+}
+
+/** The API server to probe: --server, else --context's (or the current context's) server; none without either. */
+export function apiTarget(opts: PreflightCommandOptions): ApiTarget | undefined {
+  const given = (opts.context ?? []).filter(Boolean);
+  if (given.length > 1) throw new UsageError(`preflight checks one API server: give --context once (got ${given.join(', ')})`);
+  if (opts.server !== undefined) {
+    if (given.length) throw new UsageError('give --server or --context, not both');
+    let u: URL;
+    try {
+      u = new URL(opts.server);
+    } catch {
+      throw new UsageError(`--server "${opts.server}" is not a URL (e.g. https://10.0.0.1:6443)`);
+    }
+    if (u.protocol !== 'https:') throw new UsageError(`--server ${opts.server} must be an https:// URL`);
+    return { url: opts.server, source: '--server' };
+  }
+  const loaded = loadKubeconfig({ kubeconfig: opts.kubeconfig });
+  const context = given[0] ?? loaded.config.getCurrentContext();
+  if (!context) return undefined;
+  const info = contextInfos(loaded.config).find((c) => c.name === context);
+  if (!info) {
+    const known = contextInfos(loaded.config).map((c) => c.name).join(', ') || 'none';
+    throw new UserError(`context "${context}" is not in the kubeconfig (known: ${known}); check --context or --kubeconfig`, 2);
+  }
+  return { url: info.server, source: `context ${context}`, kc: configForContext(loaded.config, context) };
+}
+
+export async function runPreflight(opts: PreflightCommandOptions): Promise<number> {
+  const minCpus = positiveNumber('--min-cpus', opts.minCpus, DEFAULT_MIN_CPUS, true);
+  const minMemoryGB = positiveNumber('--min-memory', opts.minMemory, DEFAULT_MIN_MEMORY_GB, false);
+  const root = path.resolve(opts.root ?? '/');
+  if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new UsageError(`--root ${opts.root} is not a directory`);
+  const api = apiTarget(opts);
+  const facts = await gatherFacts({ root, api, ...(opts.runner !== undefined ? { runner: opts.runner } : {}) });
+  const checks = preflightChecks(facts, { minCpus, minMemoryGB });
+  const ok = !hasFailures(checks);
+  if (opts.output === 'json') {
+    process.stdout.write(`${JSON.stringify({ ok, checks }, null, 2)}\n`);
+  } else {
+    const ascii = opts.ascii === true;
+    const host = root === '/' ? os.hostname() : root;
+    const fails = checks.filter((c) => c.state === 'fail').length;
+    const warns = checks.filter((c) => c.state === 'warn').length;
+    const summary = fails ? `${fails} check${fails > 1 ? 's' : ''} failed${warns ? `, ${warns} warning${warns > 1 ? 's' : ''}` : ''}: fix them before this host becomes a node` : warns ? `Ready, with ${warns} warning${warns > 1 ? 's' : ''}` : 'Ready to become a node';
+    process.stdout.write(`Preflight checks of ${host}\n${formatChecklist(checks, { ascii })}\n${summary}\n`);
+  }
+  return ok ? 0 : 1;
+}
