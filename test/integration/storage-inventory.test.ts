@@ -201,3 +201,32 @@ describe('cluster storage inventory on the sandbox', () => {
     });
   });
 });
+
+describe('fleetdeck storage estimate on the sandbox', () => {
+  it('adds up against the inventory: available is the smallest node\'s, a too-large size names the short node', async () => {
+    const { runCli } = await import('../helpers/cli.js');
+    const kc = ctx(kubeconfig, 'kind-workload-1');
+    const inv = await readClusterInventory(kc);
+    const gib = (b: number) => Math.floor(b / GiB);
+    const free = (vg: string) => Math.min(...inv.nodes.filter((n) => n.volumeGroups.length).map((n) => n.volumeGroups.find((g) => g.name === vg)!.freeBytes));
+    const size = (vg: string) => Math.min(...inv.nodes.filter((n) => n.volumeGroups.length).map((n) => n.volumeGroups.find((g) => g.name === vg)!.sizeBytes));
+    const base = ['storage', 'estimate', '--kubeconfig', kubeconfig, '--context', 'kind-workload-1', '--catalogue', 'kloudspot-example', '--features', 'KloudInsights', '-o', 'json'];
+
+    const fits = await runCli(base);
+    expect(fits.stderr).toBe('');
+    const est = JSON.parse(fits.stdout) as { required: { shared: number; unshared: number }; available: { shared: number; unshared: number }; ok: boolean };
+    // The seed's rule: unshared is the unshared group's free space, shared the shared group's size, in whole GB.
+    expect(est.available).toEqual({ shared: gib(size('vg_share')), unshared: gib(free('vg_data')) });
+    expect(est.required).toEqual({ shared: 20, unshared: 14 });
+    expect(est.ok).toBe(true);
+    expect(fits.code).toBe(0);
+
+    const tooBig = await runCli([...base, '--size', `insights-database=${gib(free('vg_data')) + 5}`]);
+    expect(tooBig.code).toBe(1);
+    const short = JSON.parse(tooBig.stdout) as { ok: boolean; verdict: string; perNode: { node: string; shortfall: { unshared: number } }[] };
+    expect(short.ok).toBe(false);
+    const smallNode = short.perNode.find((n) => n.node.endsWith(`-node-${SMALL_NODE_ORDINAL}`))!;
+    expect(smallNode.shortfall.unshared).toBeGreaterThan(0);
+    expect(short.verdict).toContain(smallNode.node);
+  });
+});
