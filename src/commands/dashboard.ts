@@ -89,6 +89,17 @@ export async function runDashboard(opts: GlobalOptions): Promise<number> {
       return wizardDeps(opts, loadKubeconfig({ kubeconfig: started ?? opts.kubeconfig }));
     },
     onInstalled: () => void watchInstalledFleet(),
+    // The Install tab's "Prepare nodes" page: `fleetdeck preflight` on this host, the API server being the current context's.
+    preflight: async () => {
+      const { DEFAULT_MIN_CPUS, DEFAULT_MIN_MEMORY_GB, preflightChecks } = await import('../preflight/checks.js');
+      const { gatherFacts } = await import('../preflight/gather.js');
+      const { configForContext } = await import('../kube/kubeconfig.js');
+      const context = config.getCurrentContext();
+      const info = context ? contextInfos(config).find((c) => c.name === context) : undefined;
+      const api = info ? { url: info.server, source: `context ${info.name}`, kc: configForContext(config, info.name) } : undefined;
+      const facts = await gatherFacts({ root: '/', ...(api ? { api } : {}) });
+      return preflightChecks(facts, { minCpus: DEFAULT_MIN_CPUS, minMemoryGB: DEFAULT_MIN_MEMORY_GB });
+    },
     rollouts: async () => {
       const { rolloutTools } = await import('./rollout-dashboard.js');
       const tools = rolloutTools(() => config, { readOnly: !!opts.readOnly });
@@ -98,6 +109,10 @@ export async function runDashboard(opts: GlobalOptions): Promise<number> {
     storage: async () => {
       const { storageDeps } = await import('./storage-dashboard.js');
       return storageDeps(() => config, () => store.getState().order);
+    },
+    approvals: async () => {
+      const { approvalsDeps } = await import('./approvals-dashboard.js');
+      return approvalsDeps(() => config);
     },
     onQuit: () => app.unmount(),
   });

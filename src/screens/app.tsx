@@ -1,5 +1,5 @@
-import { Box, Text, useWindowSize } from 'ink';
-import { useEffect, useState } from 'react';
+import { Box, Text, useInput, useWindowSize } from 'ink';
+import { useEffect, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { Banner, bannerLines } from '../components/banner/index.js';
 import { ContextBar } from '../components/context-bar/index.js';
@@ -9,7 +9,11 @@ import { TabBar } from '../components/tab-bar/index.js';
 import { colorAllowed, toAsciiIf, UiProvider } from '../components/theme/index.js';
 import type { FleetStore } from '../store/fleet-store.js';
 import { HELP_SECTIONS, keyHints, ROLLOUTS_HELP_SECTIONS, STORAGE_HELP_SECTIONS, type HintMode } from './keymap.js';
+import { ApprovalsPanel } from './approvals/approvals-panel.js';
+import type { ApprovalsDeps } from './approvals/deps.js';
 import { InstallWizard, type InstallerDeps } from './install/wizard.js';
+import { PrepareNodesPage, type PrepareState } from './install/prepare-nodes.js';
+import type { CheckItem } from '../store/checklist.js';
 import { PlaceholderScreen } from './placeholder.js';
 import type { RolloutsDeps } from './rollouts/deps.js';
 import { useRolloutFeed } from './rollouts/feed.js';
@@ -40,10 +44,14 @@ export interface AppProps {
   installer?: () => Promise<InstallerDeps>;
   /** The wizard installed a fleet: watch it. */
   onInstalled?: () => void;
+  /** Present when the Install tab can run the preflight checks of this host (key `p`: the "Prepare nodes" page). */
+  preflight?: () => Promise<CheckItem[]>;
   /** Present when the Rollouts tab can watch and run rollouts: loads what it needs when the tab is first shown. */
   rollouts?: () => Promise<RolloutsDeps>;
   /** Present when the Storage tab can read the clusters' storage and estimate: loads what it needs when the tab is first shown. */
   storage?: () => Promise<StorageDeps>;
+  /** Present when the Approvals panel (key A on the contexts) can watch and decide CSRs: loads what it needs when first opened. */
+  approvals?: () => Promise<ApprovalsDeps>;
   onQuit: () => void;
 }
 
@@ -76,7 +84,7 @@ export function App(props: AppProps) {
   );
 }
 
-function Dashboard({ store, ui, kubeconfigFiles, onStartSandbox, installer, onInstalled, rollouts, storage, onQuit }: AppProps) {
+function Dashboard({ store, ui, kubeconfigFiles, onStartSandbox, installer, onInstalled, preflight, rollouts, storage, approvals, onQuit }: AppProps) {
   const { columns, rows } = useWindowSize();
   const [state, dispatch] = useAppState();
   const view = useFleetView(store, state.filter);
@@ -85,6 +93,26 @@ function Dashboard({ store, ui, kubeconfigFiles, onStartSandbox, installer, onIn
   const files = useStore(store, (s) => s.kubeconfigFiles) ?? kubeconfigFiles;
   // The install wizard, while open, owns the keyboard and the screen body.
   const [wizard, setWizard] = useState<InstallerDeps | 'loading' | { error: string } | undefined>(undefined);
+  // The "Prepare nodes" page of the Install tab: the preflight checks of this host; `run` drops a stale answer.
+  const [prepare, setPrepare] = useState<PrepareState | undefined>(undefined);
+  const prepareRuns = useRef({ run: 0, running: false });
+  const runPrepare = preflight
+    ? () => {
+        // Still running (the page may have been left with Esc): show it again and let it finish.
+        if (prepareRuns.current.running) return setPrepare({ status: 'running', run: prepareRuns.current.run });
+        const run = ++prepareRuns.current.run;
+        prepareRuns.current.running = true;
+        setPrepare({ status: 'running', run });
+        const settle = (next: PrepareState) => {
+          prepareRuns.current.running = false;
+          setPrepare((cur) => (cur?.run === run ? next : cur));
+        };
+        preflight().then(
+          (items) => settle({ status: 'done', run, items }),
+          (err: unknown) => settle({ status: 'error', run, error: err instanceof Error ? err.message : String(err) }),
+        );
+      }
+    : undefined;
   const openInstall = installer
     ? () => {
         if (wizard !== undefined) return;
@@ -125,7 +153,32 @@ function Dashboard({ store, ui, kubeconfigFiles, onStartSandbox, installer, onIn
   const storageShown = tab === 'storage' && storage !== undefined;
   // The estimate dialogue owns the keyboard (sizes are typed there), as the wizards do.
   const storageOwnsKeys = storageShown && storageDeps !== undefined && storageOwnsKeyboard(storageNav);
-  useAppKeys({ state, dispatch, order: view.order, empty, onQuit, onStartSandbox, onOpenInstall: openInstall, disabled: wizardOpen || rolloutsOwnKeys || storageOwnsKeys });
+  // The Approvals panel (A on the contexts) loads its dependencies when first opened and owns the keyboard while open.
+  const [approvalsFor, setApprovalsFor] = useState<string | undefined>(undefined);
+  const [approvalTools, setApprovalTools] = useState<{ deps: ApprovalsDeps } | 'loading' | { error: string } | undefined>(undefined);
+  const openApprovals = approvals
+    ? (context: string) => {
+        setApprovalsFor(context);
+        if (approvalTools !== undefined && !(typeof approvalTools === 'object' && 'error' in approvalTools)) return;
+        setApprovalTools('loading');
+        approvals().then(
+          (deps) => setApprovalTools({ deps }),
+          (err: unknown) => setApprovalTools({ error: err instanceof Error ? err.message : String(err) }),
+        );
+      }
+    : undefined;
+  const approvalDeps = typeof approvalTools === 'object' && 'deps' in approvalTools ? approvalTools.deps : undefined;
+  const approvalsShown = tab === 'status' && approvalsFor !== undefined && !state.help;
+  const approvalsOwnKeys = approvalsShown && approvalDeps !== undefined;
+  // While the panel's tools load (or failed to), Esc still goes back.
+  useInput(
+    (input, key) => {
+      if (key.escape) setApprovalsFor(undefined);
+      else if (input === 'q' || (key.ctrl && input === 'c')) onQuit();
+    },
+    { isActive: approvalsShown && approvalDeps === undefined },
+  );
+  useAppKeys({ state, dispatch, order: view.order, empty, onQuit, onStartSandbox, onOpenInstall: openInstall, onOpenApprovals: openApprovals, onPrepareNodes: runPrepare, prepareOpen: prepare !== undefined, onClosePrepare: () => setPrepare(undefined), disabled: wizardOpen || rolloutsOwnKeys || storageOwnsKeys || approvalsShown });
 
   // One column spare: some terminals wrap a line that fills the last column.
   const width = Math.max(20, columns - 1);
@@ -138,7 +191,7 @@ function Dashboard({ store, ui, kubeconfigFiles, onStartSandbox, installer, onIn
       <TabBar tabs={TAB_TITLES} active={state.tab} />
       <ContextBar total={view.total} reachable={view.reachable} kubeconfigFiles={files} readOnly={ui.readOnly} width={width} />
       {/* Without the key hints (a dialogue shows its own keys), the body has their line too. */}
-      <Box flexDirection="column" marginTop={1} height={bodyHeight + (storageOwnsKeys ? 1 : 0)} overflow="hidden">
+      <Box flexDirection="column" marginTop={1} height={bodyHeight + (storageOwnsKeys || approvalsOwnKeys ? 1 : 0)} overflow="hidden">
         {wizardOpen ? (
           <InstallWizard
             {...wizard}
@@ -152,6 +205,23 @@ function Dashboard({ store, ui, kubeconfigFiles, onStartSandbox, installer, onIn
           />
         ) : state.help ? (
           <HelpOverlay sections={rolloutsShown ? ROLLOUTS_HELP_SECTIONS : storageShown ? STORAGE_HELP_SECTIONS : HELP_SECTIONS} />
+        ) : approvalsShown ? (
+          approvalDeps ? (
+            <ApprovalsPanel
+              deps={approvalDeps}
+              context={approvalsFor}
+              readOnly={ui.readOnly}
+              active={!state.help}
+              height={bodyHeight + 1}
+              width={width}
+              onClose={() => setApprovalsFor(undefined)}
+              onQuit={onQuit}
+            />
+          ) : typeof approvalTools === 'object' && 'error' in approvalTools ? (
+            <Text>{approvalTools.error} (esc: back)</Text>
+          ) : (
+            <Text>loading the approvals…</Text>
+          )
         ) : tab === 'status' ? (
           <StatusScreen
             store={store}
@@ -189,16 +259,20 @@ function Dashboard({ store, ui, kubeconfigFiles, onStartSandbox, installer, onIn
           )
         ) : (
           <>
-            <PlaceholderScreen tab={tab} width={width} readOnly={ui.readOnly} installer={installer !== undefined} />
+            {tab === 'install' && prepare ? (
+              <PrepareNodesPage state={prepare} width={width} height={bodyHeight} />
+            ) : (
+              <PlaceholderScreen tab={tab} width={width} readOnly={ui.readOnly} installer={installer !== undefined} preflight={preflight !== undefined} />
+            )}
             {tab === 'install' && wizard === 'loading' ? <Text>loading the install bundle…</Text> : null}
             {tab === 'install' && typeof wizard === 'object' && 'error' in wizard ? <Text>{wizard.error}</Text> : null}
           </>
         )}
       </Box>
       {view.banner ? <Banner banner={view.banner} width={width} /> : null}
-      {wizardOpen || (rolloutsShown && rolloutNav.view === 'wizard') || storageOwnsKeys ? null : (
+      {wizardOpen || (rolloutsShown && rolloutNav.view === 'wizard') || storageOwnsKeys || approvalsOwnKeys ? null : (
         <KeyHints
-          hints={keyHints(hintMode(state, empty, onStartSandbox !== undefined, installer !== undefined, rolloutsShown ? rolloutNav : undefined, storageShown && storageDeps !== undefined))}
+          hints={keyHints(tab === 'install' && prepare && !state.help ? 'prepareNodes' : hintMode(state, empty, onStartSandbox !== undefined, installer !== undefined || preflight !== undefined, rolloutsShown ? rolloutNav : undefined, storageShown && storageDeps !== undefined))}
           width={width}
         />
       )}

@@ -23,6 +23,7 @@ export const HELP_SECTIONS: readonly HelpSection[] = [
       { key: 'esc', label: 'clear filter' },
       { key: 'f', label: 'fleet checklist' },
       { key: 'c', label: 'back to contexts' },
+      { key: 'A', label: 'approvals (CSRs)' },
       { key: 's', label: 'start sandbox' },
     ],
   },
@@ -108,11 +109,14 @@ export type HintMode =
   | 'emptySandbox'
   | 'help'
   | 'install'
+  | 'prepareNodes'
   | 'rollouts'
   | 'rolloutProgress'
   | 'rolloutNavarchos'
   | 'rolloutConfirm'
   | 'storage'
+  | 'approvals'
+  | 'approvalsConfirm'
   | 'placeholder';
 
 const QUIT: KeyHint = { key: 'q', label: 'quit' };
@@ -123,7 +127,7 @@ const SECTIONS: KeyHint = { key: 'i/n/p/e', label: 'sections' };
 export function keyHints(mode: HintMode): KeyHint[] {
   switch (mode) {
     case 'list':
-      return [HELP, QUIT, TAB, { key: 'j/k', label: 'move' }, { key: 'enter', label: 'details' }, { key: 'f', label: 'fleet' }, { key: '/', label: 'filter' }];
+      return [HELP, QUIT, TAB, { key: 'j/k', label: 'move' }, { key: 'enter', label: 'details' }, { key: 'f', label: 'fleet' }, { key: '/', label: 'filter' }, { key: 'A', label: 'approvals' }];
     case 'fleet':
       return [{ key: 'c', label: 'contexts' }, { key: 'j/k', label: 'scroll' }, HELP, QUIT, TAB];
     case 'detail':
@@ -141,7 +145,9 @@ export function keyHints(mode: HintMode): KeyHint[] {
     case 'help':
       return [{ key: 'esc', label: 'close help' }, QUIT];
     case 'install':
-      return [{ key: 'enter', label: 'start the install wizard' }, HELP, QUIT, TAB];
+      return [{ key: 'enter', label: 'install wizard' }, { key: 'p', label: 'prepare nodes' }, HELP, QUIT, TAB];
+    case 'prepareNodes':
+      return [{ key: 'p', label: 'run again' }, { key: 'esc', label: 'back' }, HELP, QUIT, TAB];
     case 'rollouts':
       return [{ key: 'n', label: 'new rollout' }, { key: 'enter', label: 'progress' }, { key: 'j/k', label: 'move' }, HELP, QUIT, TAB];
     case 'rolloutProgress':
@@ -152,6 +158,10 @@ export function keyHints(mode: HintMode): KeyHint[] {
       return [{ key: 'y', label: 'abort it' }, { key: 'n/esc', label: 'keep it running' }];
     case 'storage':
       return [{ key: 'enter', label: 'estimate' }, { key: '←/→', label: 'context' }, { key: 'j/k', label: 'scroll' }, { key: 'r', label: 'refresh' }, HELP, QUIT, TAB];
+    case 'approvals':
+      return [{ key: 'y', label: 'approve' }, { key: 'd', label: 'deny' }, { key: 'j/k', label: 'move' }, { key: 'esc', label: 'back' }, QUIT];
+    case 'approvalsConfirm':
+      return [{ key: 'y', label: 'yes' }, { key: 'n/esc', label: 'no, change nothing' }];
     case 'placeholder':
       return [HELP, QUIT, TAB, { key: '1-4', label: 'go to screen' }];
   }

@@ -43,10 +43,12 @@ export interface PlaceholderScreenProps {
   readOnly: boolean;
   /** The install wizard can be started from here (Enter). */
   installer?: boolean;
+  /** The preflight checks of this host can be run from here (p: the "Prepare nodes" page). */
+  preflight?: boolean;
 }
 
 /** What a screen that is not built yet will do, with its steps as a pending checklist. */
-export function PlaceholderScreen({ tab, width, readOnly, installer = false }: PlaceholderScreenProps) {
+export function PlaceholderScreen({ tab, width, readOnly, installer = false, preflight = false }: PlaceholderScreenProps) {
   const theme = useTheme();
   const plan = PLANS[tab];
   const items: CheckItem[] = plan.steps.map((label, i) => ({ id: `${tab}/${i}`, label, state: 'pending' }));
@@ -64,9 +66,10 @@ export function PlaceholderScreen({ tab, width, readOnly, installer = false }: P
       <Box marginTop={1}>
         <Checklist items={items} width={width} />
       </Box>
-      {tab === 'install' && installer ? (
-        <Box marginTop={1}>
-          <Text>{theme.text('Press enter to start the install wizard.')}</Text>
+      {tab === 'install' && (installer || preflight) ? (
+        <Box marginTop={1} flexDirection="column">
+          {installer ? <Text>{theme.text('Press enter to start the install wizard.')}</Text> : null}
+          {preflight ? <Text>{theme.text('Press p to prepare nodes: the preflight checks of this host, before it joins.')}</Text> : null}
         </Box>
       ) : null}
     </Box>

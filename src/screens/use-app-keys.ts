@@ -16,6 +16,13 @@ export interface AppKeysOptions {
   onStartSandbox?: (() => void) | undefined;
   /** On the Install tab, Enter opens the install wizard. */
   onOpenInstall?: (() => void) | undefined;
+  /** On the Install tab, `p` runs the preflight checks of this host (the "Prepare nodes" page; again there: re-run). */
+  onPrepareNodes?: (() => void) | undefined;
+  /** The "Prepare nodes" page is shown: Esc goes back to the Install page, Enter does nothing. */
+  prepareOpen?: boolean;
+  onClosePrepare?: (() => void) | undefined;
+  /** On the contexts table, A opens the selected context's Approvals panel. */
+  onOpenApprovals?: ((context: string) => void) | undefined;
   /** Another view owns the keyboard (the install wizard): the app's keys are off. */
   disabled?: boolean;
 }
@@ -32,7 +39,7 @@ function printable(input: string): string {
  * pick a section, Enter shows a row in full. Moving inside a section or the fleet
  * checklist is that view's own hook.
  */
-export function useAppKeys({ state: rendered, dispatch: send, order, empty, onQuit, onStartSandbox, onOpenInstall, disabled = false }: AppKeysOptions): void {
+export function useAppKeys({ state: rendered, dispatch: send, order, empty, onQuit, onStartSandbox, onOpenInstall, onPrepareNodes, prepareOpen = false, onClosePrepare, onOpenApprovals, disabled = false }: AppKeysOptions): void {
   // The state as of the last key, so the second key of a chunk sees what the first did.
   const live = useRef(rendered);
   live.current = rendered;
@@ -78,7 +85,14 @@ export function useAppKeys({ state: rendered, dispatch: send, order, empty, onQu
     else if (key.tab) dispatch({ type: 'cycleTab', delta: key.shift ? -1 : 1 });
     else if (/^[1-9]$/.test(input)) dispatch({ type: 'tab', tab: Number(input) - 1 });
     else if (TABS[state.tab]?.id === 'status') statusKeys(state, input, key);
-    else if (TABS[state.tab]?.id === 'install' && key.return) onOpenInstall?.();
+    else if (TABS[state.tab]?.id === 'install') installKeys(input, key);
+  }
+
+  function installKeys(input: string, key: Key): void {
+    if (input === 'p') onPrepareNodes?.();
+    else if (prepareOpen) {
+      if (key.escape) onClosePrepare?.();
+    } else if (key.return) onOpenInstall?.();
   }
 
   function statusKeys(state: AppState, input: string, key: Key): void {
@@ -105,6 +119,9 @@ export function useAppKeys({ state: rendered, dispatch: send, order, empty, onQu
     else if (key.return || key.rightArrow) {
       const name = names[Math.min(state.selected, count - 1)];
       if (name !== undefined) dispatch({ type: 'open', name });
+    } else if (input === 'A') {
+      const name = names[Math.min(state.selected, count - 1)];
+      if (name !== undefined) onOpenApprovals?.(name);
     } else if (input === 'f') dispatch({ type: 'view', view: 'fleet' });
     else if (input === '/') dispatch({ type: 'filterStart' });
     else if (key.escape && state.filter) dispatch({ type: 'filterClear' });

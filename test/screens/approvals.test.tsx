@@ -1,0 +1,137 @@
+import { cleanup } from 'ink-testing-library';
+import { afterEach, describe, expect, it } from 'vitest';
+import { KUBELET_CLIENT_SIGNER, withWarnings, type CsrSummary } from '../../src/kube/csr.js';
+import type { ApprovalsDeps } from '../../src/screens/approvals/deps.js';
+import { appProps, KEYS, renderApp, threeContexts } from './helpers.js';
+
+afterEach(() => cleanup());
+
+/** Let a new page's input handlers attach before the next key. */
+const settle = () => new Promise((r) => setTimeout(r, 30));
+
+function expectFits(frame: string): void {
+  const lines = frame.split('\n');
+  for (const line of lines) expect([...line].length, `${line}\n--- in ---\n${frame}`).toBeLessThanOrEqual(80);
+  expect(lines.length, frame).toBeLessThan(24);
+}
+
+function csr(name: string, requester: string, node: string, minutesAgo: number): CsrSummary {
+  return {
+    name,
+    requester,
+    groups: ['system:bootstrappers'],
+    signer: KUBELET_CLIENT_SIGNER,
+    usages: ['digital signature', 'client auth'],
+    subject: { commonName: `system:node:${node}`, organizations: ['system:nodes'] },
+    dnsNames: [],
+    ipAddresses: ['10.0.0.7'],
+    created: new Date(Date.now() - minutesAgo * 60_000).toISOString(),
+    condition: 'Pending',
+    nodeName: node,
+    warnings: [],
+  };
+}
+
+/** Two pending requests claiming one node from two requesters (a duplicate claim) and one already approved. */
+function fakeDeps() {
+  const calls = { watched: [] as string[], approved: [] as string[], denied: [] as string[], stopped: 0 };
+  let emit: (csrs: CsrSummary[]) => void = () => {};
+  const approvedOne: CsrSummary = { ...csr('csr-old', 'system:node:w1-a', 'w1-a', 300), condition: 'Issued' };
+  const list = withWarnings([csr('csr-aaa11', 'system:bootstrap:abc123', 'w1-new', 5), csr('csr-bbb22', 'system:bootstrap:zzz999', 'w1-new', 2), approvedOne]);
+  const deps: ApprovalsDeps = {
+    watch: (context, onChange) => {
+      calls.watched.push(context);
+      emit = onChange;
+      setTimeout(() => onChange(list), 1);
+      return () => {
+        calls.stopped++;
+      };
+    },
+    approve: async (_context, name) => {
+      calls.approved.push(name);
+      emit(withWarnings(list.filter((c) => c.name !== name)));
+      return `${name}: approved`;
+    },
+    deny: async (_context, name) => {
+      calls.denied.push(name);
+      return `${name}: denied`;
+    },
+  };
+  return { deps, calls };
+}
+
+describe('Approvals panel (A on the Status contexts)', () => {
+  it('A opens the selected context’s pending CSRs with their warnings; y then y approves; Esc returns', async () => {
+    const { deps, calls } = fakeDeps();
+    const s = await renderApp(appProps(threeContexts(), { approvals: async () => deps }));
+    await s.press('j');
+    await s.press('A');
+    const frame = await s.waitFor('2 pending');
+    expect(calls.watched).toEqual(['kind-workload-1']);
+    expect(frame).toContain('Approvals · kind-workload-1');
+    expect(frame).toContain('csr-aaa11  from system:bootstrap:abc123  age 5m');
+    expect(frame).toContain(`signer  ${KUBELET_CLIENT_SIGNER}`);
+    expect(frame).toContain('usages  digital signature, client auth');
+    expect(frame).toContain('subject CN=system:node:w1-new, O=system:nodes  SANs 10.0.0.7');
+    // The warning wraps rather than being cut.
+    expect(frame.replace(/\n\s+/g, ' ')).toContain('‼ node w1-new is also claimed by pending requests from system:bootstrap:zzz999');
+    expect(frame).toContain('csr-bbb22');
+    // Decided requests are not listed.
+    expect(frame).not.toContain('csr-old');
+    expectFits(frame);
+
+    await s.press('j');
+    await s.press('y');
+    const asking = await s.waitFor('Approve csr-bbb22 despite 1 warning? y/n');
+    expect(asking).toContain('n/esc no, change nothing');
+    await settle();
+    await s.press('y');
+    await s.waitFor('csr-bbb22: approved');
+    expect(calls.approved).toEqual(['csr-bbb22']);
+    const after = await s.waitFor('1 pending');
+    expect(after).not.toContain('‼ node w1-new');
+
+    await s.press(KEYS.esc);
+    const back = await s.waitFor((f) => !f.includes('Approvals ·'));
+    expect(back).toContain('kind-workload-2');
+    expect(calls.stopped).toBe(1);
+  });
+
+  it('d then n changes nothing, and the keys stay with the panel while it asks', async () => {
+    const { deps, calls } = fakeDeps();
+    const s = await renderApp(appProps(threeContexts(), { approvals: async () => deps }));
+    await s.press('A');
+    await s.waitFor('2 pending');
+    await s.press('d');
+    await s.waitFor('Deny csr-aaa11 despite 1 warning? y/n');
+    await settle();
+    // Esc while asking answers no (it does not leave the panel).
+    await s.press('n');
+    const frame = await s.waitFor('Nothing was changed.');
+    expect(frame).toContain('Approvals · kind-hosting');
+    expect(calls.denied).toEqual([]);
+    expect(calls.approved).toEqual([]);
+  });
+
+  it('refuses to approve or deny in --read-only and says so', async () => {
+    const { deps, calls } = fakeDeps();
+    const s = await renderApp(appProps(threeContexts(), { ui: { readOnly: true, ascii: false, color: false }, approvals: async () => deps }));
+    await s.press('A');
+    await s.waitFor('2 pending · read-only');
+    await s.press('y');
+    await s.waitFor('read-only: approving is refused (started with --read-only)');
+    await s.press('y');
+    await s.press('d');
+    const frame = await s.waitFor('read-only: denying is refused');
+    expect(frame).not.toContain('y/n');
+    expect(calls.approved).toEqual([]);
+    expect(calls.denied).toEqual([]);
+  });
+
+  it('without the approvals prop, A does nothing', async () => {
+    const s = await renderApp(appProps(threeContexts()));
+    await s.press('A');
+    await settle();
+    expect(s.frame()).not.toContain('Approvals ·');
+  });
+});
