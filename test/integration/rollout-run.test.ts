@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AppsV1Api, CoreV1Api, KubernetesObjectApi, PatchStrategy, setHeaderOptions, type KubeConfig, type KubernetesObject, type V1Node, type V1Pod, type V1PodSpec } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
 import { makeClient, statusCode } from '../../src/kube/client.js';
 import { configForContext, loadKubeconfig } from '../../src/kube/kubeconfig.js';
 import { waitFor } from '../../src/kube/wait.js';
@@ -213,7 +213,9 @@ describe('fleetdeck rollout on a sandbox cluster', () => {
     await label(w2!, ROLE, 'worker');
     await deployment(NS.order, 'web', 4, onlyOn((await schedulable()).slice(0, 5)));
     await running(NS.order, 'web', 4);
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'fd-rollout-')), 'noderollout.yaml');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-rollout-'));
+    onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const file = path.join(dir, 'noderollout.yaml');
     // As Navarchos' README shows it.
     fs.writeFileSync(
       file,
