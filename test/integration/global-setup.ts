@@ -23,7 +23,10 @@ export default async function setup(project: TestProject) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-it-'));
   const up = await runCli(['sandbox', 'up', '--dir', dir, '--workloads', '2', '--nodes', '6'], { timeoutMs: 60 * 60_000 });
   if (up.code !== 0) {
-    throw new Error(`sandbox up failed (exit ${up.code}):\n${up.stderr}\n${up.stdout}\n${safeRead(path.join(dir, 'supervisor.log'))}`);
+    const log = safeRead(path.join(dir, 'supervisor.log'));
+    // `up` stopped whatever it had started: nothing is left to keep but the directory.
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw new Error(`sandbox up failed (exit ${up.code}):\n${up.stderr}\n${up.stdout}\n${log}`);
   }
   const state = readState(dir);
   if (!state) throw new Error('sandbox up succeeded but wrote no state');
