@@ -7,7 +7,7 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { UserError } from '../errors.js';
-import { configForContext } from '../kube/kubeconfig.js';
+import { contextConfigs } from '../kube/kubeconfig.js';
 import { createNodeRollout, watchNavarchos } from '../kube/navarchos.js';
 import { initialState, resolvePlan } from '../rollout/plan.js';
 import { abortRollout, dryRunRollout, runRollout } from '../rollout/runner.js';
@@ -26,22 +26,7 @@ export interface RolloutTools {
 
 /** `config()` is the dashboard's kubeconfig as it is now (a sandbox started or a fleet installed from the dashboard changes it). */
 export function rolloutTools(config: () => KubeConfig, { readOnly = false }: { readOnly?: boolean } = {}): RolloutTools {
-  // One KubeConfig per context (never a shared one after setCurrentContext), made again when the kubeconfig changes.
-  let cachedFor: KubeConfig | undefined;
-  const cache = new Map<string, KubeConfig>();
-  const kcFor = (context: string): KubeConfig => {
-    const current = config();
-    if (current !== cachedFor) {
-      cachedFor = current;
-      cache.clear();
-    }
-    let kc = cache.get(context);
-    if (!kc) {
-      kc = configForContext(current, context);
-      cache.set(context, kc);
-    }
-    return kc;
-  };
+  const kcFor = contextConfigs(config);
 
   // The screen refuses already; this is the second lock (--read-only never changes a cluster).
   const refuse = (what: string) => Promise.reject(new UserError(`read-only: ${what} is refused (start fleetdeck without --read-only)`));

@@ -5,7 +5,7 @@
  * Loaded (its own chunk) when the tab is first shown. It only reads.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { configForContext } from '../kube/kubeconfig.js';
+import { contextConfigs } from '../kube/kubeconfig.js';
 import { readClusterInventory } from '../kube/storage.js';
 import { EXAMPLE_CATALOGUE_FILE, loadCatalogue } from '../storage/catalogue.js';
 import { readLocalInventory } from '../storage/local.js';
@@ -21,22 +21,7 @@ export interface StorageToolsOptions {
  * order (a sandbox started or a fleet installed from the dashboard changes both).
  */
 export function storageDeps(config: () => KubeConfig, contexts: () => string[], opts: StorageToolsOptions = {}): StorageDeps {
-  // One KubeConfig per context (never a shared one after setCurrentContext), made again when the kubeconfig changes.
-  let cachedFor: KubeConfig | undefined;
-  const cache = new Map<string, KubeConfig>();
-  const kcFor = (context: string): KubeConfig => {
-    const current = config();
-    if (current !== cachedFor) {
-      cachedFor = current;
-      cache.clear();
-    }
-    let kc = cache.get(context);
-    if (!kc) {
-      kc = configForContext(current, context);
-      cache.set(context, kc);
-    }
-    return kc;
-  };
+  const kcFor = contextConfigs(config);
   const others = [EXAMPLE_CATALOGUE_FILE].filter((f) => f !== opts.catalogueFile);
   return {
     get contexts() {

@@ -120,3 +120,25 @@ export function configForContext(kc: KubeConfig, name: string): KubeConfig {
   out.loadFromOptions({ clusters: [cluster], users: [user], contexts: [ctx], currentContext: name });
   return out;
 }
+
+/**
+ * One KubeConfig per context of a kubeconfig that may change (a sandbox started or a fleet
+ * installed from the dashboard): each made once, made again when `config()` returns another one.
+ */
+export function contextConfigs(config: () => KubeConfig): (context: string) => KubeConfig {
+  let cachedFor: KubeConfig | undefined;
+  const cache = new Map<string, KubeConfig>();
+  return (context) => {
+    const current = config();
+    if (current !== cachedFor) {
+      cachedFor = current;
+      cache.clear();
+    }
+    let kc = cache.get(context);
+    if (!kc) {
+      kc = configForContext(current, context);
+      cache.set(context, kc);
+    }
+    return kc;
+  };
+}

@@ -300,10 +300,11 @@ const list = (items: string[], max = 8) => (items.length > max ? `${items.slice(
 /** The "uid" of errors of the watch itself (cleared by the next successful list). */
 const WATCH = 'watch';
 
-const abortReason = (signal: AbortSignal) => (signal.reason instanceof Error ? signal.reason : new Error('cancelled'));
+/** Why an aborted signal stopped the work: its reason when it is an Error. */
+export const abortReason = (signal: AbortSignal) => (signal.reason instanceof Error ? signal.reason : new Error('cancelled'));
 
-/** Resolves after `ms`, or rejects as soon as the signal aborts. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+/** Resolves after `ms`, or rejects as soon as the signal aborts (with its reason). */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(abortReason(signal));
     const t = setTimeout(() => {

@@ -16,7 +16,7 @@ import { describeError, makeClient, makeJsonClient, statusCode } from '../kube/c
 import { waitFor, WaitTimeout } from '../kube/wait.js';
 import { ResilientWatch } from '../kube/watch.js';
 import { roomCheck, type PodRequests, type RoomCheck } from './drain-filters.js';
-import { cordon, DrainError, drainNode, dryRunDrain, listNodePods, nodeRooms, roomNeeded, uncordon, type DrainDryRun, type DrainProgress } from './drain.js';
+import { abortReason, cordon, DrainError, drainNode, dryRunDrain, listNodePods, nodeRooms, roomNeeded, sleep, uncordon, type DrainDryRun, type DrainProgress } from './drain.js';
 import {
   appendLog,
   batches,
@@ -109,22 +109,6 @@ export function blockingOwner(state: RolloutState, now: number, self: { host: st
   return o;
 }
 
-const abortReason = (signal: AbortSignal) => (signal.reason instanceof Error ? signal.reason : new Error('cancelled'));
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(abortReason(signal));
-    const t = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(abortReason(signal));
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 /**
  * The runner's copy of the state and the ConfigMap's resourceVersion. `change` applies a

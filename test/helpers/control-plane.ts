@@ -16,6 +16,7 @@ import type {
   V1StatefulSet,
 } from '@kubernetes/client-node';
 import { stringify } from 'yaml';
+import { apiserverHosts as installApiserverHosts, etcdMemberHosts } from '../../src/install/certs.js';
 import { createAuthority, issueCertificate, keyPairPem, type Authority, type KeyMaterial } from '../../src/kube/pki.js';
 
 export const LABELS = { 'app.kubernetes.io/managed-by': 'fleetdeck', 'app.kubernetes.io/part-of': 'nova' };
@@ -52,23 +53,14 @@ export interface ControlPlanePki {
   secrets: V1Secret[];
 }
 
-/** The API server serving certificate's SANs for an LB address (the install's list), plus `extra`. */
+/**
+ * The API server serving certificate's SANs for an LB address (the install's list), plus `extra`;
+ * `lbAddress` undefined leaves the address out (the install always has one: 'apiserver' stands in,
+ * it is in the list anyway).
+ */
 export function apiserverHosts(namespace: string, lbAddress: string | undefined, extra: string[] = []): string[] {
-  return [
-    ...(lbAddress ? [lbAddress] : []),
-    ...extra,
-    'apiserver',
-    `apiserver.${namespace}`,
-    `apiserver.${namespace}.svc`,
-    `apiserver.${namespace}.svc.cluster.local`,
-    'kubernetes',
-    'kubernetes.default',
-    'kubernetes.default.svc',
-    'kubernetes.default.svc.cluster.local',
-    'localhost',
-    '127.0.0.1',
-    '10.96.0.1',
-  ];
+  const installs = installApiserverHosts(namespace, { hostname: 'apiserver' });
+  return [...(lbAddress ? [lbAddress] : []), ...extra, ...installs];
 }
 
 /** A serving certificate for the API server; `lbAddress` undefined leaves the LB address out. */
@@ -103,15 +95,7 @@ export async function controlPlanePki(
   ]);
   const etcdFiles: Record<string, string> = { 'ca.crt': etcdCa.certPem };
   for (let i = 0; i < members; i++) {
-    const hosts = [
-      `etcd-${i}.etcd.${namespace}.svc`,
-      `etcd-${i}.etcd.${namespace}.svc.cluster.local`,
-      `etcd-${i}`,
-      `etcd.${namespace}.svc`,
-      `etcd.${namespace}.svc.cluster.local`,
-      'localhost',
-      '127.0.0.1',
-    ];
+    const hosts = etcdMemberHosts(namespace, i);
     const [server, peer] = await Promise.all([
       issueCertificate(etcdCa, { commonName: `etcd-${i}`, hosts, usage: 'server+client', days: DAYS }),
       issueCertificate(etcdCa, { commonName: `etcd-${i}`, hosts, usage: 'server+client', days: DAYS }),
