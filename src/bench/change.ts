@@ -6,7 +6,7 @@
  * Running/NotReady, which moves the context's problem count in the PODS column.
  */
 import { Watch, type CoreV1Api, type KubeConfig, type V1Pod, type V1PodStatus } from '@kubernetes/client-node';
-import type { FleetWatcher } from '../kube/fleet.js';
+import type { StatusFeed } from '../feeds/status-feed.js';
 import { configForContext } from '../kube/kubeconfig.js';
 import { renderApp } from '../screens/render.js';
 import { BENCH_NAMESPACE, core, ensureNamespace, keepNodesAlive, PAUSE_IMAGE, pausePod, staticNode } from './populate.js';
@@ -42,7 +42,7 @@ async function setReady(api: CoreV1Api, pod: V1Pod, ready: boolean, started: Dat
   return api.replaceNamespacedPodStatus({ name, namespace: BENCH_NAMESPACE, body: { ...pod, status: podStatus(ready, started) } });
 }
 
-export async function changeFigure(fleet: FleetWatcher, config: KubeConfig, context: string, kubeconfigFile: string, changes = 100): Promise<void> {
+export async function changeFigure(fleet: StatusFeed, config: KubeConfig, context: string, kubeconfigFile: string, changes = 100): Promise<void> {
   const kc = configForContext(config, context);
   const api = core(kc);
   await ensureNamespace(api, BENCH_NAMESPACE);

@@ -8,7 +8,7 @@
  *  3. pod status change → first dashboard frame showing it, 100 times;
  *  4. 5,000 nodes / 50,000 pods on one context: lists, first frame, RSS (fresh process).
  */
-import { watchFleet, type FleetWatcher } from '../kube/fleet.js';
+import { startStatusFeed, type StatusFeed } from '../feeds/status-feed.js';
 import { configForContext, contextInfos, loadKubeconfig } from '../kube/kubeconfig.js';
 import { changeFigure } from './change.js';
 import { idleFigure } from './idle.js';
@@ -71,7 +71,7 @@ export async function runClusterFigures(o: ClusterBenchOptions = DEFAULTS): Prom
   const t0 = performance.now();
   const offSignals = onSignals();
   const abort = new AbortController();
-  let fleet: FleetWatcher | undefined;
+  let fleet: StatusFeed | undefined;
   let scale: Promise<ScaleCluster> | undefined;
   try {
     const sb = await startSandbox('fleet', o.workloads, o.nodesPerCluster);
@@ -115,7 +115,7 @@ export async function runClusterFigures(o: ClusterBenchOptions = DEFAULTS): Prom
     }
 
     await guarded('figure 3', async () => {
-      fleet ??= watchFleet(config, contexts);
+      fleet ??= startStatusFeed(config, contexts);
       const target = names.find((n) => n !== names[0]) ?? names[0]!;
       await changeFigure(fleet, config, target, sb.kubeconfig, o.changes);
     });

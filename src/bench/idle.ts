@@ -11,11 +11,11 @@
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { watchFleet, type FleetWatcher } from '../kube/fleet.js';
+import { startStatusFeed, type StatusFeed } from '../feeds/status-feed.js';
 import { configForContext } from '../kube/kubeconfig.js';
 import type { FleetState } from '../store/fleet-store.js';
 import { statusRow } from '../store/selectors.js';
-import type { ContextInfo } from '../store/types.js';
+import type { ContextInfo } from '../kube/kubeconfig.js';
 import { addInto, describeCounts, difference, fetchMetrics, listedResource, listRequestsByResource, sum } from './metrics.js';
 import { figure, note, progress, sleep, waitFor } from './util.js';
 
@@ -70,7 +70,7 @@ function clientLists(): { counts: Map<string, number>; stop: () => void } {
  * Runs the figure and returns the fleet watcher, still running (the next figure renders the
  * dashboard on its store). The caller stops it.
  */
-export async function idleFigure(config: KubeConfig, contexts: ContextInfo[], windowMs = 60_000): Promise<FleetWatcher> {
+export async function idleFigure(config: KubeConfig, contexts: ContextInfo[], windowMs = 60_000): Promise<StatusFeed> {
   const kcs = contexts.map((c) => configForContext(config, c.name));
   const secs = Math.round(windowMs / 1000);
   progress(`figure 2: counting LIST requests for ${secs} s without fleetdeck (baseline)`);
@@ -79,7 +79,7 @@ export async function idleFigure(config: KubeConfig, contexts: ContextInfo[], wi
   progress('figure 2: starting watchFleet on every context and waiting for its initial sync');
   const startupClient = clientLists();
   const t0 = performance.now();
-  const fleet = watchFleet(config, contexts);
+  const fleet = startStatusFeed(config, contexts);
   const names = contexts.map((c) => c.name);
   const unsynced: string[] = [];
   try {

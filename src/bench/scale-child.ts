@@ -8,7 +8,7 @@
 import { subscribe } from 'node:diagnostics_channel';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { watchFleet } from '../kube/fleet.js';
+import { startStatusFeed } from '../feeds/status-feed.js';
 import { loadKubeconfig, selectContexts } from '../kube/kubeconfig.js';
 import { renderApp } from '../screens/render.js';
 import { createFleetStore } from '../store/fleet-store.js';
@@ -84,7 +84,7 @@ async function main(): Promise<ScaleResult> {
   const contexts = selectContexts(config, [context]);
   const vt = new VirtualTerminal(160, 40);
   const store = createFleetStore(contexts);
-  const fleet = watchFleet(config, contexts, { store });
+  const fleet = startStatusFeed(config, contexts, { store });
   const app = renderApp(
     { store, ui: { readOnly: true, ascii: false, color: true }, kubeconfigFiles: [kubeconfig], onQuit: () => {} },
     { stdout: vt as unknown as NodeJS.WritableStream, stdin: new IdleStdin() as unknown as NodeJS.ReadableStream },

@@ -1,4 +1,4 @@
-import { watchFleet, type FleetWatcher } from '../kube/fleet.js';
+import { startStatusFeed, type StatusFeed } from '../feeds/status-feed.js';
 import { contextInfos, loadKubeconfig } from '../kube/kubeconfig.js';
 import { sandboxUp } from '../sandbox/commands.js';
 import { sandboxDir } from '../sandbox/state.js';
@@ -26,8 +26,8 @@ export async function runDashboard(opts: GlobalOptions): Promise<number> {
   if (!interactive(opts)) return runStatus(opts, sel);
 
   const store = createFleetStore(sel.contexts, sel.fleet);
-  let fleet: FleetWatcher | undefined = sel.contexts.length
-    ? watchFleet(sel.config, sel.contexts, { store, fleet: sel.fleet })
+  let fleet: StatusFeed | undefined = sel.contexts.length
+    ? startStatusFeed(sel.config, sel.contexts, { store, fleet: sel.fleet })
     : undefined;
   let starting: Promise<void> | undefined;
   // The kubeconfig the contexts on screen come from (a sandbox or an install started here changes it).
@@ -51,7 +51,7 @@ export async function runDashboard(opts: GlobalOptions): Promise<number> {
       setContexts(store, contexts, undefined, loaded.files);
       config = loaded.config;
       await fleet?.stop();
-      fleet = watchFleet(loaded.config, contexts, { store });
+      fleet = startStatusFeed(loaded.config, contexts, { store });
       setBanner(store, { kind: 'info', text: `sandbox running · kubectl: export KUBECONFIG=${state.kubeconfig}` });
     } catch (err) {
       if (!quit.signal.aborted) setBanner(store, { kind: 'error', text: `sandbox: ${err instanceof Error ? err.message : String(err)}` });
@@ -68,7 +68,7 @@ export async function runDashboard(opts: GlobalOptions): Promise<number> {
       setContexts(store, next.contexts, next.fleet, next.files);
       config = next.config;
       await fleet?.stop();
-      fleet = watchFleet(next.config, next.contexts, { store, fleet: next.fleet });
+      fleet = startStatusFeed(next.config, next.contexts, { store, fleet: next.fleet });
       setBanner(store, { kind: 'info', text: 'installed: the fleet is recorded and watched' });
     } catch (err) {
       setBanner(store, { kind: 'error', text: err instanceof Error ? err.message : String(err) });

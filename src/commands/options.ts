@@ -1,7 +1,8 @@
 import { fleetContextNames, fleetFilePath, readFleetFile, resolveFleet } from '../config/fleet-config.js';
 import { UsageError, UserError } from '../errors.js';
 import { contextInfos, loadKubeconfig, selectContexts, type LoadedKubeconfig } from '../kube/kubeconfig.js';
-import type { ContextInfo, FleetConfig } from '../store/types.js';
+import type { ContextInfo } from '../kube/kubeconfig.js';
+import type { FleetConfig } from '../kube/fleet.js';
 
 /** Options every command understands (commander's optsWithGlobals). */
 export interface GlobalOptions {

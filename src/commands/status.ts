@@ -1,9 +1,11 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import { watchFleet } from '../kube/fleet.js';
-import { collectStatus, fleetHealthy, statusChecks, statusJson, statusText } from '../report/status.js';
+import { startStatusFeed } from '../feeds/status-feed.js';
+import { fleetHealthy, statusChecks, statusJson, statusText } from '../report/status.js';
+import { collectStatus } from '../feeds/status-feed.js';
 import { ChecklistDiff } from '../report/watch-lines.js';
 import { clock } from '../store/selectors.js';
-import type { ContextInfo, FleetConfig } from '../store/types.js';
+import type { ContextInfo } from '../kube/kubeconfig.js';
+import type { FleetConfig } from '../kube/fleet.js';
 import { asciiOnly, requireOutput, selection, type GlobalOptions } from './options.js';
 
 const write = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
@@ -40,7 +42,7 @@ async function watchStatus(
   output: 'text' | 'json',
   ascii: boolean,
 ): Promise<number> {
-  const watcher = watchFleet(kc, contexts, { fleet });
+  const watcher = startStatusFeed(kc, contexts, { fleet });
   const diff = new ChecklistDiff();
   const emit = () => {
     const now = Date.now();

@@ -1,6 +1,5 @@
 import { X509Certificate } from 'node:crypto';
 import type { V1Secret } from '@kubernetes/client-node';
-import type { CertSummary } from '../store/types.js';
 
 const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
 
@@ -54,4 +53,13 @@ export function certsFromSecret(secret: Pick<V1Secret, 'metadata' | 'data'>): Ce
     for (const c of certsFromPem(text)) out.push({ secret: name, key, subject: c.subject, notAfter: c.notAfter });
   }
   return out.sort((a, b) => a.key.localeCompare(b.key) || a.notAfter - b.notAfter);
+}
+
+/** A certificate found in a Secret of the fleet namespace (the data itself is never kept). */
+export interface CertSummary {
+  secret: string;
+  key: string;
+  subject: string;
+  /** Epoch ms. */
+  notAfter: number;
 }

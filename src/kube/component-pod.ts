@@ -1,5 +1,5 @@
+import type { PodPhase } from './pods.js';
 import type { V1Pod } from '@kubernetes/client-node';
-import type { ComponentPod } from '../store/types.js';
 import { podState } from './pods.js';
 
 /** The summary kept for a pod of the fleet namespace. */
@@ -12,4 +12,14 @@ export function summarizeComponentPod(pod: V1Pod): ComponentPod {
   if (problem) summary.reason = problem.reason;
   if (pod.spec?.nodeName) summary.node = pod.spec.nodeName;
   return summary;
+}
+
+export interface ComponentPod {
+  name: string;
+  labels: Record<string, string>;
+  phase: PodPhase;
+  ready: boolean;
+  /** Why it is not Running/Ready (same wording as PodProblem.reason). */
+  reason?: string;
+  node?: string;
 }

@@ -1,9 +1,9 @@
+import type { Sync } from './sync.js';
 import { ApiextensionsV1Api, CustomObjectsApi, type V1CustomResourceDefinition } from '@kubernetes/client-node';
-import type { ControlPlaneSummary, NovaCluster } from '../store/types.js';
 import { makeClient } from './client.js';
 import { WatchedCollection, coalesce } from './collection.js';
 import type { ListResult } from './watch.js';
-import type { ContextWatcher, WatcherEnv, WatcherFactory } from './monitor.js';
+import type { ContextWatcher, WatcherEnv, WatcherFactory } from './watcher.js';
 
 /** The Nova CRDs by the names the API server knows them. */
 export const NOVA_CRDS = {
@@ -177,7 +177,7 @@ class ControlPlaneWatcher implements ContextWatcher {
 
   private publishNow(): void {
     if (this.stopped) return;
-    this.env.batch.setSlice(this.env.name, 'controlPlane', this.summary());
+    this.env.sink.setSlice(this.env.name, 'controlPlane', this.summary());
   }
 
   start(): void {
@@ -205,3 +205,22 @@ class ControlPlaneWatcher implements ContextWatcher {
 
 /** The control plane's own API: Nova CRDs, Cluster objects, SchedulePolicies. */
 export const watchControlPlane: WatcherFactory = (env) => new ControlPlaneWatcher(env);
+
+export interface NovaCluster {
+  name: string;
+  k8sVersion?: string;
+  k8sCluster?: string;
+  region?: string;
+  zone?: string;
+  /** Condition statuses as printed: "True", "False", "Unknown" or undefined. */
+  ready?: string;
+  idle?: string;
+  standby?: string;
+}
+
+/** What the control plane's own API serves: the Nova CRDs and their objects. */
+export interface ControlPlaneSummary extends Sync {
+  crds: { cluster: boolean; schedulePolicy: boolean; scheduleGroup: boolean };
+  clusters: NovaCluster[];
+  schedulePolicies: number;
+}

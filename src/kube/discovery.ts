@@ -1,5 +1,4 @@
 import { ApisApi, CoreV1Api, VersionApi, type KubeConfig, type V1APIResourceList } from '@kubernetes/client-node';
-import type { EvictionVersion } from '../store/types.js';
 import { makeClient } from './client.js';
 
 export interface Discovery {
@@ -42,3 +41,6 @@ export async function discover(kc: KubeConfig, timeoutMs: number): Promise<Disco
     evictionVersion: evictionVersionFrom(core, policy?.versions.map((v) => v.version) ?? []),
   };
 }
+
+/** Which eviction API a server offers (kubectl's drain discovers the same). */
+export type EvictionVersion = 'policy/v1' | 'policy/v1beta1' | 'none';

@@ -1,8 +1,7 @@
+import type { Sync } from './sync.js';
 import type { CoreV1Event } from '@kubernetes/client-node';
-import { emptyEvents } from '../store/fleet-store.js';
-import type { EventsSummary, WarningEvent } from '../store/types.js';
 import { makeJsonClient } from './client.js';
-import type { WatcherFactory } from './monitor.js';
+import type { WatcherFactory } from './watcher.js';
 import { listJsonPaged, toMs, trackedWatch } from './list.js';
 import type { WatchEventType } from './watch.js';
 
@@ -238,3 +237,23 @@ export const watchWarningEvents: WatcherFactory = (env) => {
     empty: emptyEvents,
   });
 };
+
+export interface WarningEvent {
+  reason: string;
+  message: string;
+  /** "Pod elotl/etcd-0" */
+  object: string;
+  namespace?: string;
+  count: number;
+  /** Epoch ms of the last occurrence. */
+  lastSeen: number;
+}
+
+/** Recent Warning events, deduplicated by reason and object, newest first, at most 20. */
+export interface EventsSummary extends Sync {
+  warnings: WarningEvent[];
+}
+
+export function emptyEvents(): EventsSummary {
+  return { synced: false, warnings: [] };
+}

@@ -1,3 +1,4 @@
+import type { Sync } from './sync.js';
 import {
   AppsV1Api,
   CoreV1Api,
@@ -8,12 +9,13 @@ import {
   type V1Service,
   type V1StatefulSet,
 } from '@kubernetes/client-node';
-import type { CertSummary, ComponentPod, FleetNamespaceSummary, ServiceSummary, WorkloadSummary } from '../store/types.js';
+import type { CertSummary } from './certs.js';
+import type { ComponentPod } from './component-pod.js';
 import { certsFromSecret } from './certs.js';
 import { makeClient } from './client.js';
 import { WatchedCollection, coalesce } from './collection.js';
 import { summarizeComponentPod } from './component-pod.js';
-import type { ContextWatcher, WatcherEnv, WatcherFactory } from './monitor.js';
+import type { ContextWatcher, WatcherEnv, WatcherFactory } from './watcher.js';
 
 export type FleetNamespaceRole = 'hosting' | 'workload';
 
@@ -176,7 +178,7 @@ class FleetNamespaceWatcher implements ContextWatcher {
 
   private publishNow(): void {
     if (this.stopped) return;
-    this.env.batch.setSlice(this.env.name, 'fleetNamespace', this.summary());
+    this.env.sink.setSlice(this.env.name, 'fleetNamespace', this.summary());
   }
 
   start(): void {
@@ -199,4 +201,32 @@ class FleetNamespaceWatcher implements ContextWatcher {
 /** The fleet namespace of a hosting or workload context: workloads, component pods, services, certificates. */
 export function watchFleetNamespace(namespace: string, role: FleetNamespaceRole): WatcherFactory {
   return (env) => new FleetNamespaceWatcher(env, namespace, role);
+}
+
+export interface WorkloadSummary {
+  kind: 'Deployment' | 'StatefulSet';
+  name: string;
+  desired: number;
+  ready: number;
+  /** Labels of its pod template (how components are recognised). */
+  labels: Record<string, string>;
+}
+
+export interface ServiceSummary {
+  name: string;
+  type: string;
+  /** LoadBalancer ingress IPs or hostnames assigned. */
+  ingress: string[];
+}
+
+/** The fleet namespace in a hosting or workload context. */
+export interface FleetNamespaceSummary extends Sync {
+  namespace: string;
+  exists: boolean;
+  workloads: WorkloadSummary[];
+  pods: ComponentPod[];
+  services: ServiceSummary[];
+  certs: CertSummary[];
+  /** Set when Secrets cannot be read (certificates unknown). */
+  secretsForbidden?: string;
 }

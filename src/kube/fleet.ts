@@ -1,18 +1,15 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import { UpdateBatcher, createFleetStore, type FleetStore } from '../store/fleet-store.js';
-import type { ContextInfo, FleetConfig } from '../store/types.js';
 import { watchControlPlane } from './control-plane.js';
 import { watchWarningEvents } from './events.js';
 import { watchFleetNamespace } from './fleet-namespace.js';
-import { configForContext } from './kubeconfig.js';
-import { ContextMonitor, type MonitorOptions, type WatcherFactory } from './monitor.js';
+import type { ContextInfo } from './kubeconfig.js';
+import type { ContextSink } from './sink.js';
+import { ContextMonitor, type MonitorOptions } from './monitor.js';
+import type { WatcherFactory } from './watcher.js';
 import { watchPods } from './pods.js';
 
-export interface FleetWatcher {
-  store: FleetStore;
+export interface FleetWatch {
   monitors: ContextMonitor[];
-  /** Apply pending updates now (tests, one-shot reports). */
-  flush(): void;
   stop(): Promise<void>;
 }
 
@@ -26,25 +23,30 @@ export function watchersFor(context: string, fleet: FleetConfig | undefined): Wa
   return factories;
 }
 
-/** Starts one monitor per context, all feeding one store through one batcher. */
+/** Starts one monitor per context (each with its own KubeConfig), all writing to one sink. */
 export function watchFleet(
-  kc: KubeConfig,
+  kcFor: (context: string) => KubeConfig,
   contexts: ContextInfo[],
-  opts: MonitorOptions & { store?: FleetStore; batchIntervalMs?: number; fleet?: FleetConfig } = {},
-): FleetWatcher {
-  const store = opts.store ?? createFleetStore(contexts, opts.fleet);
-  const batch = new UpdateBatcher(store, opts.batchIntervalMs ?? 50);
-  const monitors = contexts.map(
-    (c) => new ContextMonitor(c, configForContext(kc, c.name), batch, opts, watchersFor(c.name, opts.fleet)),
-  );
+  sink: ContextSink,
+  opts: MonitorOptions & { fleet?: FleetConfig | undefined } = {},
+): FleetWatch {
+  const monitors = contexts.map((c) => new ContextMonitor(c, kcFor(c.name), sink, opts, watchersFor(c.name, opts.fleet)));
   for (const m of monitors) m.start();
   return {
-    store,
     monitors,
-    flush: () => batch.flush(),
     stop: async () => {
       await Promise.all(monitors.map((m) => m.stop()));
-      batch.dispose();
     },
   };
+}
+
+/**
+ * A fleet: the hosting context (runs the control plane in `namespace`), the control plane's own
+ * context, and the workload contexts (agents in `namespace`, registered under `clusterName`).
+ */
+export interface FleetConfig {
+  hostingContext: string;
+  controlPlaneContext: string;
+  namespace: string;
+  workloads: { context: string; clusterName: string }[];
 }

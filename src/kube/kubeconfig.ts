@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { KubeConfig, type Cluster, type Context, type User } from '@kubernetes/client-node';
 import { UserError } from '../errors.js';
-import type { ContextInfo } from '../store/types.js';
 
 export interface KubeconfigSource {
   /** `--kubeconfig`: one file, as in kubectl. */
@@ -141,4 +140,12 @@ export function contextConfigs(config: () => KubeConfig): (context: string) => K
     }
     return kc;
   };
+}
+
+export interface ContextInfo {
+  name: string;
+  cluster: string;
+  user: string;
+  server: string;
+  namespace?: string;
 }

@@ -1,7 +1,6 @@
-import type { ContextState } from '../store/types.js';
-import type { SliceKey } from '../store/fleet-store.js';
+import type { ContextSlices, SliceKey } from './sink.js';
 import { forbiddenMessage, statusCode, type JsonClient } from './client.js';
-import type { ContextWatcher, WatcherEnv } from './monitor.js';
+import type { ContextWatcher, WatcherEnv } from './watcher.js';
 import { ResilientWatch, type ListResult, type WatchEventType } from './watch.js';
 
 /** Page size of initial lists: 50,000 pods arrive in 100 requests, each within the request timeout. */
@@ -94,9 +93,9 @@ export interface TrackedWatchOptions<T extends { metadata?: { resourceVersion?: 
   path: string;
   queryParams?: Record<string, string>;
   list: () => Promise<ListResult<T>>;
-  tracker: Tracker<T, ContextState[K]>;
+  tracker: Tracker<T, NonNullable<ContextSlices[K]>>;
   /** The slice to show when listing is forbidden (the message is added). */
-  empty: () => ContextState[K];
+  empty: () => NonNullable<ContextSlices[K]>;
 }
 
 /**
@@ -109,7 +108,7 @@ export function trackedWatch<T extends { metadata?: { resourceVersion?: string }
   opts: TrackedWatchOptions<T, K>,
 ): ContextWatcher {
   const { tracker } = opts;
-  const publish = () => env.batch.setSlice(env.name, opts.slice, () => tracker.summary());
+  const publish = () => env.sink.setSlice(env.name, opts.slice, () => tracker.summary());
   const watch = new ResilientWatch<T>({
     kc: env.kc,
     path: opts.path,
@@ -125,7 +124,7 @@ export function trackedWatch<T extends { metadata?: { resourceVersion?: string }
     onError: (message, { forbidden }) => {
       if (!forbidden) return env.onDisconnect();
       tracker.clear();
-      env.batch.setSlice(env.name, opts.slice, { ...opts.empty(), forbidden: forbiddenMessage(opts.resource, message, ' in all namespaces') });
+      env.sink.setSlice(env.name, opts.slice, { ...opts.empty(), forbidden: forbiddenMessage(opts.resource, message, ' in all namespaces') });
     },
     onDisconnect: () => env.onDisconnect(),
   });

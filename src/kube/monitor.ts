@@ -1,32 +1,12 @@
 import type { KubeConfig, V1Node } from '@kubernetes/client-node';
-import type { UpdateBatcher } from '../store/fleet-store.js';
-import type { ContextInfo, NodeSummary } from '../store/types.js';
+import type { ContextSink } from './sink.js';
+import type { ContextWatcher, WatcherEnv, WatcherFactory } from './watcher.js';
+import type { ContextInfo } from './kubeconfig.js';
 import { describeError, forbiddenMessage, makeJsonClient } from './client.js';
 import { discover, serverVersion } from './discovery.js';
 import { listJsonPaged } from './list.js';
-import { summarizeNode } from './nodes.js';
+import { summarizeNode, type NodeSummary } from './nodes.js';
 import { ResilientWatch } from './watch.js';
-
-/** Something that watches one more kind of object in a context and feeds the store. */
-export interface ContextWatcher {
-  start(): void;
-  stop(): Promise<void>;
-  /** Skip any backoff wait (the API server is back). */
-  retryNow(): void;
-}
-
-export interface WatcherEnv {
-  /** Context name (the store key). */
-  name: string;
-  /** This context's own KubeConfig. */
-  kc: KubeConfig;
-  batch: UpdateBatcher;
-  requestTimeoutMs: number;
-  /** Call when a watch dropped for a reason other than 403: the monitor probes at once. */
-  onDisconnect: () => void;
-}
-
-export type WatcherFactory = (env: WatcherEnv) => ContextWatcher;
 
 export interface MonitorOptions {
   /** How often reachability and latency are measured. */
@@ -60,7 +40,7 @@ export class ContextMonitor {
   constructor(
     readonly info: ContextInfo,
     private readonly kc: KubeConfig,
-    private readonly batch: UpdateBatcher,
+    private readonly batch: ContextSink,
     opts: MonitorOptions = {},
     watchers: WatcherFactory[] = [],
   ) {
@@ -88,7 +68,7 @@ export class ContextMonitor {
     const env: WatcherEnv = {
       name,
       kc,
-      batch,
+      sink: batch,
       requestTimeoutMs: opts.requestTimeoutMs ?? 15_000,
       onDisconnect: () => void this.probe(),
     };

@@ -1,5 +1,4 @@
 import type { V1Node } from '@kubernetes/client-node';
-import type { NodeSummary } from '../store/types.js';
 
 export const ZONE_LABEL = 'topology.kubernetes.io/zone';
 const LEGACY_ZONE_LABEL = 'failure-domain.beta.kubernetes.io/zone';
@@ -32,4 +31,16 @@ export function summarizeNode(node: V1Node): NodeSummary {
       : 'no Ready condition (kubelet never reported)';
   }
   return summary;
+}
+
+export interface NodeSummary {
+  name: string;
+  uid: string;
+  ready: boolean;
+  /** Reason (and message) of the Ready condition when not Ready. */
+  notReadyReason?: string;
+  unschedulable: boolean;
+  zone?: string;
+  roles: string[];
+  kubeletVersion?: string;
 }

@@ -1,9 +1,8 @@
+import type { Sync } from './sync.js';
 import type { V1ContainerStatus, V1Pod } from '@kubernetes/client-node';
-import { emptyPods } from '../store/fleet-store.js';
-import type { PodPhase, PodProblem, PodsSummary } from '../store/types.js';
 import { makeJsonClient } from './client.js';
 import { listJsonPaged, toMs, trackedWatch } from './list.js';
-import type { WatcherFactory } from './monitor.js';
+import type { WatcherFactory } from './watcher.js';
 import type { WatchEventType } from './watch.js';
 
 /** At most this many problem pods are published (worst first); `problemCount` is the true total. */
@@ -309,3 +308,32 @@ export const watchPods: WatcherFactory = (env) => {
     empty: emptyPods,
   });
 };
+
+export type PodPhase = 'Pending' | 'Running' | 'Succeeded' | 'Failed' | 'Unknown';
+
+/** A pod that is not Running and Ready (and not Succeeded): what an operator must look at. */
+export interface PodProblem {
+  namespace: string;
+  name: string;
+  phase: PodPhase;
+  /** Pending/Unschedulable: <message>, CrashLoopBackOff, ImagePullBackOff, NotReady (1/2 ready), Terminating… */
+  reason: string;
+  node?: string;
+  restarts: number;
+  /** Epoch ms of the pod's creation. */
+  createdAt?: number;
+}
+
+/** Cluster-wide pod counts: cheap with 50,000 pods (counts and a capped problem list, no objects). */
+export interface PodsSummary extends Sync {
+  total: number;
+  byPhase: Record<PodPhase, number>;
+  /** Pods that need attention; at most PROBLEM_LIMIT of them, worst first. */
+  problems: PodProblem[];
+  /** How many pods need attention in all (may exceed problems.length). */
+  problemCount: number;
+}
+
+export function emptyPods(): PodsSummary {
+  return { synced: false, total: 0, byPhase: { Pending: 0, Running: 0, Succeeded: 0, Failed: 0, Unknown: 0 }, problems: [], problemCount: 0 };
+}

@@ -2,7 +2,11 @@ import { fleetFilePath } from '../config/fleet-config.js';
 import type { CheckItem, CheckState } from '../store/checklist.js';
 import type { FleetState } from '../store/fleet-store.js';
 import { reachabilityLine } from '../store/selectors.js';
-import type { ComponentPod, ContextState, ControlPlaneSummary, FleetConfig, FleetNamespaceSummary, NovaCluster } from '../store/types.js';
+import type { ContextState } from '../store/types.js';
+import type { ComponentPod } from '../kube/component-pod.js';
+import type { ControlPlaneSummary, NovaCluster } from '../kube/control-plane.js';
+import type { FleetConfig } from '../kube/fleet.js';
+import type { FleetNamespaceSummary } from '../kube/fleet-namespace.js';
 
 /** Certificates closer than this to their expiry are a warning. */
 export const CERT_WARN_DAYS = 30;

@@ -1,9 +1,12 @@
-import type { KubeConfig } from '@kubernetes/client-node';
-import { watchFleet } from '../kube/fleet.js';
 import { formatChecklist, toAscii, type CheckItem, type SymbolOptions } from '../store/checklist.js';
 import type { FleetState } from '../store/fleet-store.js';
 import { clock, kubeletSkew, kubeletVersions, nodeCounts, reachabilityLine, type KubeletSkew } from '../store/selectors.js';
-import type { ContextInfo, ContextState, FleetConfig, NodeCounts, NodeSummary, NovaCluster, PodPhase, PodProblem, WarningEvent } from '../store/types.js';
+import type { ContextState, NodeCounts } from '../store/types.js';
+import type { FleetConfig } from '../kube/fleet.js';
+import type { NodeSummary } from '../kube/nodes.js';
+import type { NovaCluster } from '../kube/control-plane.js';
+import type { PodPhase, PodProblem } from '../kube/pods.js';
+import type { WarningEvent } from '../kube/events.js';
 import { fleetChecklist, novaClusters, novaClustersTable } from './fleet-checklist.js';
 
 /** The JSON shape of `fleetdeck status -o json` (documented in the README). */
@@ -175,62 +178,4 @@ export function fleetHealthy(state: FleetState, now: number = Date.now()): boole
   if (!reachable) return false;
   if (!state.fleet) return true;
   return fleetChecklist(state, now).every((i) => i.state !== 'fail' && i.state !== 'pending' && i.state !== 'running');
-}
-
-/** Which fleet slices a context carries (see watchersFor). */
-function fleetSlices(name: string, fleet: FleetConfig | undefined): { namespace: boolean; controlPlane: boolean } {
-  if (!fleet) return { namespace: false, controlPlane: false };
-  return {
-    namespace: name === fleet.hostingContext || fleet.workloads.some((w) => w.context === name),
-    controlPlane: name === fleet.controlPlaneContext,
-  };
-}
-
-/**
- * Has this context answered everything the report needs? Its nodes and, for fleet contexts,
- * the fleet namespace and control-plane slices (listed, or forbidden). Their watchers set
- * `synced` once every list has answered, forbidden ones included (`forbidden` alone may be
- * set while other lists are still loading).
- */
-export function settled(c: ContextState, fleet?: FleetConfig): boolean {
-  if (c.reachability === 'unknown') return false;
-  if (c.reachability === 'unreachable') return true;
-  const answered = (x: { synced: boolean; forbidden?: string }) => x.synced || x.forbidden !== undefined;
-  if (!answered(c.nodes) || !answered(c.pods) || !answered(c.events)) return false;
-  const slices = fleetSlices(c.name, fleet);
-  if (slices.namespace && !c.fleetNamespace?.synced) return false;
-  if (slices.controlPlane && !c.controlPlane?.synced) return false;
-  return true;
-}
-
-/**
- * Watches every context until each has answered (or failed), then returns one snapshot.
- * The same monitors the dashboard uses; `timeoutMs` bounds the whole wait.
- */
-export async function collectStatus(kc: KubeConfig, contexts: ContextInfo[], timeoutMs = 15_000, fleetConfig?: FleetConfig): Promise<FleetState> {
-  const fleet = watchFleet(kc, contexts, {
-    probeTimeoutMs: Math.min(5000, timeoutMs),
-    batchIntervalMs: 20,
-    ...(fleetConfig ? { fleet: fleetConfig } : {}),
-  });
-  try {
-    await new Promise<void>((resolve) => {
-      const deadline = setTimeout(done, timeoutMs);
-      const unsubscribe = fleet.store.subscribe(check);
-      function check() {
-        const s = fleet.store.getState();
-        if (s.order.every((n) => s.contexts[n] && settled(s.contexts[n], fleetConfig))) done();
-      }
-      function done() {
-        clearTimeout(deadline);
-        unsubscribe();
-        resolve();
-      }
-      check();
-    });
-    fleet.flush();
-    return fleet.store.getState();
-  } finally {
-    await fleet.stop();
-  }
 }

@@ -18,7 +18,7 @@ import {
   type KubeConfig,
   type V1Node,
 } from '@kubernetes/client-node';
-import type { EvictionVersion } from '../store/types.js';
+import type { EvictionVersion } from '../kube/discovery.js';
 import { describeError, makeClient, makeJsonClient, statusCode } from '../kube/client.js';
 import { evictionVersionFrom } from '../kube/discovery.js';
 import { listJsonPaged } from '../kube/list.js';

@@ -1,5 +1,11 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { ContextInfo, ContextState, EventsSummary, FleetConfig, NodeSummary, PodsSummary } from './types.js';
+import { emptyEvents } from '../kube/events.js';
+import type { FleetConfig } from '../kube/fleet.js';
+import type { ContextInfo } from '../kube/kubeconfig.js';
+import type { NodeSummary } from '../kube/nodes.js';
+import { emptyPods } from '../kube/pods.js';
+import type { ContextPatch, ContextSink, ContextSlices, SliceKey } from '../kube/sink.js';
+import type { ContextState } from './types.js';
 
 export interface FleetState {
   /** Context names in display order. */
@@ -21,14 +27,6 @@ export interface Banner {
 }
 
 export type FleetStore = StoreApi<FleetState>;
-
-export function emptyPods(): PodsSummary {
-  return { synced: false, total: 0, byPhase: { Pending: 0, Running: 0, Succeeded: 0, Failed: 0, Unknown: 0 }, problems: [], problemCount: 0 };
-}
-
-export function emptyEvents(): EventsSummary {
-  return { synced: false, warnings: [] };
-}
 
 export function emptyContext(info: ContextInfo): ContextState {
   return { ...info, reachability: 'unknown', nodes: { synced: false, items: {} }, pods: emptyPods(), events: emptyEvents() };
@@ -58,8 +56,6 @@ export function setBanner(store: FleetStore, banner: Banner | undefined): void {
   store.setState({ banner });
 }
 
-export type ContextPatch = Partial<Omit<ContextState, 'nodes' | keyof ContextInfo>>;
-
 interface PendingContext {
   patch?: ContextPatch;
   /** Node upserts (summary) and deletions (null), in arrival order per name. */
@@ -71,17 +67,14 @@ interface PendingContext {
    * Other slices (pods, events, fleet namespace, control plane): replaced whole, last one wins.
    * A function is called at the flush, so a summary is computed once per flush, not per event.
    */
-  slices?: { [K in SliceKey]?: ContextState[K] | (() => ContextState[K]) };
+  slices?: { [K in SliceKey]?: ContextSlices[K] | (() => ContextSlices[K]) };
 }
-
-/** Slices a watcher replaces whole with a fresh summary (it keeps its own working state). */
-export type SliceKey = 'pods' | 'events' | 'fleetNamespace' | 'controlPlane';
 
 /**
  * Collects updates from watches and probes and applies them to the store in one
  * `setState` per flush, so a burst of a thousand watch events causes one render.
  */
-export class UpdateBatcher {
+export class UpdateBatcher implements ContextSink {
   private pending = new Map<string, PendingContext>();
   private timer: NodeJS.Timeout | undefined;
 
@@ -133,7 +126,7 @@ export class UpdateBatcher {
    * Replace one slice of a context with a new summary (watchers that aggregate call this), or
    * with a function computing it, called once at the next flush.
    */
-  setSlice<K extends SliceKey>(ctx: string, key: K, value: ContextState[K] | (() => ContextState[K])): void {
+  setSlice<K extends SliceKey>(ctx: string, key: K, value: NonNullable<ContextSlices[K]> | (() => NonNullable<ContextSlices[K]>)): void {
     const e = this.entry(ctx);
     (e.slices ??= {})[key] = value as never;
   }

@@ -1,3 +1,4 @@
+import type { FleetConfig } from '../kube/fleet.js';
 import type { ContextState, NodeCounts } from './types.js';
 import type { CheckItem } from './checklist.js';
 
@@ -227,4 +228,30 @@ export function kubeletSkew(ctx: ContextState): KubeletSkew[] {
     if (problem) out.push({ node: n.name, kubelet, server, problem });
   }
   return out.sort((a, b) => a.node.localeCompare(b.node));
+}
+
+/** Which fleet slices a context carries (see watchersFor). */
+function fleetSlices(name: string, fleet: FleetConfig | undefined): { namespace: boolean; controlPlane: boolean } {
+  if (!fleet) return { namespace: false, controlPlane: false };
+  return {
+    namespace: name === fleet.hostingContext || fleet.workloads.some((w) => w.context === name),
+    controlPlane: name === fleet.controlPlaneContext,
+  };
+}
+
+/**
+ * Has this context answered everything the report needs? Its nodes and, for fleet contexts,
+ * the fleet namespace and control-plane slices (listed, or forbidden). Their watchers set
+ * `synced` once every list has answered, forbidden ones included (`forbidden` alone may be
+ * set while other lists are still loading).
+ */
+export function settled(c: ContextState, fleet?: FleetConfig): boolean {
+  if (c.reachability === 'unknown') return false;
+  if (c.reachability === 'unreachable') return true;
+  const answered = (x: { synced: boolean; forbidden?: string }) => x.synced || x.forbidden !== undefined;
+  if (!answered(c.nodes) || !answered(c.pods) || !answered(c.events)) return false;
+  const slices = fleetSlices(c.name, fleet);
+  if (slices.namespace && !c.fleetNamespace?.synced) return false;
+  if (slices.controlPlane && !c.controlPlane?.synced) return false;
+  return true;
 }

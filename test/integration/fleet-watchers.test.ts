@@ -2,13 +2,14 @@ import { ApiextensionsV1Api, AppsV1Api, CoreV1Api, type KubeConfig } from '@kube
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { makeClient } from '../../src/kube/client.js';
 import { NOVA_CRDS } from '../../src/kube/control-plane.js';
-import { watchFleet, type FleetWatcher } from '../../src/kube/fleet.js';
+import { startStatusFeed, type StatusFeed } from '../../src/feeds/status-feed.js';
 import { configForContext, contextInfos, loadKubeconfig } from '../../src/kube/kubeconfig.js';
 import { createAuthority, issueCertificate } from '../../src/kube/pki.js';
 import { fleetChecklist } from '../../src/report/fleet-checklist.js';
-import { collectStatus } from '../../src/report/status.js';
+import { collectStatus } from '../../src/feeds/status-feed.js';
 import { formatChecklist, type CheckItem } from '../../src/store/checklist.js';
-import type { ContextState, FleetConfig } from '../../src/store/types.js';
+import type { ContextState } from '../../src/store/types.js';
+import type { FleetConfig } from '../../src/kube/fleet.js';
 import { eventually } from '../helpers/cli.js';
 import { NOVA_CRD_OBJECTS as CRDS, PAUSE, createNovaCluster, createSchedulePolicy, ignore, pauseDeployment } from '../helpers/nova.js';
 
@@ -27,12 +28,12 @@ const b64 = (s: string) => Buffer.from(s).toString('base64');
 const find = (items: CheckItem[], id: string) => items.find((i) => i.id === id);
 
 describe('fleet watchers on real API servers', () => {
-  let fleet: FleetWatcher;
+  let fleet: StatusFeed;
   const createdCrds: string[] = [];
   const state = (name: string): ContextState => fleet.store.getState().contexts[name]!;
 
   beforeAll(() => {
-    fleet = watchFleet(loaded, infos(), { fleet: FLEET, batchIntervalMs: 20, probeIntervalMs: 1000 });
+    fleet = startStatusFeed(loaded, infos(), { fleet: FLEET, batchIntervalMs: 20, probeIntervalMs: 1000 });
   });
 
   afterAll(async () => {

@@ -1,12 +1,13 @@
 import { AppsV1Api, CoreV1Api, KubeConfig, type CoreV1Event } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { makeClient, makeJsonClient } from '../../src/kube/client.js';
-import { watchFleet, type FleetWatcher } from '../../src/kube/fleet.js';
+import { startStatusFeed, type StatusFeed } from '../../src/feeds/status-feed.js';
 import { configForContext, contextInfos, loadKubeconfig } from '../../src/kube/kubeconfig.js';
 import { listJsonPaged } from '../../src/kube/list.js';
 import { slimPod } from '../../src/kube/pods.js';
 import { FAULT_ANNOTATION } from '../../src/sandbox/sim/index.js';
-import type { ContextState, PodProblem } from '../../src/store/types.js';
+import type { ContextState } from '../../src/store/types.js';
+import type { PodProblem } from '../../src/kube/pods.js';
 import { eventually } from '../helpers/cli.js';
 
 const kubeconfig = inject('kubeconfig');
@@ -17,14 +18,14 @@ function adminConfig(): KubeConfig {
   return configForContext(loadKubeconfig({ kubeconfig }).config, CONTEXT);
 }
 
-function startFleet(kc: KubeConfig): FleetWatcher {
-  return watchFleet(kc, contextInfos(kc).filter((c) => c.name === CONTEXT));
+function startFleet(kc: KubeConfig): StatusFeed {
+  return startStatusFeed(kc, contextInfos(kc).filter((c) => c.name === CONTEXT));
 }
 
 const pause = { name: 'app', image: 'registry.k8s.io/pause:3.9' };
 
 describe('pod and Warning-event summaries from live watches on a real API server', () => {
-  let fleet: FleetWatcher;
+  let fleet: StatusFeed;
   let core: CoreV1Api;
   let apps: AppsV1Api;
   const state = (): ContextState => fleet.store.getState().contexts[CONTEXT]!;
@@ -185,7 +186,7 @@ describe('pod and Warning-event summaries from live watches on a real API server
 });
 
 describe('a user who may not list pods or events', () => {
-  let fleet: FleetWatcher;
+  let fleet: StatusFeed;
   beforeAll(() => {
     // The admin impersonates a user no RBAC binding names: the server itself answers 403.
     const base = adminConfig();

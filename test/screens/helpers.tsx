@@ -1,8 +1,15 @@
 import { render } from 'ink-testing-library';
 import type { ReactElement } from 'react';
 import { App, type AppProps } from '../../src/screens/app.js';
-import { createFleetStore, emptyPods, UpdateBatcher, type FleetStore } from '../../src/store/fleet-store.js';
-import type { ComponentPod, ContextInfo, FleetConfig, FleetNamespaceSummary, NodeSummary, PodProblem, PodsSummary, WarningEvent } from '../../src/store/types.js';
+import { createFleetStore, UpdateBatcher, type FleetStore } from '../../src/store/fleet-store.js';
+import { emptyPods } from '../../src/kube/pods.js';
+import type { ComponentPod } from '../../src/kube/component-pod.js';
+import type { ContextInfo } from '../../src/kube/kubeconfig.js';
+import type { FleetConfig } from '../../src/kube/fleet.js';
+import type { FleetNamespaceSummary } from '../../src/kube/fleet-namespace.js';
+import type { NodeSummary } from '../../src/kube/nodes.js';
+import type { PodProblem, PodsSummary } from '../../src/kube/pods.js';
+import type { WarningEvent } from '../../src/kube/events.js';
 
 export const KEYS = {
   up: '\u001B[A',

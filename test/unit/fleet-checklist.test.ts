@@ -4,7 +4,11 @@ import { fleetChecklist, forbiddenFor, minorVersion, NO_CLUSTERS_HINT, NO_POLICI
 import { fleetHealthy, statusText } from '../../src/report/status.js';
 import { formatChecklist, type CheckItem } from '../../src/store/checklist.js';
 import { emptyContext, type FleetState } from '../../src/store/fleet-store.js';
-import type { ComponentPod, ContextState, ControlPlaneSummary, FleetConfig, FleetNamespaceSummary, WorkloadSummary } from '../../src/store/types.js';
+import type { ContextState } from '../../src/store/types.js';
+import type { ComponentPod } from '../../src/kube/component-pod.js';
+import type { ControlPlaneSummary } from '../../src/kube/control-plane.js';
+import type { FleetConfig } from '../../src/kube/fleet.js';
+import type { FleetNamespaceSummary, WorkloadSummary } from '../../src/kube/fleet-namespace.js';
 
 const NOW = Date.UTC(2026, 5, 1, 12, 0, 0);
 const DAY = 86_400_000;

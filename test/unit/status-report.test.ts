@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { contextCheck, fleetHealthy, settled, statusChecks, statusJson } from '../../src/report/status.js';
+import { contextCheck, fleetHealthy, statusChecks, statusJson } from '../../src/report/status.js';
+import { settled } from '../../src/store/selectors.js';
 import { formatChecklist } from '../../src/store/checklist.js';
-import { UpdateBatcher, createFleetStore, emptyPods } from '../../src/store/fleet-store.js';
-import type { FleetConfig, NodeSummary } from '../../src/store/types.js';
+import { UpdateBatcher, createFleetStore } from '../../src/store/fleet-store.js';
+import { emptyPods } from '../../src/kube/pods.js';
+import type { FleetConfig } from '../../src/kube/fleet.js';
+import type { NodeSummary } from '../../src/kube/nodes.js';
 
 const info = (name: string) => ({ name, cluster: `${name}-cluster`, user: 'admin', server: `https://${name}:6443` });
 const node = (name: string, ready = true, zone = 'zone-a'): NodeSummary => ({

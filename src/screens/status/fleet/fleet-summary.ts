@@ -1,5 +1,5 @@
 import type { CheckItem, CheckState } from '../../../store/checklist.js';
-import type { FleetConfig } from '../../../store/types.js';
+import type { FleetConfig } from '../../../kube/fleet.js';
 
 export interface FleetSummary {
   /** The worst state found: fail, warn, running (still checking), ok; info when there is nothing to check. */

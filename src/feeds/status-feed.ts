@@ -1,0 +1,84 @@
+/**
+ * The Status tab's feed: one monitor per context (src/kube) writing through the store's
+ * batcher into the contexts slice. The dashboard, `fleetdeck status` and `status --watch` all
+ * read the store this feed fills.
+ */
+import type { KubeConfig } from '@kubernetes/client-node';
+import { watchFleet, type FleetConfig } from '../kube/fleet.js';
+import { configForContext, type ContextInfo } from '../kube/kubeconfig.js';
+import type { ContextMonitor, MonitorOptions } from '../kube/monitor.js';
+import { createFleetStore, UpdateBatcher, type FleetState, type FleetStore } from '../store/fleet-store.js';
+import { settled } from '../store/selectors.js';
+
+export interface StatusFeed {
+  store: FleetStore;
+  monitors: ContextMonitor[];
+  /** Apply pending updates now (tests, one-shot reports). */
+  flush(): void;
+  stop(): Promise<void>;
+}
+
+export interface StatusFeedOptions extends MonitorOptions {
+  /** The store to fill (default: a new one for these contexts). */
+  store?: FleetStore;
+  batchIntervalMs?: number;
+  fleet?: FleetConfig | undefined;
+}
+
+/** `kc` is one KubeConfig holding every context, or a function giving each context its own. */
+export function startStatusFeed(
+  kc: KubeConfig | ((context: string) => KubeConfig),
+  contexts: ContextInfo[],
+  opts: StatusFeedOptions = {},
+): StatusFeed {
+  const store = opts.store ?? createFleetStore(contexts, opts.fleet);
+  const batch = new UpdateBatcher(store, opts.batchIntervalMs ?? 50);
+  const kcFor = typeof kc === 'function' ? kc : (context: string) => configForContext(kc, context);
+  const watch = watchFleet(kcFor, contexts, batch, opts);
+  return {
+    store,
+    monitors: watch.monitors,
+    flush: () => batch.flush(),
+    stop: async () => {
+      await watch.stop();
+      batch.dispose();
+    },
+  };
+}
+
+/**
+ * Watches every context until each has answered (or failed), then returns one snapshot: what
+ * `fleetdeck status` prints. The same monitors the dashboard uses; `timeoutMs` bounds the wait.
+ */
+export async function collectStatus(
+  kc: KubeConfig | ((context: string) => KubeConfig),
+  contexts: ContextInfo[],
+  timeoutMs = 15_000,
+  fleetConfig?: FleetConfig,
+): Promise<FleetState> {
+  const feed = startStatusFeed(kc, contexts, {
+    probeTimeoutMs: Math.min(5000, timeoutMs),
+    batchIntervalMs: 20,
+    ...(fleetConfig ? { fleet: fleetConfig } : {}),
+  });
+  try {
+    await new Promise<void>((resolve) => {
+      const deadline = setTimeout(done, timeoutMs);
+      const unsubscribe = feed.store.subscribe(check);
+      function check() {
+        const s = feed.store.getState();
+        if (s.order.every((n) => s.contexts[n] && settled(s.contexts[n], fleetConfig))) done();
+      }
+      function done() {
+        clearTimeout(deadline);
+        unsubscribe();
+        resolve();
+      }
+      check();
+    });
+    feed.flush();
+    return feed.store.getState();
+  } finally {
+    await feed.stop();
+  }
+}

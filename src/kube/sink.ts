@@ -1,0 +1,54 @@
+/**
+ * Where the context watchers write what they see: summaries only, never API objects. The
+ * store's batcher implements it; src/kube knows nothing above this interface.
+ */
+import type { ControlPlaneSummary } from './control-plane.js';
+import type { EvictionVersion } from './discovery.js';
+import type { EventsSummary } from './events.js';
+import type { FleetNamespaceSummary } from './fleet-namespace.js';
+import type { NodeSummary } from './nodes.js';
+import type { PodsSummary } from './pods.js';
+
+export type Reachability = 'unknown' | 'reachable' | 'unreachable';
+
+/** What the probe of a context reports. */
+export interface ContextProbe {
+  reachability: Reachability;
+  /** Round trip of the last successful probe. */
+  latencyMs?: number;
+  /** Server gitVersion, e.g. v1.20.2. */
+  version?: string;
+  evictionVersion?: EvictionVersion;
+  apiGroups?: string[];
+  /** The last error, one line; kept while unreachable. */
+  lastError?: string;
+  /** Epoch ms of the last successful request. */
+  lastSuccessAt?: number;
+  /** Epoch ms when it became unreachable (undefined while reachable). */
+  unreachableSince?: number;
+}
+
+/** Summaries a watcher replaces whole (it keeps its own working state). */
+export interface ContextSlices {
+  pods: PodsSummary;
+  events: EventsSummary;
+  /** Present when the context hosts the control plane or runs an agent. */
+  fleetNamespace?: FleetNamespaceSummary;
+  /** Present when the context is the control plane's own. */
+  controlPlane?: ControlPlaneSummary;
+}
+
+export type SliceKey = keyof ContextSlices;
+
+export type ContextPatch = { [K in keyof ContextProbe]?: ContextProbe[K] | undefined };
+
+export interface ContextSink {
+  patchContext(ctx: string, patch: ContextPatch): void;
+  upsertNode(ctx: string, node: NodeSummary): void;
+  deleteNode(ctx: string, name: string): void;
+  /** A full list arrived: it replaces whatever was there. */
+  resetNodes(ctx: string, nodes: NodeSummary[]): void;
+  nodesForbidden(ctx: string, message: string): void;
+  /** Replace one slice with a summary, or a function computing it once when the sink applies it. */
+  setSlice<K extends SliceKey>(ctx: string, key: K, value: NonNullable<ContextSlices[K]> | (() => NonNullable<ContextSlices[K]>)): void;
+}
