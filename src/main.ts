@@ -1,9 +1,10 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { UsageError, UserError } from './errors.js';
-import type { GlobalOptions } from './commands/options.js';
+import type { GlobalOptions } from './session/options.js';
 import type { SandboxCommandOptions } from './commands/sandbox.js';
 import type { RolloutTarget } from './commands/rollout.js';
 import { VERSION } from './version.js';
+import { setReadOnly } from './kube/gate.js';
 
 function intIn(min: number, max: number) {
   return (value: string): number => {
@@ -52,6 +53,8 @@ export function buildProgram(): Command {
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({ writeErr: () => {}, outputError: () => {} })
+    // The write gate is set once, before any command runs: --read-only refuses every change.
+    .hook('preAction', (_program, action) => setReadOnly(!!action.optsWithGlobals<GlobalOptions>().readOnly))
     .action(async (_opts, cmd: Command) => {
       // Commands load what they need when they run: --help and --version stay instant.
       const { runDashboard } = await import('./commands/dashboard.js');

@@ -5,7 +5,9 @@ import { describeError } from '../kube/client.js';
 import { ageOf, decide, listCsrsWithWarnings, watchCsrs, type CsrSummary, type DecideResult, type Decision } from '../kube/csr.js';
 import { configForContext, contextInfos, loadKubeconfig } from '../kube/kubeconfig.js';
 import { clock } from '../store/selectors.js';
-import { requireOutput, type GlobalOptions } from './options.js';
+import { requireOutput, type GlobalOptions } from '../session/options.js';
+import { assertWritable } from '../kube/gate.js';
+import { resolveContext } from '../session/session.js';
 
 export interface ApproveCommandOptions extends GlobalOptions {
   allFrom?: string;
@@ -30,17 +32,6 @@ async function ask(question: string): Promise<string> {
   }
 }
 
-/** The one context: --context (once), else the kubeconfig's current context. */
-function oneContext(opts: GlobalOptions): { kc: KubeConfig; context: string } {
-  const given = (opts.context ?? []).filter(Boolean);
-  if (given.length > 1) throw new UsageError(`approve works on one cluster: give --context once (got ${given.join(', ')})`);
-  const loaded = loadKubeconfig({ kubeconfig: opts.kubeconfig });
-  const context = given[0] ?? loaded.config.getCurrentContext();
-  if (!context) throw new UsageError('no --context given and the kubeconfig has no current context');
-  const known = contextInfos(loaded.config).map((c) => c.name);
-  if (!known.includes(context)) throw new UserError(`context "${context}" is not in the kubeconfig (known: ${known.join(', ') || 'none'}); check --context or --kubeconfig`, 2);
-  return { kc: configForContext(loaded.config, context), context };
-}
 
 /** One CSR as text lines: name, requester, signer, usages, subject, SANs, age, warnings. */
 export function csrLines(c: CsrSummary, now = Date.now()): string[] {
@@ -78,9 +69,9 @@ export async function runApproveCommand(opts: ApproveCommandOptions): Promise<nu
   }
   const decision: Decision = opts.deny ? 'Denied' : 'Approved';
   const changing = opts.auto || names.length > 0 || opts.allFrom !== undefined;
-  if (changing && opts.readOnly) throw new UsageError(`approve ${opts.deny ? 'denies' : 'approves'} certificate requests and is refused with --read-only`);
+  if (changing) assertWritable(`approve ${opts.deny ? 'denies' : 'approves'} certificate requests`);
   if (changing && !opts.yes && !interactive()) throw new UsageError(`${opts.deny ? 'denying' : 'approving'} changes the cluster: confirm with --yes`);
-  const { kc, context } = oneContext(opts);
+  const { kc, context } = resolveContext(opts, 'approve works on one cluster');
   if (opts.auto) return runAuto(kc, context, opts.requester!, opts.signer!, opts, output);
 
   let all: CsrSummary[];

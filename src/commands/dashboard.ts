@@ -4,7 +4,8 @@ import { sandboxUp } from '../sandbox/commands.js';
 import { sandboxDir } from '../sandbox/state.js';
 import { renderApp } from '../screens/render.js';
 import { createFleetStore, setBanner, setContexts } from '../store/fleet-store.js';
-import { asciiOnly, colorEnabled, selection, type GlobalOptions } from './options.js';
+import { asciiOnly, colorEnabled, type GlobalOptions } from '../session/options.js';
+import { openSession } from '../session/session.js';
 import { upWithInterrupt } from './sandbox.js';
 import { runStatus } from './status.js';
 
@@ -22,7 +23,7 @@ export async function runDashboard(opts: GlobalOptions): Promise<number> {
     const state = await upWithInterrupt(sandboxDir(), 2, 6, (l) => process.stderr.write(`sandbox: ${l}\n`));
     opts = { ...opts, kubeconfig: state.kubeconfig };
   }
-  const sel = selection(opts, { useFleetFile: !sandboxMode });
+  const sel = openSession(opts, { useFleetFile: !sandboxMode });
   if (!interactive(opts)) return runStatus(opts, sel);
 
   const store = createFleetStore(sel.contexts, sel.fleet);
@@ -64,7 +65,7 @@ export async function runDashboard(opts: GlobalOptions): Promise<number> {
   const watchInstalledFleet = async () => {
     try {
       const started = store.getState().kubeconfigFiles?.[0];
-      const next = selection({ ...opts, ...(started ? { kubeconfig: started } : {}) });
+      const next = openSession({ ...opts, ...(started ? { kubeconfig: started } : {}) });
       setContexts(store, next.contexts, next.fleet, next.files);
       config = next.config;
       await fleet?.stop();

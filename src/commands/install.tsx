@@ -10,13 +10,14 @@ import { DEFAULT_TOPOLOGY_KEY, DEFAULT_VALIDITY_DAYS, type InstallOptions, type 
 import { runPrechecks } from '../install/prechecks.js';
 import { runUninstall, uninstallSteps } from '../install/uninstall.js';
 import { ChecklistDiff } from '../report/watch-lines.js';
-import { formatChecklist, type CheckItem } from '../store/checklist.js';
+import { formatChecklist, type CheckItem } from '../checklist/checklist.js';
 import { clock } from '../store/selectors.js';
 import { render, type Instance } from 'ink';
 import { colorAllowed, UiProvider } from '../components/theme/index.js';
 import { InstallWizard, type InstallerDeps } from '../screens/install/wizard.js';
 import type { WizardChoices } from '../screens/install/use-wizard-state.js';
-import { asciiOnly, colorEnabled, requireOutput, type GlobalOptions } from './options.js';
+import { asciiOnly, colorEnabled, requireOutput, type GlobalOptions } from '../session/options.js';
+import { assertWritable } from '../kube/gate.js';
 
 export interface InstallCommandOptions extends GlobalOptions {
   workload?: string[];
@@ -124,7 +125,7 @@ const interactive = () => process.stdin.isTTY === true && process.stdout.isTTY =
 export async function runInstallCommand(opts: InstallCommandOptions): Promise<number> {
   const output = requireOutput(opts.output);
   const ascii = asciiOnly(opts);
-  if (opts.readOnly && !opts.dryRun) throw new UsageError('install changes clusters and is refused with --read-only (use --dry-run to see what it would do)');
+  if (!opts.dryRun) assertWritable('install changes clusters', ' (use --dry-run to see what it would do)');
   const fleetFile = fleetFilePath();
   if (interactive() && opts.output === undefined && !opts.yes && !opts.dryRun && !process.env.CI) return runWizard(opts, fleetFile);
   const r = resolve(opts, fleetFile, false);
@@ -213,7 +214,7 @@ export async function runInstallCommand(opts: InstallCommandOptions): Promise<nu
 export async function runUninstallCommand(opts: InstallCommandOptions): Promise<number> {
   const output = requireOutput(opts.output);
   const ascii = asciiOnly(opts);
-  if (opts.readOnly) throw new UsageError('uninstall deletes from clusters and is refused with --read-only');
+  assertWritable('uninstall deletes from clusters');
   const fleetFile = fleetFilePath();
   const r = resolve(opts, fleetFile, true);
   const file = readFleetFile(fleetFile);

@@ -7,10 +7,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { UsageError, UserError } from '../errors.js';
 import { configForContext, contextInfos, loadKubeconfig } from '../kube/kubeconfig.js';
-import { formatChecklist } from '../store/checklist.js';
+import { formatChecklist } from '../checklist/checklist.js';
 import { DEFAULT_MIN_CPUS, DEFAULT_MIN_MEMORY_GB, hasFailures, preflightChecks } from '../preflight/checks.js';
 import { gatherFacts, type ApiTarget, type CommandRunner } from '../preflight/gather.js';
-import type { GlobalOptions } from './options.js';
+import type { GlobalOptions } from '../session/options.js';
 
 export interface PreflightCommandOptions extends GlobalOptions {
   server?: string;

@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline/promises';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { UsageError, UserError } from '../errors.js';
 import { configForContext, contextInfos, loadKubeconfig } from '../kube/kubeconfig.js';
-import { toAscii } from '../store/checklist.js';
+import { toAscii } from '../checklist/checklist.js';
 import { clock } from '../store/selectors.js';
 import type { DrainAction, PodClassification } from '../rollout/drain-filters.js';
 import { parseNodeRollout } from '../rollout/noderollout.js';
@@ -45,7 +45,9 @@ import {
   type RolloutState,
 } from '../rollout/types.js';
 import { renderRolloutLive, type LiveView } from '../screens/rollouts/rollout-live.js';
-import { asciiOnly, colorEnabled, requireOutput, type GlobalOptions } from './options.js';
+import { asciiOnly, colorEnabled, requireOutput, type GlobalOptions } from '../session/options.js';
+import { assertWritable } from '../kube/gate.js';
+import { resolveContext, type OneContext } from '../session/session.js';
 
 /** A --selector or --node flag, with the --priority that followed it. */
 export interface RolloutTarget {
@@ -88,21 +90,8 @@ async function ask(question: string): Promise<string> {
 }
 
 /** The one context a rollout command works on: --context (once), else the kubeconfig's current context. */
-function rolloutContext(opts: GlobalOptions, required: boolean): { kc: KubeConfig; context: string } {
-  const given = (opts.context ?? []).filter(Boolean);
-  if (given.length > 1) throw new UsageError(`a rollout works on one cluster: give --context once (got ${given.join(', ')})`);
-  const loaded = loadKubeconfig({ kubeconfig: opts.kubeconfig });
-  let context = given[0];
-  if (!context) {
-    if (required) throw new UsageError('rollout create needs --context (the cluster whose nodes are replaced)');
-    context = loaded.config.getCurrentContext();
-    if (!context) throw new UsageError('no --context given and the kubeconfig has no current context');
-  }
-  const known = contextInfos(loaded.config).map((c) => c.name);
-  if (!known.includes(context)) {
-    throw new UserError(`context "${context}" is not in the kubeconfig (known: ${known.join(', ') || 'none'}); check --context or --kubeconfig`, 2);
-  }
-  return { kc: configForContext(loaded.config, context), context };
+function rolloutContext(opts: GlobalOptions, required: boolean): OneContext {
+  return resolveContext(opts, 'a rollout works on one cluster', required ? { required: 'rollout create needs --context (the cluster whose nodes are replaced)' } : {});
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -311,7 +300,7 @@ export async function runRolloutCreate(opts: RolloutCreateOptions): Promise<numb
   const output = requireOutput(opts.output);
   const ascii = asciiOnly(opts);
   const text = output === 'text';
-  if (opts.readOnly && !opts.dryRun) throw new UsageError('rollout create cordons, drains and replaces nodes and is refused with --read-only (use --dry-run to see what it would do)');
+  if (!opts.dryRun) assertWritable('rollout create cordons, drains and replaces nodes', ' (use --dry-run to see what it would do)');
   if (!opts.dryRun && !opts.yes && !interactive()) throw new UsageError('rollout create changes the cluster: confirm with --yes (or look first with --dry-run)');
   let fileSpec: ReturnType<typeof parseNodeRollout> | undefined;
   if (opts.filename) {
@@ -381,7 +370,7 @@ export async function runRolloutCreate(opts: RolloutCreateOptions): Promise<numb
 export async function runRolloutResume(name: string, opts: RolloutCommandOptions): Promise<number> {
   const output = requireOutput(opts.output);
   const ascii = asciiOnly(opts);
-  if (opts.readOnly) throw new UsageError('rollout resume cordons, drains and replaces nodes and is refused with --read-only');
+  assertWritable('rollout resume cordons, drains and replaces nodes');
   const { kc, context } = rolloutContext(opts, false);
   const { state } = await mustReadRollout(kc, name, context);
   if (state.phase === 'Completed' || state.phase === 'Aborted') throw new UserError(`rollout ${name} is ${state.phase}: there is nothing to resume`);
@@ -400,7 +389,7 @@ export async function runRolloutResume(name: string, opts: RolloutCommandOptions
 /** `fleetdeck rollout abort NAME`: stops the rollout (its owner too) and uncordons what it cordoned and did not finish. */
 export async function runRolloutAbort(name: string, opts: RolloutCommandOptions): Promise<number> {
   const output = requireOutput(opts.output);
-  if (opts.readOnly) throw new UsageError('rollout abort uncordons nodes and is refused with --read-only');
+  assertWritable('rollout abort uncordons nodes');
   if (!opts.yes && !interactive()) throw new UsageError('rollout abort stops the rollout: confirm with --yes');
   const { kc, context } = rolloutContext(opts, false);
   const { state } = await mustReadRollout(kc, name, context);

@@ -7,7 +7,7 @@ import { ensureBinaries } from '../sandbox/binaries.js';
 import { REPLACE_WHEN_DRAINED_ANNOTATION, SANDBOX_NODE_ANNOTATION } from '../sandbox/sim/index.js';
 import { sandboxDir, type SandboxState } from '../sandbox/state.js';
 import { supervise } from '../sandbox/supervisor.js';
-import { requireOutput, type GlobalOptions } from './options.js';
+import { requireOutput, type GlobalOptions } from '../session/options.js';
 
 export interface SandboxCommandOptions {
   sub: 'up' | 'down' | 'status' | 'stop-apiserver' | 'start-apiserver' | '__supervise';

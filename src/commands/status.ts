@@ -6,7 +6,8 @@ import { ChecklistDiff } from '../report/watch-lines.js';
 import { clock } from '../store/selectors.js';
 import type { ContextInfo } from '../kube/kubeconfig.js';
 import type { FleetConfig } from '../kube/fleet.js';
-import { asciiOnly, requireOutput, selection, type GlobalOptions } from './options.js';
+import { asciiOnly, requireOutput, type GlobalOptions } from '../session/options.js';
+import { openSession, type Session } from '../session/session.js';
 
 const write = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 
@@ -14,18 +15,18 @@ const write = (text: string) => process.stdout.write(text.endsWith('\n') ? text 
  * `fleetdeck status`: the fleet checklist and every context once; exit 0 when healthy,
  * 1 when not. With --watch it keeps watching and prints each change as a line.
  */
-export async function runStatus(opts: GlobalOptions, sel = selection(opts)): Promise<number> {
+export async function runStatus(opts: GlobalOptions, sel: Session = openSession(opts)): Promise<number> {
   const output = requireOutput(opts.output);
   const ascii = asciiOnly(opts);
-  const { config, contexts, files, fleet } = sel;
+  const { contexts, files, fleet } = sel;
   if (contexts.length === 0) {
     const where = files.length ? files.join(', ') : 'no kubeconfig file found';
     if (output === 'json') write(JSON.stringify({ contexts: [] }, null, 2));
     else write(`No kube contexts (${where}). Start the sandbox fleet with: fleetdeck sandbox up`);
     return 1;
   }
-  if (opts.watch) return watchStatus(config, contexts, fleet, output, ascii);
-  const state = await collectStatus(config, contexts, 15_000, fleet);
+  if (opts.watch) return watchStatus(sel.kc, contexts, fleet, output, ascii);
+  const state = await collectStatus(sel.kc, contexts, 15_000, fleet);
   if (output === 'json') write(JSON.stringify(statusJson(state), null, 2));
   else write(statusText(state, { ascii }));
   return fleetHealthy(state) ? 0 : 1;
@@ -36,7 +37,7 @@ export async function runStatus(opts: GlobalOptions, sel = selection(opts)): Pro
  * (json) per change, until interrupted.
  */
 async function watchStatus(
-  kc: KubeConfig,
+  kc: (context: string) => KubeConfig,
   contexts: ContextInfo[],
   fleet: FleetConfig | undefined,
   output: 'text' | 'json',

@@ -13,7 +13,8 @@ import { configForContext, contextInfos, loadKubeconfig } from '../kube/kubeconf
 import { loadCatalogue, resolveCatalogueFile, type Catalogue } from '../storage/catalogue.js';
 import { defaultFeatures, estimate, estimateLines, parseSizeArg, valuesOf, type Estimate, type Pools } from '../storage/estimate.js';
 import { describeNodeStorage, type ClusterStorage } from '../storage/inventory.js';
-import { requireOutput, type GlobalOptions } from './options.js';
+import { requireOutput, type GlobalOptions } from '../session/options.js';
+import { resolveContext } from '../session/session.js';
 
 export interface StorageEstimateOptions extends GlobalOptions {
   local?: boolean;
@@ -28,19 +29,6 @@ export interface StorageEstimateOptions extends GlobalOptions {
 
 const write = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 
-/** The one context to read: --context (once), else the kubeconfig's current context. */
-function storageContext(opts: GlobalOptions): { kc: KubeConfig; context: string } {
-  const given = (opts.context ?? []).filter(Boolean);
-  if (given.length > 1) throw new UsageError(`storage estimate reads one cluster: give --context once (got ${given.join(', ')})`);
-  const loaded = loadKubeconfig({ kubeconfig: opts.kubeconfig });
-  const context = given[0] ?? loaded.config.getCurrentContext();
-  if (!context) throw new UsageError('no --context given and the kubeconfig has no current context; give --context C, or --local for this host');
-  const known = contextInfos(loaded.config).map((c) => c.name);
-  if (!known.includes(context)) {
-    throw new UserError(`context "${context}" is not in the kubeconfig (known: ${known.join(', ') || 'none'}); check --context or --kubeconfig`, 2);
-  }
-  return { kc: configForContext(loaded.config, context), context };
-}
 
 /** `--size a=1 --size b=2,c=3` → { a: 1, b: 2, c: 3 }; a volume given twice is refused. */
 export function parseSizes(args: string[] | undefined): Record<string, number> {
@@ -129,7 +117,7 @@ export async function runStorageEstimate(opts: StorageEstimateOptions): Promise<
     storage = await readLocalInventory();
     where = 'this host';
   } else {
-    const { kc, context } = storageContext(opts);
+    const { kc, context } = resolveContext(opts, 'storage estimate reads one cluster', { noCurrentHint: '; give --context C, or --local for this host' });
     const { readClusterInventory } = await import('../kube/storage.js');
     where = `context ${context}`;
     try {

@@ -10,7 +10,7 @@ import { retryUntil, waitFor } from '../kube/wait.js';
 import { fleetHealthy } from '../report/status.js';
 import { collectStatus } from '../feeds/status-feed.js';
 import { fleetChecklist } from '../report/fleet-checklist.js';
-import type { CheckItem } from '../store/checklist.js';
+import type { CheckItem } from '../checklist/checklist.js';
 import type { FleetConfig } from '../kube/fleet.js';
 import { forNamespace, loadBundle, withClusterName, withHA, withoutHA, type Bundle } from './bundle.js';
 import { adminKubeconfig, certSecrets, certSetFromSecrets, generateCertSet, initKubeconfig, servingCertCovers, CERT_SECRET_NAMES, type CertSet } from './certs.js';

@@ -5,7 +5,7 @@
  * concurrently per context, and reports every item as it moves pending → running → result.
  */
 import { AuthorizationV1Api, type KubeConfig } from '@kubernetes/client-node';
-import type { CheckItem, CheckState } from '../store/checklist.js';
+import type { CheckItem, CheckState } from '../checklist/checklist.js';
 import { DEFAULT_TIMEOUT_MS, describeError, makeClient, makeJsonClient, statusCode, type JsonClient } from '../kube/client.js';
 import { serverVersion } from '../kube/discovery.js';
 import { listJsonPaged } from '../kube/list.js';

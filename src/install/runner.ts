@@ -1,6 +1,6 @@
 import { describeError } from '../kube/client.js';
 import { WaitTimeout } from '../kube/wait.js';
-import type { CheckItem, CheckState } from '../store/checklist.js';
+import type { CheckItem, CheckState } from '../checklist/checklist.js';
 
 /** A failure with the hint the row shows under it. */
 export class StepError extends Error {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { Applier, type Manifest } from '../kube/apply.js';
 import { waitFor } from '../kube/wait.js';
-import type { CheckItem } from '../store/checklist.js';
+import type { CheckItem } from '../checklist/checklist.js';
 import { forNamespace, loadBundle } from './bundle.js';
 import { CERT_SECRET_NAMES } from './certs.js';
 import { INIT_KUBECONFIG_SECRET } from './install.js';

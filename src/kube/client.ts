@@ -12,6 +12,7 @@ import {
   type SecurityAuthentication,
 } from '@kubernetes/client-node';
 import { PromiseMiddlewareWrapper } from '@kubernetes/client-node/dist/gen/middleware.js';
+import { gateRequest } from './gate.js';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
@@ -22,9 +23,18 @@ function configurationFor(kc: KubeConfig, middleware: PromiseMiddlewareWrapper[]
   return createConfiguration({
     baseServer: new ServerConfiguration(cluster.server, {}),
     authMethods: { default: pooledAuth(kc) },
-    middleware,
+    middleware: [writeGate, ...middleware],
   });
 }
+
+/** Every request passes the write gate first (refused under --read-only when it would change something). */
+const writeGate = new PromiseMiddlewareWrapper({
+  pre: async (ctx: RequestContext) => {
+    gateRequest(ctx.getHttpMethod(), ctx.getUrl());
+    return ctx;
+  },
+  post: async (res: ResponseContext) => res,
+});
 
 /**
  * Like KubeConfig.makeApiClient, but every request carries a timeout: a server that accepts

@@ -3,7 +3,7 @@
  * check turns facts into one checklist row: √ ok, ‼ warning, ✗ failure (blocks a node install),
  * • info (not checked here, and why).
  */
-import type { CheckItem } from '../store/checklist.js';
+import type { CheckItem } from '../checklist/checklist.js';
 import { describeSupportedOs, supportedOs } from './supported-os.js';
 
 // ---------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 import { fleetFilePath } from '../config/fleet-config.js';
-import type { CheckItem, CheckState } from '../store/checklist.js';
+import type { CheckItem, CheckState } from '../checklist/checklist.js';
 import type { FleetState } from '../store/fleet-store.js';
 import { reachabilityLine } from '../store/selectors.js';
 import type { ContextState } from '../store/types.js';

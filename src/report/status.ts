@@ -1,4 +1,4 @@
-import { formatChecklist, toAscii, type CheckItem, type SymbolOptions } from '../store/checklist.js';
+import { formatChecklist, toAscii, type CheckItem, type SymbolOptions } from '../checklist/checklist.js';
 import type { FleetState } from '../store/fleet-store.js';
 import { clock, kubeletSkew, kubeletVersions, nodeCounts, reachabilityLine, type KubeletSkew } from '../store/selectors.js';
 import type { ContextState, NodeCounts } from '../store/types.js';

@@ -1,4 +1,4 @@
-import { checklistLines, formatChecklist, type CheckItem } from '../store/checklist.js';
+import { checklistLines, formatChecklist, type CheckItem } from '../checklist/checklist.js';
 
 export interface ChangedLine {
   key: string;

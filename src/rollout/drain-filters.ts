@@ -4,7 +4,7 @@
  * filters.go), in kubectl's order — which of them a PodDisruptionBudget blocks right now, and
  * whether the other nodes have room for what is evicted.
  */
-import { bytes, cpuMilli, formatBytes, formatCpu } from './quantity.js';
+import { bytes, cpuMilli, formatBytes, formatCpu } from '../kube/quantity.js';
 
 /** The fields of a pod the drain reads; fits client-node's V1Pod and the JSON the server sends. */
 export interface DrainPod {

@@ -42,7 +42,7 @@ import {
   type PodRequests,
   type RoomCheck,
 } from './drain-filters.js';
-import { bytes, cpuMilli } from './quantity.js';
+import { bytes, cpuMilli } from '../kube/quantity.js';
 
 export type { DrainFlags, PodClassification, RoomCheck, PdbRef } from './drain-filters.js';
 

@@ -5,7 +5,7 @@
  * screen or a line reporter shows.
  */
 import { UsageError } from '../errors.js';
-import type { CheckItem, CheckState } from '../store/checklist.js';
+import type { CheckItem, CheckState } from '../checklist/checklist.js';
 import { labelSelectorMatches, type LabelSelector } from './drain-filters.js';
 import {
   LOG_LINES,

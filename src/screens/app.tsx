@@ -13,7 +13,7 @@ import { ApprovalsPanel } from './approvals/approvals-panel.js';
 import type { ApprovalsDeps } from './approvals/deps.js';
 import { InstallWizard, type InstallerDeps } from './install/wizard.js';
 import { PrepareNodesPage, type PrepareState } from './install/prepare-nodes.js';
-import type { CheckItem } from '../store/checklist.js';
+import type { CheckItem } from '../checklist/checklist.js';
 import { PlaceholderScreen } from './placeholder.js';
 import type { RolloutsDeps } from './rollouts/deps.js';
 import { useRolloutFeed } from './rollouts/feed.js';

@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import { Checklist } from '../components/checklist/index.js';
 import { useTheme, wrap } from '../components/theme/index.js';
-import type { CheckItem } from '../store/checklist.js';
+import type { CheckItem } from '../checklist/checklist.js';
 import type { TabId } from './tabs.js';
 
 interface Plan {

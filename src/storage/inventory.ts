@@ -4,7 +4,7 @@
  * Kubernetes objects and the lsblk/vgs reports are read elsewhere (src/kube/storage.ts,
  * src/storage/local.ts) and turned into these shapes here.
  */
-import { bytes } from '../rollout/quantity.js';
+import { bytes } from '../kube/quantity.js';
 
 export interface VolumeGroup {
   name: string;

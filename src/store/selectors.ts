@@ -1,6 +1,6 @@
 import type { FleetConfig } from '../kube/fleet.js';
 import type { ContextState, NodeCounts } from './types.js';
-import type { CheckItem } from './checklist.js';
+import type { CheckItem } from '../checklist/checklist.js';
 
 export function nodeCounts(ctx: ContextState): NodeCounts {
   const counts: NodeCounts = { ready: 0, total: 0, cordoned: 0, notReady: [], byZone: {} };

@@ -7,7 +7,7 @@ import { configForContext, contextInfos, loadKubeconfig } from '../../src/kube/k
 import { createAuthority, issueCertificate } from '../../src/kube/pki.js';
 import { fleetChecklist } from '../../src/report/fleet-checklist.js';
 import { collectStatus } from '../../src/feeds/status-feed.js';
-import { formatChecklist, type CheckItem } from '../../src/store/checklist.js';
+import { formatChecklist, type CheckItem } from '../../src/checklist/checklist.js';
 import type { ContextState } from '../../src/store/types.js';
 import type { FleetConfig } from '../../src/kube/fleet.js';
 import { eventually } from '../helpers/cli.js';

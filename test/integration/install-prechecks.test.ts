@@ -11,7 +11,7 @@ import {
   type PrecheckInput,
   type PrecheckResult,
 } from '../../src/install/prechecks.js';
-import type { CheckItem } from '../../src/store/checklist.js';
+import type { CheckItem } from '../../src/checklist/checklist.js';
 import { eventually } from '../helpers/cli.js';
 
 const kubeconfig = inject('kubeconfig');

@@ -2,7 +2,7 @@ import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Checklist } from '../../src/components/checklist/index.js';
 import { UiProvider } from '../../src/components/theme/index.js';
-import type { CheckItem } from '../../src/store/checklist.js';
+import type { CheckItem } from '../../src/checklist/checklist.js';
 import { renderScreen } from './helpers.js';
 
 afterEach(() => cleanup());

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checklistLines, checkSymbol, formatChecklist, toAscii, type CheckItem } from '../../src/store/checklist.js';
+import { checklistLines, checkSymbol, formatChecklist, toAscii, type CheckItem } from '../../src/checklist/checklist.js';
 
 describe('formatChecklist', () => {
   it('prints the wording of the Nova status command', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fleetFilePath } from '../../src/config/fleet-config.js';
 import { fleetChecklist, forbiddenFor, minorVersion, NO_CLUSTERS_HINT, NO_POLICIES_HINT, novaClustersTable } from '../../src/report/fleet-checklist.js';
 import { fleetHealthy, statusText } from '../../src/report/status.js';
-import { formatChecklist, type CheckItem } from '../../src/store/checklist.js';
+import { formatChecklist, type CheckItem } from '../../src/checklist/checklist.js';
 import { emptyContext, type FleetState } from '../../src/store/fleet-store.js';
 import type { ContextState } from '../../src/store/types.js';
 import type { ComponentPod } from '../../src/kube/component-pod.js';

@@ -17,7 +17,7 @@ import {
   type NodeInfo,
 } from '../../src/install/prechecks.js';
 import { SUPPORT_MATRIX, describeRange, isSupported, parseKubeVersion } from '../../src/install/support-matrix.js';
-import type { CheckItem } from '../../src/store/checklist.js';
+import type { CheckItem } from '../../src/checklist/checklist.js';
 
 const ZONE = 'topology.kubernetes.io/zone';
 const HOST = 'kubernetes.io/hostname';

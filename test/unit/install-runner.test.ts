@@ -6,7 +6,7 @@ import { parse, stringify } from 'yaml';
 import { mergeKubeconfigFile } from '../../src/install/kubeconfig-file.js';
 import { installSteps } from '../../src/install/plan.js';
 import { StepError, StepRunner } from '../../src/install/runner.js';
-import { formatChecklist, type CheckItem } from '../../src/store/checklist.js';
+import { formatChecklist, type CheckItem } from '../../src/checklist/checklist.js';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -36,7 +36,7 @@ import {
   type CommandRunner,
 } from '../../src/preflight/gather.js';
 import { supportedOs } from '../../src/preflight/supported-os.js';
-import type { CheckItem } from '../../src/store/checklist.js';
+import type { CheckItem } from '../../src/checklist/checklist.js';
 
 const FIX = path.resolve('test/fixtures/preflight');
 const opts = { minCpus: 2, minMemoryGB: 2 };

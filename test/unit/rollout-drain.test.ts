@@ -20,7 +20,7 @@ import {
   type NodeRoom,
   type PdbObject,
 } from '../../src/rollout/drain-filters.js';
-import { bytes, cpuMilli, parseQuantity } from '../../src/rollout/quantity.js';
+import { bytes, cpuMilli, parseQuantity } from '../../src/kube/quantity.js';
 
 const NO_FLAGS: DrainFlags = { force: false, deleteEmptyDirData: false };
 const ALL_FLAGS: DrainFlags = { force: true, deleteEmptyDirData: true };

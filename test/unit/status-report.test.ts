@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { contextCheck, fleetHealthy, statusChecks, statusJson } from '../../src/report/status.js';
 import { settled } from '../../src/store/selectors.js';
-import { formatChecklist } from '../../src/store/checklist.js';
+import { formatChecklist } from '../../src/checklist/checklist.js';
 import { UpdateBatcher, createFleetStore } from '../../src/store/fleet-store.js';
 import { emptyPods } from '../../src/kube/pods.js';
 import type { FleetConfig } from '../../src/kube/fleet.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ChecklistDiff } from '../../src/report/watch-lines.js';
-import type { CheckItem } from '../../src/store/checklist.js';
+import type { CheckItem } from '../../src/checklist/checklist.js';
 
 const ctx = (state: CheckItem['state'], detail: string): CheckItem => ({ id: 'kind-cp', label: 'Context kind-cp', state, detail });
 

@@ -1,5 +1,5 @@
 import { Text } from 'ink';
-import type { CheckState } from '../../store/checklist.js';
+import type { CheckState } from '../../checklist/checklist.js';
 import { Spinner } from '../spinner/index.js';
 import { stateColor, useTheme } from '../theme/index.js';
 

@@ -1,5 +1,5 @@
 import { Text } from 'ink';
-import { formatElapsed, type ChecklistLine } from '../../store/checklist.js';
+import { formatElapsed, type ChecklistLine } from '../../checklist/checklist.js';
 import { stateColor, truncate, useTheme, width as textWidth } from '../theme/index.js';
 import { CheckSymbol } from './check-symbol.js';
 

@@ -1,5 +1,5 @@
 import { Box } from 'ink';
-import { checklistLines, type CheckItem } from '../../store/checklist.js';
+import { checklistLines, type CheckItem } from '../../checklist/checklist.js';
 import { ChecklistRow } from './checklist-row.js';
 
 export interface ChecklistProps {

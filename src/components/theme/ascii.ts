@@ -1,4 +1,4 @@
-import { toAscii } from '../../store/checklist.js';
+import { toAscii } from '../../checklist/checklist.js';
 
 /** `toAscii(text)` when `ascii` is on, else the text unchanged. */
 export function toAsciiIf(ascii: boolean, text: string): string {

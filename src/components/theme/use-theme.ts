@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { checkSymbol, toAscii, type CheckState } from '../../store/checklist.js';
+import { checkSymbol, toAscii, type CheckState } from '../../checklist/checklist.js';
 import { useUiSettings } from './ui-context.js';
 
 /** Meaning-named colors, so screens never pick raw colors. */

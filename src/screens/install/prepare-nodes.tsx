@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import { Checklist, ChecklistRow } from '../../components/checklist/index.js';
 import { useTheme, wrap } from '../../components/theme/index.js';
-import { checklistLines, type CheckItem } from '../../store/checklist.js';
+import { checklistLines, type CheckItem } from '../../checklist/checklist.js';
 
 /** The "Prepare nodes" page: where the preflight checks of this host stand. */
 export type PrepareState =

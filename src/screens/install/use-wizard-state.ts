@@ -1,5 +1,5 @@
 import { useReducer } from 'react';
-import type { CheckItem } from '../../store/checklist.js';
+import type { CheckItem } from '../../checklist/checklist.js';
 
 export type WizardPage = 'hosting' | 'namespace' | 'workloads' | 'names' | 'ha' | 'topology' | 'validity' | 'checks' | 'plan' | 'progress';
 

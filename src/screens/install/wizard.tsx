@@ -3,7 +3,7 @@ import { Box, Text, useInput } from 'ink';
 import { useEffect, useRef } from 'react';
 import { Checklist, ChecklistRow } from '../../components/checklist/index.js';
 import { useTheme } from '../../components/theme/index.js';
-import { checklistLines, type CheckItem } from '../../store/checklist.js';
+import { checklistLines, type CheckItem } from '../../checklist/checklist.js';
 import { useWizardState, type WizardChoices, type WizardPage } from './use-wizard-state.js';
 
 export interface ChecksOutcome {

@@ -1,4 +1,4 @@
-import { checklistLines, toAscii, type ChecklistLine } from '../../store/checklist.js';
+import { checklistLines, toAscii, type ChecklistLine } from '../../checklist/checklist.js';
 import { clock, contextChecks } from '../../store/selectors.js';
 import type { ContextState } from '../../store/types.js';
 import { truncate, width as textWidth, wrap } from '../../components/theme/index.js';

@@ -7,7 +7,7 @@ import type { NodeRolloutRequest } from '../../../kube/navarchos.js';
 import type { Plan } from '../../../rollout/plan.js';
 import type { RolloutDryRun } from '../../../rollout/runner.js';
 import type { PlanNode, RolloutSpec } from '../../../rollout/types.js';
-import { checklistLines } from '../../../store/checklist.js';
+import { checklistLines } from '../../../checklist/checklist.js';
 import { planItems } from './plan-items.js';
 import { newRolloutName, nodeRolloutFrom, specFrom } from './spec.js';
 import { OPTION_COUNT, pagesFor, selectorMatchesOf, selectorPriorityOf, useNewRolloutState, type NewRolloutPage, type NewRolloutState } from './use-new-rollout-state.js';

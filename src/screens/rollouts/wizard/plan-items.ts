@@ -7,7 +7,7 @@ import type { NodeDryRun } from '../../../rollout/drain.js';
 import type { DrainAction, PodClassification } from '../../../rollout/drain-filters.js';
 import type { Plan } from '../../../rollout/plan.js';
 import type { RolloutDryRun } from '../../../rollout/runner.js';
-import type { CheckItem } from '../../../store/checklist.js';
+import type { CheckItem } from '../../../checklist/checklist.js';
 
 const COUNTED: { action: DrainAction; text: string }[] = [
   { action: 'evict', text: 'evict' },

@@ -1,6 +1,6 @@
 import { layoutColumns } from '../../../components/table/index.js';
 import { fit } from '../../../components/theme/index.js';
-import { checklistLines, toAscii, type CheckItem } from '../../../store/checklist.js';
+import { checklistLines, toAscii, type CheckItem } from '../../../checklist/checklist.js';
 import { checkLines, type DetailLine, type DetailOptions } from '../detail-lines.js';
 
 /**

@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import { ChecklistRow } from '../../../components/checklist/index.js';
 import { useTheme } from '../../../components/theme/index.js';
-import { checklistLines } from '../../../store/checklist.js';
+import { checklistLines } from '../../../checklist/checklist.js';
 import type { FleetConfig } from '../../../kube/fleet.js';
 import { fleetProblems, fleetSummary, fleetTitle } from './fleet-summary.js';
 import { FleetSummaryLine } from './fleet-summary-line.js';

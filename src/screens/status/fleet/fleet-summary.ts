@@ -1,4 +1,4 @@
-import type { CheckItem, CheckState } from '../../../store/checklist.js';
+import type { CheckItem, CheckState } from '../../../checklist/checklist.js';
 import type { FleetConfig } from '../../../kube/fleet.js';
 
 export interface FleetSummary {

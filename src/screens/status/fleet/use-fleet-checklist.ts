@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { fleetChecklist, novaClustersTable } from '../../../report/fleet-checklist.js';
-import type { CheckItem } from '../../../store/checklist.js';
+import type { CheckItem } from '../../../checklist/checklist.js';
 import type { FleetStore } from '../../../store/fleet-store.js';
 
 export interface FleetChecks {

@@ -1,0 +1,34 @@
+import { UsageError } from '../errors.js';
+
+/** Options every command understands (commander's optsWithGlobals). */
+export interface GlobalOptions {
+  kubeconfig?: string;
+  context?: string[];
+  output?: 'text' | 'json';
+  readOnly?: boolean;
+  color?: boolean;
+  ascii?: boolean;
+  sandbox?: boolean;
+  hostingContext?: string;
+  controlPlaneContext?: string;
+  namespace?: string;
+  watch?: boolean;
+}
+
+/** Colours are off with --no-color, NO_COLOR (any value) or a dumb terminal. */
+export function colorEnabled(opts: GlobalOptions, env: NodeJS.ProcessEnv = process.env): boolean {
+  return opts.color !== false && !('NO_COLOR' in env && env.NO_COLOR !== undefined) && env.TERM !== 'dumb';
+}
+
+/** ASCII symbols with --ascii, or when the locale is not UTF-8. */
+export function asciiOnly(opts: GlobalOptions, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (opts.ascii) return true;
+  const locale = env.LC_ALL || env.LC_CTYPE || env.LANG || '';
+  return locale !== '' && !/utf-?8/i.test(locale) && locale !== 'C.UTF-8';
+}
+
+export function requireOutput(value: string | undefined): 'text' | 'json' {
+  if (value === undefined || value === 'text') return 'text';
+  if (value === 'json') return 'json';
+  throw new UsageError(`unknown output format "${value}"; use -o text or -o json`);
+}
