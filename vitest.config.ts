@@ -1,5 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
+// test/ mirrors src/: the test of src/a/b.ts is test/a/b.test.ts. Tests against the real API
+// servers of the sandbox end in .int.test.ts; tests that run the built CLI end in .cli.test.ts.
 export default defineConfig({
   test: {
     reporters: ['default', './test/helpers/summary-reporter.ts'],
@@ -8,7 +10,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['test/unit/**/*.test.ts', 'test/screens/**/*.test.tsx'],
+          include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
+          exclude: ['test/**/*.int.test.ts', 'test/**/*.cli.test.ts', 'test/integration/**', 'test/cli/**', '**/node_modules/**'],
           environment: 'node',
         },
       },
@@ -17,7 +20,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'cli',
-          include: ['test/cli/**/*.test.ts'],
+          include: ['test/cli/**/*.test.ts', 'test/**/*.cli.test.ts'],
           testTimeout: 30_000,
         },
       },
@@ -26,7 +29,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'integration',
-          include: ['test/integration/**/*.test.ts'],
+          include: ['test/integration/**/*.test.ts', 'test/**/*.int.test.ts'],
           globalSetup: ['test/integration/global-setup.ts'],
           testTimeout: 180_000,
           hookTimeout: 180_000,
