@@ -1,0 +1,79 @@
+/**
+ * The layers (README, Layout): kube → workflows → feeds → store → screens, commands on top.
+ * `npm run lint` runs this; a violation fails it.
+ */
+const ABOVE_KUBE = '^src/(store|screens|components|commands|feeds|session|install|rollout|storage|preflight|report|config|checklist|sandbox|bench)/';
+const WORKFLOWS = '^src/(install|rollout|storage|preflight)/';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'kube-imports-nothing-above',
+      comment: 'src/kube talks to clusters and imports nothing above it; it writes through the sink interface.',
+      severity: 'error',
+      from: { path: '^src/kube/' },
+      to: { path: ABOVE_KUBE },
+    },
+    {
+      name: 'client-node-only-in-kube',
+      comment: 'Only src/kube (and the sandbox, which plays the kubelet) calls the Kubernetes API; elsewhere only its types.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(kube|sandbox|bench)/' },
+      to: { path: '@kubernetes/client-node', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'workflows-below-feeds-and-screens',
+      comment: 'Workflows are plain async functions: no store, feeds, screens, components, commands or React.',
+      severity: 'error',
+      from: { path: WORKFLOWS },
+      to: { path: ['^src/(store|feeds|screens|components|commands|session)/', '^node_modules/(react|ink|@inkjs|zustand)/'] },
+    },
+    {
+      name: 'store-below-feeds-and-screens',
+      comment: 'The store holds summaries; it does not start watches or draw.',
+      severity: 'error',
+      from: { path: '^src/store/' },
+      to: { path: ['^src/(feeds|screens|components|commands|session|install|rollout|storage|preflight|report)/', '^node_modules/(react|ink|@inkjs)/'] },
+    },
+    {
+      name: 'checklist-is-a-leaf',
+      comment: 'The checklist model is used by every layer and depends on none.',
+      severity: 'error',
+      from: { path: '^src/checklist/' },
+      to: { path: '^src/(?!checklist/)' },
+    },
+    {
+      name: 'screens-select-and-dispatch',
+      comment: 'Screens and components read the store and dispatch actions; they never call src/kube or start workflows themselves.',
+      severity: 'error',
+      from: { path: '^src/(screens|components|report)/' },
+      to: { path: ['^src/(kube|feeds|commands|session)/', '@kubernetes/client-node'], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'components-are-generic',
+      comment: 'Reusable Ink pieces know nothing of screens, the store or commands.',
+      severity: 'error',
+      from: { path: '^src/components/' },
+      to: { path: '^src/(screens|store|commands|feeds|session)/' },
+    },
+    {
+      name: 'feeds-below-screens',
+      severity: 'error',
+      from: { path: '^src/feeds/' },
+      to: { path: ['^src/(screens|components|commands)/', '^node_modules/(react|ink|@inkjs)/'] },
+    },
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      from: {},
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    parser: 'swc',
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js'] },
+  },
+};
