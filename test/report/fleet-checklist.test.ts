@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fleetFilePath } from '../../src/config/fleet-config.js';
-import { fleetChecklist, forbiddenFor, minorVersion, NO_CLUSTERS_HINT, NO_POLICIES_HINT, novaClustersTable } from '../../src/report/fleet-checklist.js';
+import { fleetChecklist, novaClustersTable } from '../../src/report/fleet-checklist.js';
+import { NO_CLUSTERS_HINT, NO_POLICIES_HINT } from '../../src/report/fleet/hints.js';
 import { fleetHealthy, statusText } from '../../src/report/status.js';
 import { formatChecklist, type CheckItem } from '../../src/checklist/checklist.js';
 import { emptyContext, type FleetState } from '../../src/store/fleet-store.js';
@@ -30,7 +31,13 @@ const COMPONENT_LABELS: Record<string, Record<string, string>> = {
   'nova-scheduler': { component: 'nova-scheduler' },
 };
 
-function workload(kind: WorkloadSummary['kind'], name: string, labels: Record<string, string>, desired = 3, ready = desired): WorkloadSummary {
+function workload(
+  kind: WorkloadSummary['kind'],
+  name: string,
+  labels: Record<string, string>,
+  desired = 3,
+  ready = desired,
+): WorkloadSummary {
   return { kind, name, desired, ready, labels };
 }
 
@@ -39,7 +46,9 @@ function pod(name: string, labels: Record<string, string>, extra: Partial<Compon
 }
 
 function hostingNamespace(): FleetNamespaceSummary {
-  const workloads = Object.entries(COMPONENT_LABELS).map(([name, labels]) => workload(name === 'etcd' ? 'StatefulSet' : 'Deployment', name, labels));
+  const workloads = Object.entries(COMPONENT_LABELS).map(([name, labels]) =>
+    workload(name === 'etcd' ? 'StatefulSet' : 'Deployment', name, labels),
+  );
   const pods = Object.entries(COMPONENT_LABELS).flatMap(([name, labels]) => [0, 1, 2].map((i) => pod(`${name}-${i}`, labels)));
   return {
     synced: true,
@@ -192,7 +201,9 @@ describe('fleet checklist', () => {
     const state = withHosting(healthy(), (ns) => ({
       ...ns,
       workloads: ns.workloads.map((w) => (w.name === 'etcd' ? { ...w, ready: 0 } : w)),
-      pods: ns.pods.map((p) => (p.labels.app === 'etcd' ? { ...p, phase: 'Pending', ready: false, reason: `Unschedulable: ${message}`, node: undefined } : p)),
+      pods: ns.pods.map((p) =>
+        p.labels.app === 'etcd' ? { ...p, phase: 'Pending', ready: false, reason: `Unschedulable: ${message}`, node: undefined } : p,
+      ),
     }));
 
     // When printed
@@ -221,10 +232,20 @@ describe('fleet checklist', () => {
     const state = withHosting(healthy(), (ns) => ({
       ...ns,
       pods: ns.pods.map((p) =>
-        p.name === 'nova-scheduler-2' ? { ...p, phase: 'Pending', ready: false, reason: "Unschedulable: 0/6 nodes are available: 6 node(s) didn't match pod anti-affinity rules." } : p,
+        p.name === 'nova-scheduler-2'
+          ? {
+              ...p,
+              phase: 'Pending',
+              ready: false,
+              reason: "Unschedulable: 0/6 nodes are available: 6 node(s) didn't match pod anti-affinity rules.",
+            }
+          : p,
       ),
     }));
-    expect(item(state, 'nova/nova-scheduler')).toMatchObject({ state: 'warn', detail: expect.stringMatching(/^Running 2\/3 \(Unschedulable: /) });
+    expect(item(state, 'nova/nova-scheduler')).toMatchObject({
+      state: 'warn',
+      detail: expect.stringMatching(/^Running 2\/3 \(Unschedulable: /),
+    });
     expect(item(state, 'nova/nova-scheduler').hint).toContain('topology.kubernetes.io/zone');
     expect(item(state, 'nova/healthy')).toMatchObject({ label: 'Nova Control Plane is degraded', state: 'warn' });
   });
@@ -244,9 +265,14 @@ describe('fleet checklist', () => {
     const lines = text(state).split('\n');
     const at = lines.findIndex((l) => l.startsWith('* API Server Service'));
     expect(lines[at]).toBe('* API Server Service... Pending (no external IP or hostname) ‼');
-    expect(lines[at + 1]).toMatch(/still Pending after a few minutes, check whether kind-cp has a working ingress controller \/ load balancer/);
+    expect(lines[at + 1]).toMatch(
+      /still Pending after a few minutes, check whether kind-cp has a working ingress controller \/ load balancer/,
+    );
     // A hostname serves as well as an IP
-    const named = withHosting(healthy(), (ns) => ({ ...ns, services: [{ name: 'apiserver', type: 'LoadBalancer', ingress: ['nova.example.com'] }] }));
+    const named = withHosting(healthy(), (ns) => ({
+      ...ns,
+      services: [{ name: 'apiserver', type: 'LoadBalancer', ingress: ['nova.example.com'] }],
+    }));
     expect(text(named)).toContain('* API Server Service... nova.example.com √');
   });
 
@@ -268,7 +294,9 @@ describe('fleet checklist', () => {
         { secret: 'etcd-certs', key: 'server.crt', subject: 'CN=etcd', notAfter: NOW - DAY },
       ],
     }));
-    expect(text(expired)).toContain('* Control plane certificates... etcd-certs/peer.crt (CN=etcd-peer) expired on 2026-05-30 (+1 more expired) ✗');
+    expect(text(expired)).toContain(
+      '* Control plane certificates... etcd-certs/peer.crt (CN=etcd-peer) expired on 2026-05-30 (+1 more expired) ✗',
+    );
     expect(fleetHealthy(expired, NOW)).toBe(false);
 
     // Given none
@@ -276,15 +304,24 @@ describe('fleet checklist', () => {
     expect(item(none, 'nova/certificates')).toMatchObject({ state: 'warn', detail: 'none found' });
 
     // Given Secrets that cannot be read
-    const forbidden = withHosting(healthy(), (ns) => ({ ...ns, certs: [], secretsForbidden: 'cannot list secrets in namespace elotl: HTTP 403: forbidden (needs list and watch on secrets)' }));
-    expect(item(forbidden, 'nova/certificates')).toMatchObject({ state: 'warn', detail: expect.stringMatching(/^cannot check: cannot list secrets/) });
+    const forbidden = withHosting(healthy(), (ns) => ({
+      ...ns,
+      certs: [],
+      secretsForbidden: 'cannot list secrets in namespace elotl: HTTP 403: forbidden (needs list and watch on secrets)',
+    }));
+    expect(item(forbidden, 'nova/certificates')).toMatchObject({
+      state: 'warn',
+      detail: expect.stringMatching(/^cannot check: cannot list secrets/),
+    });
   });
 
   it('a missing CRD fails with the create command for the control plane context', () => {
     const state = withControlPlane(healthy(), (cp) => ({ ...cp, crds: { ...cp.crds, scheduleGroup: false } }));
     const lines = text(state).split('\n');
     expect(lines).toContain('* ScheduleGroup CRD presence... not installed ✗');
-    expect(lines).toContain('  install them: kubectl --context=nova create -f install/base/control-plane/nova_crds.yaml (or fleetdeck install)');
+    expect(lines).toContain(
+      '  install them: kubectl --context=nova create -f install/base/control-plane/nova_crds.yaml (or fleetdeck install)',
+    );
     expect(lines).toContain('Not all Nova Custom Resource Definitions are installed ✗');
   });
 
@@ -303,20 +340,29 @@ describe('fleet checklist', () => {
     }));
     const lines = text(state).split('\n');
     expect(lines).toContain('* Cluster kind-workload-2... connected, not ready (Ready=False, Idle=unknown, Standby=False) ✗');
-    expect(lines).toContain('  look at the agent\'s log: kubectl logs --context=kind-workload-2 -n elotl deployment/nova-agent');
+    expect(lines).toContain("  look at the agent's log: kubectl logs --context=kind-workload-2 -n elotl deployment/nova-agent");
     expect(item(state, 'agent/kind-workload-2')).toMatchObject({ state: 'fail', detail: '1/1 ready, registered, Ready=False' });
   });
 
   it('workload agent missing, or not ready', () => {
     // Given no agent Deployment in kind-workload-2
-    const missing = withContext(healthy(), 'kind-workload-2', (c) => ({ ...c, fleetNamespace: { ...agentNamespace(), workloads: [], pods: [] } }));
+    const missing = withContext(healthy(), 'kind-workload-2', (c) => ({
+      ...c,
+      fleetNamespace: { ...agentNamespace(), workloads: [], pods: [] },
+    }));
     const agent = item(missing, 'agent/kind-workload-2');
     expect(agent).toMatchObject({ state: 'fail', detail: 'no nova-agent Deployment in elotl, registered, Ready' });
     expect(agent.hint).toContain('novactl install agent kind-workload-2');
 
     // Given no namespace at all
-    const noNs = withContext(healthy(), 'kind-workload-2', (c) => ({ ...c, fleetNamespace: { ...agentNamespace(), exists: false, workloads: [], pods: [] } }));
-    expect(item(noNs, 'agent/kind-workload-2')).toMatchObject({ state: 'fail', detail: 'no agent (namespace elotl not found), registered, Ready' });
+    const noNs = withContext(healthy(), 'kind-workload-2', (c) => ({
+      ...c,
+      fleetNamespace: { ...agentNamespace(), exists: false, workloads: [], pods: [] },
+    }));
+    expect(item(noNs, 'agent/kind-workload-2')).toMatchObject({
+      state: 'fail',
+      detail: 'no agent (namespace elotl not found), registered, Ready',
+    });
 
     // Given an agent that crashes
     const crashing = withContext(healthy(), 'kind-workload-1', (c) => ({ ...c, fleetNamespace: agentNamespace(0) }));
@@ -346,7 +392,9 @@ describe('fleet checklist', () => {
     const items = fleetChecklist(state, NOW);
 
     // Then nothing it hosts is ok, each says why
-    const hosted = items.filter((i) => i.id.startsWith('nova/') && i.state !== 'info' && !i.id.startsWith('nova/cluster') && i.id !== 'nova/schedulepolicies');
+    const hosted = items.filter(
+      (i) => i.id.startsWith('nova/') && i.state !== 'info' && !i.id.startsWith('nova/cluster') && i.id !== 'nova/schedulepolicies',
+    );
     expect(hosted.map((i) => i.id)).toEqual([
       'nova/apiserver',
       'nova/controller-manager',
@@ -364,12 +412,20 @@ describe('fleet checklist', () => {
   });
 
   it('an unreachable control plane: CRDs unknown, agents not √ (registration unknown)', () => {
-    const state = withContext(healthy(), 'nova', (c) => ({ ...c, reachability: 'unreachable', lastError: 'timed out', unreachableSince: NOW }));
+    const state = withContext(healthy(), 'nova', (c) => ({
+      ...c,
+      reachability: 'unreachable',
+      lastError: 'timed out',
+      unreachableSince: NOW,
+    }));
     const items = fleetChecklist(state, NOW);
     expect(noOk(items, 'crd/')).toBe(true);
     expect(noOk(items, 'agent/')).toBe(true);
     expect(items.some((i) => i.id.startsWith('nova/cluster/'))).toBe(false);
-    expect(item(state, 'agent/kind-workload-1')).toMatchObject({ state: 'warn', detail: expect.stringMatching(/^1\/1 ready, registration unknown \(nova unreachable since/) });
+    expect(item(state, 'agent/kind-workload-1')).toMatchObject({
+      state: 'warn',
+      detail: expect.stringMatching(/^1\/1 ready, registration unknown \(nova unreachable since/),
+    });
   });
 
   it('a control plane context missing from the kubeconfig: the install writes it', () => {
@@ -409,7 +465,10 @@ describe('fleet checklist', () => {
     }));
     // The Clusters could be listed, so their CRD is evidently there; ScheduleGroups cannot be told
     expect(item(crds, 'crd/cluster')).toMatchObject({ state: 'ok', detail: 'installed' });
-    expect(item(crds, 'crd/scheduleGroup')).toMatchObject({ state: 'warn', detail: expect.stringMatching(/^cannot check: cannot list customresourcedefinitions/) });
+    expect(item(crds, 'crd/scheduleGroup')).toMatchObject({
+      state: 'warn',
+      detail: expect.stringMatching(/^cannot check: cannot list customresourcedefinitions/),
+    });
   });
 
   it('the hosting namespace does not exist: not installed', () => {
@@ -446,22 +505,5 @@ describe('Cluster table and text report', () => {
     expect(out[header + 1]).toBe('kind-workload-1   1.20          workload-1                    True    True   False');
     expect(out[header - 1]).toBe('');
     expect(out.indexOf('Checking contexts')).toBeGreaterThan(header);
-  });
-});
-
-describe('helpers', () => {
-  it('minorVersion', () => {
-    expect(minorVersion('v1.20.2')).toBe('v1.20');
-    expect(minorVersion('1.25')).toBe('v1.25');
-    expect(minorVersion('v1.27.4-eks-2d98532')).toBe('v1.27');
-    expect(minorVersion(undefined)).toBeUndefined();
-  });
-
-  it('forbiddenFor finds the part about one resource', () => {
-    const joined = 'cannot list pods in namespace elotl: HTTP 403: x (needs list and watch on pods); cannot list services in namespace elotl: HTTP 403: y (needs list and watch on services)';
-    expect(forbiddenFor(joined, 'services')).toBe('cannot list services in namespace elotl: HTTP 403: y (needs list and watch on services)');
-    expect(forbiddenFor(joined, 'pods')).toMatch(/^cannot list pods in namespace elotl: HTTP 403: x/);
-    expect(forbiddenFor(joined, 'secrets')).toBeUndefined();
-    expect(forbiddenFor(undefined, 'pods')).toBeUndefined();
   });
 });
