@@ -2,7 +2,7 @@
  * The install's certificate set: time to generate it from nothing (3 etcd members: every CA,
  * leaf and key pair), median of 5 runs. Nothing is printed from the set itself.
  */
-import { certSetCounts, generateCertSet } from '../install/certs.js';
+import { certSetCounts, generateCertSet } from '../install/certs/index.js';
 import { figure, median, ms } from './util.js';
 
 const RUNS = 5;

@@ -13,7 +13,7 @@ import { fleetChecklist } from '../report/fleet-checklist.js';
 import type { CheckItem } from '../checklist/checklist.js';
 import type { FleetConfig } from '../kube/fleet.js';
 import { forNamespace, loadBundle, withClusterName, withHA, withoutHA, type Bundle } from './bundle.js';
-import { adminKubeconfig, certSecrets, certSetFromSecrets, generateCertSet, initKubeconfig, servingCertCovers, CERT_SECRET_NAMES, type CertSet } from './certs.js';
+import { adminKubeconfig, certSecrets, certSetFromSecrets, generateCertSet, initKubeconfig, servingCertCovers, CERT_SECRET_NAMES, type CertSet } from './certs/index.js';
 import { mergeKubeconfigFile } from './kubeconfig-file.js';
 import { COMPONENTS, HINTS, installSteps, TIMEOUTS, type InstallOptions, type WorkloadTarget } from './plan.js';
 import { StepError, StepRunner, type RowControl } from './runner.js';

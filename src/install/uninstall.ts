@@ -3,7 +3,7 @@ import { Applier, type Manifest } from '../kube/apply.js';
 import { waitFor } from '../kube/wait.js';
 import type { CheckItem } from '../checklist/checklist.js';
 import { forNamespace, loadBundle } from './bundle.js';
-import { CERT_SECRET_NAMES } from './certs.js';
+import { CERT_SECRET_NAMES } from './certs/index.js';
 import { INIT_KUBECONFIG_SECRET } from './install.js';
 import type { Target, WorkloadTarget } from './plan.js';
 import { StepError, StepRunner } from './runner.js';

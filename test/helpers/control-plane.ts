@@ -16,7 +16,7 @@ import type {
   V1StatefulSet,
 } from '@kubernetes/client-node';
 import { stringify } from 'yaml';
-import { apiserverHosts as installApiserverHosts, etcdMemberHosts } from '../../src/install/certs.js';
+import { apiserverHosts as installApiserverHosts, etcdMemberHosts } from '../../src/install/certs/index.js';
 import { createAuthority, issueCertificate, keyPairPem, type Authority, type KeyMaterial } from '../../src/kube/pki.js';
 
 export const LABELS = { 'app.kubernetes.io/managed-by': 'fleetdeck', 'app.kubernetes.io/part-of': 'nova' };

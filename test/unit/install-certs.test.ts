@@ -25,7 +25,7 @@ import {
   generateCertSet,
   initKubeconfig,
   servingCertCovers,
-} from '../../src/install/certs.js';
+} from '../../src/install/certs/index.js';
 import { generateKeyPair } from '../../src/kube/pki.js';
 
 // Private keys never appear in an assertion's values: keys are compared through booleans or

@@ -105,7 +105,8 @@ function etcdMembers(etcd: Record<string, string>): NonNullable<PartialCertSet['
     const i = Number(m[1]);
     const role = m[2] as 'server' | 'peer';
     if (i > 99) continue;
-    const member = (members[i] ??= {});
+    members[i] ??= {};
+    const member = members[i]!;
     member[role] ??= {};
     member[role][m[3] === 'crt' ? 'certPem' : 'keyPem'] = etcd[key];
   }
@@ -151,8 +152,8 @@ export function certSetFromSecrets(secrets: Iterable<SecretLike | undefined | nu
   assign('frontProxyClient', pair(api!['front-proxy-client.crt'], api!['front-proxy-client.key']));
   const members = etcdMembers(etcd!);
   if (members.length) out.etcd = members;
-  assign('controllerManager', kubeconfigClient(cm!['kubeconfig']));
-  assign('scheduler', kubeconfigClient(sched!['kubeconfig']));
+  assign('controllerManager', kubeconfigClient(cm!.kubeconfig));
+  assign('scheduler', kubeconfigClient(sched!.kubeconfig));
   assign('admin', pair(admin!['tls.crt'], admin!['tls.key']));
   assign('agentBootstrap', pair(agent!['tls.crt'], agent!['tls.key']));
   const saKey = api!['sa.key'] ?? cm!['sa.key'];
