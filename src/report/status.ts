@@ -1,6 +1,6 @@
 import { formatChecklist, toAscii, type CheckItem, type SymbolOptions } from '../checklist/checklist.js';
 import type { FleetState } from '../store/fleet-store.js';
-import { clock, kubeletSkew, kubeletVersions, nodeCounts, reachabilityLine, type KubeletSkew } from '../store/selectors.js';
+import { clock, kubeletSkew, kubeletVersions, nodeCounts, nodesCheck, reachabilityLine, type KubeletSkew } from '../store/selectors.js';
 import type { ContextState, NodeCounts } from '../store/types.js';
 import type { FleetConfig } from '../kube/fleet.js';
 import type { NodeSummary } from '../kube/nodes.js';
@@ -89,8 +89,20 @@ export function statusJson(state: FleetState, now: number = Date.now()): StatusJ
   };
 }
 
-/** One checklist item per context, with its nodes as a child when something needs attention. */
-export function contextCheck(c: ContextState, controlPlane = false): CheckItem {
+/** What the context line says about its nodes: "nodes forbidden", "nodes loading", "5/6 nodes Ready, 1 cordoned". */
+function nodesPart(c: ContextState): string {
+  if (c.nodes.forbidden) return 'nodes forbidden';
+  if (!c.nodes.synced) return 'nodes loading';
+  const counts = nodeCounts(c);
+  return `${counts.ready}/${counts.total} nodes Ready${counts.cordoned ? `, ${counts.cordoned} cordoned` : ''}`;
+}
+
+/**
+ * One checklist item per context: reachability, version, latency and its nodes. The nodes'
+ * verdict is the detail screen's ({@link nodesCheck}): a node problem makes the line a warning,
+ * with the NotReady nodes named in the hint; `fleet` tells the control plane's own context.
+ */
+export function contextCheck(c: ContextState, fleet?: FleetConfig): CheckItem {
   if (c.reachability !== 'reachable') {
     return {
       id: c.name,
@@ -103,35 +115,21 @@ export function contextCheck(c: ContextState, controlPlane = false): CheckItem {
           : undefined,
     };
   }
-  const counts = nodeCounts(c);
-  const parts = [c.version ?? 'version unknown', `${c.latencyMs ?? '?'} ms`];
-  let state: CheckItem['state'] = 'ok';
-  let hint: string | undefined;
-  if (c.nodes.forbidden) {
-    parts.push('nodes forbidden');
-    state = 'warn';
-    hint = c.nodes.forbidden;
-  } else if (!c.nodes.synced) {
-    parts.push('nodes loading');
-  } else {
-    parts.push(`${counts.ready}/${counts.total} nodes Ready${counts.cordoned ? `, ${counts.cordoned} cordoned` : ''}`);
-    if (counts.total === 0 && controlPlane) {
-      // The control plane's own cluster has no nodes: its workloads run in the workload clusters.
-    } else if (counts.total === 0) {
-      state = 'warn';
-      hint = 'the cluster has no nodes: nothing can be scheduled on it';
-    } else if (counts.notReady.length > 0) {
-      state = 'warn';
-      hint = `NotReady: ${counts.notReady.map((n) => `${n.name} (${n.reason})`).join(', ')}`;
-    }
-  }
-  return { id: c.name, label: `Context ${c.name}`, state, detail: `reachable, ${parts.join(', ')}`, hint };
+  const nodes = nodesCheck(c, fleet);
+  const problem = nodes.state === 'warn' || nodes.state === 'fail';
+  const notReady = nodes.children ?? [];
+  const hint = !problem
+    ? undefined
+    : notReady.length
+      ? `NotReady: ${notReady.map((n) => `${n.label} (${n.detail})`).join(', ')}`
+      : nodes.hint;
+  const parts = [c.version ?? 'version unknown', `${c.latencyMs ?? '?'} ms`, nodesPart(c)];
+  return { id: c.name, label: `Context ${c.name}`, state: problem ? 'warn' : 'ok', detail: `reachable, ${parts.join(', ')}`, hint };
 }
 
 /** One item per context, then how many are reachable. */
-export function contextChecks(state: FleetState): CheckItem[] {
-  const cp = state.fleet?.controlPlaneContext;
-  const items = state.order.flatMap((n) => (state.contexts[n] ? [contextCheck(state.contexts[n], n === cp)] : []));
+export function contextsChecklist(state: FleetState): CheckItem[] {
+  const items = state.order.flatMap((n) => (state.contexts[n] ? [contextCheck(state.contexts[n], state.fleet)] : []));
   const reachable = items.filter((i) => i.state === 'ok' || i.state === 'warn').length;
   return [
     { id: 'title', label: 'Checking contexts', state: 'info' },
@@ -146,14 +144,25 @@ export function contextChecks(state: FleetState): CheckItem[] {
 
 /** The fleet checklist first (when a fleet is defined), then one item per context. */
 export function statusChecks(state: FleetState, now: number = Date.now()): CheckItem[] {
-  return [...(state.fleet ? fleetChecklist(state, now) : []), ...contextChecks(state)];
+  return [...(state.fleet ? fleetChecklist(state, now) : []), ...contextsChecklist(state)];
 }
 
 /** Columns separated by three spaces, as kubectl prints them; trailing blanks trimmed. */
 export function formatTable(rows: readonly (readonly string[])[]): string {
   const widths: number[] = [];
-  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
-  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('   ').trimEnd()).join('\n');
+  for (const row of rows) {
+    row.forEach((cell, i) => {
+      widths[i] = Math.max(widths[i] ?? 0, cell.length);
+    });
+  }
+  return rows
+    .map((row) =>
+      row
+        .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
+        .join('   ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 /**
@@ -165,7 +174,7 @@ export function statusText(state: FleetState, opts: SymbolOptions = { ascii: fal
   if (state.fleet) sections.push(formatChecklist(fleetChecklist(state, now), opts));
   const table = novaClustersTable(state);
   if (table.length > 1) sections.push(opts.ascii ? toAscii(formatTable(table)) : formatTable(table));
-  sections.push(formatChecklist(contextChecks(state), opts));
+  sections.push(formatChecklist(contextsChecklist(state), opts));
   return sections.join('\n\n');
 }
 

@@ -98,52 +98,66 @@ export function cordonedNodes(ctx: ContextState): string[] {
     .sort((a, b) => a.localeCompare(b));
 }
 
-/** The health of one context as checklist items: API server, nodes, zones, cordoned nodes, kubelets. */
-export function contextChecks(ctx: ContextState): CheckItem[] {
-  const items: CheckItem[] = [];
+/** The hint of a cluster that has no nodes (and is not the control plane's own). */
+export const NO_NODES_HINT = 'the cluster has no nodes: nothing can be scheduled on it';
+
+/** Is this the control plane's own context? Its cluster has no nodes by design: its workloads run in the workload clusters. */
+export function isControlPlaneContext(name: string, fleet: FleetConfig | undefined): boolean {
+  return fleet?.controlPlaneContext === name;
+}
+
+/**
+ * The nodes of one context as one check, for the detail screen and `fleetdeck status` alike:
+ * forbidden (‼), listing, or ready/total with the NotReady nodes as children. No nodes is a
+ * warning, except in the control plane's own context, where it is how it should be.
+ */
+export function nodesCheck(ctx: ContextState, fleet?: FleetConfig): CheckItem {
+  if (ctx.nodes.forbidden !== undefined) {
+    return { id: 'nodes', label: 'Nodes', state: 'warn', detail: 'cannot list', hint: ctx.nodes.forbidden };
+  }
+  if (!ctx.nodes.synced) {
+    return { id: 'nodes', label: 'Nodes', state: ctx.reachability === 'unreachable' ? 'pending' : 'running', detail: 'listing…' };
+  }
+  const c = nodeCounts(ctx);
+  const none = c.total === 0;
+  const expectedEmpty = none && isControlPlaneContext(ctx.name, fleet);
+  return {
+    id: 'nodes',
+    label: 'Nodes ready',
+    state: none ? (expectedEmpty ? 'ok' : 'warn') : c.ready === c.total ? 'ok' : c.ready === 0 ? 'fail' : 'warn',
+    detail: `${c.ready}/${c.total}`,
+    ...(none && !expectedEmpty ? { hint: NO_NODES_HINT } : {}),
+    children: c.notReady.map((n) => ({ id: `notready/${n.name}`, label: n.name, state: 'fail', detail: n.reason })),
+  };
+}
+
+function apiCheck(ctx: ContextState): CheckItem {
   const latency = ctx.latencyMs !== undefined ? ` (${Math.round(ctx.latencyMs)} ms)` : '';
   switch (ctx.reachability) {
     case 'unknown':
-      items.push({ id: 'api', label: 'API server', state: 'running', detail: 'connecting…' });
-      break;
+      return { id: 'api', label: 'API server', state: 'running', detail: 'connecting…' };
     case 'reachable':
-      items.push({ id: 'api', label: 'API server', state: 'ok', detail: `reachable${latency}` });
-      break;
+      return { id: 'api', label: 'API server', state: 'ok', detail: `reachable${latency}` };
     case 'unreachable':
-      items.push({
+      return {
         id: 'api',
         label: 'API server',
         state: 'fail',
         detail: reachabilityLine({ ...ctx, lastError: undefined }),
         hint: 'check the server URL, the network path and the credentials of this context',
-      });
-      break;
+      };
   }
+}
 
-  if (ctx.nodes.forbidden !== undefined) {
-    items.push({
-      id: 'nodes',
-      label: 'Nodes',
-      state: 'warn',
-      detail: 'cannot list',
-      hint: ctx.nodes.forbidden,
-    });
-    return items;
-  }
-  if (!ctx.nodes.synced) {
-    items.push({ id: 'nodes', label: 'Nodes', state: ctx.reachability === 'unreachable' ? 'pending' : 'running', detail: 'listing…' });
-    return items;
-  }
-
+/**
+ * The health of one context as checklist items: API server, nodes, zones, cordoned nodes,
+ * kubelets. `fleet` tells the control plane's own context (no nodes there is fine).
+ */
+export function contextChecks(ctx: ContextState, fleet?: FleetConfig): CheckItem[] {
+  const nodes = nodesCheck(ctx, fleet);
+  const items: CheckItem[] = [apiCheck(ctx), nodes];
+  if (!ctx.nodes.synced || ctx.nodes.forbidden !== undefined) return items;
   const c = nodeCounts(ctx);
-  items.push({
-    id: 'nodes',
-    label: 'Nodes ready',
-    state: c.total === 0 ? 'warn' : c.ready === c.total ? 'ok' : c.ready === 0 ? 'fail' : 'warn',
-    detail: `${c.ready}/${c.total}`,
-    ...(c.total === 0 ? { hint: 'no nodes registered: workloads cannot be scheduled' } : {}),
-    children: c.notReady.map((n) => ({ id: `notready/${n.name}`, label: n.name, state: 'fail', detail: n.reason })),
-  });
 
   const zones = Object.entries(c.byZone).sort(([a], [b]) => a.localeCompare(b));
   if (zones.length > 0) {

@@ -1,5 +1,6 @@
 import { checklistLines, toAscii, type ChecklistLine } from '../../checklist/checklist.js';
 import { clock, contextChecks } from '../../store/selectors.js';
+import type { FleetConfig } from '../../kube/fleet.js';
 import type { ContextState } from '../../store/types.js';
 import { truncate, width as textWidth, wrap } from '../../components/theme/index.js';
 
@@ -32,6 +33,8 @@ export interface DetailOptions {
   ascii: boolean;
   /** What the context is in the fleet, e.g. "hosting, namespace elotl". */
   role?: string | undefined;
+  /** The fleet, which tells the control plane's own context (no nodes there is fine). */
+  fleet?: FleetConfig | undefined;
 }
 
 /** Lines a hint may take: it often holds the command to run, worth reading whole. */
@@ -67,7 +70,10 @@ export function checkLines(line: ChecklistLine, width: number, opts: DetailOptio
     const hint = text(item.hint);
     if (textWidth(hint) <= room || room < 20) return [{ kind: 'check', line }];
     const [first = '', ...rest] = wrapLines(hint, room, opts, MAX_HINT_WRAPPED);
-    return [{ kind: 'check', line: { ...line, item: { ...item, hint: first } } }, ...rest.map((t) => ({ kind: 'more' as const, text: t, indent }))];
+    return [
+      { kind: 'check', line: { ...line, item: { ...item, hint: first } } },
+      ...rest.map((t) => ({ kind: 'more' as const, text: t, indent })),
+    ];
   }
   if (line.kind !== 'item' || item.detail === undefined) return [{ kind: 'check', line }];
   const detail = text(item.detail);
@@ -75,7 +81,10 @@ export function checkLines(line: ChecklistLine, width: number, opts: DetailOptio
   const room = width - indent;
   if (textWidth(detail) <= room || room < 20) return [{ kind: 'check', line }];
   const [first = '', ...rest] = wrapLines(detail, room, opts);
-  return [{ kind: 'check', line: { ...line, item: { ...item, detail: first } } }, ...rest.map((text) => ({ kind: 'more' as const, text, indent }))];
+  return [
+    { kind: 'check', line: { ...line, item: { ...item, detail: first } } },
+    ...rest.map((text) => ({ kind: 'more' as const, text, indent })),
+  ];
 }
 
 /** The Info section of one context (its name and reachability are on the title line above), as lines that fit `width` columns. */
@@ -88,7 +97,11 @@ export function detailLines(ctx: ContextState, width: number, opts: DetailOption
   lines.push(
     ...pair(
       { label: 'Version', value: ctx.version ?? 'unknown' },
-      { label: 'Eviction API', value: eviction === 'none' ? 'none (drain cannot evict)' : eviction, ...(eviction === 'none' ? { tone: 'warn' as const } : {}) },
+      {
+        label: 'Eviction API',
+        value: eviction === 'none' ? 'none (drain cannot evict)' : eviction,
+        ...(eviction === 'none' ? { tone: 'warn' as const } : {}),
+      },
       width,
     ),
   );
@@ -101,10 +114,12 @@ export function detailLines(ctx: ContextState, width: number, opts: DetailOption
   );
   if (ctx.lastError) {
     const error = opts.ascii ? toAscii(ctx.lastError) : ctx.lastError;
-    wrapLines(error, Math.max(20, width - FIELD_LABEL_WIDTH), opts).forEach((text, i) => lines.push({ kind: 'error', text, first: i === 0 }));
+    wrapLines(error, Math.max(20, width - FIELD_LABEL_WIDTH), opts).forEach((text, i) =>
+      lines.push({ kind: 'error', text, first: i === 0 }),
+    );
   }
   lines.push({ kind: 'blank' });
   lines.push({ kind: 'heading', text: 'Checks' });
-  for (const line of checklistLines(contextChecks(ctx))) lines.push(...checkLines(line, width, opts));
+  for (const line of checklistLines(contextChecks(ctx, opts.fleet))) lines.push(...checkLines(line, width, opts));
   return lines;
 }

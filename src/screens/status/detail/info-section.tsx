@@ -10,6 +10,6 @@ export function InfoSection({ store, name, height, width, isActive }: SectionPro
   const theme = useTheme();
   const ctx = useStore(store, (s) => s.contexts[name]);
   const fleet = useStore(store, (s) => s.fleet);
-  const lines = ctx ? detailLines(ctx, width, { ascii: theme.ascii, role: roleDescription(fleet, name) }) : [];
+  const lines = ctx ? detailLines(ctx, width, { ascii: theme.ascii, role: roleDescription(fleet, name), fleet }) : [];
   return <ScrollPage lines={lines} height={height} width={width} isActive={isActive} />;
 }

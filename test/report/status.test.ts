@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { contextCheck, fleetHealthy, statusChecks, statusJson } from '../../src/report/status.js';
-import { settled } from '../../src/store/selectors.js';
+import { contextChecks, settled } from '../../src/store/selectors.js';
 import { formatChecklist } from '../../src/checklist/checklist.js';
 import { UpdateBatcher, createFleetStore } from '../../src/store/fleet-store.js';
 import { emptyPods } from '../../src/kube/pods.js';
@@ -22,7 +22,13 @@ const node = (name: string, ready = true, zone = 'zone-a'): NodeSummary => ({
 function fleet() {
   const store = createFleetStore([info('kind-cp'), info('kind-workload-1'), info('kind-workload-2')]);
   const b = new UpdateBatcher(store, -1);
-  b.patchContext('kind-cp', { reachability: 'reachable', version: 'v1.20.2', latencyMs: 3, evictionVersion: 'policy/v1beta1', lastSuccessAt: 0 });
+  b.patchContext('kind-cp', {
+    reachability: 'reachable',
+    version: 'v1.20.2',
+    latencyMs: 3,
+    evictionVersion: 'policy/v1beta1',
+    lastSuccessAt: 0,
+  });
   b.resetNodes('kind-cp', [node('a'), node('b', true, 'zone-b')]);
   b.setSlice('kind-cp', 'pods', {
     ...emptyPods(),
@@ -34,11 +40,24 @@ function fleet() {
   });
   b.setSlice('kind-cp', 'events', {
     synced: true,
-    warnings: [{ reason: 'FailedScheduling', message: '0/2 nodes are available', object: 'Pod elotl/etcd-0', namespace: 'elotl', count: 3, lastSeen: 0 }],
+    warnings: [
+      {
+        reason: 'FailedScheduling',
+        message: '0/2 nodes are available',
+        object: 'Pod elotl/etcd-0',
+        namespace: 'elotl',
+        count: 3,
+        lastSeen: 0,
+      },
+    ],
   });
   b.patchContext('kind-workload-1', { reachability: 'reachable', version: 'v1.20.2', latencyMs: 5 });
   b.resetNodes('kind-workload-1', [node('c'), node('d', false)]);
-  b.patchContext('kind-workload-2', { reachability: 'unreachable', lastError: 'connection refused', unreachableSince: Date.UTC(2026, 0, 1) });
+  b.patchContext('kind-workload-2', {
+    reachability: 'unreachable',
+    lastError: 'connection refused',
+    unreachableSince: Date.UTC(2026, 0, 1),
+  });
   b.flush();
   return store.getState();
 }
@@ -79,7 +98,16 @@ describe('status report', () => {
         forbidden: null,
       },
       events: {
-        warnings: [{ reason: 'FailedScheduling', message: '0/2 nodes are available', object: 'Pod elotl/etcd-0', namespace: 'elotl', count: 3, lastSeen: 0 }],
+        warnings: [
+          {
+            reason: 'FailedScheduling',
+            message: '0/2 nodes are available',
+            object: 'Pod elotl/etcd-0',
+            namespace: 'elotl',
+            count: 3,
+            lastSeen: 0,
+          },
+        ],
         forbidden: null,
       },
       kubeletVersions: [{ version: 'v1.20.2', count: 2 }],
@@ -87,7 +115,13 @@ describe('status report', () => {
     });
     // Not listed yet: null, not zeros
     expect(json.contexts[1]).toMatchObject({ pods: null, events: null, kubeletVersions: [{ version: 'v1.20.2', count: 2 }] });
-    expect(json.contexts[2]).toMatchObject({ reachable: false, error: 'connection refused', unreachableSince: '2026-01-01T00:00:00.000Z', nodes: null, pods: null });
+    expect(json.contexts[2]).toMatchObject({
+      reachable: false,
+      error: 'connection refused',
+      unreachableSince: '2026-01-01T00:00:00.000Z',
+      nodes: null,
+      pods: null,
+    });
     // Survives JSON
     expect(JSON.parse(JSON.stringify(json))).toEqual(json);
   });
@@ -99,7 +133,9 @@ describe('status report', () => {
     expect(lines[1]).toBe('* Context kind-cp... reachable, v1.20.2, 3 ms, 2/2 nodes Ready √');
     expect(lines[2]).toBe('* Context kind-workload-1... reachable, v1.20.2, 5 ms, 1/2 nodes Ready ‼');
     expect(lines[3]).toBe('  NotReady: d (KubeletNotReady)');
-    expect(lines[4]).toMatch(/^\* Context kind-workload-2 \(https:\/\/kind-workload-2:6443\)\.\.\. unreachable since \d\d:\d\d:\d\d \(connection refused\) ✗$/);
+    expect(lines[4]).toMatch(
+      /^\* Context kind-workload-2 \(https:\/\/kind-workload-2:6443\)\.\.\. unreachable since \d\d:\d\d:\d\d \(connection refused\) ✗$/,
+    );
     expect(lines.at(-1)).toMatch(/^2 of 3 contexts reachable at \d\d:\d\d:\d\d ✗$/);
   });
 
@@ -115,7 +151,12 @@ describe('status report', () => {
   });
 
   it('with a fleet: the JSON carries it, its checklist and Clusters; the text starts with the fleet', () => {
-    const fleetConfig: FleetConfig = { hostingContext: 'kind-cp', controlPlaneContext: 'kind-cp', namespace: 'elotl', workloads: [{ context: 'kind-workload-1', clusterName: 'kind-workload-1' }] };
+    const fleetConfig: FleetConfig = {
+      hostingContext: 'kind-cp',
+      controlPlaneContext: 'kind-cp',
+      namespace: 'elotl',
+      workloads: [{ context: 'kind-workload-1', clusterName: 'kind-workload-1' }],
+    };
     const store = createFleetStore([info('kind-cp'), info('kind-workload-1')], fleetConfig);
     const b = new UpdateBatcher(store, -1);
     b.patchContext('kind-cp', { reachability: 'reachable', version: 'v1.20.2', latencyMs: 3 });
@@ -138,11 +179,27 @@ describe('status report', () => {
       clusters: [{ name: 'kind-workload-1', k8sVersion: '1.20', ready: 'True', idle: 'True', standby: 'False' }],
       schedulePolicies: 1,
     });
-    b.setSlice('kind-cp', 'fleetNamespace', { synced: false, namespace: 'elotl', exists: true, workloads: [], pods: [], services: [], certs: [] });
+    b.setSlice('kind-cp', 'fleetNamespace', {
+      synced: false,
+      namespace: 'elotl',
+      exists: true,
+      workloads: [],
+      pods: [],
+      services: [],
+      certs: [],
+    });
     b.flush();
     expect(settled(cp(), fleetConfig)).toBe(false);
     expect(fleetHealthy(store.getState())).toBe(false); // pending rows are not healthy
-    b.setSlice('kind-cp', 'fleetNamespace', { synced: true, namespace: 'elotl', exists: true, workloads: [], pods: [], services: [], certs: [] });
+    b.setSlice('kind-cp', 'fleetNamespace', {
+      synced: true,
+      namespace: 'elotl',
+      exists: true,
+      workloads: [],
+      pods: [],
+      services: [],
+      certs: [],
+    });
     b.flush();
     expect(settled(cp(), fleetConfig)).toBe(true);
 
@@ -162,16 +219,47 @@ describe('status report', () => {
 });
 
 describe('a context without nodes', () => {
-  it('is a warning for a cluster, but expected of the control plane (its workloads run elsewhere)', () => {
-    const store = createFleetStore([info('nova'), info('empty')], { hostingContext: 'kind-cp', controlPlaneContext: 'nova', namespace: 'elotl', workloads: [] });
+  function withoutNodes() {
+    const store = createFleetStore([info('nova'), info('empty')], {
+      hostingContext: 'kind-cp',
+      controlPlaneContext: 'nova',
+      namespace: 'elotl',
+      workloads: [],
+    });
     const b = new UpdateBatcher(store, -1);
     for (const name of ['nova', 'empty']) {
       b.patchContext(name, { reachability: 'reachable', version: 'v1.20.2', latencyMs: 3 });
       b.resetNodes(name, []);
     }
     b.flush();
-    const s = store.getState();
-    expect(contextCheck(s.contexts.nova!, true)).toMatchObject({ state: 'ok' });
-    expect(contextCheck(s.contexts.empty!)).toMatchObject({ state: 'warn', hint: 'the cluster has no nodes: nothing can be scheduled on it' });
+    return store.getState();
+  }
+
+  it('is a warning for a cluster, but expected of the control plane (its workloads run elsewhere)', () => {
+    const s = withoutNodes();
+    expect(contextCheck(s.contexts.nova!, s.fleet)).toMatchObject({ state: 'ok', detail: 'reachable, v1.20.2, 3 ms, 0/0 nodes Ready' });
+    expect(contextCheck(s.contexts.nova!, s.fleet).hint).toBeUndefined();
+    expect(contextCheck(s.contexts.empty!, s.fleet)).toMatchObject({
+      state: 'warn',
+      hint: 'the cluster has no nodes: nothing can be scheduled on it',
+    });
+    // Without the fleet nothing says which context is the control plane's.
+    expect(contextCheck(s.contexts.nova!)).toMatchObject({ state: 'warn' });
+  });
+
+  it("the detail screen's checks agree with the report: ok for the control plane, a warning elsewhere", () => {
+    const s = withoutNodes();
+    const nodes = (name: string) => contextChecks(s.contexts[name]!, s.fleet).find((i) => i.id === 'nodes');
+    expect(nodes('nova')).toMatchObject({ state: 'ok', detail: '0/0' });
+    expect(nodes('nova')!.hint).toBeUndefined();
+    expect(nodes('empty')).toMatchObject({
+      state: 'warn',
+      detail: '0/0',
+      hint: 'the cluster has no nodes: nothing can be scheduled on it',
+    });
+    for (const name of ['nova', 'empty']) {
+      expect(nodes(name)!.state).toBe(contextCheck(s.contexts[name]!, s.fleet).state);
+    }
+    expect(formatChecklist(statusChecks(s)).split('\n')).toContain('* Context nova... reachable, v1.20.2, 3 ms, 0/0 nodes Ready √');
   });
 });
