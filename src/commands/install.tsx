@@ -7,7 +7,7 @@ import { configForContext, contextInfos, loadKubeconfig, type LoadedKubeconfig }
 import { loadBundle, requiredPermissions } from '../install/bundle.js';
 import { runInstall, type InstallResult } from '../install/install.js';
 import { DEFAULT_TOPOLOGY_KEY, DEFAULT_VALIDITY_DAYS, type InstallOptions, type Target, type WorkloadTarget } from '../install/plan.js';
-import { runPrechecks } from '../install/prechecks.js';
+import { runPrechecks } from '../install/prechecks/index.js';
 import { runUninstall, uninstallSteps } from '../install/uninstall.js';
 import { ChecklistDiff } from '../report/watch-lines.js';
 import { formatChecklist, type CheckItem } from '../checklist/checklist.js';

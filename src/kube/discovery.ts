@@ -1,5 +1,5 @@
 import { ApisApi, CoreV1Api, VersionApi, type KubeConfig, type V1APIResourceList } from '@kubernetes/client-node';
-import { makeClient } from './client.js';
+import { makeClient, makeJsonClient } from './client.js';
 
 export interface Discovery {
   version: string;
@@ -44,3 +44,9 @@ export async function discover(kc: KubeConfig, timeoutMs: number): Promise<Disco
 
 /** Which eviction API a server offers (kubectl's drain discovers the same). */
 export type EvictionVersion = 'policy/v1' | 'policy/v1beta1' | 'none';
+
+/** Names of the API groups the server offers (`GET /apis`). */
+export async function apiGroupNames(kc: KubeConfig, timeoutMs: number): Promise<string[]> {
+  const res = await makeJsonClient(kc, timeoutMs).get<{ groups?: { name: string }[] }>('/apis');
+  return (res.groups ?? []).map((g) => g.name);
+}

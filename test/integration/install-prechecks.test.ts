@@ -10,7 +10,7 @@ import {
   WORKLOAD_VERSIONS_ID,
   type PrecheckInput,
   type PrecheckResult,
-} from '../../src/install/prechecks.js';
+} from '../../src/install/prechecks/index.js';
 import type { CheckItem } from '../../src/checklist/checklist.js';
 import { eventually } from '../helpers/cli.js';
 

@@ -15,7 +15,7 @@ import {
   workloadVersionsCheck,
   zoneCheck,
   type NodeInfo,
-} from '../../src/install/prechecks.js';
+} from '../../src/install/prechecks/index.js';
 import { SUPPORT_MATRIX, describeRange, isSupported, parseKubeVersion } from '../../src/install/support-matrix.js';
 import type { CheckItem } from '../../src/checklist/checklist.js';
 
