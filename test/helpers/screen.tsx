@@ -1,5 +1,6 @@
+import { useWindowSize } from 'ink';
 import { render } from 'ink-testing-library';
-import type { ReactElement } from 'react';
+import { type ReactElement, type ReactNode, useEffect } from 'react';
 import { App, type AppProps } from '../../src/screens/app.js';
 import { createFleetStore, UpdateBatcher, type FleetStore } from '../../src/store/fleet-store.js';
 import { emptyPods } from '../../src/kube/pods.js';
@@ -14,13 +15,62 @@ import type { WarningEvent } from '../../src/kube/events.js';
 export const KEYS = {
   up: '\u001B[A',
   down: '\u001B[B',
-  esc: '\u001B',
+  left: '\u001B[D',
+  right: '\u001B[C',
+  // Escape as the kitty keyboard protocol sends it: one complete sequence that Ink hands to
+  // useInput at once as `key.escape`. The lone ESC byte of other terminals gives the same key,
+  // but Ink holds it for 20 ms in case the rest of a sequence follows.
+  esc: '\u001B[27u',
   enter: '\r',
   tab: '\t',
   shiftTab: '\u001B[Z',
   ctrlC: '\u0003',
   backspace: '\u007F',
 } as const;
+
+export type FrameCheck = string | RegExp | ((frame: string) => boolean);
+
+/** The stdin of ink-testing-library: what `press` writes to. */
+export interface KeyInput {
+  write: (data: string) => void;
+}
+
+/** Let the event loop turn once (React commits, effects run): a yield, not a timed wait. */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+const poll = () => new Promise<void>((resolve) => setTimeout(resolve, 2));
+
+function matcher(expected: FrameCheck): (frame: string) => boolean {
+  if (typeof expected === 'function') return expected;
+  if (typeof expected === 'string') return (f) => f.includes(expected);
+  return (f) => expected.test(f);
+}
+
+/**
+ * Poll `lastFrame()` until it contains `expected` (text), matches it (RegExp) or satisfies it
+ * (predicate); return that frame. Fails after `timeout` ms (default 2000) showing the last frame.
+ */
+export async function waitForFrame(
+  lastFrame: () => string | undefined,
+  expected: FrameCheck,
+  { timeout = 2000 }: { timeout?: number } = {},
+): Promise<string> {
+  const ok = matcher(expected);
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const frame = lastFrame() ?? '';
+    if (ok(frame)) return frame;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeout} ms waiting for ${String(expected)}; last frame:\n${frame}`);
+    await poll();
+  }
+}
+
+/** Write keys to stdin, one event each, letting the app handle each before the next; then resolve. */
+export async function press(stdin: KeyInput, keys: string | readonly string[]): Promise<void> {
+  for (const key of typeof keys === 'string' ? [keys] : keys) {
+    stdin.write(key);
+    await turn();
+  }
+}
 
 type Rendered = ReturnType<typeof render>;
 
@@ -30,41 +80,43 @@ export interface Screen extends Rendered {
   /** Write keys, one event each. */
   press: (...keys: string[]) => Promise<void>;
   /** Resolve once the last frame satisfies `expected`; fail with the frame after `timeoutMs`. */
-  waitFor: (expected: string | RegExp | ((frame: string) => boolean), timeoutMs?: number) => Promise<string>;
+  waitFor: (expected: FrameCheck, timeoutMs?: number) => Promise<string>;
 }
 
-const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+/**
+ * Reports the window size it has rendered with, from an effect: as it wraps the tree, that
+ * runs after the effects of everything inside it, in the same commit.
+ */
+function SizeProbe({ onSize, children }: { onSize: (columns: number, rows: number) => void; children: ReactNode }) {
+  const { columns, rows } = useWindowSize();
+  useEffect(() => onSize(columns, rows), [onSize, columns, rows]);
+  return <>{children}</>;
+}
 
 /** Render at a fixed terminal size (default 80×24) and wait until the app listens to keys. */
 export async function renderScreen(tree: ReactElement, size: { columns?: number; rows?: number } = {}): Promise<Screen> {
-  const rendered = render(tree);
-  const { stdout } = rendered;
-  Object.defineProperty(stdout, 'columns', { value: size.columns ?? 80, configurable: true });
-  Object.defineProperty(stdout, 'rows', { value: size.rows ?? 24, configurable: true });
+  const columns = size.columns ?? 80;
+  const rows = size.rows ?? 24;
+  let rendered = { columns: 0, rows: 0 };
+  const onSize = (c: number, r: number) => {
+    rendered = { columns: c, rows: r };
+  };
+  const result = render(<SizeProbe onSize={onSize}>{tree}</SizeProbe>);
+  const { stdout, stdin } = result;
+  const frame = () => result.lastFrame() ?? '';
+  const screen: Screen = {
+    ...result,
+    frame,
+    press: (...keys) => press(stdin, keys),
+    waitFor: (expected, timeout) => waitForFrame(frame, expected, { timeout }),
+  };
+  // Every effect has run: the input and window-size listeners are attached (a key written
+  // before that would be lost). Then the terminal takes its size and the tree renders at it.
+  await waitForFrame(frame, () => rendered.columns > 0);
+  Object.defineProperty(stdout, 'columns', { value: columns, configurable: true });
+  Object.defineProperty(stdout, 'rows', { value: rows, configurable: true });
   stdout.emit('resize');
-  const frame = () => rendered.lastFrame() ?? '';
-  const waitFor: Screen['waitFor'] = async (expected, timeoutMs = 2000) => {
-    const ok =
-      typeof expected === 'function' ? expected : typeof expected === 'string' ? (f: string) => f.includes(expected) : (f: string) => expected.test(f);
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const f = frame();
-      if (ok(f)) return f;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(expected)}; last frame:\n${f}`);
-      await tick();
-    }
-  };
-  const press: Screen['press'] = async (...keys) => {
-    for (const key of keys) {
-      rendered.stdin.write(key);
-      // Ink holds a lone Esc for a moment in case the rest of a sequence follows.
-      await (key === KEYS.esc ? new Promise((resolve) => setTimeout(resolve, 40)) : tick());
-    }
-  };
-  const screen: Screen = { ...rendered, frame, press, waitFor };
-  // Let the first effects run (input listeners, the size read above).
-  await waitFor(() => stdout.frames.length > 0);
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  await waitForFrame(frame, () => rendered.columns === columns && rendered.rows === rows);
   return screen;
 }
 
@@ -86,7 +138,13 @@ export const AT_10_42_07 = new Date(2025, 0, 1, 10, 42, 7).getTime();
 export function threeContexts(): FleetStore {
   const store = createFleetStore([info('kind-hosting'), info('kind-workload-1'), info('kind-workload-2')]);
   const b = new UpdateBatcher(store, -1);
-  b.patchContext('kind-hosting', { reachability: 'reachable', latencyMs: 3, version: 'v1.31.0', evictionVersion: 'policy/v1', lastSuccessAt: AT_10_42_07 });
+  b.patchContext('kind-hosting', {
+    reachability: 'reachable',
+    latencyMs: 3,
+    version: 'v1.31.0',
+    evictionVersion: 'policy/v1',
+    lastSuccessAt: AT_10_42_07,
+  });
   b.resetNodes('kind-hosting', [node('h-1', { zone: 'zone-a' }), node('h-2', { zone: 'zone-a' }), node('h-3', { zone: 'zone-b' })]);
   b.patchContext('kind-workload-1', { reachability: 'reachable', latencyMs: 12, version: 'v1.30.2', evictionVersion: 'policy/v1' });
   b.resetNodes('kind-workload-1', [
@@ -160,17 +218,32 @@ export function novaFleet(): FleetStore {
   reachable('nova', 'v1.31.0', 6);
   reachable('kind-workload-1', 'v1.31.0', 11);
   reachable('kind-workload-2', 'v1.31.0', 14);
-  b.resetNodes('kind-cp', [node('cp-a', { zone: 'zone-a', roles: ['control-plane'] }), node('cp-b', { zone: 'zone-b' }), node('cp-c', { zone: 'zone-c' })]);
+  b.resetNodes('kind-cp', [
+    node('cp-a', { zone: 'zone-a', roles: ['control-plane'] }),
+    node('cp-b', { zone: 'zone-b' }),
+    node('cp-c', { zone: 'zone-c' }),
+  ]);
   b.resetNodes('nova', []);
   b.resetNodes('kind-workload-1', [node('w1-a', { zone: 'zone-a' }), node('w1-b', { zone: 'zone-b', unschedulable: true })]);
-  b.resetNodes('kind-workload-2', [node('w2-a', { zone: 'zone-a' }), node('w2-b', { zone: 'zone-b', ready: false, notReadyReason: 'KubeletNotReady: PLEG is not healthy' })]);
+  b.resetNodes('kind-workload-2', [
+    node('w2-a', { zone: 'zone-a' }),
+    node('w2-b', { zone: 'zone-b', ready: false, notReadyReason: 'KubeletNotReady: PLEG is not healthy' }),
+  ]);
 
   const agent = (ready: number, reason?: string): FleetNamespaceSummary => ({
     synced: true,
     namespace: 'elotl',
     exists: true,
     workloads: [{ kind: 'Deployment', name: 'nova-agent', desired: 1, ready, labels: { app: 'nova-agent' } }],
-    pods: [{ name: 'nova-agent-6d5f9-abcde', labels: { app: 'nova-agent' }, phase: ready ? 'Running' : 'Pending', ready: ready > 0, ...(reason ? { reason } : {}) }],
+    pods: [
+      {
+        name: 'nova-agent-6d5f9-abcde',
+        labels: { app: 'nova-agent' },
+        phase: ready ? 'Running' : 'Pending',
+        ready: ready > 0,
+        ...(reason ? { reason } : {}),
+      },
+    ],
     services: [],
     certs: [],
   });
@@ -199,8 +272,26 @@ export function novaFleet(): FleetStore {
     synced: true,
     crds: { cluster: true, schedulePolicy: true, scheduleGroup: true },
     clusters: [
-      { name: 'kind-workload-1', k8sVersion: 'v1.31.0', k8sCluster: 'kind-workload-1', region: 'local', zone: 'zone-a', ready: 'True', idle: 'True', standby: 'False' },
-      { name: 'kind-workload-2', k8sVersion: 'v1.31.0', k8sCluster: 'kind-workload-2', region: 'local', zone: 'zone-b', ready: 'False', idle: 'True', standby: 'False' },
+      {
+        name: 'kind-workload-1',
+        k8sVersion: 'v1.31.0',
+        k8sCluster: 'kind-workload-1',
+        region: 'local',
+        zone: 'zone-a',
+        ready: 'True',
+        idle: 'True',
+        standby: 'False',
+      },
+      {
+        name: 'kind-workload-2',
+        k8sVersion: 'v1.31.0',
+        k8sCluster: 'kind-workload-2',
+        region: 'local',
+        zone: 'zone-b',
+        ready: 'False',
+        idle: 'True',
+        standby: 'False',
+      },
     ],
     schedulePolicies: 1,
   });
@@ -214,7 +305,9 @@ export function novaFleet(): FleetStore {
       problemCount: 3,
       problems: [
         problem('nova-scheduler-59d-x3', 'CrashLoopBackOff', { namespace: 'elotl', phase: 'Running', restarts: 17, node: 'cp-a' }),
-        problem('ingest-7c9d4-q2w', 'Unschedulable: 0/3 nodes are available: 3 Insufficient memory. preemption: 0/3 nodes are available', { namespace: 'batch' }),
+        problem('ingest-7c9d4-q2w', 'Unschedulable: 0/3 nodes are available: 3 Insufficient memory. preemption: 0/3 nodes are available', {
+          namespace: 'batch',
+        }),
         problem('report-28893110-k2x', 'Error', { namespace: 'batch', phase: 'Failed', node: 'cp-b' }),
       ],
     }),
@@ -222,8 +315,17 @@ export function novaFleet(): FleetStore {
   b.setSlice('kind-cp', 'events', {
     synced: true,
     warnings: [
-      warning('BackOff', 'Pod elotl/nova-scheduler-59d-x3', 1, { message: 'Back-off restarting failed container nova-scheduler in pod nova-scheduler-59d-x3_elotl', count: 42, namespace: 'elotl' }),
-      warning('FailedScheduling', 'Pod batch/ingest-7c9d4-q2w', 3, { message: '0/3 nodes are available: 3 Insufficient memory. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.', count: 7, namespace: 'batch' }),
+      warning('BackOff', 'Pod elotl/nova-scheduler-59d-x3', 1, {
+        message: 'Back-off restarting failed container nova-scheduler in pod nova-scheduler-59d-x3_elotl',
+        count: 42,
+        namespace: 'elotl',
+      }),
+      warning('FailedScheduling', 'Pod batch/ingest-7c9d4-q2w', 3, {
+        message:
+          '0/3 nodes are available: 3 Insufficient memory. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.',
+        count: 7,
+        namespace: 'batch',
+      }),
     ],
   });
   b.setSlice('nova', 'pods', pods());
@@ -242,7 +344,13 @@ export function novaFleet(): FleetStore {
   );
   b.setSlice('kind-workload-2', 'events', {
     synced: true,
-    warnings: [warning('Failed', 'Pod elotl/nova-agent-6d5f9-abcde', 2, { message: 'Failed to pull image "elotl/nova-agent:v9.9.9": not found', count: 12, namespace: 'elotl' })],
+    warnings: [
+      warning('Failed', 'Pod elotl/nova-agent-6d5f9-abcde', 2, {
+        message: 'Failed to pull image "elotl/nova-agent:v9.9.9": not found',
+        count: 12,
+        namespace: 'elotl',
+      }),
+    ],
   });
   b.flush();
   return store;

@@ -2,7 +2,7 @@ import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KUBELET_CLIENT_SIGNER, withWarnings, type CsrSummary } from '../../src/kube/csr.js';
 import type { ApprovalsDeps } from '../../src/screens/approvals/deps.js';
-import { appProps, KEYS, renderApp, threeContexts } from './helpers.js';
+import { appProps, KEYS, renderApp, threeContexts } from '../helpers/screen.js';
 
 afterEach(() => cleanup());
 

@@ -1,7 +1,7 @@
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { setBanner, UpdateBatcher } from '../../src/store/fleet-store.js';
-import { appProps, KEYS, novaFleet, renderApp, threeContexts, warning } from './helpers.js';
+import { appProps, KEYS, novaFleet, renderApp, threeContexts, warning } from '../helpers/screen.js';
 
 afterEach(() => cleanup());
 

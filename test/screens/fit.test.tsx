@@ -1,7 +1,7 @@
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFleetStore, setBanner, UpdateBatcher } from '../../src/store/fleet-store.js';
-import { appProps, info, KEYS, NOVA_FLEET, novaFleet, pods, problem, renderApp, threeContexts, warning, type Screen } from './helpers.js';
+import { appProps, info, KEYS, NOVA_FLEET, novaFleet, pods, problem, renderApp, threeContexts, warning, type Screen } from '../helpers/screen.js';
 
 afterEach(() => cleanup());
 

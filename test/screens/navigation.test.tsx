@@ -1,6 +1,6 @@
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { appProps, KEYS, renderApp, threeContexts } from './helpers.js';
+import { appProps, KEYS, renderApp, threeContexts } from '../helpers/screen.js';
 
 afterEach(() => cleanup());
 

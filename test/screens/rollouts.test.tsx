@@ -10,7 +10,7 @@ import type { RolloutsDeps } from '../../src/screens/rollouts/deps.js';
 import { navarchosEtaMs, nodeRows } from '../../src/screens/rollouts/rows.js';
 import { initialNewRolloutState, newRolloutReducer } from '../../src/screens/rollouts/wizard/use-new-rollout-state.js';
 import { uniqueName } from '../../src/screens/rollouts/wizard/spec.js';
-import { appProps, KEYS, renderApp, threeContexts, type Screen } from './helpers.js';
+import { appProps, KEYS, renderApp, threeContexts, type Screen } from '../helpers/screen.js';
 
 afterEach(() => cleanup());
 

@@ -6,7 +6,7 @@ import { ago } from '../../src/screens/status/detail/relative-time.js';
 import { contextRoles, roleDescription, roleLabel } from '../../src/screens/status/fleet/fleet-roles.js';
 import { fleetProblems, fleetSummary } from '../../src/screens/status/fleet/fleet-summary.js';
 import { emptyContext } from '../../src/store/fleet-store.js';
-import { AT_10_42_07, info, NOVA_FLEET, pods, problem, warning } from './helpers.js';
+import { AT_10_42_07, info, NOVA_FLEET, pods, problem, warning } from '../helpers/screen.js';
 
 describe('ago', () => {
   it('says how long ago in the largest whole unit', () => {

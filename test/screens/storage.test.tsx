@@ -4,7 +4,7 @@ import { EXAMPLE_CATALOGUE_FILE, loadCatalogue } from '../../src/storage/catalog
 import type { ClusterStorage, NodeStorage } from '../../src/storage/inventory.js';
 import type { StorageDeps } from '../../src/screens/storage/deps.js';
 import { formReducer, initialForm, parseSize, type EstimateForm } from '../../src/screens/storage/estimate-form.js';
-import { appProps, KEYS, renderApp, threeContexts, type Screen } from './helpers.js';
+import { appProps, KEYS, renderApp, threeContexts, type Screen } from '../helpers/screen.js';
 
 afterEach(() => cleanup());
 
