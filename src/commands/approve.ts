@@ -1,12 +1,12 @@
-import { createInterface } from 'node:readline/promises';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { UsageError, UserError } from '../errors.js';
 import { describeError } from '../kube/client.js';
-import { ageOf, decide, listCsrsWithWarnings, watchCsrs, type CsrSummary, type DecideResult, type Decision } from '../kube/csr.js';
-import { configForContext, contextInfos, loadKubeconfig } from '../kube/kubeconfig.js';
+import { decide, listCsrsWithWarnings, watchCsrs, type CsrSummary, type DecideResult, type Decision } from '../kube/csr.js';
+import { assertWritable } from '../kube/gate.js';
+import { csrJson, csrLines } from '../report/csr-lines.js';
 import { clock } from '../store/selectors.js';
 import { requireOutput, type GlobalOptions } from '../session/options.js';
-import { assertWritable } from '../kube/gate.js';
+import { confirm, interactive } from '../session/prompt.js';
 import { resolveContext } from '../session/session.js';
 
 export interface ApproveCommandOptions extends GlobalOptions {
@@ -21,35 +21,17 @@ export interface ApproveCommandOptions extends GlobalOptions {
 }
 
 const write = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
-const interactive = () => process.stdin.isTTY === true && process.stdout.isTTY === true;
 
-async function ask(question: string): Promise<string> {
-  const rl = createInterface({ input: process.stdin, output: process.stdout });
-  try {
-    return (await rl.question(question)).trim();
-  } finally {
-    rl.close();
+/** The flags that belong together: --auto with --requester and --signer, and nothing else. */
+function checkFlags(opts: ApproveCommandOptions, names: string[]): void {
+  if (opts.auto) {
+    if (!opts.requester || !opts.signer)
+      throw new UsageError('--auto needs --requester R and --signer S (which requests to approve automatically)');
+    if (names.length || opts.allFrom) throw new UsageError('--auto approves by rule: do not give names or --all-from with it');
+    if (opts.deny) throw new UsageError('--auto only approves; --deny cannot be combined with it');
+  } else if (opts.requester || opts.signer) {
+    throw new UsageError('--requester and --signer belong to --auto (use --all-from REQUESTER to approve what one requester asked for)');
   }
-}
-
-
-/** One CSR as text lines: name, requester, signer, usages, subject, SANs, age, warnings. */
-export function csrLines(c: CsrSummary, now = Date.now()): string[] {
-  const subject = [c.subject.commonName ? `CN=${c.subject.commonName}` : '', ...c.subject.organizations.map((o) => `O=${o}`)].filter(Boolean).join(', ') || '(empty)';
-  const sans = [...c.dnsNames, ...c.ipAddresses];
-  const lines = [
-    `${c.name}  ${c.condition}  age ${ageOf(c.created, now)}`,
-    `  requester ${c.requester || '?'}${c.groups.length ? ` (groups ${c.groups.join(', ')})` : ''}`,
-    `  signer    ${c.signer}`,
-    `  usages    ${c.usages.join(', ') || '-'}`,
-    `  subject   ${subject}${sans.length ? `; SANs ${sans.join(', ')}` : ''}`,
-  ];
-  for (const w of c.warnings) lines.push(`  ‼ ${w}`);
-  return lines;
-}
-
-function jsonCsr(c: CsrSummary) {
-  return { ...c, age: ageOf(c.created) };
 }
 
 /**
@@ -60,17 +42,11 @@ function jsonCsr(c: CsrSummary) {
 export async function runApproveCommand(opts: ApproveCommandOptions): Promise<number> {
   const output = requireOutput(opts.output);
   const names = opts.names ?? [];
-  if (opts.auto) {
-    if (!opts.requester || !opts.signer) throw new UsageError('--auto needs --requester R and --signer S (which requests to approve automatically)');
-    if (names.length || opts.allFrom) throw new UsageError('--auto approves by rule: do not give names or --all-from with it');
-    if (opts.deny) throw new UsageError('--auto only approves; --deny cannot be combined with it');
-  } else if (opts.requester || opts.signer) {
-    throw new UsageError('--requester and --signer belong to --auto (use --all-from REQUESTER to approve what one requester asked for)');
-  }
-  const decision: Decision = opts.deny ? 'Denied' : 'Approved';
+  checkFlags(opts, names);
   const changing = opts.auto || names.length > 0 || opts.allFrom !== undefined;
   if (changing) assertWritable(`approve ${opts.deny ? 'denies' : 'approves'} certificate requests`);
-  if (changing && !opts.yes && !interactive()) throw new UsageError(`${opts.deny ? 'denying' : 'approving'} changes the cluster: confirm with --yes`);
+  if (changing && !opts.yes && !interactive())
+    throw new UsageError(`${opts.deny ? 'denying' : 'approving'} changes the cluster: confirm with --yes`);
   const { kc, context } = resolveContext(opts, 'approve works on one cluster');
   if (opts.auto) return runAuto(kc, context, opts.requester!, opts.signer!, opts, output);
 
@@ -81,35 +57,54 @@ export async function runApproveCommand(opts: ApproveCommandOptions): Promise<nu
     throw new UserError(`cannot list the certificate signing requests of ${context}: ${describeError(err)}`);
   }
   const pending = all.filter((c) => c.condition === 'Pending');
-
-  if (!changing) {
-    if (output === 'json') write(JSON.stringify({ context, pending: pending.map(jsonCsr) }, null, 2));
-    else if (pending.length === 0) write(`No pending certificate signing requests in ${context}.`);
-    else {
-      write(`${pending.length} pending certificate signing request${pending.length === 1 ? '' : 's'} in ${context}:`);
-      for (const c of pending) for (const l of csrLines(c)) write(l);
-      write(`Approve with: fleetdeck approve --context ${context} NAME… (or --all-from REQUESTER); --deny to deny.`);
-    }
+  if (!changing) return listPending(pending, context, output);
+  const targets = targetsOf(all, pending, names, opts.allFrom, context);
+  if (targets.length === 0) {
+    if (output === 'json') write(JSON.stringify({ context, results: [] }, null, 2));
+    else write(`No pending certificate signing requests from ${opts.allFrom} in ${context}.`);
     return 0;
   }
+  return decideTargets(kc, context, targets, opts, output);
+}
 
-  // The targets: the names given (must exist), and the pending ones of --all-from.
+/** Without names: the pending requests with their warnings, and how to approve them. */
+function listPending(pending: CsrSummary[], context: string, output: 'text' | 'json'): number {
+  if (output === 'json') write(JSON.stringify({ context, pending: pending.map((c) => csrJson(c)) }, null, 2));
+  else if (pending.length === 0) write(`No pending certificate signing requests in ${context}.`);
+  else {
+    write(`${pending.length} pending certificate signing request${pending.length === 1 ? '' : 's'} in ${context}:`);
+    for (const c of pending) for (const l of csrLines(c)) write(l);
+    write(`Approve with: fleetdeck approve --context ${context} NAME… (or --all-from REQUESTER); --deny to deny.`);
+  }
+  return 0;
+}
+
+/** The targets: the names given (each must exist), then the pending ones of --all-from; none when --all-from alone finds nothing. */
+function targetsOf(all: CsrSummary[], pending: CsrSummary[], names: string[], allFrom: string | undefined, context: string): CsrSummary[] {
   const targets: CsrSummary[] = [];
   for (const n of names) {
     const c = all.find((x) => x.name === n);
-    if (!c) throw new UserError(`no certificate signing request named "${n}" in ${context}; run fleetdeck approve --context ${context} to list the pending ones`);
+    if (!c)
+      throw new UserError(
+        `no certificate signing request named "${n}" in ${context}; run fleetdeck approve --context ${context} to list the pending ones`,
+      );
     if (!targets.includes(c)) targets.push(c);
   }
-  if (opts.allFrom !== undefined) {
-    const from = pending.filter((c) => c.requester === opts.allFrom);
-    if (from.length === 0 && names.length === 0) {
-      if (output === 'json') write(JSON.stringify({ context, results: [] }, null, 2));
-      else write(`No pending certificate signing requests from ${opts.allFrom} in ${context}.`);
-      return 0;
-    }
-    for (const c of from) if (!targets.includes(c)) targets.push(c);
+  if (allFrom !== undefined) {
+    for (const c of pending.filter((x) => x.requester === allFrom)) if (!targets.includes(c)) targets.push(c);
   }
+  return targets;
+}
 
+/** Shows the targets, asks (unless --yes), then decides each one through the approval subresource. */
+async function decideTargets(
+  kc: KubeConfig,
+  context: string,
+  targets: CsrSummary[],
+  opts: ApproveCommandOptions,
+  output: 'text' | 'json',
+): Promise<number> {
+  const decision: Decision = opts.deny ? 'Denied' : 'Approved';
   const verb = decision === 'Approved' ? 'Approve' : 'Deny';
   if (output === 'text') {
     write(`${verb} in ${context}:`);
@@ -117,8 +112,7 @@ export async function runApproveCommand(opts: ApproveCommandOptions): Promise<nu
   }
   if (!opts.yes) {
     const warned = targets.some((c) => c.warnings.length) ? ' despite the warnings above' : '';
-    const answer = await ask(`${verb} ${targets.length} request${targets.length === 1 ? '' : 's'}${warned}? [y/N] `);
-    if (!/^y(es)?$/i.test(answer)) {
+    if (!(await confirm(`${verb} ${targets.length} request${targets.length === 1 ? '' : 's'}${warned}?`))) {
       write('Nothing was changed.');
       return 1;
     }
@@ -126,7 +120,9 @@ export async function runApproveCommand(opts: ApproveCommandOptions): Promise<nu
   const results: (DecideResult | { name: string; outcome: 'error'; line: string })[] = [];
   for (const c of targets) {
     try {
-      results.push(await decide(kc, c.name, decision, opts.message ?? `${decision === 'Approved' ? 'approved' : 'denied'} with fleetdeck approve`));
+      results.push(
+        await decide(kc, c.name, decision, opts.message ?? `${decision === 'Approved' ? 'approved' : 'denied'} with fleetdeck approve`),
+      );
     } catch (err) {
       results.push({ name: c.name, outcome: 'error', line: `${c.name}: ${describeError(err)}` });
     }
@@ -137,47 +133,73 @@ export async function runApproveCommand(opts: ApproveCommandOptions): Promise<nu
 }
 
 /** --auto: approve pending CSRs of one requester and signer as they come, until Ctrl-C. */
-async function runAuto(kc: KubeConfig, context: string, requester: string, signer: string, opts: ApproveCommandOptions, output: 'text' | 'json'): Promise<number> {
+async function runAuto(
+  kc: KubeConfig,
+  context: string,
+  requester: string,
+  signer: string,
+  opts: ApproveCommandOptions,
+  output: 'text' | 'json',
+): Promise<number> {
   const rule = `requester ${requester}, signer ${signer}`;
-  if (!opts.yes) {
-    const answer = await ask(`Approve automatically every pending request in ${context} from ${rule}, until Ctrl-C? [y/N] `);
-    if (!/^y(es)?$/i.test(answer)) {
-      write('Nothing was changed.');
-      return 1;
-    }
+  if (!opts.yes && !(await confirm(`Approve automatically every pending request in ${context} from ${rule}, until Ctrl-C?`))) {
+    write('Nothing was changed.');
+    return 1;
   }
-  const emit = (event: Record<string, unknown>, text: string) => write(output === 'json' ? JSON.stringify({ time: new Date().toISOString(), context, ...event }) : `${clock(Date.now())} ${text}`);
-  emit({ kind: 'auto', requester, signer }, `Auto-approve on ${context}: every pending request from ${rule} is approved as it comes (Ctrl-C stops).`);
-  const attempted = new Set<string>();
-  let failures = 0;
+  const emit = (event: Record<string, unknown>, text: string) =>
+    write(output === 'json' ? JSON.stringify({ time: new Date().toISOString(), context, ...event }) : `${clock(Date.now())} ${text}`);
+  emit(
+    { kind: 'auto', requester, signer },
+    `Auto-approve on ${context}: every pending request from ${rule} is approved as it comes (Ctrl-C stops).`,
+  );
+  const rules = autoApprover(kc, context, requester, signer, emit);
   return new Promise<number>((resolve) => {
-    let lastError = '';
-    const watch = watchCsrs(kc, {
-      onChange: (csrs) => {
-        for (const c of csrs) {
-          if (c.condition !== 'Pending' || c.requester !== requester || c.signer !== signer || attempted.has(c.name)) continue;
-          attempted.add(c.name);
-          const warn = c.warnings.length ? ` (warnings: ${c.warnings.join('; ')})` : '';
-          decide(kc, c.name, 'Approved', `approved automatically by fleetdeck approve --auto (${rule})`)
-            .then((r) => emit({ kind: 'decided', name: c.name, outcome: r.outcome, condition: r.condition, warnings: c.warnings }, `${r.line}${r.outcome === 'changed' ? ` (auto, subject ${c.subject.commonName ?? '-'})` : ''}${warn}`))
-            .catch((err: unknown) => {
-              failures++;
-              emit({ kind: 'error', name: c.name, error: describeError(err) }, `${c.name}: not approved: ${describeError(err)}`);
-            });
-        }
-      },
-      onError: (message) => {
-        if (message === lastError) return;
-        lastError = message;
-        emit({ kind: 'watch-error', error: message }, `watch of ${context}: ${message} (retrying)`);
-      },
-    });
+    const watch = watchCsrs(kc, { onChange: rules.onChange, onError: rules.onError });
     process.once('SIGINT', () => {
       void watch.stop().then(() => {
         emit({ kind: 'stopped' }, 'Auto-approve stopped.');
-        resolve(failures ? 1 : 0);
+        resolve(rules.failures() ? 1 : 0);
       });
     });
-    process.once('SIGTERM', () => void watch.stop().then(() => resolve(failures ? 1 : 0)));
+    process.once('SIGTERM', () => void watch.stop().then(() => resolve(rules.failures() ? 1 : 0)));
   });
+}
+
+type Emit = (event: Record<string, unknown>, text: string) => void;
+
+/** What --auto does with each change of the CSRs: approve every new pending one the rule matches, once; say each watch error once. */
+function autoApprover(kc: KubeConfig, context: string, requester: string, signer: string, emit: Emit) {
+  const rule = `requester ${requester}, signer ${signer}`;
+  const attempted = new Set<string>();
+  let failures = 0;
+  let lastError = '';
+  const approveOne = (c: CsrSummary) => {
+    const warn = c.warnings.length ? ` (warnings: ${c.warnings.join('; ')})` : '';
+    decide(kc, c.name, 'Approved', `approved automatically by fleetdeck approve --auto (${rule})`)
+      .then((r) =>
+        emit(
+          { kind: 'decided', name: c.name, outcome: r.outcome, condition: r.condition, warnings: c.warnings },
+          `${r.line}${r.outcome === 'changed' ? ` (auto, subject ${c.subject.commonName ?? '-'})` : ''}${warn}`,
+        ),
+      )
+      .catch((err: unknown) => {
+        failures++;
+        emit({ kind: 'error', name: c.name, error: describeError(err) }, `${c.name}: not approved: ${describeError(err)}`);
+      });
+  };
+  return {
+    onChange: (csrs: CsrSummary[]) => {
+      for (const c of csrs) {
+        if (c.condition !== 'Pending' || c.requester !== requester || c.signer !== signer || attempted.has(c.name)) continue;
+        attempted.add(c.name);
+        approveOne(c);
+      }
+    },
+    onError: (message: string) => {
+      if (message === lastError) return;
+      lastError = message;
+      emit({ kind: 'watch-error', error: message }, `watch of ${context}: ${message} (retrying)`);
+    },
+    failures: () => failures,
+  };
 }

@@ -1,5 +1,6 @@
 import { wrap } from '../../components/theme/index.js';
-import { ageOf, type CsrSummary } from '../../kube/csr.js';
+import type { CsrSummary } from '../../kube/csr.js';
+import { ageOf } from '../../report/csr-lines.js';
 
 export interface BlockLine {
   text: string;
@@ -8,7 +9,11 @@ export interface BlockLine {
 
 /** The requested subject: "CN=…, O=…", or "(empty)". */
 export function subjectText(c: CsrSummary): string {
-  return [c.subject.commonName ? `CN=${c.subject.commonName}` : '', ...c.subject.organizations.map((o) => `O=${o}`)].filter(Boolean).join(', ') || '(empty)';
+  return (
+    [c.subject.commonName ? `CN=${c.subject.commonName}` : '', ...c.subject.organizations.map((o) => `O=${o}`)]
+      .filter(Boolean)
+      .join(', ') || '(empty)'
+  );
 }
 
 /**
@@ -19,7 +24,10 @@ export function csrBlock(c: CsrSummary, now = Date.now(), width = Infinity): Blo
   const sans = [...c.dnsNames, ...c.ipAddresses];
   // Warnings wrap (they are the point); the other lines are cut at the width.
   const warning = (w: string): BlockLine[] =>
-    (Number.isFinite(width) ? wrap(w, Math.max(10, width - 2)) : [w]).map((t, i) => ({ kind: 'warning', text: `${i === 0 ? '‼' : ' '} ${t}` }));
+    (Number.isFinite(width) ? wrap(w, Math.max(10, width - 2)) : [w]).map((t, i) => ({
+      kind: 'warning',
+      text: `${i === 0 ? '‼' : ' '} ${t}`,
+    }));
   return [
     { kind: 'head', text: `${c.name}  from ${c.requester || '?'}  age ${ageOf(c.created, now)}` },
     { kind: 'detail', text: `signer  ${c.signer || '?'}` },
