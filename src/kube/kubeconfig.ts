@@ -149,3 +149,28 @@ export interface ContextInfo {
   server: string;
   namespace?: string;
 }
+
+/** A KubeConfig from kubeconfig YAML text (e.g. the control plane's admin kubeconfig the install builds). */
+export function kubeConfigFromString(text: string): KubeConfig {
+  const kc = new KubeConfig();
+  kc.loadFromString(text);
+  return kc;
+}
+
+/**
+ * One KubeConfig holding every cluster, user and context of `configs` (a later one wins a name
+ * they share), with `currentContext` current.
+ */
+export function mergeKubeConfigs(configs: readonly KubeConfig[], currentContext: string): KubeConfig {
+  const kc = new KubeConfig();
+  const clusters = new Map<string, Cluster>();
+  const users = new Map<string, User>();
+  const contexts = new Map<string, Context>();
+  for (const t of configs) {
+    for (const c of t.getClusters()) clusters.set(c.name, c);
+    for (const u of t.getUsers()) users.set(u.name, u);
+    for (const c of t.getContexts()) contexts.set(c.name, c);
+  }
+  kc.loadFromOptions({ clusters: [...clusters.values()], users: [...users.values()], contexts: [...contexts.values()], currentContext });
+  return kc;
+}

@@ -1,0 +1,102 @@
+/** The install command's targets: flags and the fleet file resolved against the kubeconfig. */
+import path from 'node:path';
+import { DEFAULT_CONTROL_PLANE_CONTEXT, DEFAULT_NAMESPACE, readFleetFile } from '../../config/fleet-config.js';
+import { UsageError, UserError } from '../../errors.js';
+import type { FleetStatusCheck } from '../../install/install.js';
+import type { Target, WorkloadTarget } from '../../install/plan.js';
+import { collectStatus } from '../../feeds/status-feed.js';
+import { configForContext, contextInfos, loadKubeconfig, type LoadedKubeconfig } from '../../kube/kubeconfig.js';
+import { fleetChecklist } from '../../report/fleet-checklist.js';
+import { fleetHealthy } from '../../report/status.js';
+import type { GlobalOptions } from '../../session/options.js';
+
+export interface InstallCommandOptions extends GlobalOptions {
+  workload?: string[];
+  ha?: boolean;
+  topologyKey?: string;
+  bundle?: string;
+  dryRun?: boolean;
+  yes?: boolean;
+  rotateCerts?: boolean;
+  certValidityDays?: number;
+  mergeKubeconfig?: boolean;
+}
+
+const NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/** The control plane's kubeconfig, next to the fleet file: `<config dir>/fleetdeck/<context>.kubeconfig`. */
+export function controlPlaneKubeconfigPath(fleetFile: string, context: string): string {
+  return path.join(path.dirname(fleetFile), `${context}.kubeconfig`);
+}
+
+export interface Resolved {
+  loaded: LoadedKubeconfig;
+  hosting: Target;
+  workloads: WorkloadTarget[];
+  namespace: string;
+  controlPlaneContext: string;
+}
+
+/** `--workload C1,C2=name2`: contexts, optionally with the cluster name they register under. */
+export function parseWorkloads(values: string[] | undefined): { context: string; clusterName: string }[] {
+  const out: { context: string; clusterName: string }[] = [];
+  for (const v of (values ?? [])
+    .flatMap((x) => x.split(','))
+    .map((x) => x.trim())
+    .filter(Boolean)) {
+    const [context = '', clusterName = context] = v.split('=');
+    if (!NAME.test(clusterName))
+      throw new UsageError(`cluster name "${clusterName}" (from --workload ${v}) is not a valid name (lower-case letters, digits and -)`);
+    if (out.some((w) => w.context === context)) throw new UsageError(`workload context "${context}" is given twice`);
+    out.push({ context, clusterName });
+  }
+  return out;
+}
+
+/** Uninstall without --workload: the fleet file's workloads, when it describes this hosting context. */
+function fleetFileWorkloads(file: ReturnType<typeof readFleetFile>, hostingName: string): { context: string; clusterName: string }[] {
+  if (file?.hostingContext !== hostingName) return [];
+  return (file.workloads ?? []).map((w) =>
+    typeof w === 'string' ? { context: w, clusterName: w } : { context: w.context, clusterName: w.clusterName ?? w.context },
+  );
+}
+
+export function resolve(opts: InstallCommandOptions, fleetFile: string, forUninstall: boolean): Resolved {
+  const namespace = opts.namespace ?? DEFAULT_NAMESPACE;
+  if (!NAME.test(namespace)) throw new UsageError(`"${namespace}" is not a valid namespace name (lower-case letters, digits and -)`);
+  const file = forUninstall ? readFleetFile(fleetFile) : undefined;
+  const hostingName = opts.hostingContext ?? file?.hostingContext;
+  if (!hostingName)
+    throw new UsageError(
+      `${forUninstall ? 'uninstall' : 'install'} needs --hosting-context (the context of the cluster that hosts the control plane)`,
+    );
+  const loaded = loadKubeconfig({ kubeconfig: opts.kubeconfig });
+  const known = new Set(contextInfos(loaded.config).map((c) => c.name));
+  const check = (name: string, flag: string) => {
+    if (!known.has(name))
+      throw new UserError(
+        `context "${name}" (${flag}) is not in the kubeconfig (${loaded.files.join(', ') || 'none found'}); check the name or --kubeconfig`,
+        2,
+      );
+  };
+  check(hostingName, '--hosting-context');
+  let workloads = parseWorkloads(opts.workload);
+  if (forUninstall && workloads.length === 0) workloads = fleetFileWorkloads(file, hostingName);
+  for (const w of workloads) check(w.context, '--workload');
+  if (workloads.some((w) => w.context === hostingName))
+    throw new UsageError(`"${hostingName}" is the hosting context; a workload cluster must be another context`);
+  return {
+    loaded,
+    hosting: { context: hostingName, kc: configForContext(loaded.config, hostingName) },
+    workloads: workloads.map((w) => ({ ...w, kc: configForContext(loaded.config, w.context) })),
+    namespace,
+    controlPlaneContext: opts.controlPlaneContext ?? DEFAULT_CONTROL_PLANE_CONTEXT,
+  };
+}
+
+/** The install's last check: the fleet's status as `fleetdeck status` collects and judges it. */
+export const fleetStatusCheck: FleetStatusCheck = async (kc, names, fleet) => {
+  const contexts = contextInfos(kc).filter((c) => names.includes(c.name));
+  const state = await collectStatus(kc, contexts, 20_000, fleet);
+  return { items: fleetChecklist(state), healthy: fleetHealthy(state) };
+};

@@ -1,0 +1,45 @@
+import { Applier, type Manifest } from '../../kube/apply.js';
+import { waitFor } from '../../kube/wait.js';
+import { initKubeconfig } from '../certs/index.js';
+import { TIMEOUTS } from '../plan.js';
+import type { RowControl } from '../runner.js';
+import { INIT_KUBECONFIG_SECRET, type InstallRun, MANAGED_LABELS, agentRbac, namespaceObject, summarize } from './run.js';
+
+interface CrdJson {
+  metadata?: { name?: string };
+  status?: { conditions?: { type: string; status: string }[] };
+}
+
+/** The agents' bootstrap kubeconfig as a Secret of the control plane. */
+function initSecret(run: InstallRun): Manifest {
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: INIT_KUBECONFIG_SECRET, namespace: run.namespace, labels: MANAGED_LABELS },
+    type: 'Opaque',
+    data: { kubeconfig: Buffer.from(initKubeconfig(run.certs!, run.server)).toString('base64') },
+  };
+}
+
+/** In the control plane: the CRDs (waited for until Established), the agents' RBAC, the namespace and the init kubeconfig. */
+export async function crdsStep(run: InstallRun, row: RowControl): Promise<string> {
+  const { bundle, opts } = run;
+  const objs = [...(bundle.crds as Manifest[]), ...agentRbac(), namespaceObject(run.namespace), initSecret(run)];
+  const results = await run.applyAll(new Applier(run.cpKc!), opts.controlPlaneContext, objs);
+  row.progress('waiting for the CRDs to be Established');
+  const names = new Set(bundle.crds.map((c) => c.metadata.name));
+  await waitFor<CrdJson>({
+    kc: run.cpKc!,
+    path: '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
+    timeoutMs: TIMEOUTS.crds,
+    ...(run.signal ? { signal: run.signal } : {}),
+    check: (items) => {
+      const established = items.filter(
+        (c) => names.has(c.metadata?.name ?? '') && c.status?.conditions?.some((x) => x.type === 'Established' && x.status === 'True'),
+      );
+      return { done: established.length === names.size, detail: `${established.length}/${names.size} Established` };
+    },
+    onProgress: (d) => row.progress(d),
+  });
+  return `${[...names].map((n) => n.split('.')[0]).join(', ')} Established; ${summarize(results, false)}`;
+}
