@@ -22,7 +22,8 @@ interface KubeconfigDoc {
 function read(file: string): KubeconfigDoc {
   if (!fs.existsSync(file)) return { apiVersion: 'v1', kind: 'Config', clusters: [], users: [], contexts: [] };
   const doc = (parse(fs.readFileSync(file, 'utf8')) ?? {}) as KubeconfigDoc;
-  if (typeof doc !== 'object' || Array.isArray(doc)) throw new StepError(`${file} is not a kubeconfig`, 'point the merge at a kubeconfig file');
+  if (typeof doc !== 'object' || Array.isArray(doc))
+    throw new StepError(`${file} is not a kubeconfig`, 'point the merge at a kubeconfig file');
   return doc;
 }
 
@@ -37,7 +38,8 @@ export function mergeKubeconfigFile(target: string, source: string, now: Date = 
   const from = read(source);
   const added: string[] = [];
   for (const key of ['clusters', 'users', 'contexts'] as const) {
-    const list = (into[key] ??= []);
+    into[key] ??= [];
+    const list = into[key];
     for (const entry of from[key] ?? []) {
       const same = list.find((e) => e.name === entry.name);
       if (same && !isDeepStrictEqual(same, entry)) {

@@ -70,16 +70,24 @@ export function installSteps(opts: Pick<InstallOptions, 'workloads' | 'dryRun'>)
 export const COMPONENTS = [
   { id: 'etcd', label: 'ETCD', selector: 'app=etcd', kind: 'StatefulSet', name: 'etcd' },
   { id: 'apiserver', label: 'API Server', selector: 'component=apiserver', kind: 'Deployment', name: 'apiserver' },
-  { id: 'controller-manager', label: 'Kube-controller-manager', selector: 'component=controller-manager', kind: 'Deployment', name: 'controller-manager' },
+  {
+    id: 'controller-manager',
+    label: 'Kube-controller-manager',
+    selector: 'component=controller-manager',
+    kind: 'Deployment',
+    name: 'controller-manager',
+  },
   { id: 'scheduler', label: 'Nova scheduler', selector: 'component=nova-scheduler', kind: 'Deployment', name: 'nova-scheduler' },
 ] as const;
 
 /** The guide's hints, word for word where it has them. */
 export const HINTS = {
   loadBalancer:
-    'the Service has no external address yet: check that the hosting cluster has a working load balancer (cloud controller, MetalLB) or Ingress controller, as the guide\'s prerequisites say',
+    "the Service has no external address yet: check that the hosting cluster has a working load balancer (cloud controller, MetalLB) or Ingress controller, as the guide's prerequisites say",
   etcdPending:
     'ETCD pods will not start if the storage provisioner is not configured for the hosting cluster: etcd needs a PersistentVolume (check for a default StorageClass and its provisioner)',
-  endpoint: 'the control plane does not answer at its load-balancer address: check the apiserver pods\' logs and that the Service routes to them',
-  agent: 'if the agent runs but the cluster does not show up in the control plane, read the agent\'s logs: kubectl --context=<workload> logs -n <namespace> deploy/nova-agent',
+  endpoint:
+    "the control plane does not answer at its load-balancer address: check the apiserver pods' logs and that the Service routes to them",
+  agent:
+    "if the agent runs but the cluster does not show up in the control plane, read the agent's logs: kubectl --context=<workload> logs -n <namespace> deploy/nova-agent",
 } as const;

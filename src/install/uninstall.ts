@@ -46,7 +46,11 @@ export function uninstallSteps(opts: Pick<UninstallOptions, 'workloads'>): { id:
  * files the install wrote. Deleting what is already gone is not an error: it can be re-run.
  * The caller confirms first (the Service's address is lost for good).
  */
-export async function runUninstall(opts: UninstallOptions, publish: (items: CheckItem[]) => void, signal?: AbortSignal): Promise<UninstallResult> {
+export async function runUninstall(
+  opts: UninstallOptions,
+  publish: (items: CheckItem[]) => void,
+  signal?: AbortSignal,
+): Promise<UninstallResult> {
   const runner = new StepRunner(publish);
   const result: UninstallResult = { ok: false, steps: [], deleted: [] };
   const ns = opts.namespace;
@@ -69,10 +73,16 @@ export async function runUninstall(opts: UninstallOptions, publish: (items: Chec
       fieldSelector: `metadata.name=${ns}`,
       timeoutMs,
       ...(signal ? { signal } : {}),
-      check: (items) => ({ done: items.length === 0, detail: items.length ? `namespace ${ns} ${items[0]?.status?.phase ?? ''}`.trim() : `namespace ${ns} gone` }),
+      check: (items) => ({
+        done: items.length === 0,
+        detail: items.length ? `namespace ${ns} ${items[0]?.status?.phase ?? ''}`.trim() : `namespace ${ns} gone`,
+      }),
       onProgress: (d) => row.progress(d),
     }).catch((err: unknown) => {
-      throw new StepError(`namespace ${ns} in ${target.context} still exists: ${err instanceof Error ? err.message : String(err)}`, `kubectl --context=${target.context} get namespace ${ns} -o yaml (look for finalizers)`);
+      throw new StepError(
+        `namespace ${ns} in ${target.context} still exists: ${err instanceof Error ? err.message : String(err)}`,
+        `kubectl --context=${target.context} get namespace ${ns} -o yaml (look for finalizers)`,
+      );
     });
   };
   const nsObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } };
@@ -101,7 +111,9 @@ export async function runUninstall(opts: UninstallOptions, publish: (items: Chec
     });
     await runner.run('service', async () => {
       const [svc] = forNamespace([bundle.service], ns);
-      return (await remove(hosting, opts.hosting.context, [svc!])) ? `${svc!.metadata.name} deleted (its address is released)` : 'already gone';
+      return (await remove(hosting, opts.hosting.context, [svc!]))
+        ? `${svc!.metadata.name} deleted (its address is released)`
+        : 'already gone';
     });
     await runner.run('namespace', async (row) => {
       await remove(hosting, opts.hosting.context, [nsObject]);
