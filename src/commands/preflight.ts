@@ -5,12 +5,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { UsageError, UserError } from '../errors.js';
-import { configForContext, contextInfos, loadKubeconfig } from '../kube/kubeconfig.js';
+import { UsageError } from '../errors.js';
 import { formatChecklist } from '../checklist/checklist.js';
+import type { ApiTarget } from '../kube/server-probe.js';
 import { DEFAULT_MIN_CPUS, DEFAULT_MIN_MEMORY_GB, hasFailures, preflightChecks } from '../preflight/checks.js';
-import { gatherFacts, type ApiTarget, type CommandRunner } from '../preflight/gather.js';
+import { gatherFacts } from '../preflight/gather.js';
+import type { CommandRunner } from '../preflight/read-commands.js';
 import type { GlobalOptions } from '../session/options.js';
+import { resolveContext } from '../session/session.js';
 
 export interface PreflightCommandOptions extends GlobalOptions {
   server?: string;
@@ -44,15 +46,9 @@ export function apiTarget(opts: PreflightCommandOptions): ApiTarget | undefined 
     if (u.protocol !== 'https:') throw new UsageError(`--server ${opts.server} must be an https:// URL`);
     return { url: opts.server, source: '--server' };
   }
-  const loaded = loadKubeconfig({ kubeconfig: opts.kubeconfig });
-  const context = given[0] ?? loaded.config.getCurrentContext();
-  if (!context) return undefined;
-  const info = contextInfos(loaded.config).find((c) => c.name === context);
-  if (!info) {
-    const known = contextInfos(loaded.config).map((c) => c.name).join(', ') || 'none';
-    throw new UserError(`context "${context}" is not in the kubeconfig (known: ${known}); check --context or --kubeconfig`, 2);
-  }
-  return { url: info.server, source: `context ${context}`, kc: configForContext(loaded.config, context) };
+  const one = resolveContext(opts, 'preflight checks one API server', { optional: true });
+  if (!one) return undefined;
+  return { url: one.kc.getCurrentCluster()?.server ?? '', source: `context ${one.context}`, kc: one.kc };
 }
 
 export async function runPreflight(opts: PreflightCommandOptions): Promise<number> {
@@ -71,7 +67,11 @@ export async function runPreflight(opts: PreflightCommandOptions): Promise<numbe
     const host = root === '/' ? os.hostname() : root;
     const fails = checks.filter((c) => c.state === 'fail').length;
     const warns = checks.filter((c) => c.state === 'warn').length;
-    const summary = fails ? `${fails} check${fails > 1 ? 's' : ''} failed${warns ? `, ${warns} warning${warns > 1 ? 's' : ''}` : ''}: fix them before this host becomes a node` : warns ? `Ready, with ${warns} warning${warns > 1 ? 's' : ''}` : 'Ready to become a node';
+    const summary = fails
+      ? `${fails} check${fails > 1 ? 's' : ''} failed${warns ? `, ${warns} warning${warns > 1 ? 's' : ''}` : ''}: fix them before this host becomes a node`
+      : warns
+        ? `Ready, with ${warns} warning${warns > 1 ? 's' : ''}`
+        : 'Ready to become a node';
     process.stdout.write(`Preflight checks of ${host}\n${formatChecklist(checks, { ascii })}\n${summary}\n`);
   }
   return ok ? 0 : 1;

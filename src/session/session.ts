@@ -7,7 +7,14 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { fleetContextNames, fleetFilePath, readFleetFile, resolveFleet } from '../config/fleet-config.js';
 import { UsageError, UserError } from '../errors.js';
 import type { FleetConfig } from '../kube/fleet.js';
-import { contextConfigs, contextInfos, loadKubeconfig, selectContexts, type ContextInfo, type LoadedKubeconfig } from '../kube/kubeconfig.js';
+import {
+  contextConfigs,
+  contextInfos,
+  loadKubeconfig,
+  selectContexts,
+  type ContextInfo,
+  type LoadedKubeconfig,
+} from '../kube/kubeconfig.js';
 import type { GlobalOptions } from './options.js';
 
 export interface Session extends LoadedKubeconfig {
@@ -28,7 +35,10 @@ export interface OneContext {
 function known(loaded: LoadedKubeconfig, context: string): void {
   const names = contextInfos(loaded.config).map((c) => c.name);
   if (!names.includes(context)) {
-    throw new UserError(`context "${context}" is not in the kubeconfig (known: ${names.join(', ') || 'none'}); check --context or --kubeconfig`, 2);
+    throw new UserError(
+      `context "${context}" is not in the kubeconfig (known: ${names.join(', ') || 'none'}); check --context or --kubeconfig`,
+      2,
+    );
   }
 }
 
@@ -36,7 +46,10 @@ function fleetSession(opts: GlobalOptions, loaded: LoadedKubeconfig, fleet: Flee
   const names = new Set(contextInfos(loaded.config).map((c) => c.name));
   const from = opts.hostingContext ? '--hosting-context' : `the fleet file ${file}`;
   if (!names.has(fleet.hostingContext)) {
-    throw new UserError(`hosting context "${fleet.hostingContext}" (from ${from}) is not in the kubeconfig; check --hosting-context or --kubeconfig`, 2);
+    throw new UserError(
+      `hosting context "${fleet.hostingContext}" (from ${from}) is not in the kubeconfig; check --hosting-context or --kubeconfig`,
+      2,
+    );
   }
   for (const w of fleet.workloads) {
     if (!names.has(w.context)) {
@@ -44,7 +57,10 @@ function fleetSession(opts: GlobalOptions, loaded: LoadedKubeconfig, fleet: Flee
     }
   }
   // The control plane's context may not exist yet (before the install): the checklist says so.
-  return selectContexts(loaded.config, fleetContextNames(fleet).filter((n) => names.has(n)));
+  return selectContexts(
+    loaded.config,
+    fleetContextNames(fleet).filter((n) => names.has(n)),
+  );
 }
 
 /**
@@ -73,18 +89,33 @@ export function openSession(opts: GlobalOptions, { useFleetFile = true } = {}): 
  * The one context of a single-cluster command: --context (once), else the kubeconfig's
  * current context. `what` names the command in the errors ("a rollout works on one cluster").
  * Reads only the kubeconfig (no fleet file): these commands act on the cluster they are given.
+ * `optional: true` returns undefined instead of failing when there is neither.
  */
+export function resolveContext(opts: GlobalOptions, what: string, o: ResolveOptions & { optional: true }): OneContext | undefined;
+export function resolveContext(opts: GlobalOptions, what: string, o?: ResolveOptions): OneContext;
 export function resolveContext(
   opts: GlobalOptions,
   what: string,
-  { required, noCurrentHint = '' }: { required?: string; noCurrentHint?: string } = {},
-): OneContext {
+  { required, noCurrentHint = '', optional = false }: ResolveOptions = {},
+): OneContext | undefined {
   const given = (opts.context ?? []).filter(Boolean);
   if (given.length > 1) throw new UsageError(`${what}: give --context once (got ${given.join(', ')})`);
   const loaded = loadKubeconfig({ kubeconfig: opts.kubeconfig });
   if (!given[0] && required) throw new UsageError(required);
   const context = given[0] ?? loaded.config.getCurrentContext();
-  if (!context) throw new UsageError(`no --context given and the kubeconfig has no current context${noCurrentHint}`);
+  if (!context) {
+    if (optional) return undefined;
+    throw new UsageError(`no --context given and the kubeconfig has no current context${noCurrentHint}`);
+  }
   known(loaded, context);
   return { context, kc: contextConfigs(() => loaded.config)(context) };
+}
+
+export interface ResolveOptions {
+  /** The error when no --context is given (the current context is not enough). */
+  required?: string;
+  /** Added to the error when there is no current context. */
+  noCurrentHint?: string;
+  /** No --context and no current context: undefined instead of an error. */
+  optional?: boolean;
 }
