@@ -94,7 +94,8 @@ export function wizardReducer(state: WizardState, action: WizardAction): WizardS
     case 'hosting':
       return next('namespace', { hosting: action.context, workloads: choices.workloads.filter((w) => w !== action.context) });
     case 'namespace':
-      if (!NAME.test(action.value)) return { ...state, error: `"${action.value}" is not a valid namespace name (lower-case letters, digits and -)` };
+      if (!NAME.test(action.value))
+        return { ...state, error: `"${action.value}" is not a valid namespace name (lower-case letters, digits and -)` };
       return next('workloads', { namespace: action.value });
     case 'workloads': {
       const clusterNames = { ...choices.clusterNames };
@@ -104,7 +105,8 @@ export function wizardReducer(state: WizardState, action: WizardAction): WizardS
     case 'clusterName': {
       const context = choices.workloads[state.nameIndex];
       if (!context) return next('ha');
-      if (!NAME.test(action.value)) return { ...state, error: `"${action.value}" is not a valid cluster name (lower-case letters, digits and -)` };
+      if (!NAME.test(action.value))
+        return { ...state, error: `"${action.value}" is not a valid cluster name (lower-case letters, digits and -)` };
       const taken = choices.workloads.some((w, i) => i < state.nameIndex && choices.clusterNames[w] === action.value);
       if (taken) return { ...state, error: `"${action.value}" is already the name of another cluster` };
       const clusterNames = { ...choices.clusterNames, [context]: action.value };
@@ -118,13 +120,17 @@ export function wizardReducer(state: WizardState, action: WizardAction): WizardS
       return next('validity', { topologyKey: action.value });
     case 'validity': {
       const years = Number(action.value);
-      if (!Number.isInteger(years) || years < 1 || years > 100) return { ...state, error: 'validity is a whole number of years from 1 to 100' };
+      if (!Number.isInteger(years) || years < 1 || years > 100)
+        return { ...state, error: 'validity is a whole number of years from 1 to 100' };
       const s = next('checks', { validityYears: years });
       delete s.checks;
       return s;
     }
     case 'checks':
-      return { ...state, checks: { items: action.items, done: action.done, blocking: action.blocking ?? false, warnings: action.warnings ?? false } };
+      return {
+        ...state,
+        checks: { items: action.items, done: action.done, blocking: action.blocking ?? false, warnings: action.warnings ?? false },
+      };
     case 'toggleMerge':
       return { ...state, choices: { ...choices, mergeKubeconfig: !choices.mergeKubeconfig } };
     case 'rerunChecks': {
@@ -146,7 +152,8 @@ export function wizardReducer(state: WizardState, action: WizardAction): WizardS
       return { ...state, progress: { items: action.items, done: action.done, ok: action.ok ?? false } };
     case 'back': {
       if (state.page === 'progress' || state.page === 'hosting') return state;
-      if (state.page === 'names' && state.nameIndex > 0) return { ...state, nameIndex: state.nameIndex - 1, error: undefined } as WizardState;
+      if (state.page === 'names' && state.nameIndex > 0)
+        return { ...state, nameIndex: state.nameIndex - 1, error: undefined } as WizardState;
       const s = next(previous(state));
       if (s.page === 'names') s.nameIndex = Math.max(0, choices.workloads.length - 1);
       return s;
