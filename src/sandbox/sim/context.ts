@@ -2,9 +2,9 @@ import net from 'node:net';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { describeError, statusCode } from '../../kube/client.js';
 
-/** What every simulated part needs: admin access to one cluster, its identity, a log sink. */
+/** What every simulated part needs: access to one cluster, its identity, a log sink. */
 export interface SimContext {
-  /** Admin credentials for exactly one cluster. */
+  /** Credentials of a system:masters user for exactly one cluster (the sandbox's own, SIM_USER). */
   kc: KubeConfig;
   cluster: { name: string; index: number };
   /** One line per call; never multi-line, never key material. */
@@ -12,7 +12,7 @@ export interface SimContext {
   /**
    * Given, pods whose containers are etcd or kube-apiserver images run the real binaries, the
    * nova-agent runs in process, Services resolve by name and load balancers forward (see
-   * sim/containers.ts, sim/network.ts). Without it every pod is only reported as running.
+   * sim/real-pod.ts, sim/network.ts). Without it every pod is only reported as running.
    */
   runtime?: SandboxRuntime;
 }
@@ -70,6 +70,16 @@ export function sleep(ms: number): Promise<void> {
 
 export function isNotFound(err: unknown): boolean {
   return statusCode(err) === 404;
+}
+
+/** The promise's value, or undefined when it fails with 404. */
+export async function ignoreNotFound<T>(p: Promise<T>): Promise<T | undefined> {
+  try {
+    return await p;
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
 }
 
 export function isConflict(err: unknown): boolean {

@@ -8,9 +8,11 @@ import type { PodNetwork } from './pods.js';
 
 export { HostnameDirectory, type SimContext, type SandboxRuntime } from './context.js';
 export { ClusterNetwork } from './network.js';
-export { SimulatedKubelet, type SimulatedKubeletOptions, SANDBOX_NODE_ANNOTATION, SANDBOX_ZONES, NOT_READY_TAINT } from './kubelet.js';
+export { SimulatedKubelet, type SimulatedKubeletOptions } from './kubelet.js';
+export { SANDBOX_NODE_ANNOTATION, SANDBOX_ZONES, NOT_READY_TAINT } from './node-status.js';
 export { LoadBalancerController, LB_HOSTNAME_ANNOTATION, LB_HOSTNAME_SUFFIX } from './loadbalancer.js';
-export { type PodNetwork, type Fault, FAULT_ANNOTATION } from './pods.js';
+export type { PodNetwork } from './pods.js';
+export { type Fault, FAULT_ANNOTATION } from './pod-status.js';
 export { StorageProvisioner, SANDBOX_PROVISIONER, DEFAULT_STORAGE_CLASS } from './provisioner.js';
 export { REPLACE_WHEN_DRAINED_ANNOTATION, REPLACE_SETTLE_MS } from './replacer.js';
 export { SimulatedStorage, ensureSimulatedStorage, storageProfile } from './storage-objects.js';

@@ -1,30 +1,16 @@
-import { randomUUID } from 'node:crypto';
-import {
-  CoordinationV1Api,
-  CoreV1Api,
-  PatchStrategy,
-  setHeaderOptions,
-  V1MicroTime,
-  type V1Node,
-  type V1NodeCondition,
-  type V1NodeStatus,
-} from '@kubernetes/client-node';
-import { makeClient, describeError } from '../../kube/client.js';
+import { CoordinationV1Api, CoreV1Api, type V1Node } from '@kubernetes/client-node';
+import { makeClient } from '../../kube/client.js';
 import { ResilientWatch } from '../../kube/watch.js';
 import { ZONE_LABEL } from '../../kube/nodes.js';
-import { FIELD_MANAGER, isConflict, isNotFound, retryUntil, sleep, watchErrorLogger, type SimContext } from './context.js';
-import { WorkQueue } from './queue.js';
-import { PodRunner, type PodNetwork } from './pods.js';
-import { NodeReplacer, REPLACE_WHEN_DRAINED_ANNOTATION, drainedForReplacement, replacementLabels, replacementName } from './replacer.js';
+import { ignoreNotFound, retryUntil, sleep, watchErrorLogger, type SimContext } from './context.js';
 import type { ClusterNetwork } from './network.js';
+import { LEASE_NAMESPACE, postStatus, renewLease, untaint } from './node-heartbeat.js';
+import { adoptedState, newNodeState, nextOrdinal, nodeIP, ordinalOf, registerNode } from './node-registration.js';
+import { hasNotReadyTaint, isUp, type NodeState } from './node-status.js';
+import { PodRunner, type PodNetwork } from './pods.js';
+import { WorkQueue } from './queue.js';
+import { NodeReplacer, REPLACE_WHEN_DRAINED_ANNOTATION, drainedForReplacement, replacementLabels, replacementName } from './replacer.js';
 
-export const SANDBOX_NODE_ANNOTATION = 'fleetdeck.io/sandbox-node';
-export const NOT_READY_TAINT = 'node.kubernetes.io/not-ready';
-export const REGION_LABEL = 'topology.kubernetes.io/region';
-export const SANDBOX_ZONES = ['zone-a', 'zone-b', 'zone-c'] as const;
-export const KUBELET_VERSION = 'v1.20.2';
-const LEASE_NAMESPACE = 'kube-node-lease';
-const LEASE_SECONDS = 40;
 const HEARTBEAT_MS = 10_000;
 
 export interface SimulatedKubeletOptions {
@@ -42,34 +28,6 @@ export interface SimulatedKubeletOptions {
   replaceDrained?: boolean;
   /** How long a node stays cordoned and drained before it is replaced (default REPLACE_SETTLE_MS). */
   replaceSettleMs?: number;
-}
-
-interface NodeState {
-  name: string;
-  /** Position in the cluster: fixes the node's address and zone. */
-  ordinal: number;
-  ip: string;
-  /** Set once the Node exists in the API (created or adopted). */
-  uid?: string;
-  ready: boolean;
-  readySince: Date;
-  registeredAt: Date;
-  bootID: string;
-  last?: V1Node;
-  /** Registered with these labels instead of those its ordinal gives (a replacement keeps its predecessor's). */
-  labels?: Record<string, string>;
-  /** More annotations to register with. */
-  annotations?: Record<string, string>;
-}
-
-const mergePatch = () => setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
-
-function hasNotReadyTaint(node: V1Node | undefined): boolean {
-  return (node?.spec?.taints ?? []).some((t) => t.key === NOT_READY_TAINT);
-}
-
-function isReady(node: V1Node | undefined): boolean {
-  return node?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
 }
 
 /**
@@ -112,7 +70,13 @@ export class SimulatedKubelet {
       onEvent: (type, n) => (type === 'DELETED' ? this.observeDeleted(n) : this.observe(n)),
       onError: watchErrorLogger(ctx.log, 'nodes'),
     });
-    this.pods = new PodRunner(ctx, (name) => this.nodes.get(name)?.ip, opts.podNetwork, opts.network, (name) => this.replacer.check(name));
+    this.pods = new PodRunner(
+      ctx,
+      (name) => this.nodes.get(name)?.ip,
+      opts.podNetwork,
+      opts.network,
+      (name) => this.replacer.check(name),
+    );
     this.replacer = new NodeReplacer(
       {
         node: (name) => {
@@ -142,13 +106,10 @@ export class SimulatedKubelet {
     });
     if (!existing) return;
     for (const n of existing.items) {
-      const name = n.metadata?.name ?? '';
-      const ordinal = this.ordinalOf(n);
+      const ordinal = ordinalOf(n, this.ctx.cluster.index);
       if (ordinal) this.highestOrdinal = Math.max(this.highestOrdinal, ordinal);
-      if (n.metadata?.annotations?.[SANDBOX_NODE_ANNOTATION] !== this.ctx.cluster.name || !ordinal) continue;
-      const ip = n.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? this.nodeIP(ordinal);
-      const created = n.metadata?.creationTimestamp ? new Date(n.metadata.creationTimestamp) : new Date();
-      this.nodes.set(name, { ...this.newState(name, ordinal, ip), uid: n.metadata?.uid, registeredAt: created, last: n });
+      const adopted = adoptedState(n, this.ctx.cluster);
+      if (adopted) this.nodes.set(adopted.name, adopted);
     }
     if (this.nodes.size > 0) {
       this.ctx.log(`kubelet: adopted ${this.nodes.size} existing node(s)`);
@@ -183,26 +144,17 @@ export class SimulatedKubelet {
 
   /** True when every node reports Ready and carries no not-ready taint. */
   allReady(): boolean {
-    return [...this.nodes.values()].every((s) => s.uid && isReady(s.last) && !hasNotReadyTaint(s.last));
+    return [...this.nodes.values()].every(isUp);
   }
 
   /** Waits until `allReady()` (or the given nodes are), or throws after `timeoutMs`. */
   async waitReady(timeoutMs = 60_000, names?: string[]): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    const done = () =>
-      names
-        ? names.every((n) => {
-            const s = this.nodes.get(n);
-            return s?.uid && isReady(s.last) && !hasNotReadyTaint(s.last);
-          })
-        : this.allReady();
+    const done = () => (names ? names.every((n) => isUp(this.nodes.get(n))) : this.allReady());
     while (!done()) {
       if (this.stopped) throw new Error('kubelet stopped');
       if (Date.now() > deadline) {
-        const waiting = this.nodeNames().filter((n) => {
-          const s = this.nodes.get(n);
-          return !(s?.uid && isReady(s.last) && !hasNotReadyTaint(s.last));
-        });
+        const waiting = this.nodeNames().filter((n) => !isUp(this.nodes.get(n)));
         throw new Error(`nodes not ready after ${Math.round(timeoutMs / 1000)} s: ${waiting.join(', ')}`);
       }
       await sleep(200);
@@ -257,34 +209,11 @@ export class SimulatedKubelet {
 
   // --- internals ---
 
-  private nodeIP(ordinal: number): string {
-    return `127.1.${this.ctx.cluster.index}.${ordinal}`;
-  }
-
-  private ordinalOf(node: V1Node): number | undefined {
-    const m = /-node-(\d+)$/.exec(node.metadata?.name ?? '');
-    if (m) return Number(m[1]);
-    const ip = node.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? '';
-    const prefix = `127.1.${this.ctx.cluster.index}.`;
-    return ip.startsWith(prefix) ? Number(ip.slice(prefix.length)) || undefined : undefined;
-  }
-
-  private newState(name: string, ordinal: number, ip: string): NodeState {
-    const now = new Date();
-    return { name, ordinal, ip, ready: true, readySince: now, registeredAt: now, bootID: randomUUID() };
-  }
-
+  /** A new node: the next ordinal and its address (see nextOrdinal), named `<cluster>-node-<ordinal>` unless `name` is given. */
   private plan(name?: string): NodeState {
-    let ordinal = this.highestOrdinal + 1;
-    if (ordinal > 254) {
-      // Every address was handed out once (replacements take new ones): reuse a free one.
-      const used = new Set([...this.nodes.values()].map((s) => s.ordinal));
-      ordinal = Array.from({ length: 254 }, (_, i) => i + 1).find((o) => !used.has(o)) ?? 0;
-      if (!ordinal) throw new Error('no free node address left (254 nodes per cluster)');
-    } else {
-      this.highestOrdinal = ordinal;
-    }
-    const state = this.newState(name ?? `${this.ctx.cluster.name}-node-${ordinal}`, ordinal, this.nodeIP(ordinal));
+    const ordinal = nextOrdinal(this.highestOrdinal, new Set([...this.nodes.values()].map((s) => s.ordinal)));
+    this.highestOrdinal = Math.max(this.highestOrdinal, ordinal);
+    const state = newNodeState(name ?? `${this.ctx.cluster.name}-node-${ordinal}`, ordinal, nodeIP(this.ctx.cluster.index, ordinal));
     this.nodes.set(state.name, state);
     return state;
   }
@@ -326,7 +255,7 @@ export class SimulatedKubelet {
 
   private observe(node: V1Node): void {
     const state = this.nodes.get(node.metadata?.name ?? '');
-    if (!state || !state.uid || state.uid !== node.metadata?.uid) return;
+    if (!state?.uid || state.uid !== node.metadata?.uid) return;
     state.last = node;
     if (state.ready && hasNotReadyTaint(node)) this.queue.add(state.name);
     this.replacer.check(state.name);
@@ -334,7 +263,7 @@ export class SimulatedKubelet {
 
   private observeDeleted(node: V1Node): void {
     const state = this.nodes.get(node.metadata?.name ?? '');
-    if (!state || !state.uid || state.uid !== node.metadata?.uid) return;
+    if (!state?.uid || state.uid !== node.metadata?.uid) return;
     this.forgetDeleted(state);
   }
 
@@ -350,168 +279,14 @@ export class SimulatedKubelet {
     const state = this.nodes.get(name);
     if (!state || this.stopped) return;
     if (!state.uid) {
-      await this.register(state);
+      await registerNode(this.core, state, { clusterName: this.ctx.cluster.name, replaceDrained: this.replaceDrained, log: this.ctx.log });
       if (!state.uid) return;
     }
-    let node: V1Node;
-    try {
-      node = await this.core.patchNodeStatus(
-        { name, body: { status: this.status(state) }, fieldManager: FIELD_MANAGER },
-        mergePatch(),
-      );
-    } catch (err) {
-      if (isNotFound(err)) return this.forgetDeleted(state);
-      throw err;
-    }
-    if (node.metadata?.uid !== state.uid) return this.forgetDeleted(state);
+    const node = await postStatus(this.core, state);
+    if (!node || node.metadata?.uid !== state.uid) return this.forgetDeleted(state);
     state.last = node;
-    if (state.ready && hasNotReadyTaint(node)) await this.untaint(state, node);
-    await this.renewLease(state);
-  }
-
-  private async register(state: NodeState): Promise<void> {
-    const { name, ordinal } = state;
-    const body: V1Node = {
-      metadata: {
-        name,
-        labels: state.labels ?? this.labels(name, ordinal),
-        annotations: {
-          [SANDBOX_NODE_ANNOTATION]: this.ctx.cluster.name,
-          'volumes.kubernetes.io/controller-managed-attach-detach': 'true',
-          ...(this.replaceDrained ? { [REPLACE_WHEN_DRAINED_ANNOTATION]: 'true' } : {}),
-          ...state.annotations,
-        },
-      },
-      spec: { providerID: `sandbox://${this.ctx.cluster.name}/${name}` },
-      status: this.status(state),
-    };
-    try {
-      const created = await this.core.createNode({ body, fieldManager: FIELD_MANAGER });
-      state.uid = created.metadata?.uid;
-      state.last = created;
-      this.ctx.log(`kubelet: registered node ${name} (${state.ip}, ${body.metadata?.labels?.[ZONE_LABEL]})`);
-    } catch (err) {
-      if (!isConflict(err)) throw err;
-      // Already there (an earlier attempt went through): take it over.
-      const existing = await this.core.readNode({ name });
-      state.uid = existing.metadata?.uid;
-      state.last = existing;
-    }
-  }
-
-  private labels(name: string, ordinal: number): Record<string, string> {
-    const roles: Record<string, string> =
-      ordinal === 1
-        ? { 'node-role.kubernetes.io/control-plane': '', 'node-role.kubernetes.io/master': '' }
-        : { 'node-role.kubernetes.io/worker': '' };
-    return {
-      'kubernetes.io/hostname': name,
-      'kubernetes.io/os': 'linux',
-      'kubernetes.io/arch': 'amd64',
-      'beta.kubernetes.io/os': 'linux',
-      'beta.kubernetes.io/arch': 'amd64',
-      [ZONE_LABEL]: SANDBOX_ZONES[(ordinal - 1) % SANDBOX_ZONES.length]!,
-      [REGION_LABEL]: 'sandbox',
-      ...roles,
-    };
-  }
-
-  private status(state: NodeState): V1NodeStatus {
-    const now = new Date();
-    const condition = (type: string, status: string, reason: string, message: string, since: Date): V1NodeCondition => ({
-      type,
-      status,
-      reason,
-      message,
-      lastHeartbeatTime: now,
-      lastTransitionTime: since,
-    });
-    const capacity = { cpu: '4', memory: '16Gi', pods: '110', 'ephemeral-storage': '100Gi' };
-    return {
-      conditions: [
-        condition('MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available', state.registeredAt),
-        condition('DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure', state.registeredAt),
-        condition('PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available', state.registeredAt),
-        state.ready
-          ? condition('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status', state.readySince)
-          : condition('Ready', 'False', 'KubeletNotReady', 'sandbox: node marked not ready', state.readySince),
-      ],
-      addresses: [
-        { type: 'InternalIP', address: state.ip },
-        { type: 'Hostname', address: state.name },
-      ],
-      capacity,
-      allocatable: { cpu: '3900m', memory: '15872Mi', pods: '110', 'ephemeral-storage': '95Gi' },
-      daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
-      nodeInfo: {
-        machineID: state.name,
-        systemUUID: state.name,
-        bootID: state.bootID,
-        kernelVersion: 'sandbox',
-        osImage: 'fleetdeck sandbox',
-        containerRuntimeVersion: 'sandbox://1.0',
-        kubeletVersion: KUBELET_VERSION,
-        kubeProxyVersion: KUBELET_VERSION,
-        operatingSystem: 'linux',
-        architecture: 'amd64',
-      },
-    };
-  }
-
-  /** Removes the not-ready taint; the resourceVersion makes a concurrent change a conflict (retried). */
-  private async untaint(state: NodeState, node: V1Node): Promise<void> {
-    const taints = (node.spec?.taints ?? []).filter((t) => t.key !== NOT_READY_TAINT);
-    try {
-      state.last = await this.core.patchNode(
-        {
-          name: state.name,
-          body: { metadata: { resourceVersion: node.metadata?.resourceVersion }, spec: { taints } },
-          fieldManager: FIELD_MANAGER,
-        },
-        mergePatch(),
-      );
-    } catch (err) {
-      if (!isConflict(err)) throw err;
-      this.queue.add(state.name); // changed meanwhile: read it again on the next sync
-    }
-  }
-
-  private async renewLease(state: NodeState): Promise<void> {
-    const name = state.name;
-    const spec = { holderIdentity: name, leaseDurationSeconds: LEASE_SECONDS, renewTime: new V1MicroTime() };
-    try {
-      await this.coordination.patchNamespacedLease(
-        { name, namespace: LEASE_NAMESPACE, body: { spec }, fieldManager: FIELD_MANAGER },
-        mergePatch(),
-      );
-      return;
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-    }
-    try {
-      await this.coordination.createNamespacedLease({
-        namespace: LEASE_NAMESPACE,
-        body: {
-          metadata: {
-            name,
-            namespace: LEASE_NAMESPACE,
-            ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name, uid: state.uid ?? '' }],
-          },
-          spec,
-        },
-        fieldManager: FIELD_MANAGER,
-      });
-    } catch (err) {
-      if (!isConflict(err)) throw new Error(`lease ${name}: ${describeError(err)}`);
-    }
-  }
-}
-
-async function ignoreNotFound<T>(p: Promise<T>): Promise<T | undefined> {
-  try {
-    return await p;
-  } catch (err) {
-    if (isNotFound(err)) return undefined;
-    throw err;
+    // A conflict: changed meanwhile, read it again on the next sync.
+    if (state.ready && hasNotReadyTaint(node) && !(await untaint(this.core, state, node))) this.queue.add(state.name);
+    await renewLease(this.coordination, state);
   }
 }

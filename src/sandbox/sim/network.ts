@@ -1,159 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
-import type { V1ContainerPort, V1Service, V1ServicePort } from '@kubernetes/client-node';
+import type { V1Service, V1ServicePort } from '@kubernetes/client-node';
 import { describeError } from '../../kube/client.js';
 import { AddressPool, portsFree, type SandboxRuntime, type SimContext } from './context.js';
-
-/** A pod whose processes run for real, as the network knows it. */
-export interface PodAddress {
-  uid: string;
-  namespace: string;
-  name: string;
-  labels: Record<string, string>;
-  /** spec.hostname and spec.subdomain (StatefulSet pods have both). */
-  hostname?: string;
-  subdomain?: string;
-  /** The pod's own loopback address: its processes listen on it. */
-  ip: string;
-  ready: boolean;
-  ports: V1ContainerPort[];
-}
-
-export interface HostsEntry {
-  ip: string;
-  names: string[];
-}
-
-const svcKey = (svc: V1Service) => `${svc.metadata?.namespace ?? ''}/${svc.metadata?.name ?? ''}`;
-
-export function isHeadless(svc: V1Service): boolean {
-  return svc.spec?.clusterIP === 'None';
-}
-
-/** True when the Service's selector picks the pod (a Service without selector picks nothing). */
-export function selects(svc: V1Service, pod: Pick<PodAddress, 'namespace' | 'labels'>): boolean {
-  const selector = svc.spec?.selector;
-  if (!selector || Object.keys(selector).length === 0) return false;
-  if (pod.namespace !== svc.metadata?.namespace) return false;
-  return Object.entries(selector).every(([k, v]) => pod.labels[k] === v);
-}
-
-/**
- * The names cluster DNS would answer for these Services: a headless Service's name resolves
- * to its pods' own addresses (ready ones, or all with publishNotReadyAddresses) and
- * `<pod hostname>.<svc>.<ns>.svc` to each pod; any other Service's name to its virtual
- * address (`vips`, by `<ns>/<name>`), where the sandbox forwards its ports. Both with and
- * without the `.cluster.local` suffix.
- */
-export function serviceHostEntries(
-  services: readonly V1Service[],
-  pods: readonly PodAddress[],
-  vips: ReadonlyMap<string, string>,
-  domain = 'cluster.local',
-): HostsEntry[] {
-  const out: HostsEntry[] = [];
-  const dns = (prefix: string) => [`${prefix}.svc`, `${prefix}.svc.${domain}`];
-  for (const svc of services) {
-    const name = svc.metadata?.name ?? '';
-    const ns = svc.metadata?.namespace ?? '';
-    if (isHeadless(svc)) {
-      for (const pod of pods) {
-        if (!selects(svc, pod) || !(pod.ready || svc.spec?.publishNotReadyAddresses)) continue;
-        const host = pod.hostname && pod.subdomain === name ? pod.hostname : pod.name;
-        out.push({ ip: pod.ip, names: [...dns(`${name}.${ns}`), ...dns(`${host}.${name}.${ns}`)] });
-      }
-      continue;
-    }
-    const vip = vips.get(svcKey(svc));
-    if (vip) out.push({ ip: vip, names: dns(`${name}.${ns}`) });
-  }
-  return out;
-}
-
-/** A hosts file: localhost first, then one line per entry (sorted, duplicates dropped). */
-export function renderHosts(entries: readonly HostsEntry[], title: string): string {
-  const lines = entries
-    .filter((e) => e.names.length > 0)
-    .map((e) => `${e.ip}\t${e.names.join(' ')}`)
-    .sort();
-  return [`# ${title}`, '127.0.0.1\tlocalhost', '::1\tlocalhost ip6-localhost ip6-loopback', ...new Set(lines)].join('\n') + '\n';
-}
-
-let unshareUsable: boolean | undefined;
-
-/** Whether processes can get their own mount namespace (root, util-linux `unshare`). */
-export function canUnshare(): boolean {
-  if (unshareUsable === undefined) {
-    const r = spawnSync('unshare', ['--mount', '--propagation', 'private', 'true'], { stdio: 'ignore', timeout: 10_000 });
-    unshareUsable = r.status === 0;
-  }
-  return unshareUsable;
-}
-
-interface Backend {
-  ip: string;
-  port: number;
-}
-
-/** Listens on one address and port and pipes each connection to a backend chosen for it. */
-class Forwarder {
-  private readonly server: net.Server;
-  private readonly sockets = new Set<net.Socket>();
-  private next = 0;
-  listening = false;
-
-  constructor(
-    readonly ip: string,
-    readonly port: number,
-    public backends: () => Backend[],
-  ) {
-    this.server = net.createServer((client) => this.handle(client));
-  }
-
-  listen(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const onError = (err: Error) => reject(err);
-      this.server.once('error', onError);
-      this.server.listen(this.port, this.ip, () => {
-        this.server.off('error', onError);
-        this.server.on('error', () => {});
-        this.listening = true;
-        resolve();
-      });
-    });
-  }
-
-  private handle(client: net.Socket): void {
-    const list = this.backends();
-    if (list.length === 0) {
-      client.destroy();
-      return;
-    }
-    const b = list[this.next++ % list.length]!;
-    const upstream = net.connect({ host: b.ip, port: b.port });
-    this.sockets.add(client);
-    this.sockets.add(upstream);
-    const done = () => {
-      client.destroy();
-      upstream.destroy();
-      this.sockets.delete(client);
-      this.sockets.delete(upstream);
-    };
-    client.on('error', done).on('close', done);
-    upstream.on('error', done).on('close', done);
-    client.pipe(upstream);
-    upstream.pipe(client);
-  }
-
-  close(): Promise<void> {
-    for (const s of this.sockets) s.destroy();
-    this.sockets.clear();
-    if (!this.listening) return Promise.resolve();
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-}
+import { Forwarder, type Backend } from './forwarder.js';
+import { canUnshare, isHeadless, renderHosts, selects, serviceHostEntries, svcKey, writeInPlace, type PodAddress } from './hosts.js';
 
 /**
  * The network of one sandbox cluster as its real processes see it: every pod that runs a
@@ -198,7 +49,9 @@ export class ClusterNetwork {
     const ok = canUnshare();
     if (!ok && !this.warnedNoUnshare) {
       this.warnedNoUnshare = true;
-      this.ctx.log('network: cannot give processes their own mount namespace (needs root and util-linux unshare); Service names will not resolve for them');
+      this.ctx.log(
+        'network: cannot give processes their own mount namespace (needs root and util-linux unshare); Service names will not resolve for them',
+      );
     }
     return ok;
   }
@@ -348,20 +201,22 @@ export class ClusterNetwork {
     if (this.allocating.has(key)) return;
     this.allocating.add(key);
     const ports = (svc.spec?.ports ?? []).map((p) => p.port);
-    void this.vipPool.allocateUsable((ip) => portsFree(ip, ports)).then((ip) => {
-      this.allocating.delete(key);
-      if (!ip) {
-        this.ctx.log(`network: no virtual address left for ${key}`);
-        return;
-      }
-      const current = this.services.get(key);
-      if (this.closed || !current || !this.wantsVip(current) || this.vips.has(key)) {
-        this.vipPool.release(ip);
-        return;
-      }
-      this.vips.set(key, ip);
-      this.changed();
-    });
+    void this.vipPool
+      .allocateUsable((ip) => portsFree(ip, ports))
+      .then((ip) => {
+        this.allocating.delete(key);
+        if (!ip) {
+          this.ctx.log(`network: no virtual address left for ${key}`);
+          return;
+        }
+        const current = this.services.get(key);
+        if (this.closed || !current || !this.wantsVip(current) || this.vips.has(key)) {
+          this.vipPool.release(ip);
+          return;
+        }
+        this.vips.set(key, ip);
+        this.changed();
+      });
   }
 
   private scheduleRetry(): void {
@@ -378,21 +233,10 @@ export class ClusterNetwork {
     return renderHosts(entries, `fleetdeck sandbox: names as seen from cluster ${this.ctx.cluster.name}`);
   }
 
-  /**
-   * Rewrites the hosts file in place (same inode: it is bind-mounted into running processes'
-   * mount namespaces, where a new file would not be seen). Written over the old content, then
-   * cut to length, so a reader never finds it empty.
-   */
+  /** Rewrites the hosts file in place (see writeInPlace) when its content changed. */
   private writeHosts(content: string): void {
     if (content === this.lastHosts) return;
-    const buf = Buffer.from(content);
-    const fd = fs.openSync(this.hostsFile, fs.constants.O_RDWR | fs.constants.O_CREAT, 0o644);
-    try {
-      fs.writeSync(fd, buf, 0, buf.length, 0);
-      fs.ftruncateSync(fd, buf.length);
-    } finally {
-      fs.closeSync(fd);
-    }
+    writeInPlace(this.hostsFile, content);
     this.lastHosts = content;
   }
 }

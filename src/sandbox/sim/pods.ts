@@ -1,45 +1,14 @@
-import { createHash } from 'node:crypto';
-import { CoreV1Api, type V1Container, type V1ContainerStatus, type V1Pod, type V1PodCondition, type V1PodStatus } from '@kubernetes/client-node';
-import { describeError, makeClient } from '../../kube/client.js';
+import { CoreV1Api, type V1Pod, type V1PodStatus } from '@kubernetes/client-node';
+import { makeClient } from '../../kube/client.js';
 import { ResilientWatch } from '../../kube/watch.js';
 import { FIELD_MANAGER, isConflict, isNotFound, AddressPool, watchErrorLogger, type SimContext } from './context.js';
-import { RealPod, realPorts, runsForReal } from './containers.js';
 import type { ClusterNetwork } from './network.js';
+import { PodCache } from './pod-cache.js';
+import { faultOf, isTerminal, podStatus, recordFault, reported } from './pod-status.js';
 import { WorkQueue } from './queue.js';
+import { RealPod, realPorts, runsForReal } from './real-pod.js';
 
 const keyOf = (pod: V1Pod) => `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
-
-function isTerminal(pod: V1Pod): boolean {
-  return pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
-}
-
-function imageID(image: string): string {
-  const digest = createHash('sha256').update(image).digest('hex');
-  return `${image.split('@')[0]}@sha256:${digest}`;
-}
-
-/**
- * Annotation that makes the simulated kubelet report a failure instead of Running/Ready, the
- * way a real kubelet would: `CrashLoopBackOff` (container restarting), `ImagePullBackOff`
- * (image cannot be pulled; pod stays Pending) or `NotReady` (running, readiness failing).
- */
-export const FAULT_ANNOTATION = 'sandbox.fleetdeck.io/fault';
-export type Fault = 'CrashLoopBackOff' | 'ImagePullBackOff' | 'NotReady';
-const FAULTS: readonly string[] = ['CrashLoopBackOff', 'ImagePullBackOff', 'NotReady'];
-
-function faultOf(pod: V1Pod): Fault | undefined {
-  const f = pod.metadata?.annotations?.[FAULT_ANNOTATION];
-  return f && FAULTS.includes(f) ? (f as Fault) : undefined;
-}
-
-/** What the pod's status reports now, in the same terms. */
-function reported(pod: V1Pod): Fault | 'Running' | undefined {
-  const waiting = pod.status?.containerStatuses?.[0]?.state?.waiting?.reason;
-  if (waiting === 'CrashLoopBackOff' || waiting === 'ImagePullBackOff') return waiting;
-  if (pod.status?.phase !== 'Running') return undefined;
-  const ready = pod.status.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
-  return ready ? 'Running' : 'NotReady';
-}
 
 /**
  * Where pod IPs come from. `cluster`: `10.<244 + cluster index % 12>.x.y`, like a usual pod
@@ -66,8 +35,7 @@ const MAX_GRACE_MS = 10_000;
  */
 export class PodRunner {
   private readonly core: CoreV1Api;
-  private readonly pods = new Map<string, V1Pod>();
-  private readonly byNode = new Map<string, Set<string>>(); // node name → keys of its pods in `pods`
+  private readonly pods = new PodCache();
   private readonly ips = new Map<string, string>(); // pod uid → IP we gave it
   private readonly pool: AddressPool;
   private readonly queue: WorkQueue;
@@ -101,7 +69,7 @@ export class PodRunner {
           seen.add(keyOf(p));
           this.observe(p);
         }
-        for (const [key, p] of this.pods) if (!seen.has(key)) this.dropped(key, p);
+        for (const [key, p] of [...this.pods.entries()]) if (!seen.has(key)) this.dropped(key, p);
       },
       onEvent: (type, p) => (type === 'DELETED' ? this.dropped(keyOf(p), p) : this.observe(p)),
       onError: watchErrorLogger(ctx.log, 'pods'),
@@ -122,32 +90,7 @@ export class PodRunner {
 
   /** The pods bound to one of our nodes, as last seen (finished and terminating ones included). */
   podsOn(nodeName: string): V1Pod[] {
-    return [...(this.byNode.get(nodeName) ?? [])].flatMap((key) => {
-      const p = this.pods.get(key);
-      return p ? [p] : [];
-    });
-  }
-
-  private setPod(key: string, pod: V1Pod): void {
-    const node = pod.spec?.nodeName ?? '';
-    const before = this.pods.get(key)?.spec?.nodeName;
-    if (before !== undefined && before !== node) this.unindex(key, before);
-    this.pods.set(key, pod);
-    let keys = this.byNode.get(node);
-    if (!keys) this.byNode.set(node, (keys = new Set()));
-    keys.add(key);
-  }
-
-  private deletePod(key: string): void {
-    const node = this.pods.get(key)?.spec?.nodeName;
-    this.pods.delete(key);
-    if (node !== undefined) this.unindex(key, node);
-  }
-
-  private unindex(key: string, node: string): void {
-    const keys = this.byNode.get(node);
-    keys?.delete(key);
-    if (keys?.size === 0) this.byNode.delete(node);
+    return this.pods.podsOn(nodeName);
   }
 
   /** The loopback address of a pod that runs for real (key `namespace/name`), if it has one. */
@@ -176,11 +119,11 @@ export class PodRunner {
     const node = pod.spec?.nodeName;
     if (!node || !this.nodeIP(node)) {
       const before = this.pods.get(key)?.spec?.nodeName;
-      this.deletePod(key);
+      this.pods.delete(key);
       if (before) this.onNodePods(before);
       return;
     }
-    this.setPod(key, pod);
+    this.pods.set(key, pod);
     this.real.get(pod.metadata?.uid ?? '')?.update(pod);
     if (this.needsWork(pod)) this.queue.add(key);
     this.onNodePods(node);
@@ -189,7 +132,7 @@ export class PodRunner {
   private dropped(key: string, pod: V1Pod): void {
     const cached = this.pods.get(key);
     if (cached && cached.metadata?.uid !== pod.metadata?.uid) return; // an older incarnation
-    this.deletePod(key);
+    this.pods.delete(key);
     if (cached?.spec?.nodeName) this.onNodePods(cached.spec.nodeName);
     this.queue.forget(key);
     const uid = pod.metadata?.uid ?? '';
@@ -215,65 +158,87 @@ export class PodRunner {
     if (!pod || !this.needsWork(pod)) return;
     const hostIP = this.nodeIP(pod.spec?.nodeName ?? '');
     if (!hostIP) return;
+    if (pod.metadata?.deletionTimestamp) return this.finishDeletion(pod);
+    let rp: RealPod | undefined;
+    if (this.isReal(pod)) {
+      rp = this.real.get(pod.metadata?.uid ?? '') ?? (await this.startReal(key, pod));
+      if (!rp) return;
+    }
+    await this.report(key, pod, hostIP, rp);
+  }
+
+  /**
+   * Stops the pod's processes (within its grace period, at most MAX_GRACE_MS), then finishes
+   * the graceful deletion. With a request body the API server reads the options from the body
+   * only, so the grace period goes there too.
+   */
+  private async finishDeletion(pod: V1Pod): Promise<void> {
+    const uid = pod.metadata?.uid ?? '';
+    if (this.real.has(uid)) {
+      const graceMs = Math.min(
+        MAX_GRACE_MS,
+        (pod.metadata?.deletionGracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30) * 1000,
+      );
+      await this.stopReal(uid, graceMs);
+    }
+    try {
+      await this.core.deleteNamespacedPod({
+        name: pod.metadata?.name ?? '',
+        namespace: pod.metadata?.namespace ?? '',
+        gracePeriodSeconds: 0,
+        body: { gracePeriodSeconds: 0, preconditions: { uid } },
+      });
+    } catch (err) {
+      if (!isNotFound(err) && !isConflict(err)) throw err;
+    }
+  }
+
+  /** Gives a pod that runs for real its loopback address and starts its containers; undefined when it cannot (now). */
+  private async startReal(key: string, pod: V1Pod): Promise<RealPod | undefined> {
+    const uid = pod.metadata?.uid ?? '';
+    if (this.stopped) return undefined;
+    const ip = await this.net!.allocateAddress(realPorts(pod));
+    if (!ip) {
+      this.ctx.log(`kubelet: no local address left for ${key}`);
+      return undefined;
+    }
+    if (this.stopped || this.pods.get(key)?.metadata?.uid !== uid) {
+      this.net!.releaseAddress(ip);
+      return undefined;
+    }
+    const rp: RealPod = new RealPod(pod, ip, {
+      ctx: this.ctx,
+      runtime: this.ctx.runtime!,
+      network: this.net!,
+      core: this.core,
+      onChange: () => {
+        if (this.real.get(uid) === rp) this.queue.add(key);
+      },
+    });
+    this.real.set(uid, rp);
+    rp.start();
+    return rp;
+  }
+
+  /** Writes the pod's status (and the Warning event of a fault); a conflict reads the pod again and retries. */
+  private async report(key: string, pod: V1Pod, hostIP: string, rp: RealPod | undefined): Promise<void> {
     const namespace = pod.metadata?.namespace ?? '';
     const name = pod.metadata?.name ?? '';
     const uid = pod.metadata?.uid ?? '';
-    if (pod.metadata?.deletionTimestamp) {
-      // Stop the pod's processes (within its grace period, at most MAX_GRACE_MS), then
-      // finish the graceful deletion. With a request body the API server reads the options
-      // from the body only, so the grace period goes there too.
-      if (this.real.has(uid)) {
-        const graceMs = Math.min(MAX_GRACE_MS, (pod.metadata.deletionGracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30) * 1000);
-        await this.stopReal(uid, graceMs);
-      }
-      try {
-        await this.core.deleteNamespacedPod({
-          name,
-          namespace,
-          gracePeriodSeconds: 0,
-          body: { gracePeriodSeconds: 0, preconditions: { uid } },
-        });
-      } catch (err) {
-        if (!isNotFound(err) && !isConflict(err)) throw err;
-      }
-      return;
-    }
-    let rp: RealPod | undefined;
-    if (this.isReal(pod)) {
-      rp = this.real.get(uid);
-      if (!rp) {
-        if (this.stopped) return;
-        const ip = await this.net!.allocateAddress(realPorts(pod));
-        if (!ip) {
-          this.ctx.log(`kubelet: no local address left for ${key}`);
-          return;
-        }
-        if (this.stopped || this.pods.get(key)?.metadata?.uid !== uid) {
-          this.net!.releaseAddress(ip);
-          return;
-        }
-        rp = new RealPod(pod, ip, {
-          ctx: this.ctx,
-          runtime: this.ctx.runtime!,
-          network: this.net!,
-          core: this.core,
-          onChange: () => {
-            if (this.real.get(uid) === rp) this.queue.add(key);
-          },
-        });
-        this.real.set(uid, rp);
-        rp.start();
-      }
-    }
     const version = rp?.version;
     const status = this.statusFor(pod, hostIP, rp);
     if (!status) return;
     try {
-      const updated = await this.core.replaceNamespacedPodStatus({ name, namespace, body: { ...pod, status }, fieldManager: FIELD_MANAGER });
+      const updated = await this.core.replaceNamespacedPodStatus({
+        name,
+        namespace,
+        body: { ...pod, status },
+        fieldManager: FIELD_MANAGER,
+      });
       if (rp && version !== undefined && this.real.get(uid) === rp) this.reported.set(uid, version);
-      if (this.pods.get(key)?.metadata?.uid === uid) this.setPod(key, updated);
+      if (this.pods.get(key)?.metadata?.uid === uid) this.pods.set(key, updated);
       const fault = rp ? undefined : faultOf(pod);
-      if (fault) await this.warn(updated, fault);
+      if (fault) await recordFault(this.core, updated, fault, this.ctx.log);
     } catch (err) {
       if (isNotFound(err)) return;
       if (!isConflict(err)) throw err;
@@ -281,43 +246,12 @@ export class PodRunner {
       try {
         const fresh = await this.core.readNamespacedPod({ name, namespace });
         if (fresh.metadata?.uid === uid) {
-          this.setPod(key, fresh);
+          this.pods.set(key, fresh);
           this.queue.add(key);
         }
       } catch (readErr) {
         if (!isNotFound(readErr)) throw readErr;
       }
-    }
-  }
-
-  /** The Warning event a kubelet records for the failure, so event views see it as they would. */
-  private async warn(pod: V1Pod, fault: Fault): Promise<void> {
-    const container = pod.spec?.containers?.[0];
-    const [reason, message] =
-      fault === 'CrashLoopBackOff'
-        ? ['BackOff', `Back-off restarting failed container ${container?.name ?? ''} in pod ${pod.metadata?.name ?? ''}`]
-        : fault === 'ImagePullBackOff'
-          ? ['Failed', `Failed to pull image "${container?.image ?? ''}": rpc error: code = NotFound desc = image not found`]
-          : ['Unhealthy', 'Readiness probe failed: connection refused'];
-    const now = new Date();
-    const namespace = pod.metadata?.namespace ?? '';
-    try {
-      await this.core.createNamespacedEvent({
-        namespace,
-        body: {
-          metadata: { name: `${pod.metadata?.name ?? 'pod'}.${now.getTime().toString(16)}`, namespace },
-          involvedObject: { kind: 'Pod', apiVersion: 'v1', namespace, name: pod.metadata?.name, uid: pod.metadata?.uid, fieldPath: `spec.containers{${container?.name ?? ''}}` },
-          type: 'Warning',
-          reason,
-          message,
-          count: 1,
-          firstTimestamp: now,
-          lastTimestamp: now,
-          source: { component: 'kubelet', host: pod.spec?.nodeName },
-        },
-      });
-    } catch (err) {
-      this.ctx.log(`kubelet: cannot record event for ${keyOf(pod)}: ${describeError(err)}`);
     }
   }
 
@@ -333,67 +267,6 @@ export class PodRunner {
       }
       this.ips.set(uid, podIP);
     }
-    const now = new Date();
-    const old = pod.status ?? {};
-    const oldConditions = old.conditions ?? [];
-    const condition = (type: string): V1PodCondition =>
-      oldConditions.find((c) => c.type === type && c.status === 'True') ?? { type, status: 'True', lastTransitionTime: now };
-    const containerID = (c: V1Container) => `sandbox://${uid}-${c.name}`;
-    const running = (c: V1Container): V1ContainerStatus => ({
-      name: c.name,
-      image: c.image ?? '',
-      imageID: imageID(c.image ?? ''),
-      containerID: containerID(c),
-      ready: true,
-      started: true,
-      restartCount: 0,
-      state: { running: { startedAt: now } },
-    });
-    const completed = (c: V1Container): V1ContainerStatus => ({
-      name: c.name,
-      image: c.image ?? '',
-      imageID: imageID(c.image ?? ''),
-      containerID: containerID(c),
-      ready: true,
-      restartCount: 0,
-      state: {
-        terminated: { exitCode: 0, reason: 'Completed', startedAt: now, finishedAt: now, containerID: containerID(c) },
-      },
-    });
-    const initContainers = pod.spec?.initContainers ?? [];
-    const fault = rp ? undefined : faultOf(pod);
-    const notReady = (type: string): V1PodCondition => ({ type, status: 'False', lastTransitionTime: now, reason: 'ContainersNotReady' });
-    const failing = (c: V1Container): V1ContainerStatus => {
-      const base = running(c);
-      if (fault === 'NotReady') return { ...base, ready: false };
-      if (fault === 'ImagePullBackOff') {
-        return { ...base, ready: false, started: false, imageID: '', containerID: undefined, state: { waiting: { reason: 'ImagePullBackOff', message: `Back-off pulling image "${c.image ?? ''}"` } } };
-      }
-      return {
-        ...base,
-        ready: false,
-        started: false,
-        restartCount: 5,
-        state: { waiting: { reason: 'CrashLoopBackOff', message: `back-off 5m0s restarting failed container=${c.name} pod=${pod.metadata?.name ?? ''}` } },
-        lastState: { terminated: { exitCode: 1, reason: 'Error', startedAt: now, finishedAt: now, containerID: containerID(c) } },
-      };
-    };
-    const notReadyAt = (type: string): V1PodCondition =>
-      oldConditions.find((c) => c.type === type && c.status === 'False') ?? notReady(type);
-    const ready = rp ? rp.ready() : !fault;
-    const status: V1PodStatus = {
-      ...old,
-      phase: rp ? rp.phase() : fault === 'ImagePullBackOff' ? 'Pending' : 'Running',
-      conditions: ready
-        ? [condition('Initialized'), condition('Ready'), condition('ContainersReady'), condition('PodScheduled')]
-        : [condition('Initialized'), notReadyAt('Ready'), notReadyAt('ContainersReady'), condition('PodScheduled')],
-      hostIP,
-      podIP,
-      podIPs: [{ ip: podIP }],
-      startTime: old.startTime ?? now,
-      containerStatuses: (pod.spec?.containers ?? []).map((c) => rp?.status(c) ?? (fault ? failing(c) : running(c))),
-    };
-    if (initContainers.length > 0) status.initContainerStatuses = initContainers.map(completed);
-    return status;
+    return podStatus(pod, hostIP, podIP, rp);
   }
 }

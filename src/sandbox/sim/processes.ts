@@ -223,7 +223,11 @@ export interface ReadinessCheck {
   failureThreshold: number;
 }
 
-export function readinessCheck(c: Pick<V1Container, 'ports' | 'readinessProbe'>, kind: 'etcd' | 'kube-apiserver', argv: readonly string[]): ReadinessCheck {
+export function readinessCheck(
+  c: Pick<V1Container, 'ports' | 'readinessProbe'>,
+  kind: 'etcd' | 'kube-apiserver',
+  argv: readonly string[],
+): ReadinessCheck {
   const probe = c.readinessProbe;
   const get = probe?.httpGet;
   return {
@@ -235,7 +239,11 @@ export function readinessCheck(c: Pick<V1Container, 'ports' | 'readinessProbe'>,
 }
 
 /** The port a readiness check connects to: the probe's, the first container port, else the binary's own. */
-export function readinessPort(c: Pick<V1Container, 'ports' | 'readinessProbe'>, kind: 'etcd' | 'kube-apiserver', argv: readonly string[]): number {
+export function readinessPort(
+  c: Pick<V1Container, 'ports' | 'readinessProbe'>,
+  kind: 'etcd' | 'kube-apiserver',
+  argv: readonly string[],
+): number {
   const probe = c.readinessProbe?.tcpSocket?.port ?? c.readinessProbe?.httpGet?.port;
   if (typeof probe === 'number') return probe;
   if (typeof probe === 'string') {

@@ -21,8 +21,7 @@ const SELECTED_NODE_ANNOTATION = 'volume.kubernetes.io/selected-node';
 const PROVISIONED_BY_ANNOTATION = 'pv.kubernetes.io/provisioned-by';
 const HOSTNAME_LABEL = 'kubernetes.io/hostname';
 
-const keyOf = (o: { metadata?: { namespace?: string; name?: string } }) =>
-  `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
+const keyOf = (o: { metadata?: { namespace?: string; name?: string } }) => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
 
 /**
  * Plays a dynamic volume provisioner for the default StorageClass `standard`: a claim the
@@ -163,7 +162,7 @@ export class StorageProvisioner {
     if (!claim || !this.wantsVolume(claim)) return;
     const pvName = `pvc-${claim.metadata?.uid ?? ''}`;
     if (this.volumes.has(pvName)) return; // provisioned already; the PV controller binds it
-    const size = claim.spec?.resources?.requests?.['storage'];
+    const size = claim.spec?.resources?.requests?.storage;
     if (!size) {
       this.ctx.log(`storage: claim ${key} requests no storage size; not provisioning`);
       return;

@@ -167,7 +167,11 @@ export async function materializeVolumes(ctx: VolumeContext): Promise<Map<string
 }
 
 /** The container's mount paths and the local paths that stand for them (subPath included). */
-export function containerMounts(c: Pick<V1Container, 'volumeMounts'>, volumes: ReadonlyMap<string, string>, env: Readonly<Record<string, string>>): MountMapping[] {
+export function containerMounts(
+  c: Pick<V1Container, 'volumeMounts'>,
+  volumes: ReadonlyMap<string, string>,
+  env: Readonly<Record<string, string>>,
+): MountMapping[] {
   const out: MountMapping[] = [];
   for (const m of c.volumeMounts ?? []) {
     const base = volumes.get(m.name);
