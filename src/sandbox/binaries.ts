@@ -23,7 +23,9 @@ function parse(out: string): Partial<Binaries> {
  * Finds etcd and the Kubernetes control-plane binaries, building them from Debian's packages
  * on first use (several minutes; progress lines go to `onProgress`, the full log to `logFile`).
  */
-export async function ensureBinaries(opts: { logFile?: string; onProgress?: (line: string) => void; signal?: AbortSignal } = {}): Promise<Binaries> {
+export async function ensureBinaries(
+  opts: { logFile?: string; onProgress?: (line: string) => void; signal?: AbortSignal } = {},
+): Promise<Binaries> {
   if (!fs.existsSync(PREPARE_SCRIPT)) {
     throw new UserError(`${PREPARE_SCRIPT} is missing; reinstall fleetdeck`);
   }

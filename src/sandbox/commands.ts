@@ -92,7 +92,18 @@ export async function sandboxUp(opts: UpOptions): Promise<SandboxState> {
   const logFd = fs.openSync(path.join(opts.dir, 'supervisor.log'), 'a');
   const child = spawn(
     process.execPath,
-    [CLI, 'sandbox', '__supervise', '--dir', opts.dir, '--workloads', String(opts.workloads), '--nodes', String(opts.nodes), ...(opts.replaceDrained ? ['--replace-drained'] : [])],
+    [
+      CLI,
+      'sandbox',
+      '__supervise',
+      '--dir',
+      opts.dir,
+      '--workloads',
+      String(opts.workloads),
+      '--nodes',
+      String(opts.nodes),
+      ...(opts.replaceDrained ? ['--replace-drained'] : []),
+    ],
     {
       detached: true,
       stdio: ['ignore', logFd, logFd],
@@ -203,7 +214,9 @@ export function healthy(s: SandboxStatus): boolean {
   return (
     s.running &&
     s.phase === 'ready' &&
-    s.clusters.every((c) => c.apiserver === 'ready' && c.processes.running === c.processes.expected && c.nodes && c.nodes.ready === c.nodes.total)
+    s.clusters.every(
+      (c) => c.apiserver === 'ready' && c.processes.running === c.processes.expected && c.nodes && c.nodes.ready === c.nodes.total,
+    )
   );
 }
 

@@ -12,6 +12,8 @@ export interface ClusterRecord {
   ports: ClusterPorts;
   /** PIDs of the processes the supervisor started for this cluster (running ones). */
   pids: Partial<Record<Role, number>>;
+  /** The API server's audit log (JSON lines of audit.k8s.io/v1 Events; see audit.ts). */
+  auditLog: string;
   /** `stopped` after `sandbox stop-apiserver`. */
   apiserver: 'running' | 'stopped' | 'exited';
   /**

@@ -1,25 +1,15 @@
 import fs from 'node:fs';
-import http from 'node:http';
+import type http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
-import { RbacAuthorizationV1Api, type KubeConfig } from '@kubernetes/client-node';
-import { stringify } from 'yaml';
-import { describeError, makeClient, statusCode } from '../kube/client.js';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { describeError } from '../kube/client.js';
+import { auditLogFile, writeAuditPolicy } from './audit.js';
 import type { Binaries } from './binaries.js';
-import {
-  ADMIN_USER,
-  VIEWER_ROLE,
-  VIEWER_USER,
-  ClusterProcesses,
-  accessConfig,
-  apiserverReady,
-  b64,
-  etcdHealthy,
-  prepareClusterFiles,
-  waitFor,
-  type ClusterAccess,
-  type ClusterSpec,
-} from './cluster.js';
+import { ClusterProcesses, apiserverReady, etcdHealthy, waitFor, type ClusterSpec } from './cluster.js';
+import { serveControl } from './control.js';
+import { accessConfig, prepareClusterFiles, type ClusterAccess } from './credentials.js';
+import { ensureReadOnlyRole, kubeconfigYaml } from './kubeconfig.js';
 import { HostnameDirectory, startSimulators, type SandboxRuntime, type Simulators } from './sim/index.js';
 import { writeState, type ClusterRecord, type SandboxState } from './state.js';
 
@@ -57,108 +47,19 @@ export async function freePorts(n: number): Promise<number[]> {
   return ports;
 }
 
-const READ_ONLY_RULES = [
-  {
-    apiGroups: [''],
-    resources: [
-      'nodes',
-      'pods',
-      'pods/log',
-      'services',
-      'endpoints',
-      'events',
-      'namespaces',
-      'configmaps',
-      'persistentvolumes',
-      'persistentvolumeclaims',
-      'replicationcontrollers',
-      'serviceaccounts',
-      'limitranges',
-      'resourcequotas',
-    ],
-    verbs: ['get', 'list', 'watch'],
-  },
-  {
-    apiGroups: [
-      'apps',
-      'batch',
-      'policy',
-      'autoscaling',
-      'storage.k8s.io',
-      'networking.k8s.io',
-      'apiextensions.k8s.io',
-      'certificates.k8s.io',
-      'coordination.k8s.io',
-      'discovery.k8s.io',
-      'events.k8s.io',
-      'scheduling.k8s.io',
-      'node.k8s.io',
-      'rbac.authorization.k8s.io',
-      // The simulated OpenEBS objects (sim/storage-objects.ts).
-      'local.openebs.io',
-      'openebs.io',
-    ],
-    resources: ['*'],
-    verbs: ['get', 'list', 'watch'],
-  },
-];
-
-/** The read-only user: get/list/watch on everything but Secrets. Idempotent. */
-async function ensureReadOnlyRole(kc: KubeConfig): Promise<void> {
-  const rbac = makeClient(kc, RbacAuthorizationV1Api);
-  const ignoreExists = (err: unknown) => {
-    if (statusCode(err) !== 409) throw err;
-  };
-  await rbac.createClusterRole({ body: { metadata: { name: VIEWER_ROLE }, rules: READ_ONLY_RULES } }).catch(ignoreExists);
-  await rbac
-    .createClusterRoleBinding({
-      body: {
-        metadata: { name: VIEWER_ROLE },
-        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: VIEWER_ROLE },
-        subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: VIEWER_USER }],
-      },
-    })
-    .catch(ignoreExists);
-}
-
-/** A kubeconfig with one context per cluster; `as` picks the admin or the read-only user. */
-export function kubeconfigYaml(clusters: { spec: ClusterSpec; access: ClusterAccess }[], as: 'admin' | 'viewer'): string {
-  const users = clusters.flatMap(({ spec, access }) => [
-    { name: `${spec.context}-admin`, user: { 'client-certificate-data': b64(access.admin.certPem), 'client-key-data': b64(access.admin.keyPem) } },
-    { name: `${spec.context}-viewer`, user: { 'client-certificate-data': b64(access.viewer.certPem), 'client-key-data': b64(access.viewer.keyPem) } },
-  ]);
-  return stringify({
-    apiVersion: 'v1',
-    kind: 'Config',
-    clusters: clusters.map(({ spec, access }) => ({
-      name: spec.context,
-      cluster: { server: access.server, 'certificate-authority-data': b64(access.caPem) },
-    })),
-    users,
-    contexts: clusters.map(({ spec }) => ({ name: spec.context, context: { cluster: spec.context, user: `${spec.context}-${as}` } })),
-    'current-context': clusters[0]?.spec.context ?? '',
-  });
-}
-
 interface RunningCluster {
   spec: ClusterSpec;
   access: ClusterAccess;
   procs: ClusterProcesses;
   record: ClusterRecord;
+  /** The sandbox's own user (see SIM_USER): its probes, set-up and simulators. */
   kc: KubeConfig;
   sims?: Simulators;
 }
 
-/**
- * The background process behind `fleetdeck sandbox up`: runs every cluster's processes as
- * its children, the simulated kubelets, load balancer and storage provisioner, and a control
- * socket; records everything in state.json; stops it all on SIGTERM/SIGINT.
- */
-export async function supervise(opts: SuperviseOptions): Promise<number> {
-  const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
-  const names = clusterNames(opts.workloads);
-  const ports = await freePorts(names.length * 3);
-  const state: SandboxState = {
+/** state.json as the supervisor starts: every cluster with its ports and audit log, nothing running yet. */
+function initialState(opts: SuperviseOptions, ports: number[]): SandboxState {
+  return {
     version: 1,
     dir: opts.dir,
     supervisorPid: process.pid,
@@ -169,178 +70,172 @@ export async function supervise(opts: SuperviseOptions): Promise<number> {
     kubeconfig: path.join(opts.dir, 'kubeconfig'),
     readOnlyKubeconfig: path.join(opts.dir, 'kubeconfig.read-only'),
     controlSocket: path.join(opts.dir, 'control.sock'),
-    clusters: names.map((n, index) => ({
+    clusters: clusterNames(opts.workloads).map((n, index) => ({
       ...n,
       index,
       ports: { etcdClient: ports[index * 3]!, etcdPeer: ports[index * 3 + 1]!, apiserver: ports[index * 3 + 2]! },
+      auditLog: auditLogFile(clusterDir(opts.dir, n.name)),
       pids: {},
       apiserver: 'running',
     })),
   };
-  const save = () => {
+}
+
+function clusterDir(dir: string, name: string): string {
+  return path.join(dir, 'clusters', name);
+}
+
+/**
+ * The background process behind `fleetdeck sandbox up`: runs every cluster's processes as
+ * its children, the simulated kubelets, load balancer and storage provisioner, and a control
+ * socket; records everything in state.json; stops it all on SIGTERM/SIGINT.
+ */
+export async function supervise(opts: SuperviseOptions): Promise<number> {
+  const ports = await freePorts((opts.workloads + 1) * 3);
+  return new Supervisor(opts, initialState(opts, ports)).run();
+}
+
+class Supervisor {
+  private readonly running: RunningCluster[] = [];
+  /** Load-balancer hostnames of every cluster, resolvable from all of them. */
+  private readonly hostnames = new HostnameDirectory();
+  private readonly abort = new AbortController();
+  private stopping = false;
+  private server: http.Server | undefined;
+  private resolveExit: (code: number) => void = () => {};
+  private readonly exited = new Promise<number>((resolve) => {
+    this.resolveExit = resolve;
+  });
+
+  constructor(
+    private readonly opts: SuperviseOptions,
+    private readonly state: SandboxState,
+  ) {}
+
+  private readonly log = (line: string): void => {
+    process.stdout.write(`${new Date().toISOString()} ${line}\n`);
+  };
+
+  private readonly save = (): void => {
     try {
-      writeState(state);
+      writeState(this.state);
     } catch (err) {
-      log(`cannot write the state: ${describeError(err)}`);
+      this.log(`cannot write the state: ${describeError(err)}`);
     }
   };
-  save();
-  // Load-balancer hostnames of every cluster, resolvable from all of them.
-  const hostnames = new HostnameDirectory();
 
-  let stopping = false;
-  const running: RunningCluster[] = [];
-  const abort = new AbortController();
+  async run(): Promise<number> {
+    this.save();
+    for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+      process.on(sig, () => {
+        this.log(`received ${sig}`);
+        void this.shutdown(0).then(this.resolveExit);
+      });
+    }
+    try {
+      await Promise.all(this.state.clusters.map((record) => this.startCluster(record)));
+      if (this.stopping) return await this.exited;
+      await this.ready();
+    } catch (err) {
+      if (this.stopping) return await this.exited;
+      this.state.phase = 'failed';
+      this.state.error = describeError(err);
+      this.log(`failed: ${this.state.error}`);
+      this.save();
+      return this.shutdown(1);
+    }
+    return this.exited;
+  }
 
-  const shutdown = async (code: number): Promise<number> => {
-    if (stopping) return code;
-    stopping = true;
-    abort.abort();
-    if (state.phase !== 'failed') state.phase = 'stopping';
-    save();
-    await Promise.allSettled(running.map((c) => c.sims?.stop()));
-    await Promise.allSettled(running.map((c) => c.procs.stopAll()));
-    server?.close();
-    fs.rmSync(state.controlSocket, { force: true });
-    log(`stopped (exit ${code})`);
+  /** Every cluster runs: the kubeconfigs, the control socket, phase `ready`. */
+  private async ready(): Promise<void> {
+    const ordered = [...this.running].sort((a, b) => a.spec.index - b.spec.index);
+    fs.writeFileSync(this.state.kubeconfig, kubeconfigYaml(ordered, 'admin'), { mode: 0o600 });
+    fs.writeFileSync(this.state.readOnlyKubeconfig, kubeconfigYaml(ordered, 'viewer'), { mode: 0o600 });
+    this.server = await serveControl(this.state.controlSocket, this.running, this.save, this.log);
+    this.state.phase = 'ready';
+    this.state.progress = undefined;
+    this.save();
+    this.log('sandbox ready');
+  }
+
+  private async shutdown(code: number): Promise<number> {
+    if (this.stopping) return code;
+    this.stopping = true;
+    this.abort.abort();
+    if (this.state.phase !== 'failed') this.state.phase = 'stopping';
+    this.save();
+    await Promise.allSettled(this.running.map((c) => c.sims?.stop()));
+    await Promise.allSettled(this.running.map((c) => c.procs.stopAll()));
+    this.server?.close();
+    fs.rmSync(this.state.controlSocket, { force: true });
+    this.log(`stopped (exit ${code})`);
     return code;
-  };
-
-  let resolveExit: (code: number) => void = () => {};
-  const exited = new Promise<number>((r) => (resolveExit = r));
-  for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
-    process.on(sig, () => {
-      log(`received ${sig}`);
-      void shutdown(0).then(resolveExit);
-    });
   }
 
-  let server: http.Server | undefined;
-  try {
-    await Promise.all(
-      state.clusters.map(async (record) => {
-        const spec: ClusterSpec = {
-          name: record.name,
-          context: record.context,
-          index: record.index,
-          dir: path.join(opts.dir, 'clusters', record.name),
-          ports: record.ports,
-        };
-        fs.mkdirSync(spec.dir, { recursive: true });
-        const access = await prepareClusterFiles(spec);
-        const procs = new ClusterProcesses(spec, opts.binaries, (role, pid) => {
-          if (pid) record.pids[role] = pid;
-          else delete record.pids[role];
-          if (role === 'kube-apiserver' && !pid && record.apiserver === 'running' && !stopping) record.apiserver = 'exited';
-          save();
-        });
-        const cluster: RunningCluster = { spec, access, procs, record, kc: accessConfig(spec, access, 'admin') };
-        running.push(cluster);
-        const step = (what: string) => {
-          log(`${spec.context}: ${what}`);
-          state.progress = `${spec.context}: ${what}`;
-          save();
-        };
-        step('starting etcd');
-        procs.spawn('etcd');
-        await waitFor(`${spec.context} etcd`, () => etcdHealthy(spec.ports.etcdClient), 60_000, abort.signal);
-        step('starting kube-apiserver');
-        procs.spawn('kube-apiserver');
-        await waitFor(`${spec.context} kube-apiserver`, () => apiserverReady(cluster.kc), 90_000, abort.signal);
-        step('starting controller manager and scheduler');
-        procs.spawn('kube-controller-manager');
-        procs.spawn('kube-scheduler');
-        await ensureReadOnlyRole(cluster.kc);
-        step(`registering ${opts.nodes} simulated nodes${opts.replaceDrained ? ' (replaced when drained)' : ''}`);
-        const runtime: SandboxRuntime = {
-          dir: spec.dir,
-          binaries: { etcd: opts.binaries.etcd, 'kube-apiserver': opts.binaries['kube-apiserver'] },
-          hostnames,
-          // Saved at once (synchronously): a supervisor killed right after a start still leaves
-          // the PID for `sandbox down`.
-          recordProcess: (key, pid) => {
-            const procs = (record.podProcesses ??= {});
-            if (pid) procs[key] = pid;
-            else delete procs[key];
-            save();
-          },
-        };
-        cluster.sims = await startSimulators(
-          { kc: cluster.kc, cluster: { name: spec.name, index: spec.index }, log: (l) => log(`${spec.context}: ${l}`), runtime },
-          { nodes: opts.nodes, replaceDrained: opts.replaceDrained ?? false },
-        );
-        step('ready');
-      }),
-    );
-    if (stopping) return await exited;
-    const ordered = [...running].sort((a, b) => a.spec.index - b.spec.index);
-    fs.writeFileSync(state.kubeconfig, kubeconfigYaml(ordered, 'admin'), { mode: 0o600 });
-    fs.writeFileSync(state.readOnlyKubeconfig, kubeconfigYaml(ordered, 'viewer'), { mode: 0o600 });
-    server = await serveControl(state.controlSocket, running, save, log);
-    state.phase = 'ready';
-    state.progress = undefined;
-    save();
-    log('sandbox ready');
-  } catch (err) {
-    if (stopping) return await exited;
-    state.phase = 'failed';
-    state.error = describeError(err);
-    log(`failed: ${state.error}`);
-    save();
-    return shutdown(1);
-  }
-  return exited;
-}
-
-/** HTTP on a unix socket: POST /apiserver/stop?context=C and /apiserver/start?context=C. */
-async function serveControl(
-  socket: string,
-  clusters: RunningCluster[],
-  save: () => void,
-  log: (l: string) => void,
-): Promise<http.Server> {
-  fs.rmSync(socket, { force: true });
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://sandbox');
-    const reply = (code: number, message: string) => {
-      res.writeHead(code, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ message }));
+  /** One cluster: its files, etcd, the API server, controller manager and scheduler, the read-only role, the simulators. */
+  private async startCluster(record: ClusterRecord): Promise<void> {
+    const { opts } = this;
+    const spec: ClusterSpec = {
+      name: record.name,
+      context: record.context,
+      index: record.index,
+      dir: clusterDir(opts.dir, record.name),
+      ports: record.ports,
     };
-    const c = clusters.find((x) => x.spec.context === url.searchParams.get('context'));
-    if (req.method !== 'POST') return reply(405, 'use POST');
-    if (!c) return reply(404, `no sandbox cluster has context "${url.searchParams.get('context')}"`);
-    if (url.pathname === '/apiserver/stop') {
-      c.record.apiserver = 'stopped';
-      save();
-      log(`${c.spec.context}: stopping kube-apiserver on request`);
-      c.procs.stopRole('kube-apiserver').then(
-        () => reply(200, `${c.spec.context}: kube-apiserver stopped`),
-        (err: unknown) => reply(500, describeError(err)),
-      );
-      return;
-    }
-    if (url.pathname === '/apiserver/start') {
-      if (c.procs.running('kube-apiserver')) return reply(200, `${c.spec.context}: kube-apiserver already running`);
-      log(`${c.spec.context}: starting kube-apiserver on request`);
-      c.procs.spawn('kube-apiserver');
-      waitFor(`${c.spec.context} kube-apiserver`, () => apiserverReady(c.kc), 90_000).then(
-        () => {
-          c.record.apiserver = 'running';
-          save();
-          reply(200, `${c.spec.context}: kube-apiserver ready`);
-        },
-        (err: unknown) => reply(500, describeError(err)),
-      );
-      return;
-    }
-    reply(404, `unknown path ${url.pathname}`);
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(socket, () => resolve());
-  });
-  fs.chmodSync(socket, 0o600);
-  return server;
-}
+    fs.mkdirSync(spec.dir, { recursive: true });
+    const access = await prepareClusterFiles(spec);
+    writeAuditPolicy(spec.dir);
+    const procs = new ClusterProcesses(spec, opts.binaries, (role, pid) => {
+      if (pid) record.pids[role] = pid;
+      else delete record.pids[role];
+      if (role === 'kube-apiserver' && !pid && record.apiserver === 'running' && !this.stopping) record.apiserver = 'exited';
+      this.save();
+    });
+    const cluster: RunningCluster = { spec, access, procs, record, kc: accessConfig(spec, access, 'sim') };
+    this.running.push(cluster);
+    const step = (what: string) => {
+      this.log(`${spec.context}: ${what}`);
+      this.state.progress = `${spec.context}: ${what}`;
+      this.save();
+    };
+    step('starting etcd');
+    procs.spawn('etcd');
+    await waitFor(`${spec.context} etcd`, () => etcdHealthy(spec.ports.etcdClient), 60_000, this.abort.signal);
+    step('starting kube-apiserver');
+    procs.spawn('kube-apiserver');
+    await waitFor(`${spec.context} kube-apiserver`, () => apiserverReady(cluster.kc), 90_000, this.abort.signal);
+    step('starting controller manager and scheduler');
+    procs.spawn('kube-controller-manager');
+    procs.spawn('kube-scheduler');
+    await ensureReadOnlyRole(cluster.kc);
+    step(`registering ${opts.nodes} simulated nodes${opts.replaceDrained ? ' (replaced when drained)' : ''}`);
+    cluster.sims = await startSimulators(
+      {
+        kc: cluster.kc,
+        cluster: { name: spec.name, index: spec.index },
+        log: (l) => this.log(`${spec.context}: ${l}`),
+        runtime: this.runtime(spec, record),
+      },
+      { nodes: opts.nodes, replaceDrained: opts.replaceDrained ?? false },
+    );
+    step('ready');
+  }
 
-export { ADMIN_USER };
+  /** What running pods for real needs of the supervisor (see SandboxRuntime). */
+  private runtime(spec: ClusterSpec, record: ClusterRecord): SandboxRuntime {
+    return {
+      dir: spec.dir,
+      binaries: { etcd: this.opts.binaries.etcd, 'kube-apiserver': this.opts.binaries['kube-apiserver'] },
+      hostnames: this.hostnames,
+      // Saved at once (synchronously): a supervisor killed right after a start still leaves
+      // the PID for `sandbox down`.
+      recordProcess: (key, pid) => {
+        record.podProcesses ??= {};
+        if (pid) record.podProcesses[key] = pid;
+        else delete record.podProcesses[key];
+        this.save();
+      },
+    };
+  }
+}
