@@ -2,10 +2,19 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { CoreV1Api, type V1Pod } from '@kubernetes/client-node';
+import { describe, expect, inject, it } from 'vitest';
+import { makeClient } from '../../src/kube/client.js';
+import { configForContext, loadKubeconfig } from '../../src/kube/kubeconfig.js';
 import { NODE_FLAGS } from '../../src/node-flags.js';
 import { isOurs, processCmdline, readState, recordedPids } from '../../src/sandbox/state.js';
 import { CLI, eventually, runCli } from '../helpers/cli.js';
+import { ETCD_IMAGE } from '../helpers/control-plane.js';
+
+const kubeconfig = inject('kubeconfig');
+const sandboxDir = inject('sandboxDir');
+
+const isReady = (p: V1Pod | undefined) => p?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
 
 /** A second, small sandbox (hosting cluster only, one node) for start/stop behaviour. */
 describe('sandbox lifecycle', () => {
@@ -18,10 +27,15 @@ describe('sandbox lifecycle', () => {
     up.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<number | null>((r) => up.on('close', r));
     // Interrupt once etcd runs, mid-way through start-up.
-    const pids: number[] = await eventually('etcd started', () => {
-      const st = readState(dir);
-      return st?.clusters[0]?.pids.etcd ? recordedPids(st) : undefined;
-    }, 120_000, 20);
+    const pids: number[] = await eventually(
+      'etcd started',
+      () => {
+        const st = readState(dir);
+        return st?.clusters[0]?.pids.etcd ? recordedPids(st) : undefined;
+      },
+      120_000,
+      20,
+    );
     up.kill('SIGINT');
     expect(await exited).toBe(130);
     expect(stderr.trim().split('\n').at(-1)).toMatch(/^fleetdeck: interrupted/);
@@ -69,6 +83,77 @@ describe('sandbox lifecycle', () => {
       expect(children.filter((p) => isOurs(p, dir))).toEqual([]);
       expect(readState(dir)!.supervisorPid).not.toBe(first.supervisorPid);
       expect((await runCli(['sandbox', 'status', '--dir', dir])).code).toBe(0);
+    } finally {
+      await runCli(['sandbox', 'down', '--dir', dir]);
+    }
+  });
+});
+
+describe('the shared sandbox, seen through the CLI', () => {
+  it('`sandbox up` again while it runs just prints the export line again', async () => {
+    const res = await runCli(['sandbox', 'up', '--dir', sandboxDir]);
+    expect(res.code).toBe(0);
+    const lines = res.stdout.trim().split('\n');
+    expect(lines.at(-1)).toBe(`export KUBECONFIG=${kubeconfig}`);
+  });
+
+  it('`sandbox status` lists every cluster healthy', async () => {
+    const res = await runCli(['sandbox', 'status', '-o', 'json', '--dir', sandboxDir]);
+    expect(res.code).toBe(0);
+    const s = JSON.parse(res.stdout) as { running: boolean; clusters: { context: string; apiserver: string; nodes: { ready: number } }[] };
+    expect(s.running).toBe(true);
+    expect(s.clusters.map((c) => [c.context, c.apiserver, c.nodes.ready])).toEqual([
+      ['kind-cp', 'ready', 6],
+      ['kind-workload-1', 'ready', 6],
+      ['kind-workload-2', 'ready', 6],
+    ]);
+  });
+});
+
+describe('processes of pods after the supervisor was killed', () => {
+  it('`sandbox down` stops them too', async () => {
+    // A sandbox of its own (one cluster, one node): the shared one must keep its supervisor.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-cp-'));
+    try {
+      expect((await runCli(['sandbox', 'up', '--dir', dir, '--workloads', '0', '--nodes', '1'])).code).toBe(0);
+      const kc = configForContext(loadKubeconfig({ kubeconfig: path.join(dir, 'kubeconfig') }).config, 'kind-cp');
+      const api = makeClient(kc, CoreV1Api);
+      await api.createNamespacedPod({
+        namespace: 'default',
+        body: {
+          metadata: { name: 'etcd-alone', labels: { app: 'etcd-alone' } },
+          spec: {
+            containers: [
+              {
+                name: 'etcd',
+                image: ETCD_IMAGE,
+                command: ['etcd'],
+                args: ['--name=$(POD_NAME)'],
+                env: [{ name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }],
+              },
+            ],
+          },
+        },
+      });
+      await eventually(
+        'etcd-alone Ready',
+        async () =>
+          (await api.listNamespacedPod({ namespace: 'default', labelSelector: 'app=etcd-alone' })).items.find(
+            (p) => !p.metadata?.deletionTimestamp && isReady(p),
+          ),
+        60_000,
+        500,
+      );
+      const state = readState(dir)!;
+      const pids = Object.values(state.clusters[0]?.podProcesses ?? {});
+      expect(pids).toHaveLength(1);
+      process.kill(state.supervisorPid, 'SIGKILL');
+      await eventually('supervisor gone', () => !isOurs(state.supervisorPid, dir));
+      expect(pids.every((p) => isOurs(p, dir))).toBe(true); // orphaned, still running
+      const down = await runCli(['sandbox', 'down', '--dir', dir]);
+      expect(down.code).toBe(0);
+      expect(pids.filter((p) => isOurs(p, dir))).toEqual([]);
+      expect(fs.existsSync(dir)).toBe(false);
     } finally {
       await runCli(['sandbox', 'down', '--dir', dir]);
     }

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import https from 'node:https';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import {
   ApiextensionsV1Api,
@@ -14,12 +13,14 @@ import {
   type V1Pod,
 } from '@kubernetes/client-node';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { describeError, makeClient, statusCode } from '../../src/kube/client.js';
-import { configForContext, loadKubeconfig } from '../../src/kube/kubeconfig.js';
-import { createAuthority, issueCertificate, type KeyMaterial } from '../../src/kube/pki.js';
-import { LB_HOSTNAME_ANNOTATION, LB_HOSTNAME_SUFFIX } from '../../src/sandbox/sim/index.js';
-import { isOurs, readState } from '../../src/sandbox/state.js';
-import { eventually, runCli } from '../helpers/cli.js';
+import { describeError, makeClient, statusCode } from '../../../src/kube/client.js';
+import { configForContext, loadKubeconfig } from '../../../src/kube/kubeconfig.js';
+import { createAuthority, issueCertificate, type KeyMaterial } from '../../../src/kube/pki.js';
+import { LB_HOSTNAME_ANNOTATION, LB_HOSTNAME_SUFFIX } from '../../../src/sandbox/sim/index.js';
+import { readAuditEvents } from '../../../src/sandbox/audit.js';
+import { SIM_USER } from '../../../src/sandbox/credentials.js';
+import { isOurs, readState } from '../../../src/sandbox/state.js';
+import { eventually } from '../../helpers/cli.js';
 import {
   CLUSTER_CRD,
   ETCD_IMAGE,
@@ -34,8 +35,8 @@ import {
   etcdStatefulSet,
   initKubeconfigSecret,
   kubeconfigText,
-} from '../helpers/control-plane.js';
-import { ignore } from '../helpers/nova.js';
+} from '../../helpers/control-plane.js';
+import { ignore } from '../../helpers/nova.js';
 
 const kubeconfig = inject('kubeconfig');
 const sandboxDir = inject('sandboxDir');
@@ -77,7 +78,8 @@ const isReady = (p: V1Pod | undefined) => p?.status?.conditions?.some((c) => c.t
 async function readyPod(api: CoreV1Api, namespace: string, selector: string, timeoutMs = 150_000): Promise<V1Pod> {
   return eventually(
     `${namespace} ${selector} Ready`,
-    async () => (await api.listNamespacedPod({ namespace, labelSelector: selector })).items.find((p) => !p.metadata?.deletionTimestamp && isReady(p)),
+    async () =>
+      (await api.listNamespacedPod({ namespace, labelSelector: selector })).items.find((p) => !p.metadata?.deletionTimestamp && isReady(p)),
     timeoutMs,
     500,
   );
@@ -134,15 +136,24 @@ describe('the sandbox runs a Nova control plane for real', () => {
     const version = await eventually('/version through the load balancer', () => makeClient(admin, VersionApi).getCode(), 60_000, 500);
     expect(version.gitVersion).toBe('v1.20.2');
     // `default` appears a moment after the API server starts serving.
-    const namespaces = await eventually('namespaces of the new control plane', async () => {
-      const names = (await makeClient(admin, CoreV1Api).listNamespace()).items.map((n) => n.metadata?.name);
-      return names.includes('default') && names.includes('kube-system') ? names : undefined;
-    }, 30_000, 500);
+    const namespaces = await eventually(
+      'namespaces of the new control plane',
+      async () => {
+        const names = (await makeClient(admin, CoreV1Api).listNamespace()).items.map((n) => n.metadata?.name);
+        return names.includes('default') && names.includes('kube-system') ? names : undefined;
+      },
+      30_000,
+      500,
+    );
     expect(namespaces).toEqual(expect.arrayContaining(['default', 'kube-system']));
 
     // Recorded in the state, so `sandbox down` stops them even without the supervisor.
     const pids = podPids('kind-cp', NS);
-    expect(Object.keys(pids).map((k) => k.split('/')[2]?.split('@')[0]).sort()).toEqual(['etcd', 'kube-apiserver']);
+    expect(
+      Object.keys(pids)
+        .map((k) => k.split('/')[2]?.split('@')[0])
+        .sort(),
+    ).toEqual(['etcd', 'kube-apiserver']);
     for (const pid of Object.values(pids)) {
       expect(isOurs(pid, sandboxDir)).toBe(true);
       seenPids.push(pid);
@@ -155,24 +166,38 @@ describe('the sandbox runs a Nova control plane for real', () => {
   it('a hostname ingress resolves, for the processes, to an address that forwards the same way', async () => {
     const hostsFile = path.join(sandboxDir, 'clusters', 'cp', 'hosts');
     const vip = await eventually('hostname in the hosts file', () => {
-      const line = fs.readFileSync(hostsFile, 'utf8').split('\n').find((l) => l.endsWith(`\t${LB_HOSTNAME}`));
+      const line = fs
+        .readFileSync(hostsFile, 'utf8')
+        .split('\n')
+        .find((l) => l.endsWith(`\t${LB_HOSTNAME}`));
       return line?.split('\t')[0];
     });
     // Every cluster's processes resolve it (a load balancer's name is public).
     expect(fs.readFileSync(path.join(sandboxDir, 'clusters', 'workload-1', 'hosts'), 'utf8')).toContain(`${vip}\t${LB_HOSTNAME}\n`);
     // The machine's own resolver does not know it: connect to the address, verify the name.
-    const body = await eventually('/version through the hostname address', () =>
-      new Promise<string>((resolve, reject) => {
-        const req = https.get(
-          { host: vip, port: 443, path: '/version', servername: LB_HOSTNAME, ca: pki.ca.certPem, cert: pki.admin.certPem, key: pki.admin.keyPem, timeout: 5000 },
-          (res) => {
-            let text = '';
-            res.on('data', (d: Buffer) => (text += d.toString()));
-            res.on('end', () => (res.statusCode === 200 ? resolve(text) : reject(new Error(`HTTP ${res.statusCode}`))));
-          },
-        );
-        req.on('error', reject);
-      }),
+    const body = await eventually(
+      '/version through the hostname address',
+      () =>
+        new Promise<string>((resolve, reject) => {
+          const req = https.get(
+            {
+              host: vip,
+              port: 443,
+              path: '/version',
+              servername: LB_HOSTNAME,
+              ca: pki.ca.certPem,
+              cert: pki.admin.certPem,
+              key: pki.admin.keyPem,
+              timeout: 5000,
+            },
+            (res) => {
+              let text = '';
+              res.on('data', (d: Buffer) => (text += d.toString()));
+              res.on('end', () => (res.statusCode === 200 ? resolve(text) : reject(new Error(`HTTP ${res.statusCode}`))));
+            },
+          );
+          req.on('error', reject);
+        }),
       30_000,
       500,
     );
@@ -182,10 +207,12 @@ describe('the sandbox runs a Nova control plane for real', () => {
   it('a client trusting another CA fails with a TLS error', async () => {
     const foreign = await createAuthority('not-nova-ca', 1);
     const kc = clientConfig(server, foreign.certPem, pki.admin);
-    const err = await makeClient(kc, VersionApi).getCode().then(
-      () => undefined,
-      (e: unknown) => e,
-    );
+    const err = await makeClient(kc, VersionApi)
+      .getCode()
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(err).toBeDefined();
     expect(describeError(err)).toMatch(/^TLS: /);
   });
@@ -205,8 +232,14 @@ describe('the sandbox runs a Nova control plane for real', () => {
 
     const w1 = makeClient(workload1, CoreV1Api);
     await w1.createNamespace({ body: { metadata: { name: AGENT_NS } } });
-    await w1.createNamespacedSecret({ namespace: AGENT_NS, body: initKubeconfigSecret(AGENT_NS, kubeconfigText(server, pki.ca.certPem, pki.bootstrap)) });
-    await makeClient(workload1, AppsV1Api).createNamespacedDeployment({ namespace: AGENT_NS, body: agentDeployment(AGENT_NS, 'kind-workload-1') });
+    await w1.createNamespacedSecret({
+      namespace: AGENT_NS,
+      body: initKubeconfigSecret(AGENT_NS, kubeconfigText(server, pki.ca.certPem, pki.bootstrap)),
+    });
+    await makeClient(workload1, AppsV1Api).createNamespacedDeployment({
+      namespace: AGENT_NS,
+      body: agentDeployment(AGENT_NS, 'kind-workload-1'),
+    });
 
     const custom = makeClient(admin, CustomObjectsApi);
     type Cluster = { spec?: Record<string, string>; status?: { lastUpdateTime?: string; conditions?: { type: string; status: string }[] } };
@@ -220,9 +253,18 @@ describe('the sandbox runs a Nova control plane for real', () => {
       60_000,
       500,
     );
-    expect(cluster.spec).toMatchObject({ name: 'kind-workload-1', kubernetescluster: 'kind-workload-1', kubernetesversion: 'v1.20.2', region: 'sandbox' });
+    expect(cluster.spec).toMatchObject({
+      name: 'kind-workload-1',
+      kubernetescluster: 'kind-workload-1',
+      kubernetesversion: 'v1.20.2',
+      region: 'sandbox',
+    });
     expect(cluster.spec?.zone).toMatch(/^zone-[abc]$/);
-    expect(Object.fromEntries((cluster.status?.conditions ?? []).map((c) => [c.type, c.status]))).toEqual({ Ready: 'True', Idle: 'True', Standby: 'False' });
+    expect(Object.fromEntries((cluster.status?.conditions ?? []).map((c) => [c.type, c.status]))).toEqual({
+      Ready: 'True',
+      Idle: 'True',
+      Standby: 'False',
+    });
     await readyPod(w1, AGENT_NS, 'app=nova-agent', 30_000);
     // The heartbeat: the status is written again every 10 s.
     await eventually('a heartbeat', async () => (await read()).status?.lastUpdateTime !== cluster.status?.lastUpdateTime, 30_000, 1000);
@@ -231,7 +273,10 @@ describe('the sandbox runs a Nova control plane for real', () => {
     await w1.createNamespace({ body: { metadata: { name: HOSTNAME_AGENT_NS } } });
     const byName = kubeconfigText(`https://${LB_HOSTNAME}:443`, pki.ca.certPem, pki.bootstrap);
     await w1.createNamespacedSecret({ namespace: HOSTNAME_AGENT_NS, body: initKubeconfigSecret(HOSTNAME_AGENT_NS, byName) });
-    await makeClient(workload1, AppsV1Api).createNamespacedDeployment({ namespace: HOSTNAME_AGENT_NS, body: agentDeployment(HOSTNAME_AGENT_NS, 'registered-by-name') });
+    await makeClient(workload1, AppsV1Api).createNamespacedDeployment({
+      namespace: HOSTNAME_AGENT_NS,
+      body: agentDeployment(HOSTNAME_AGENT_NS, 'registered-by-name'),
+    });
     await eventually(
       'Cluster registered-by-name Ready',
       async () => {
@@ -245,23 +290,56 @@ describe('the sandbox runs a Nova control plane for real', () => {
 
   it('an agent whose client certificate comes from a foreign CA never registers, and a Warning event says why', async () => {
     const foreign = await createAuthority('foreign-ca', 1);
-    const client = await issueCertificate(foreign, { commonName: 'nova-agent-bootstrap', organizations: ['nova:agents'], usage: 'client', days: 1 });
+    const client = await issueCertificate(foreign, {
+      commonName: 'nova-agent-bootstrap',
+      organizations: ['nova:agents'],
+      usage: 'client',
+      days: 1,
+    });
     const w2 = makeClient(workload2, CoreV1Api);
     await w2.createNamespace({ body: { metadata: { name: AGENT_NS } } });
-    await w2.createNamespacedSecret({ namespace: AGENT_NS, body: initKubeconfigSecret(AGENT_NS, kubeconfigText(server, pki.ca.certPem, client)) });
-    await makeClient(workload2, AppsV1Api).createNamespacedDeployment({ namespace: AGENT_NS, body: agentDeployment(AGENT_NS, 'kind-workload-2') });
+    await w2.createNamespacedSecret({
+      namespace: AGENT_NS,
+      body: initKubeconfigSecret(AGENT_NS, kubeconfigText(server, pki.ca.certPem, client)),
+    });
+    await makeClient(workload2, AppsV1Api).createNamespacedDeployment({
+      namespace: AGENT_NS,
+      body: agentDeployment(AGENT_NS, 'kind-workload-2'),
+    });
 
-    const messages = await eventually('registration warning', async () => {
-      const m = await warnings(w2, AGENT_NS, 'ClusterRegistrationFailed');
-      return m.length > 0 ? m : undefined;
-    }, 60_000, 500);
+    const messages = await eventually(
+      'registration warning',
+      async () => {
+        const m = await warnings(w2, AGENT_NS, 'ClusterRegistrationFailed');
+        return m.length > 0 ? m : undefined;
+      },
+      60_000,
+      500,
+    );
     expect(messages[0]).toMatch(/cannot register cluster "kind-workload-2" .*HTTP 401/);
     const pods = (await w2.listNamespacedPod({ namespace: AGENT_NS, labelSelector: 'app=nova-agent' })).items;
     expect(pods.map((p) => [p.status?.phase, isReady(p)])).toEqual([['Running', false]]);
-    // Another heartbeat later, still nothing.
-    await new Promise((r) => setTimeout(r, 11_000));
+    // Attempts later, still nothing. Each attempt reads the agent's Secret again (the audit log
+    // shows the sandbox's reads): after the second read since now, the attempt before it ended.
+    const auditLog = readState(sandboxDir)!.clusters.find((c) => c.context === 'kind-workload-2')!.auditLog;
+    const since = new Date();
+    await eventually(
+      'two more registration attempts',
+      () =>
+        readAuditEvents(auditLog, { since, user: SIM_USER }).filter(
+          (e) =>
+            e.verb === 'get' &&
+            e.objectRef?.resource === 'secrets' &&
+            e.objectRef.namespace === AGENT_NS &&
+            e.objectRef.name === 'nova-cluster-init-kubeconfig',
+        ).length >= 2,
+      60_000,
+      500,
+    );
     const admin = clientConfig(server, pki.ca.certPem, pki.admin);
-    const missing = await makeClient(admin, CustomObjectsApi).getClusterCustomObject({ ...CLUSTERS, name: 'kind-workload-2' }).catch((e: unknown) => e);
+    const missing = await makeClient(admin, CustomObjectsApi)
+      .getClusterCustomObject({ ...CLUSTERS, name: 'kind-workload-2' })
+      .catch((e: unknown) => e);
     expect(statusCode(missing)).toBe(404);
   });
 
@@ -273,11 +351,16 @@ describe('the sandbox runs a Nova control plane for real', () => {
         spec: { containers: [{ name: 'etcd', image: ETCD_IMAGE, command: ['etcd'], args: ['--no-such-flag'] }] },
       },
     });
-    const status = await eventually('CrashLoopBackOff', async () => {
-      const p = await core.readNamespacedPod({ name: 'crashing-etcd', namespace: NS });
-      const c = p.status?.containerStatuses?.[0];
-      return c?.state?.waiting?.reason === 'CrashLoopBackOff' ? c : undefined;
-    }, 60_000, 500);
+    const status = await eventually(
+      'CrashLoopBackOff',
+      async () => {
+        const p = await core.readNamespacedPod({ name: 'crashing-etcd', namespace: NS });
+        const c = p.status?.containerStatuses?.[0];
+        return c?.state?.waiting?.reason === 'CrashLoopBackOff' ? c : undefined;
+      },
+      60_000,
+      500,
+    );
     expect(status.restartCount).toBeGreaterThanOrEqual(1);
     expect(status.lastState?.terminated?.exitCode).not.toBe(0);
     expect(await warnings(core, NS, 'BackOff')).not.toEqual([]);
@@ -287,30 +370,48 @@ describe('the sandbox runs a Nova control plane for real', () => {
 
   it('a serving certificate without the load balancer address fails hostname verification', async () => {
     const serving = await apiserverServing(pki.ca, NS, undefined);
-    await core.replaceNamespacedSecret({ name: 'nova-apiserver-certs', namespace: NS, body: apiserverSecret(NS, pki, serving, pki.apiserverRest) });
+    await core.replaceNamespacedSecret({
+      name: 'nova-apiserver-certs',
+      namespace: NS,
+      body: apiserverSecret(NS, pki, serving, pki.apiserverRest),
+    });
     const before = await readyPod(core, NS, 'component=apiserver');
     await core.deleteNamespacedPod({ name: before.metadata!.name!, namespace: NS });
-    await eventually('a new apiserver pod Ready', async () => {
-      const p = await readyPod(core, NS, 'component=apiserver');
-      return p.metadata?.uid !== before.metadata?.uid;
-    }, 150_000, 500);
+    await eventually(
+      'a new apiserver pod Ready',
+      async () => {
+        const p = await readyPod(core, NS, 'component=apiserver');
+        return p.metadata?.uid !== before.metadata?.uid;
+      },
+      150_000,
+      500,
+    );
     for (const pid of Object.values(podPids('kind-cp', NS))) seenPids.push(pid);
     const admin = clientConfig(server, pki.ca.certPem, pki.admin);
-    const message = await eventually('hostname verification failure', () =>
-      makeClient(admin, VersionApi).getCode().then(
-        () => undefined,
-        (e: unknown) => describeError(e),
-      ),
+    const message = await eventually(
+      'hostname verification failure',
+      () =>
+        makeClient(admin, VersionApi)
+          .getCode()
+          .then(
+            () => undefined,
+            (e: unknown) => describeError(e),
+          ),
       60_000,
       500,
     );
     expect(message).toBe('TLS: certificate is not valid for this host name');
     // And the agent that was connected loses its Ready condition, saying why.
     const w1 = makeClient(workload1, CoreV1Api);
-    await eventually('agent not Ready', async () => {
-      const pods = (await w1.listNamespacedPod({ namespace: AGENT_NS, labelSelector: 'app=nova-agent' })).items;
-      return pods.length === 1 && !isReady(pods[0]);
-    }, 60_000, 500);
+    await eventually(
+      'agent not Ready',
+      async () => {
+        const pods = (await w1.listNamespacedPod({ namespace: AGENT_NS, labelSelector: 'app=nova-agent' })).items;
+        return pods.length === 1 && !isReady(pods[0]);
+      },
+      60_000,
+      500,
+    );
     expect((await warnings(w1, AGENT_NS, 'ClusterRegistrationFailed')).join('\n')).toMatch(/not valid for this host name/);
   });
 
@@ -321,58 +422,30 @@ describe('the sandbox runs a Nova control plane for real', () => {
     await deleteNamespace(makeClient(workload1, CoreV1Api), AGENT_NS);
     await deleteNamespace(makeClient(workload1, CoreV1Api), HOSTNAME_AGENT_NS);
     await deleteNamespace(makeClient(workload2, CoreV1Api), AGENT_NS);
-    await eventually('namespace gone', () => core.readNamespace({ name: NS }).then(() => false, (e: unknown) => statusCode(e) === 404), 150_000, 500);
+    await eventually(
+      'namespace gone',
+      () =>
+        core.readNamespace({ name: NS }).then(
+          () => false,
+          (e: unknown) => statusCode(e) === 404,
+        ),
+      150_000,
+      500,
+    );
     await eventually('processes gone', () => seenPids.every((p) => !isOurs(p, sandboxDir)), 30_000, 200);
     expect(podPids('kind-cp', NS)).toEqual({});
-    const refused = await eventually('load balancer closed', () =>
-      new Promise<boolean>((resolve) => {
-        const s = net.connect({ host: lbIP, port: 443 });
-        s.once('connect', () => (s.destroy(), resolve(false)));
-        s.once('error', () => resolve(true));
-      }),
+    const refused = await eventually(
+      'load balancer closed',
+      () =>
+        new Promise<boolean>((resolve) => {
+          const s = net.connect({ host: lbIP, port: 443 });
+          s.once('connect', () => {
+            s.destroy();
+            resolve(false);
+          });
+          s.once('error', () => resolve(true));
+        }),
     );
     expect(refused).toBe(true);
-  });
-});
-
-describe('processes of pods after the supervisor was killed', () => {
-  it('`sandbox down` stops them too', async () => {
-    // A sandbox of its own (one cluster, one node): the shared one must keep its supervisor.
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-cp-'));
-    try {
-      expect((await runCli(['sandbox', 'up', '--dir', dir, '--workloads', '0', '--nodes', '1'])).code).toBe(0);
-      const kc = configForContext(loadKubeconfig({ kubeconfig: path.join(dir, 'kubeconfig') }).config, 'kind-cp');
-      const api = makeClient(kc, CoreV1Api);
-      await api.createNamespacedPod({
-        namespace: 'default',
-        body: {
-          metadata: { name: 'etcd-alone', labels: { app: 'etcd-alone' } },
-          spec: {
-            containers: [
-              {
-                name: 'etcd',
-                image: ETCD_IMAGE,
-                command: ['etcd'],
-                args: ['--name=$(POD_NAME)'],
-                env: [{ name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }],
-              },
-            ],
-          },
-        },
-      });
-      await readyPod(api, 'default', 'app=etcd-alone', 60_000);
-      const state = readState(dir)!;
-      const pids = Object.values(state.clusters[0]?.podProcesses ?? {});
-      expect(pids).toHaveLength(1);
-      process.kill(state.supervisorPid, 'SIGKILL');
-      await eventually('supervisor gone', () => !isOurs(state.supervisorPid, dir));
-      expect(pids.every((p) => isOurs(p, dir))).toBe(true); // orphaned, still running
-      const down = await runCli(['sandbox', 'down', '--dir', dir]);
-      expect(down.code).toBe(0);
-      expect(pids.filter((p) => isOurs(p, dir))).toEqual([]);
-      expect(fs.existsSync(dir)).toBe(false);
-    } finally {
-      await runCli(['sandbox', 'down', '--dir', dir]);
-    }
   });
 });

@@ -1,11 +1,11 @@
 import { AppsV1Api, CoreV1Api, PatchStrategy, setHeaderOptions, type KubeConfig, type V1Node, type V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { makeClient, statusCode } from '../../src/kube/client.js';
-import { configForContext, loadKubeconfig } from '../../src/kube/kubeconfig.js';
-import { ZONE_LABEL } from '../../src/kube/nodes.js';
-import { waitFor } from '../../src/kube/wait.js';
-import { REPLACE_SETTLE_MS, REPLACE_WHEN_DRAINED_ANNOTATION } from '../../src/sandbox/sim/index.js';
-import { podKeepsNode } from '../../src/sandbox/sim/replacer.js';
+import { makeClient, statusCode } from '../../../src/kube/client.js';
+import { configForContext, loadKubeconfig } from '../../../src/kube/kubeconfig.js';
+import { ZONE_LABEL } from '../../../src/kube/nodes.js';
+import { waitFor } from '../../../src/kube/wait.js';
+import { REPLACE_SETTLE_MS, REPLACE_WHEN_DRAINED_ANNOTATION } from '../../../src/sandbox/sim/index.js';
+import { podKeepsNode } from '../../../src/sandbox/sim/replacer.js';
 
 const kubeconfig = inject('kubeconfig');
 const CONTEXT = 'kind-workload-2';
@@ -20,7 +20,6 @@ let core: CoreV1Api;
 let picked: string | undefined;
 
 const isReady = (n: V1Node) => (n.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function podsOn(node: string): Promise<V1Pod[]> {
   return (await core.listPodForAllNamespaces({ fieldSelector: `spec.nodeName=${node}` })).items;
@@ -35,7 +34,10 @@ async function nodesWhen(what: string, check: (nodes: V1Node[]) => boolean, time
     timeoutMs,
     check: (items) => {
       seen = items;
-      return { done: check(items), detail: `${what}: ${items.map((n) => `${n.metadata?.name}${n.spec?.unschedulable ? '(cordoned)' : ''}`).join(' ')}` };
+      return {
+        done: check(items),
+        detail: `${what}: ${items.map((n) => `${n.metadata?.name}${n.spec?.unschedulable ? '(cordoned)' : ''}`).join(' ')}`,
+      };
     },
   });
   return seen;
@@ -51,7 +53,10 @@ afterAll(async () => {
   if (picked) {
     // Not replaced (the test failed): undo the annotation and the cordon.
     await core
-      .patchNode({ name: picked, body: { metadata: { annotations: { [REPLACE_WHEN_DRAINED_ANNOTATION]: null } }, spec: { unschedulable: null } } }, mergePatch())
+      .patchNode(
+        { name: picked, body: { metadata: { annotations: { [REPLACE_WHEN_DRAINED_ANNOTATION]: null } }, spec: { unschedulable: null } } },
+        mergePatch(),
+      )
       .catch((err: unknown) => {
         if (statusCode(err) !== 404) throw err;
       });
@@ -60,7 +65,9 @@ afterAll(async () => {
   // The old node's DaemonSet pod has no kubelet left to finish its deletion (the pod garbage
   // collector would, in a minute): force it, as an operator would.
   for (const p of (await core.listNamespacedPod({ namespace: NS })).items) {
-    await core.deleteNamespacedPod({ name: p.metadata!.name!, namespace: NS, gracePeriodSeconds: 0, body: { gracePeriodSeconds: 0 } }).catch(() => {});
+    await core
+      .deleteNamespacedPod({ name: p.metadata!.name!, namespace: NS, gracePeriodSeconds: 0, body: { gracePeriodSeconds: 0 } })
+      .catch(() => {});
   }
   await waitFor<V1Pod>({
     kc,
@@ -75,7 +82,10 @@ afterAll(async () => {
 
 describe('sandbox node replacement (immutable infrastructure)', () => {
   it('replaces an annotated node once it is cordoned and drained: the old Node goes, a new one joins in its zone', async () => {
-    const before = await nodesWhen('6 Ready schedulable nodes', (ns) => ns.length === 6 && ns.every((n) => isReady(n) && !n.spec?.unschedulable));
+    const before = await nodesWhen(
+      '6 Ready schedulable nodes',
+      (ns) => ns.length === 6 && ns.every((n) => isReady(n) && !n.spec?.unschedulable),
+    );
     const names = new Set(before.map((n) => n.metadata!.name!));
 
     // A worker whose pods other files left there are all managed (they go elsewhere when deleted): fewest first.
@@ -100,13 +110,19 @@ describe('sandbox node replacement (immutable infrastructure)', () => {
         metadata: { name: 'agent' },
         spec: {
           selector: { matchLabels: { app: 'agent' } },
-          template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ name: 'agent', image: PAUSE }], terminationGracePeriodSeconds: 1 } },
+          template: {
+            metadata: { labels: { app: 'agent' } },
+            spec: { containers: [{ name: 'agent', image: PAUSE }], terminationGracePeriodSeconds: 1 },
+          },
         },
       },
     });
     await core.createNamespacedPod({
       namespace: NS,
-      body: { metadata: { name: 'bare' }, spec: { nodeName: oldName, containers: [{ name: 'app', image: PAUSE }], terminationGracePeriodSeconds: 1 } },
+      body: {
+        metadata: { name: 'bare' },
+        spec: { nodeName: oldName, containers: [{ name: 'app', image: PAUSE }], terminationGracePeriodSeconds: 1 },
+      },
     });
     await waitFor<V1Pod>({
       kc,
@@ -121,11 +137,18 @@ describe('sandbox node replacement (immutable infrastructure)', () => {
 
     // Annotated and cordoned, with a pod left: the node stays (well past the settle time).
     picked = oldName;
+    const cordonedAt = Date.now();
     await core.patchNode(
       { name: oldName, body: { metadata: { annotations: { [REPLACE_WHEN_DRAINED_ANNOTATION]: 'true' } }, spec: { unschedulable: true } } },
       mergePatch(),
     );
-    await sleep(REPLACE_SETTLE_MS + 3_000);
+    // Its kubelet posts the node's status every 10 s and the replacer looks at the node each time:
+    // wait for a heartbeat well past the settle time.
+    await nodesWhen('a heartbeat past the settle time', (ns) => {
+      const node = ns.find((n) => n.metadata?.uid === oldUid);
+      const beat = node?.status?.conditions?.find((c) => c.type === 'Ready')?.lastHeartbeatTime;
+      return !node || (beat !== undefined && new Date(beat).getTime() >= cordonedAt + REPLACE_SETTLE_MS + 3_000);
+    });
     expect((await core.readNode({ name: oldName })).metadata?.uid).toBe(oldUid);
 
     // Drained: the bare pod and whatever else of other files runs there (managed: rescheduled elsewhere).
@@ -156,8 +179,13 @@ describe('sandbox node replacement (immutable infrastructure)', () => {
     expect(fresh.spec?.unschedulable).not.toBe(true);
 
     // The cluster as the other files expect it: 6 Ready, schedulable nodes (taints cleared).
-    const final = await nodesWhen('6 Ready schedulable nodes', (ns) =>
-      ns.length === 6 && ns.every((n) => isReady(n) && !n.spec?.unschedulable && !(n.spec?.taints ?? []).some((t) => t.key === 'node.kubernetes.io/not-ready')),
+    const final = await nodesWhen(
+      '6 Ready schedulable nodes',
+      (ns) =>
+        ns.length === 6 &&
+        ns.every(
+          (n) => isReady(n) && !n.spec?.unschedulable && !(n.spec?.taints ?? []).some((t) => t.key === 'node.kubernetes.io/not-ready'),
+        ),
     );
     expect(final.map((n) => n.metadata!.name).sort()).toEqual([...[...names].filter((n) => n !== oldName), freshName].sort());
   });

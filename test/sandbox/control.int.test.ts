@@ -1,0 +1,54 @@
+import { CoreV1Api, PatchStrategy, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startStatusFeed, type StatusFeed } from '../../src/feeds/status-feed.js';
+import { makeClient } from '../../src/kube/client.js';
+import { configForContext, contextInfos, loadKubeconfig } from '../../src/kube/kubeconfig.js';
+import { eventually, runCli } from '../helpers/cli.js';
+
+const kubeconfig = inject('kubeconfig');
+const sandboxDir = inject('sandboxDir');
+
+function ctx(name: string): KubeConfig {
+  return configForContext(loadKubeconfig({ kubeconfig }).config, name);
+}
+
+describe('an API server stopped and started again (sandbox stop-apiserver, start-apiserver)', () => {
+  let fleet: StatusFeed;
+  beforeAll(() => {
+    const { config } = loadKubeconfig({ kubeconfig });
+    fleet = startStatusFeed(
+      config,
+      contextInfos(config).filter((c) => c.name === 'kind-workload-2'),
+    );
+  });
+  afterAll(async () => {
+    await fleet.stop();
+    await runCli(['sandbox', 'start-apiserver', 'kind-workload-2', '--dir', sandboxDir]);
+  });
+
+  it('is unreachable in the store within 5 s and recovers without restarting anything', async () => {
+    const state = () => fleet.store.getState().contexts['kind-workload-2']!;
+    await eventually('reachable with nodes', () => state().reachability === 'reachable' && state().nodes.synced, 30_000);
+    expect(Object.keys(state().nodes.items)).toHaveLength(6);
+
+    const stop = await runCli(['sandbox', 'stop-apiserver', 'kind-workload-2', '--dir', sandboxDir]);
+    expect(stop.code).toBe(0);
+    await eventually('unreachable', () => state().reachability === 'unreachable', 5_000, 50);
+    expect(state().lastError).toBeTruthy();
+    expect(state().unreachableSince).toBeGreaterThan(0);
+    // Stale data is kept, not dropped.
+    expect(Object.keys(state().nodes.items)).toHaveLength(6);
+
+    const start = await runCli(['sandbox', 'start-apiserver', 'kind-workload-2', '--dir', sandboxDir]);
+    expect(start.code).toBe(0);
+    await eventually('reachable again', () => state().reachability === 'reachable', 30_000);
+    expect(state().unreachableSince).toBeUndefined();
+    expect(state().lastError).toBeUndefined();
+    // The node watch resumed: a change made now shows up in the store.
+    const core = makeClient(ctx('kind-workload-2'), CoreV1Api);
+    const name = Object.keys(state().nodes.items)[0]!;
+    await core.patchNode({ name, body: { spec: { unschedulable: true } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+    await eventually('cordon observed through the resumed watch', () => state().nodes.items[name]?.unschedulable === true, 30_000);
+    await core.patchNode({ name, body: { spec: { unschedulable: false } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+  });
+});

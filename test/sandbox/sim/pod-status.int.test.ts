@@ -1,0 +1,46 @@
+import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
+import { describe, expect, inject, it } from 'vitest';
+import { makeClient } from '../../../src/kube/client.js';
+import { configForContext, loadKubeconfig } from '../../../src/kube/kubeconfig.js';
+import { FAULT_ANNOTATION } from '../../../src/sandbox/sim/index.js';
+import { eventually } from '../../helpers/cli.js';
+
+const kubeconfig = inject('kubeconfig');
+
+const ctx = (file: string, name: string): KubeConfig => configForContext(loadKubeconfig({ kubeconfig: file }).config, name);
+
+describe('the pod status the simulated kubelet reports', () => {
+  it('plays failing containers on request: CrashLoopBackOff, ImagePullBackOff, NotReady', async () => {
+    const core = makeClient(ctx(kubeconfig, 'kind-cp'), CoreV1Api);
+    await core.createNamespace({ body: { metadata: { name: 'faults' } } });
+    for (const fault of ['CrashLoopBackOff', 'ImagePullBackOff', 'NotReady', 'none']) {
+      await core.createNamespacedPod({
+        namespace: 'faults',
+        body: {
+          metadata: { name: fault.toLowerCase(), annotations: fault === 'none' ? {} : { [FAULT_ANNOTATION]: fault } },
+          spec: { containers: [{ name: 'c', image: 'registry.k8s.io/pause:3.9' }] },
+        },
+      });
+    }
+    const state = async (name: string) => {
+      const p = await core.readNamespacedPod({ name, namespace: 'faults' });
+      const c = p.status?.containerStatuses?.[0];
+      const ready = p.status?.conditions?.find((x) => x.type === 'Ready')?.status;
+      return [p.status?.phase, c?.state?.waiting?.reason ?? (c?.state?.running ? 'running' : undefined), ready, c?.restartCount];
+    };
+    await eventually('faults reported', async () => (await state('crashloopbackoff'))[1] === 'CrashLoopBackOff', 30_000);
+    expect(await state('crashloopbackoff')).toEqual(['Running', 'CrashLoopBackOff', 'False', 5]);
+    await eventually('image pull', async () => (await state('imagepullbackoff'))[1] === 'ImagePullBackOff', 30_000);
+    expect(await state('imagepullbackoff')).toEqual(['Pending', 'ImagePullBackOff', 'False', 0]);
+    await eventually('not ready', async () => (await state('notready'))[0] === 'Running', 30_000);
+    expect(await state('notready')).toEqual(['Running', 'running', 'False', 0]);
+    expect(await state('none')).toEqual(['Running', 'running', 'True', 0]);
+    // And records the Warning events a kubelet would.
+    const reasons = await eventually('kubelet warnings', async () => {
+      const events = (await core.listNamespacedEvent({ namespace: 'faults', fieldSelector: 'type=Warning' })).items;
+      const byPod = new Map(events.filter((e) => e.source?.component === 'kubelet').map((e) => [e.involvedObject.name, e.reason]));
+      return byPod.size === 3 ? byPod : undefined;
+    });
+    expect(Object.fromEntries(reasons)).toEqual({ crashloopbackoff: 'BackOff', imagepullbackoff: 'Failed', notready: 'Unhealthy' });
+  });
+});
