@@ -15,9 +15,9 @@ import {
   workloadVersionsCheck,
   zoneCheck,
   type NodeInfo,
-} from '../../src/install/prechecks/index.js';
-import { SUPPORT_MATRIX, describeRange, isSupported, parseKubeVersion } from '../../src/install/support-matrix.js';
-import type { CheckItem } from '../../src/checklist/checklist.js';
+} from '../../../src/install/prechecks/index.js';
+import { SUPPORT_MATRIX, describeRange, isSupported, parseKubeVersion } from '../../../src/install/support-matrix.js';
+import type { CheckItem } from '../../../src/checklist/checklist.js';
 
 const ZONE = 'topology.kubernetes.io/zone';
 const HOST = 'kubernetes.io/hostname';

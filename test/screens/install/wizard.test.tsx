@@ -1,10 +1,10 @@
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { UiProvider } from '../../src/components/theme/index.js';
-import { InstallWizard, type ChecksOutcome, type InstallOutcome, type WizardProps } from '../../src/screens/install/wizard.js';
-import { defaultClusterName, initialWizardState, wizardReducer, type WizardChoices } from '../../src/screens/install/use-wizard-state.js';
-import type { CheckItem } from '../../src/checklist/checklist.js';
-import { appProps, KEYS, renderApp, renderScreen, threeContexts } from '../helpers/screen.js';
+import { UiProvider } from '../../../src/components/theme/index.js';
+import { InstallWizard, type ChecksOutcome, type InstallOutcome, type WizardProps } from '../../../src/screens/install/wizard.js';
+import { defaultClusterName, initialWizardState, wizardReducer, type WizardChoices } from '../../../src/screens/install/use-wizard-state.js';
+import type { CheckItem } from '../../../src/checklist/checklist.js';
+import { appProps, KEYS, renderApp, renderScreen, threeContexts } from '../../helpers/screen.js';
 
 afterEach(() => cleanup());
 

@@ -1,9 +1,9 @@
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import { UiProvider } from '../../src/components/theme/index.js';
-import { PrepareNodesPage, prepareSummary } from '../../src/screens/install/prepare-nodes.js';
-import type { CheckItem } from '../../src/checklist/checklist.js';
-import { appProps, KEYS, renderApp, renderScreen, threeContexts } from '../helpers/screen.js';
+import { UiProvider } from '../../../src/components/theme/index.js';
+import { PrepareNodesPage, prepareSummary } from '../../../src/screens/install/prepare-nodes.js';
+import type { CheckItem } from '../../../src/checklist/checklist.js';
+import { appProps, KEYS, renderApp, renderScreen, threeContexts } from '../../helpers/screen.js';
 
 afterEach(() => cleanup());
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import forge from 'node-forge';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { UserError } from '../../src/errors.js';
+import { UserError } from '../../../src/errors.js';
 import {
   CERT_SECRET_LABELS,
   CERT_SECRET_NAMES,
@@ -25,8 +25,8 @@ import {
   generateCertSet,
   initKubeconfig,
   servingCertCovers,
-} from '../../src/install/certs/index.js';
-import { generateKeyPair } from '../../src/kube/pki.js';
+} from '../../../src/install/certs/index.js';
+import { generateKeyPair } from '../../../src/kube/pki.js';
 
 // Private keys never appear in an assertion's values: keys are compared through booleans or
 // public-key fingerprints, so a failure message cannot print one.

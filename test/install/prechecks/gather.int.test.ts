@@ -1,8 +1,8 @@
 import net from 'node:net';
 import { CoreV1Api, KubeConfig, PatchStrategy, setHeaderOptions, StorageV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { makeClient, statusCode } from '../../src/kube/client.js';
-import { configForContext, loadKubeconfig } from '../../src/kube/kubeconfig.js';
+import { makeClient, statusCode } from '../../../src/kube/client.js';
+import { configForContext, loadKubeconfig } from '../../../src/kube/kubeconfig.js';
 import {
   checkId,
   installPermissions,
@@ -10,9 +10,9 @@ import {
   WORKLOAD_VERSIONS_ID,
   type PrecheckInput,
   type PrecheckResult,
-} from '../../src/install/prechecks/index.js';
-import type { CheckItem } from '../../src/checklist/checklist.js';
-import { eventually } from '../helpers/cli.js';
+} from '../../../src/install/prechecks/index.js';
+import type { CheckItem } from '../../../src/checklist/checklist.js';
+import { eventually } from '../../helpers/cli.js';
 
 const kubeconfig = inject('kubeconfig');
 const readOnlyKubeconfig = inject('readOnlyKubeconfig');
