@@ -269,7 +269,7 @@ function Dashboard({ store, ui, kubeconfigFiles, onStartSandbox, installer, onIn
           </>
         )}
       </Box>
-      {view.banner ? <Banner banner={view.banner} width={width} /> : null}
+      {view.banner ? <Banner kind={view.banner.kind} text={view.banner.text} width={width} /> : null}
       {wizardOpen || (rolloutsShown && rolloutNav.view === 'wizard') || storageOwnsKeys || approvalsOwnKeys ? null : (
         <KeyHints
           hints={keyHints(tab === 'install' && prepare && !state.help ? 'prepareNodes' : hintMode(state, empty, onStartSandbox !== undefined, installer !== undefined || preflight !== undefined, rolloutsShown ? rolloutNav : undefined, storageShown && storageDeps !== undefined))}

@@ -1,10 +1,13 @@
 import { Box, Text } from 'ink';
-import type { Banner as BannerData } from '../../store/fleet-store.js';
 import { Spinner } from '../spinner/index.js';
 import { truncate, useTheme, wrap } from '../theme/index.js';
 
+/** What a banner says: progress (with a spinner), information, or an error. */
+export type BannerKind = 'info' | 'progress' | 'error';
+
 export interface BannerProps {
-  banner: BannerData;
+  kind: BannerKind;
+  text: string;
   /** Columns available. */
   width: number;
 }
@@ -17,37 +20,36 @@ export function bannerLines(text: string, width: number, ellipsis = '…'): stri
   const lines = wrap(text, Math.max(1, width - 2));
   if (lines.length <= BANNER_MAX_LINES) return lines;
   const kept = lines.slice(0, BANNER_MAX_LINES);
-  kept[BANNER_MAX_LINES - 1] = truncate(`${kept[BANNER_MAX_LINES - 1] ?? ''} ${lines.slice(BANNER_MAX_LINES).join(' ')}`, Math.max(1, width - 2), ellipsis);
+  kept[BANNER_MAX_LINES - 1] = truncate(
+    `${kept[BANNER_MAX_LINES - 1] ?? ''} ${lines.slice(BANNER_MAX_LINES).join(' ')}`,
+    Math.max(1, width - 2),
+    ellipsis,
+  );
   return kept;
 }
 
 /** About fleetdeck itself: progress with a spinner, info, or an error in red. Wraps to two lines at most. */
-export function Banner({ banner, width }: BannerProps) {
+export function Banner({ kind, text, width }: BannerProps) {
   const theme = useTheme();
-  const [first = '', ...rest] = bannerLines(theme.text(banner.text), width, theme.ellipsis);
-  const color = banner.kind === 'error' ? theme.color('fail') : undefined;
+  const [first = '', ...rest] = bannerLines(theme.text(text), width, theme.ellipsis);
+  const color = kind === 'error' ? theme.color('fail') : undefined;
   const head =
-    banner.kind === 'progress' ? (
+    kind === 'progress' ? (
       <Spinner />
     ) : (
-      <Text color={banner.kind === 'error' ? theme.color('fail') : theme.color('info')}>
-        {banner.kind === 'error' ? (theme.ascii ? 'x' : '✗') : theme.ascii ? '*' : '•'}
+      <Text color={kind === 'error' ? theme.color('fail') : theme.color('info')}>
+        {kind === 'error' ? (theme.ascii ? 'x' : '✗') : theme.ascii ? '*' : '•'}
       </Text>
     );
   return (
     <Box flexDirection="column">
       <Text>
         {head}{' '}
-        <Text color={color} bold={banner.kind === 'error'}>
+        <Text color={color} bold={kind === 'error'}>
           {first}
         </Text>
       </Text>
-      {rest.map((line, i) => (
-        <Text key={i} color={color}>
-          {'  '}
-          {line}
-        </Text>
-      ))}
+      {rest.length > 0 ? <Text color={color}>{rest.map((line) => `  ${line}`).join('\n')}</Text> : null}
     </Box>
   );
 }

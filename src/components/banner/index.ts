@@ -1,1 +1,1 @@
-export { Banner, bannerLines, BANNER_MAX_LINES, type BannerProps } from './banner.js';
+export { Banner, bannerLines, BANNER_MAX_LINES, type BannerKind, type BannerProps } from './banner.js';

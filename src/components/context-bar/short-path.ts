@@ -20,5 +20,5 @@ export function filesLabel(files: readonly string[], max: number, home = os.home
   const base = path.basename(first);
   const cut = `…/${base}`;
   if (cut.length <= room) return cut + more;
-  return base.slice(0, Math.max(1, room - 1)) + '…' + more;
+  return `${base.slice(0, Math.max(1, room - 1))}…${more}`;
 }

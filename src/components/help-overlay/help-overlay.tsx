@@ -19,7 +19,13 @@ export function HelpOverlay({ sections, footer = 'press ? or esc to close' }: He
   // Each group as narrow as its own keys allow, so three groups fit side by side in 80 columns.
   const keyWidth = (section: HelpSection) => Math.max(...section.keys.map((k) => theme.text(k.key).length), 1) + 2;
   return (
-    <Box flexDirection="column" borderStyle={theme.ascii ? 'classic' : 'round'} borderColor={theme.color('accent')} paddingX={1} alignSelf="flex-start">
+    <Box
+      flexDirection="column"
+      borderStyle={theme.ascii ? 'classic' : 'round'}
+      borderColor={theme.color('accent')}
+      paddingX={1}
+      alignSelf="flex-start"
+    >
       <Text bold>Keys</Text>
       <Box columnGap={3}>
         {sections.map((section) => (

@@ -16,7 +16,11 @@ export interface ColumnSpec {
  * highest `shrink` first, down to their `min`. Room left over goes to columns whose
  * `max` cut their content. Returns the widths and the gap used.
  */
-export function layoutColumns(specs: readonly ColumnSpec[], cells: readonly (readonly string[])[], total: number): { widths: number[]; gap: number } {
+export function layoutColumns(
+  specs: readonly ColumnSpec[],
+  cells: readonly (readonly string[])[],
+  total: number,
+): { widths: number[]; gap: number } {
   const widest = specs.map((spec, i) => Math.max([...spec.header].length, ...cells.map((row) => [...(row[i] ?? '')].length)));
   const natural = specs.map((spec, i) => Math.max(spec.min, Math.min(spec.max ?? Infinity, widest[i] ?? 0)));
   const sum = (ws: number[], gap: number) => ws.reduce((a, b) => a + b, 0) + gap * Math.max(0, ws.length - 1);

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { useRef } from 'react';
-import { fit, truncate, truncateMiddle, useTheme, width as textWidth, type ColorRole, type Theme } from '../theme/index.js';
+import { fitCell, truncate, truncateMiddle, useTheme, width as textWidth, type ColorRole, type Theme } from '../theme/index.js';
 import { layoutColumns, scrollWindow, splitCell, visibleColumns, type DroppableSpec } from './layout.js';
 
 /** A piece of a cell with its own color, e.g. ", 3 bad" in the warning color after "142". */
@@ -57,7 +57,13 @@ export function Table<Row>({ columns: allColumns, rows, rowKey, selected, height
   const theme = useTheme();
   const startRef = useRef(0);
   const pointerWidth = 2;
-  const cellOf = (c: Column<Row>, row: Row) => (c.parts ? c.parts(row).map((p) => theme.text(p.text)).join('') : theme.text(c.value(row)));
+  const cellOf = (c: Column<Row>, row: Row) =>
+    c.parts
+      ? c
+          .parts(row)
+          .map((p) => theme.text(p.text))
+          .join('')
+      : theme.text(c.value(row));
   const allCells = rows.map((row) => allColumns.map((c) => cellOf(c, row)));
   const kept = visibleColumns(allColumns, allCells, width - pointerWidth);
   const columns = kept.flatMap((i) => (allColumns[i] ? [allColumns[i]] : []));
@@ -71,7 +77,11 @@ export function Table<Row>({ columns: allColumns, rows, rowKey, selected, height
   const budget = Math.max(1, height - 1 - (overflow || footer ? 1 : 0));
   const { start, end } = scrollWindow(heights, selected, budget, startRef.current);
   startRef.current = start;
-  const footerText = footer ? footer({ start, end, total: rows.length, overflow }) : overflow ? `rows ${start + 1}–${end} of ${rows.length}` : undefined;
+  const footerText = footer
+    ? footer({ start, end, total: rows.length, overflow })
+    : overflow
+      ? `rows ${start + 1}–${end} of ${rows.length}`
+      : undefined;
 
   const gapText = ' '.repeat(gap);
   const noteIndex = note ? columns.findIndex((c) => c.key === note.column) : -1;
@@ -81,7 +91,7 @@ export function Table<Row>({ columns: allColumns, rows, rowKey, selected, height
     <Box flexDirection="column">
       <Text bold>
         {' '.repeat(pointerWidth)}
-        {columns.map((c, i) => fit(theme.text(c.header), widths[i] ?? 0, theme.ellipsis, c.align)).join(gapText)}
+        {columns.map((c, i) => fitCell(theme.text(c.header), widths[i] ?? 0, theme.ellipsis, c.align)).join(gapText)}
       </Text>
       {rows.slice(start, end).map((row, offset) => {
         const index = start + offset;
@@ -130,7 +140,7 @@ interface CellProps<Row> {
 function Cell<Row>({ column: c, row, text, width, theme }: CellProps<Row>) {
   if (!c.parts) {
     const role = c.color?.(row);
-    return <Text color={role ? theme.color(role) : undefined}>{fit(text, width, theme.ellipsis, c.align, c.cut)}</Text>;
+    return <Text color={role ? theme.color(role) : undefined}>{fitCell(text, width, theme.ellipsis, c.align, c.cut)}</Text>;
   }
   const parts = c.parts(row);
   const cut = c.cut === 'middle' ? truncateMiddle(text, width, theme.ellipsis) : truncate(text, width, theme.ellipsis);
@@ -143,6 +153,7 @@ function Cell<Row>({ column: c, row, text, width, theme }: CellProps<Row>) {
     <Text>
       {c.align === 'right' ? pad : ''}
       {pieces.map((piece, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a piece is its place in the cell
         <Text key={i} color={parts[i]?.color ? theme.color(parts[i].color) : undefined}>
           {piece}
         </Text>

@@ -35,7 +35,7 @@ export function padStart(s: string, w: number): string {
 }
 
 /** Truncate then pad: exactly `w` columns. */
-export function fit(s: string, w: number, ellipsis = '…', align: 'left' | 'right' = 'left', cut: 'end' | 'middle' = 'end'): string {
+export function fitCell(s: string, w: number, ellipsis = '…', align: 'left' | 'right' = 'left', cut: 'end' | 'middle' = 'end'): string {
   const t = cut === 'middle' ? truncateMiddle(s, w, ellipsis) : truncate(s, w, ellipsis);
   return align === 'right' ? padStart(t, w) : padEnd(t, w);
 }

@@ -45,7 +45,17 @@ export function makeTheme(ascii: boolean, colorOn: boolean): Theme {
 }
 
 export function stateColor(state: CheckState): ColorRole {
-  return state === 'ok' ? 'ok' : state === 'warn' ? 'warn' : state === 'fail' ? 'fail' : state === 'running' ? 'running' : state === 'info' ? 'info' : 'pending';
+  return state === 'ok'
+    ? 'ok'
+    : state === 'warn'
+      ? 'warn'
+      : state === 'fail'
+        ? 'fail'
+        : state === 'running'
+          ? 'running'
+          : state === 'info'
+            ? 'info'
+            : 'pending';
 }
 
 export function useTheme(): Theme {

@@ -78,7 +78,10 @@ function TitleLine({ name, header, width }: { name: string; header: DetailHeader
   let room = width - textWidth(title) - 2;
   const reach = truncate(theme.text(header.reachability), room, theme.ellipsis);
   room -= textWidth(reach);
-  const rest = [header.role, header.version].filter(Boolean).map((s) => ` ${theme.separator} ${s}`).join('');
+  const rest = [header.role, header.version]
+    .filter(Boolean)
+    .map((s) => ` ${theme.separator} ${s}`)
+    .join('');
   return (
     <Text>
       <Text bold color={theme.color('accent')}>

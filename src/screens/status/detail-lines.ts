@@ -114,9 +114,8 @@ export function detailLines(ctx: ContextState, width: number, opts: DetailOption
   );
   if (ctx.lastError) {
     const error = opts.ascii ? toAscii(ctx.lastError) : ctx.lastError;
-    wrapLines(error, Math.max(20, width - FIELD_LABEL_WIDTH), opts).forEach((text, i) =>
-      lines.push({ kind: 'error', text, first: i === 0 }),
-    );
+    const errorLines = wrapLines(error, Math.max(20, width - FIELD_LABEL_WIDTH), opts);
+    lines.push(...errorLines.map((text, i): DetailLine => ({ kind: 'error', text, first: i === 0 })));
   }
   lines.push({ kind: 'blank' });
   lines.push({ kind: 'heading', text: 'Checks' });

@@ -1,6 +1,6 @@
 import { Text } from 'ink';
 import { ChecklistRow } from '../../components/checklist/index.js';
-import { fit, truncate, useTheme } from '../../components/theme/index.js';
+import { fitCell, truncate, useTheme } from '../../components/theme/index.js';
 import { FIELD_LABEL_WIDTH, type DetailLine } from './detail-lines.js';
 
 /** One line of a scrolling page (the Info section, the fleet checklist), cut to `width`. */
@@ -18,9 +18,9 @@ export function DetailRow({ line, width }: { line: DetailLine; width: number }) 
             return (
               <Text key={f.label}>
                 {i > 0 ? '  ' : ''}
-                <Text dimColor>{fit(f.label, FIELD_LABEL_WIDTH)}</Text>
+                <Text dimColor>{fitCell(f.label, FIELD_LABEL_WIDTH)}</Text>
                 <Text color={f.tone ? theme.color(f.tone) : undefined}>
-                  {last ? truncate(value, valueWidth, theme.ellipsis) : fit(value, valueWidth, theme.ellipsis)}
+                  {last ? truncate(value, valueWidth, theme.ellipsis) : fitCell(value, valueWidth, theme.ellipsis)}
                 </Text>
               </Text>
             );
@@ -31,7 +31,7 @@ export function DetailRow({ line, width }: { line: DetailLine; width: number }) 
     case 'error':
       return (
         <Text>
-          <Text dimColor>{fit(line.first ? 'Last error' : '', FIELD_LABEL_WIDTH)}</Text>
+          <Text dimColor>{fitCell(line.first ? 'Last error' : '', FIELD_LABEL_WIDTH)}</Text>
           <Text color={theme.color('fail')}>{theme.text(line.text)}</Text>
         </Text>
       );

@@ -1,4 +1,4 @@
-import { Box, Text } from 'ink';
+import { FitLines, viewSize } from '../../components/fit/index.js';
 import { useTheme } from '../../components/theme/index.js';
 import type { DetailLine } from './detail-lines.js';
 import { DetailRow } from './detail-row.js';
@@ -15,18 +15,15 @@ export interface ScrollPageProps {
 /** Lines that scroll when taller than `height`, with "lines 3–19 of 40" under them then. */
 export function ScrollPage({ lines, height, width, isActive }: ScrollPageProps) {
   const theme = useTheme();
-  const overflow = lines.length > height;
-  const view = overflow ? Math.max(1, height - 1) : height;
-  const offset = useDetailScroll(lines.length, view, isActive);
-  const shown = lines.slice(offset, offset + view);
+  const offset = useDetailScroll(lines.length, viewSize(lines.length, height, 1), isActive);
   return (
-    <Box flexDirection="column">
-      {shown.map((line, i) => (
-        <DetailRow key={offset + i} line={line} width={width} />
-      ))}
-      {overflow ? (
-        <Text dimColor>{theme.text(`lines ${offset + 1}–${offset + shown.length} of ${lines.length} ${theme.separator} j/k scroll`)}</Text>
-      ) : null}
-    </Box>
+    <FitLines
+      lines={lines}
+      height={height}
+      offset={offset}
+      minView={1}
+      render={(line) => <DetailRow line={line} width={width} />}
+      marker={(w) => `lines ${w.start + 1}–${w.end} of ${w.total} ${theme.separator} j/k scroll`}
+    />
   );
 }

@@ -14,9 +14,31 @@ const STATUS: Column<ContextRow> = {
 };
 const LATENCY: Column<ContextRow> = { key: 'latency', header: 'LATENCY', min: 7, max: 8, align: 'right', drop: 1, value: (r) => r.latency };
 const VERSION: Column<ContextRow> = { key: 'version', header: 'VERSION', min: 7, max: 14, shrink: 3, value: (r) => r.version };
-const NODES: Column<ContextRow> = { key: 'nodes', header: 'NODES', min: 5, max: 20, value: (r) => r.nodes, color: (r) => (r.nodesWarn ? 'warn' : undefined) };
-const PODS: Column<ContextRow> = { key: 'pods', header: 'PODS', min: 4, max: 16, value: (r) => r.pods.map((p) => p.text).join(''), parts: (r) => r.pods };
-const WARN: Column<ContextRow> = { key: 'warn', header: 'WARN', min: 4, max: 9, align: 'right', value: (r) => r.warn, color: (r) => r.warnTone };
+const NODES: Column<ContextRow> = {
+  key: 'nodes',
+  header: 'NODES',
+  min: 5,
+  max: 20,
+  value: (r) => r.nodes,
+  color: (r) => (r.nodesWarn ? 'warn' : undefined),
+};
+const PODS: Column<ContextRow> = {
+  key: 'pods',
+  header: 'PODS',
+  min: 4,
+  max: 16,
+  value: (r) => r.pods.map((p) => p.text).join(''),
+  parts: (r) => r.pods,
+};
+const WARN: Column<ContextRow> = {
+  key: 'warn',
+  header: 'WARN',
+  min: 4,
+  max: 9,
+  align: 'right',
+  value: (r) => r.warn,
+  color: (r) => r.warnTone,
+};
 
 /**
  * NAME, (ROLE with a fleet,) STATUS, LATENCY, VERSION, NODES, PODS, WARN, sized

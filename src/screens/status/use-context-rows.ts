@@ -6,7 +6,10 @@ import { contextRow, type ContextRow } from './context-row.js';
 
 /** Rows of the listed contexts; worked out again only when one of them (or the fleet) changed. */
 export function useContextRows(store: FleetStore, names: readonly string[]): ContextRow[] {
-  const contexts = useStore(store, useShallow((s) => names.map((n) => s.contexts[n])));
+  const contexts = useStore(
+    store,
+    useShallow((s) => names.map((n) => s.contexts[n])),
+  );
   const fleet = useStore(store, (s) => s.fleet);
   return useMemo(() => contexts.flatMap((c) => (c ? [contextRow(c, fleet)] : [])), [contexts, fleet]);
 }

@@ -37,7 +37,14 @@ export function detailHeader(ctx: ContextState, fleet: FleetConfig | undefined):
     version: ctx.version ?? '',
     nodes: ctx.nodes.forbidden !== undefined ? 'forbidden' : c ? `${c.ready}/${c.total}` : '',
     nodesWarn: ctx.nodes.forbidden !== undefined || (c !== undefined && (c.ready < c.total || c.cordoned > 0)),
-    pods: pods.forbidden !== undefined ? 'forbidden' : !pods.synced ? '' : pods.problemCount > 0 ? `${pods.problemCount} bad` : String(pods.total),
+    pods:
+      pods.forbidden !== undefined
+        ? 'forbidden'
+        : !pods.synced
+          ? ''
+          : pods.problemCount > 0
+            ? `${pods.problemCount} bad`
+            : String(pods.total),
     podsWarn: pods.forbidden !== undefined || pods.problemCount > 0,
     events: events.forbidden !== undefined ? 'forbidden' : events.synced ? String(events.warnings.length) : '',
     eventsWarn: events.forbidden !== undefined || events.warnings.length > 0,

@@ -47,7 +47,9 @@ export function eventColumns(now: number): Column<WarningEvent>[] {
 }
 
 export function eventsFooter(listed: number, matched: number, filter: string, view: TableFooter): string {
-  const head = filter.trim() ? `${matched} of ${listed} warnings match` : `${listed} recent warning${listed === 1 ? '' : 's'}, newest first`;
+  const head = filter.trim()
+    ? `${matched} of ${listed} warnings match`
+    : `${listed} recent warning${listed === 1 ? '' : 's'}, newest first`;
   return view.overflow ? `${head} · rows ${view.start + 1}–${view.end}` : head;
 }
 

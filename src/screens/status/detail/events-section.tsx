@@ -13,7 +13,8 @@ export function EventsSection({ store, name, ...view }: SectionProps) {
   const events = useStore(store, (s) => s.contexts[name]?.events);
   const now = useNow();
   const warnings = useMemo(() => recentWarnings(events?.warnings ?? []), [events]);
-  if (!events || events.forbidden !== undefined || !events.synced) return <Unavailable forbidden={events?.forbidden} what="events" width={width} />;
+  if (!events || events.forbidden !== undefined || !events.synced)
+    return <Unavailable forbidden={events?.forbidden} what="events" width={width} />;
   const rows = filterRows(warnings, filter, eventText);
   return (
     <RowSection

@@ -37,10 +37,24 @@ export const nodeKey = (r: NodeRow) => r.node.name;
 /** NAME, READY, ZONE, ROLES, KUBELET, FLAGS (cordoned, version skew). */
 export const NODE_COLUMNS: readonly Column<NodeRow>[] = [
   { key: 'name', header: 'NAME', min: 12, max: 48, shrink: 2, cut: 'middle', value: (r) => r.node.name },
-  { key: 'ready', header: 'READY', min: 5, value: (r) => (r.node.ready ? 'Ready' : 'NotReady'), color: (r) => (r.node.ready ? 'ok' : 'fail') },
+  {
+    key: 'ready',
+    header: 'READY',
+    min: 5,
+    value: (r) => (r.node.ready ? 'Ready' : 'NotReady'),
+    color: (r) => (r.node.ready ? 'ok' : 'fail'),
+  },
   { key: 'zone', header: 'ZONE', min: 4, max: 24, shrink: 1, value: (r) => r.node.zone ?? '-' },
   { key: 'roles', header: 'ROLES', min: 5, max: 24, shrink: 1, value: (r) => r.node.roles.join(',') || '-' },
-  { key: 'kubelet', header: 'KUBELET', min: 7, max: 20, shrink: 1, value: (r) => r.node.kubeletVersion ?? '-', color: (r) => (r.skew ? 'warn' : undefined) },
+  {
+    key: 'kubelet',
+    header: 'KUBELET',
+    min: 7,
+    max: 20,
+    shrink: 1,
+    value: (r) => r.node.kubeletVersion ?? '-',
+    color: (r) => (r.skew ? 'warn' : undefined),
+  },
   { key: 'flags', header: 'FLAGS', min: 5, shrink: 3, value: flags, color: (r) => (flags(r) === '-' ? undefined : 'warn') },
 ];
 

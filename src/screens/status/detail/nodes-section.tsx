@@ -22,7 +22,8 @@ export function NodesSection({ store, name, ...view }: SectionProps) {
     const skew = kubeletSkew(view);
     return { rows: nodeRows(nodes.items, skew), line: nodesLine(nodeCounts(view), kubeletVersions(view), skew.length) };
   }, [store, name, nodes, version]);
-  if (!nodes || !derived || nodes.forbidden !== undefined || !nodes.synced) return <Unavailable forbidden={nodes?.forbidden} what="nodes" width={width} />;
+  if (!nodes || !derived || nodes.forbidden !== undefined || !nodes.synced)
+    return <Unavailable forbidden={nodes?.forbidden} what="nodes" width={width} />;
   const rows = filterRows(derived.rows, filter, nodeText);
   return (
     <RowSection
@@ -31,7 +32,13 @@ export function NodesSection({ store, name, ...view }: SectionProps) {
       columns={NODE_COLUMNS}
       rowKey={nodeKey}
       note={{ column: 'ready', text: (r) => (r.node.ready ? undefined : (r.node.notReadyReason ?? 'NotReady')), color: 'fail' }}
-      footer={(view) => (filter.trim() ? `${rows.length} of ${derived.rows.length} nodes match` : view.overflow ? `rows ${view.start + 1}–${view.end} of ${view.total}` : undefined)}
+      footer={(view) =>
+        filter.trim()
+          ? `${rows.length} of ${derived.rows.length} nodes match`
+          : view.overflow
+            ? `rows ${view.start + 1}–${view.end} of ${view.total}`
+            : undefined
+      }
       pane={nodePane}
       top={[derived.line]}
       empty="No nodes registered: workloads cannot be scheduled."

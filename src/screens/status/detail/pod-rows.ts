@@ -29,9 +29,24 @@ export function podColumns(now: number): Column<PodProblem>[] {
     { key: 'name', header: 'NAMESPACE/NAME', min: 22, max: 48, shrink: 2, value: podKey },
     { key: 'phase', header: 'PHASE', min: 7, max: 9, value: (p) => p.phase, color: (p) => (p.phase === 'Failed' ? 'fail' : 'warn') },
     { key: 'reason', header: 'REASON', min: 22, shrink: 3, value: (p) => p.reason },
-    { key: 'restarts', header: 'RESTARTS', min: 8, align: 'right', value: (p) => String(p.restarts), color: (p) => (p.restarts > 0 ? 'warn' : undefined) },
+    {
+      key: 'restarts',
+      header: 'RESTARTS',
+      min: 8,
+      align: 'right',
+      value: (p) => String(p.restarts),
+      color: (p) => (p.restarts > 0 ? 'warn' : undefined),
+    },
     { key: 'node', header: 'NODE', min: 8, max: 30, shrink: 4, value: (p) => p.node ?? '-' },
-    { key: 'age', header: 'AGE', min: 3, max: 5, align: 'right', drop: 1, value: (p) => (p.createdAt !== undefined ? ago(p.createdAt, now) : '-') },
+    {
+      key: 'age',
+      header: 'AGE',
+      min: 3,
+      max: 5,
+      align: 'right',
+      drop: 1,
+      value: (p) => (p.createdAt !== undefined ? ago(p.createdAt, now) : '-'),
+    },
   ];
 }
 

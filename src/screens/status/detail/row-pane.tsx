@@ -39,12 +39,7 @@ export function RowPane({ pane, height, width }: RowPaneProps) {
         {'  '}
         {truncate(theme.text(pane.facts), width - 2, theme.ellipsis)}
       </Text>
-      {shown.map((line, i) => (
-        <Text key={i}>
-          {'  '}
-          {line}
-        </Text>
-      ))}
+      {shown.length > 0 ? <Text>{shown.map((line) => `  ${line}`).join('\n')}</Text> : null}
     </Box>
   );
 }

@@ -36,18 +36,23 @@ export function RowSection<Row>(props: RowSectionProps<Row>) {
   const tableHeight = Math.max(2, room - paneHeight);
   return (
     <Box flexDirection="column">
-      {top.map((line, i) => (
-        <Text key={i} dimColor>
-          {truncate(theme.text(line), width, theme.ellipsis)}
-        </Text>
-      ))}
+      {top.length > 0 ? <Text dimColor>{top.map((line) => truncate(theme.text(line), width, theme.ellipsis)).join('\n')}</Text> : null}
       {showFilter ? <FilterLine filter={filter} editing={filtering} shown={rows.length} total={total} /> : null}
       {total === 0 ? (
         <Text>{theme.text(empty)}</Text>
       ) : rows.length === 0 ? (
         <Text dimColor>{theme.text(`Nothing matches "${filter}".`)}</Text>
       ) : (
-        <Table columns={columns} rows={rows} rowKey={rowKey} selected={cursor} height={tableHeight} width={width} footer={footer} {...(note ? { note } : {})} />
+        <Table
+          columns={columns}
+          rows={rows}
+          rowKey={rowKey}
+          selected={cursor}
+          height={tableHeight}
+          width={width}
+          footer={footer}
+          {...(note ? { note } : {})}
+        />
       )}
       {paneData ? <RowPane pane={paneData} height={paneHeight} width={width} /> : null}
     </Box>

@@ -33,7 +33,12 @@ export function SectionTabs({ active, header }: SectionTabsProps) {
                 {key}
               </Text>{' '}
               <Text color={isActive ? theme.color('accent') : undefined}>{title}</Text>
-              {count ? <Text color={count.warn ? theme.color('warn') : undefined} dimColor={!count.warn && !isActive}>{` ${theme.text(count.text)}`}</Text> : null}{' '}
+              {count ? (
+                <Text
+                  color={count.warn ? theme.color('warn') : undefined}
+                  dimColor={!count.warn && !isActive}
+                >{` ${theme.text(count.text)}`}</Text>
+              ) : null}{' '}
             </Text>
           </Text>
         );

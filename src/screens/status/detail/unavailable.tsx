@@ -18,12 +18,11 @@ export function Unavailable({ forbidden, what, width }: UnavailableProps) {
       <Text color={theme.color('warn')} bold>
         {theme.text(`${theme.symbol('warn')} Cannot list ${what}: missing permission`)}
       </Text>
-      {wrap(theme.text(forbidden), Math.max(10, width - 2)).map((line, i) => (
-        <Text key={i}>
-          {'  '}
-          {line}
-        </Text>
-      ))}
+      <Text>
+        {wrap(theme.text(forbidden), Math.max(10, width - 2))
+          .map((line) => `  ${line}`)
+          .join('\n')}
+      </Text>
     </Box>
   );
 }

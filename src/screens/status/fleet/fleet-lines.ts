@@ -1,5 +1,5 @@
 import { layoutColumns } from '../../../components/table/index.js';
-import { fit } from '../../../components/theme/index.js';
+import { fitCell } from '../../../components/theme/index.js';
 import { checklistLines, toAscii, type CheckItem } from '../../../checklist/checklist.js';
 import { checkLines, type DetailLine, type DetailOptions } from '../detail-lines.js';
 
@@ -8,7 +8,12 @@ import { checkLines, type DetailLine, type DetailOptions } from '../detail-lines
  * on the next lines, hints under them), then the clusters the control plane
  * knows, as `kubectl get clusters` prints them.
  */
-export function fleetLines(items: readonly CheckItem[], clusters: readonly (readonly string[])[], width: number, opts: DetailOptions): DetailLine[] {
+export function fleetLines(
+  items: readonly CheckItem[],
+  clusters: readonly (readonly string[])[],
+  width: number,
+  opts: DetailOptions,
+): DetailLine[] {
   const lines: DetailLine[] = [];
   for (const line of checklistLines(items)) lines.push(...checkLines(line, width, opts));
   const [header, ...rows] = clusters;
@@ -18,7 +23,10 @@ export function fleetLines(items: readonly CheckItem[], clusters: readonly (read
     const cells = rows.map((r) => r.map((c) => text(c || '-')));
     const { widths, gap } = layoutColumns(specs, cells, width);
     const format = (cellsOfRow: readonly string[]) =>
-      cellsOfRow.map((c, i) => fit(c, widths[i] ?? 0, opts.ascii ? '~' : '…')).join(' '.repeat(gap)).trimEnd();
+      cellsOfRow
+        .map((c, i) => fitCell(c, widths[i] ?? 0, opts.ascii ? '~' : '…'))
+        .join(' '.repeat(gap))
+        .trimEnd();
     lines.push({ kind: 'blank' });
     lines.push({ kind: 'heading', text: `Clusters registered with the control plane (${rows.length})` });
     lines.push({ kind: 'text', text: format(header), bold: true });

@@ -1,7 +1,6 @@
 import { Box, Text } from 'ink';
-import { ChecklistRow } from '../../../components/checklist/index.js';
+import { Checklist } from '../../../components/checklist/index.js';
 import { useTheme } from '../../../components/theme/index.js';
-import { checklistLines } from '../../../checklist/checklist.js';
 import type { FleetConfig } from '../../../kube/fleet.js';
 import { fleetProblems, fleetSummary, fleetTitle } from './fleet-summary.js';
 import { FleetSummaryLine } from './fleet-summary-line.js';
@@ -21,21 +20,17 @@ export const FLEET_STRIP_MIN = 2;
 
 /** Under the contexts table: the fleet's summary line, then what failed or warns, as room allows. */
 export function FleetStrip({ store, fleet, height, width }: FleetStripProps) {
-  const theme = useTheme();
   const { items } = useFleetChecklist(store);
-  const summary = fleetSummary(items);
-  const problems = checklistLines(fleetProblems(items));
-  const room = Math.max(0, height - FLEET_STRIP_MIN);
-  const cut = problems.length > room;
-  const shown = problems.slice(0, cut ? Math.max(0, room - 1) : room);
-  const more = problems.filter((l) => l.kind === 'item').length - shown.filter((l) => l.kind === 'item').length;
   return (
     <Box flexDirection="column" marginTop={1}>
-      <FleetSummaryLine title={fleetTitle(fleet)} summary={summary} hint="f: checklist" width={width} />
-      {shown.map((line) => (
-        <ChecklistRow key={`${line.item.id}:${line.kind}`} line={{ ...line, depth: line.depth + 1 }} width={width} />
-      ))}
-      {cut && room > 0 ? <Text dimColor>{theme.text(`  … ${more > 0 ? `${more} more` : 'more'}: press f for the whole checklist`)}</Text> : null}
+      <FleetSummaryLine title={fleetTitle(fleet)} summary={fleetSummary(items)} hint="f: checklist" width={width} />
+      <Checklist
+        items={fleetProblems(items)}
+        height={Math.max(0, height - FLEET_STRIP_MIN)}
+        depth={1}
+        width={width}
+        more={({ items: more }) => `  … ${more > 0 ? `${more} more` : 'more'}: press f for the whole checklist`}
+      />
     </Box>
   );
 }

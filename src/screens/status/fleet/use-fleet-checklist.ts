@@ -16,7 +16,11 @@ export interface FleetChecks {
  * contexts changed (slices are replaced whole, so comparing references is enough).
  */
 export function useFleetChecklist(store: FleetStore): FleetChecks {
-  const deps = useStore(store, useShallow((s) => [s.fleet, ...s.order.map((n) => s.contexts[n])]));
+  const deps = useStore(
+    store,
+    useShallow((s) => [s.fleet, ...s.order.map((n) => s.contexts[n])]),
+  );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `deps` is what the checklist is made of; it is read whole through getState
   return useMemo(() => {
     const state = store.getState();
     return { items: fleetChecklist(state), clusters: novaClustersTable(state) };
