@@ -12,7 +12,8 @@ import { AppsV1Api, CoreV1Api, type KubeConfig, type V1Pod } from '@kubernetes/c
 import { makeClient, statusCode } from '../kube/client.js';
 import { configForContext, loadKubeconfig } from '../kube/kubeconfig.js';
 import { waitFor } from '../kube/wait.js';
-import { drainNode, uncordon } from '../rollout/drain.js';
+import { uncordon } from '../kube/nodes.js';
+import { drainNode } from '../rollout/drain/drain.js';
 import { KUBECTL } from './oneshot.js';
 import { childEnv } from './sandbox.js';
 import { errorLine, figure, note, progress } from './util.js';

@@ -1,4 +1,8 @@
-import type { V1Node } from '@kubernetes/client-node';
+import { CoreV1Api, PatchStrategy, setHeaderOptions, type KubeConfig, type V1Node } from '@kubernetes/client-node';
+import { makeClient, makeJsonClient, statusCode } from './client.js';
+import { listJsonPaged } from './list.js';
+import { waitFor, type WaitVerdict } from './wait.js';
+import { ResilientWatch } from './watch.js';
 
 export const ZONE_LABEL = 'topology.kubernetes.io/zone';
 const LEGACY_ZONE_LABEL = 'failure-domain.beta.kubernetes.io/zone';
@@ -43,4 +47,180 @@ export interface NodeSummary {
   zone?: string;
   roles: string[];
   kubeletVersion?: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Operations on Nodes (cordon, uncordon, delete, read, list, watch readiness)
+
+const NODE_REQUEST_TIMEOUT_MS = 30_000;
+const NODES_PATH = '/api/v1/nodes';
+const mergePatch = () => setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+const core = (kc: KubeConfig) => makeClient(kc, CoreV1Api, NODE_REQUEST_TIMEOUT_MS);
+
+/** A Node as the server sends it in a JSON list (the fields read here). */
+interface NodeJson {
+  metadata?: {
+    name?: string;
+    uid?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    creationTimestamp?: string;
+    resourceVersion?: string;
+  };
+  spec?: { unschedulable?: boolean };
+  status?: { conditions?: { type: string; status: string }[]; allocatable?: Record<string, string> };
+}
+
+const isReadyJson = (n: NodeJson) => (n.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+
+async function setUnschedulable(kc: KubeConfig, node: string, value: boolean): Promise<boolean> {
+  const current = await core(kc).readNode({ name: node });
+  if ((current.spec?.unschedulable === true) === value) return false;
+  await core(kc).patchNode({ name: node, body: { spec: { unschedulable: value ? true : null } } }, mergePatch());
+  return true;
+}
+
+/** Marks the node unschedulable (a merge patch of spec.unschedulable). Resolves true when it changed something. */
+export function cordon(kc: KubeConfig, node: string): Promise<boolean> {
+  return setUnschedulable(kc, node, true);
+}
+
+/** Makes the node schedulable again. Resolves true when it changed something. */
+export function uncordon(kc: KubeConfig, node: string): Promise<boolean> {
+  return setUnschedulable(kc, node, false);
+}
+
+/** Deletes the Node object. Resolves false when it was gone already. */
+export async function deleteNode(kc: KubeConfig, node: string): Promise<boolean> {
+  try {
+    await core(kc).deleteNode({ name: node });
+    return true;
+  } catch (err) {
+    if (statusCode(err) === 404) return false;
+    throw err;
+  }
+}
+
+/** The node's summary; undefined when there is no such node (other errors are thrown). */
+export async function readNodeSummary(kc: KubeConfig, node: string): Promise<NodeSummary | undefined> {
+  try {
+    return summarizeNode(await core(kc).readNode({ name: node }));
+  } catch (err) {
+    if (statusCode(err) === 404) return undefined;
+    throw err;
+  }
+}
+
+/** Merges annotations into a node's metadata. */
+export async function annotateNode(kc: KubeConfig, node: string, annotations: Record<string, string>): Promise<void> {
+  await core(kc).patchNode({ name: node, body: { metadata: { annotations } } }, mergePatch());
+}
+
+/** A node with its labels and annotations, as a plan (or anything selecting nodes) reads it. */
+export interface LabeledNode {
+  name: string;
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  unschedulable: boolean;
+  ready: boolean;
+}
+
+/** Every node with its labels (one list, read as plain JSON). */
+export async function listLabeledNodes(kc: KubeConfig): Promise<LabeledNode[]> {
+  const res = await makeJsonClient(kc, NODE_REQUEST_TIMEOUT_MS).get<{ items: NodeJson[] }>(NODES_PATH);
+  return res.items.map((n) => ({
+    name: n.metadata?.name ?? '',
+    labels: n.metadata?.labels ?? {},
+    annotations: n.metadata?.annotations ?? {},
+    unschedulable: n.spec?.unschedulable === true,
+    ready: isReadyJson(n),
+  }));
+}
+
+/** A node's allocatable resources as the server writes them (quantities), with its state. */
+export interface NodeCapacity {
+  name: string;
+  ready: boolean;
+  unschedulable: boolean;
+  allocatable: Record<string, string>;
+}
+
+/** Every node's allocatable (read page by page). */
+export async function listNodeCapacity(kc: KubeConfig): Promise<NodeCapacity[]> {
+  const res = await listJsonPaged<NodeJson, NodeCapacity>(makeJsonClient(kc, NODE_REQUEST_TIMEOUT_MS), NODES_PATH, {}, (n) => ({
+    name: n.metadata?.name ?? '',
+    ready: isReadyJson(n),
+    unschedulable: n.spec?.unschedulable === true,
+    allocatable: n.status?.allocatable ?? {},
+  }));
+  return res.items;
+}
+
+/** A node as a wait for its replacement sees it. */
+export interface NodeIdentity {
+  name: string;
+  uid: string;
+  ready: boolean;
+  unschedulable: boolean;
+  /** ISO creation time. */
+  created: string;
+}
+
+/**
+ * Waits (list and watch, no polling) until `check` is satisfied by the cluster's nodes. Resolves
+ * with the last detail; rejects with WaitTimeout or the signal's reason.
+ */
+export function waitForNodes(
+  kc: KubeConfig,
+  check: (nodes: NodeIdentity[]) => WaitVerdict,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<string> {
+  return waitFor<NodeJson>({
+    kc,
+    path: NODES_PATH,
+    timeoutMs,
+    signal,
+    check: (items) =>
+      check(
+        items.map((i) => ({
+          name: i.metadata?.name ?? '',
+          uid: i.metadata?.uid ?? '',
+          ready: isReadyJson(i),
+          unschedulable: i.spec?.unschedulable === true,
+          created: i.metadata?.creationTimestamp ?? '',
+        })),
+      ),
+  });
+}
+
+export interface ReadinessHandlers {
+  /** The nodes by name and whether each is Ready, after the (re-)list and every event. */
+  onChange: (ready: ReadonlyMap<string, boolean>, listed: boolean) => void;
+  onError: (message: string) => void;
+}
+
+/** Watches every node's Ready condition. */
+export function watchNodeReadiness(kc: KubeConfig, handlers: ReadinessHandlers): { start(): void; stop(): Promise<void> } {
+  const json = makeJsonClient(kc, NODE_REQUEST_TIMEOUT_MS);
+  const nodes = new Map<string, boolean>();
+  let listed = false;
+  return new ResilientWatch<NodeJson>({
+    kc,
+    path: NODES_PATH,
+    list: () => json.get(NODES_PATH),
+    onList: (items) => {
+      nodes.clear();
+      for (const n of items) nodes.set(n.metadata?.name ?? '', isReadyJson(n));
+      listed = true;
+      handlers.onChange(nodes, listed);
+    },
+    onEvent: (type, n) => {
+      if (type === 'DELETED') nodes.delete(n.metadata?.name ?? '');
+      else nodes.set(n.metadata?.name ?? '', isReadyJson(n));
+      handlers.onChange(nodes, listed);
+    },
+    onError: (m) => handlers.onError(m),
+    backoff: { initialMs: 500, maxMs: 5_000 },
+  });
 }

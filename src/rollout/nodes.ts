@@ -1,26 +1,17 @@
+/** The nodes a plan chooses from: every node of the cluster with its labels. */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { UserError } from '../errors.js';
-import { describeError, makeJsonClient } from '../kube/client.js';
+import { describeError } from '../kube/client.js';
+import { listLabeledNodes, type LabeledNode } from '../kube/nodes.js';
 import type { PlanNode } from './types.js';
 
-interface JsonNode {
-  metadata?: { name?: string; labels?: Record<string, string> };
-  spec?: { unschedulable?: boolean };
-  status?: { conditions?: { type: string; status: string }[] };
-}
-
-/** The cluster's nodes with their labels, as the plan reads them (one list, read as plain JSON). */
+/** The cluster's nodes with their labels, as the plan reads them (one list). */
 export async function listPlanNodes(kc: KubeConfig, context: string): Promise<PlanNode[]> {
-  let res: { items: JsonNode[] };
+  let nodes: LabeledNode[];
   try {
-    res = await makeJsonClient(kc, 30_000).get<{ items: JsonNode[] }>('/api/v1/nodes');
+    nodes = await listLabeledNodes(kc);
   } catch (err) {
     throw new UserError(`cannot list the nodes of ${context}: ${describeError(err)}`);
   }
-  return res.items.map((n) => ({
-    name: n.metadata?.name ?? '',
-    labels: n.metadata?.labels ?? {},
-    unschedulable: n.spec?.unschedulable === true,
-    ready: (n.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'),
-  }));
+  return nodes.map((n) => ({ name: n.name, labels: n.labels, unschedulable: n.unschedulable, ready: n.ready }));
 }

@@ -2,13 +2,22 @@
  * Where a rollout's state lives: ConfigMap `fleetdeck-rollout-<name>` in kube-system of the
  * rollout's cluster, labelled `app.kubernetes.io/managed-by=fleetdeck` and
  * `fleetdeck.io/rollout=<name>`, data key `rollout.json`. Written with optimistic concurrency
- * (resourceVersion; a 409 re-reads and tries again), watched (by label) for a live view.
+ * (resourceVersion; a 409 re-reads and tries again), watched (by label) for a live view. The
+ * ConfigMap itself is read and written by src/kube/rollout-record.ts.
  */
 import os from 'node:os';
-import { CoreV1Api, type KubeConfig, type V1ConfigMap } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { UserError } from '../errors.js';
-import { describeError, makeClient, makeJsonClient, statusCode } from '../kube/client.js';
-import { ResilientWatch } from '../kube/watch.js';
+import { describeError, statusCode } from '../kube/client.js';
+import {
+  createRecord,
+  isConflict,
+  listRecords,
+  readRecord,
+  replaceRecord,
+  watchRecords,
+  type StoredRecord,
+} from '../kube/rollout-record.js';
 import {
   configMapName,
   MANAGED_BY_LABEL,
@@ -19,7 +28,6 @@ import {
   type RolloutState,
 } from './types.js';
 
-const REQUEST_TIMEOUT_MS = 15_000;
 const CONFLICT_RETRIES = 8;
 
 export interface StoredRollout {
@@ -29,29 +37,9 @@ export interface StoredRollout {
   serverTime?: string;
 }
 
-/** The latest managedFields time of an object the server returned: the server's clock at that write (second resolution). */
-function serverTimeOf(cm: V1ConfigMap): string | undefined {
-  let latest: number | undefined;
-  for (const f of cm.metadata?.managedFields ?? []) {
-    const t = f.time instanceof Date ? f.time.getTime() : typeof f.time === 'string' ? Date.parse(f.time) : NaN;
-    if (Number.isFinite(t) && (latest === undefined || t > latest)) latest = t;
-  }
-  return latest === undefined ? undefined : new Date(latest).toISOString();
-}
-
-/** The rollout's ConfigMap (without a resourceVersion). */
-export function rolloutConfigMap(state: RolloutState): V1ConfigMap {
-  return {
-    apiVersion: 'v1',
-    kind: 'ConfigMap',
-    metadata: {
-      name: configMapName(state.spec.name),
-      namespace: ROLLOUT_NAMESPACE,
-      labels: { [MANAGED_BY_LABEL]: 'fleetdeck', [ROLLOUT_LABEL]: state.spec.name },
-    },
-    data: { [STATE_KEY]: JSON.stringify(state) },
-  };
-}
+const refOf = (name: string) => ({ namespace: ROLLOUT_NAMESPACE, name: configMapName(name) });
+const labelsOf = (state: RolloutState) => ({ [MANAGED_BY_LABEL]: 'fleetdeck', [ROLLOUT_LABEL]: state.spec.name });
+const dataOf = (state: RolloutState) => ({ [STATE_KEY]: JSON.stringify(state) });
 
 /** The state a ConfigMap holds; throws a one-line UserError when it holds none that makes sense. */
 export function rolloutFromConfigMap(cm: { metadata?: { name?: string }; data?: Record<string, string> | null }): RolloutState {
@@ -71,18 +59,17 @@ export function rolloutFromConfigMap(cm: { metadata?: { name?: string }; data?: 
   return state;
 }
 
-const core = (kc: KubeConfig) => makeClient(kc, CoreV1Api, REQUEST_TIMEOUT_MS);
+const stateOf = (r: StoredRecord) => rolloutFromConfigMap({ metadata: { name: r.name }, data: r.data });
 
 /** The rollout's state and its resourceVersion; undefined when there is no such rollout. */
 export async function readRollout(kc: KubeConfig, name: string): Promise<StoredRollout | undefined> {
-  let cm: V1ConfigMap;
+  let record: StoredRecord | undefined;
   try {
-    cm = await core(kc).readNamespacedConfigMap({ name: configMapName(name), namespace: ROLLOUT_NAMESPACE });
+    record = await readRecord(kc, refOf(name));
   } catch (err) {
-    if (statusCode(err) === 404) return undefined;
     throw new UserError(`cannot read rollout ${name}: ${describeError(err)}`);
   }
-  return { state: rolloutFromConfigMap(cm), resourceVersion: cm.metadata?.resourceVersion ?? '' };
+  return record && { state: stateOf(record), resourceVersion: record.resourceVersion };
 }
 
 /** Like readRollout, but a missing rollout is a UserError naming it. */
@@ -98,11 +85,14 @@ export class RolloutExists extends UserError {}
 export async function createRollout(kc: KubeConfig, state: RolloutState): Promise<StoredRollout> {
   const stamped = { ...state, updatedAt: new Date().toISOString() };
   try {
-    const cm = await core(kc).createNamespacedConfigMap({ namespace: ROLLOUT_NAMESPACE, body: rolloutConfigMap(stamped) });
-    return { state: stamped, resourceVersion: cm.metadata?.resourceVersion ?? '' };
+    const record = await createRecord(kc, refOf(state.spec.name), labelsOf(stamped), dataOf(stamped));
+    return { state: stamped, resourceVersion: record.resourceVersion };
   } catch (err) {
-    if (statusCode(err) === 409) throw new RolloutExists(`a rollout named ${state.spec.name} exists already (fleetdeck rollout list shows it); choose another --name`);
-    throw new UserError(`cannot create the rollout's ConfigMap ${ROLLOUT_NAMESPACE}/${configMapName(state.spec.name)}: ${describeError(err)}`);
+    if (statusCode(err) === 409)
+      throw new RolloutExists(`a rollout named ${state.spec.name} exists already (fleetdeck rollout list shows it); choose another --name`);
+    throw new UserError(
+      `cannot create the rollout's ConfigMap ${ROLLOUT_NAMESPACE}/${configMapName(state.spec.name)}: ${describeError(err)}`,
+    );
   }
 }
 
@@ -112,21 +102,20 @@ export async function createRollout(kc: KubeConfig, state: RolloutState): Promis
  */
 export async function writeRollout(kc: KubeConfig, state: RolloutState, resourceVersion: string): Promise<StoredRollout> {
   const stamped = { ...state, updatedAt: new Date().toISOString() };
-  const body = rolloutConfigMap(stamped);
-  body.metadata!.resourceVersion = resourceVersion;
-  const cm = await core(kc).replaceNamespacedConfigMap({ name: configMapName(state.spec.name), namespace: ROLLOUT_NAMESPACE, body });
-  const serverTime = serverTimeOf(cm);
-  return { state: stamped, resourceVersion: cm.metadata?.resourceVersion ?? '', ...(serverTime ? { serverTime } : {}) };
+  const record = await replaceRecord(kc, refOf(state.spec.name), labelsOf(stamped), dataOf(stamped), resourceVersion);
+  return { state: stamped, resourceVersion: record.resourceVersion, ...(record.serverTime ? { serverTime: record.serverTime } : {}) };
 }
-
-export const isConflict = (err: unknown) => statusCode(err) === 409;
 
 /**
  * Read, change, write, with optimistic concurrency: on a 409 the state is read again and
  * `mutate` applied to the fresh one (up to 8 times). `mutate` changes the state in place (or
  * returns a new one); throwing from it cancels the update.
  */
-export async function updateRollout(kc: KubeConfig, name: string, mutate: (state: RolloutState) => RolloutState | void): Promise<StoredRollout> {
+export async function updateRollout(
+  kc: KubeConfig,
+  name: string,
+  mutate: (state: RolloutState) => RolloutState | undefined,
+): Promise<StoredRollout> {
   for (let attempt = 0; ; attempt++) {
     const current = await readRollout(kc, name);
     if (!current) throw new UserError(`rollout ${name} is gone (its ConfigMap ${ROLLOUT_NAMESPACE}/${configMapName(name)} was deleted)`);
@@ -142,21 +131,21 @@ export async function updateRollout(kc: KubeConfig, name: string, mutate: (state
 
 /** Every rollout of the cluster (by label), newest first. */
 export async function listRollouts(kc: KubeConfig): Promise<RolloutState[]> {
-  let res: { items: V1ConfigMap[] };
+  let records: StoredRecord[];
   try {
-    res = await makeJsonClient(kc, REQUEST_TIMEOUT_MS).get<{ items: V1ConfigMap[] }>(`/api/v1/namespaces/${ROLLOUT_NAMESPACE}/configmaps`, { labelSelector: ROLLOUT_LABEL });
+    records = await listRecords(kc, ROLLOUT_NAMESPACE, ROLLOUT_LABEL);
   } catch (err) {
     throw new UserError(`cannot list rollouts (ConfigMaps in ${ROLLOUT_NAMESPACE} labelled ${ROLLOUT_LABEL}): ${describeError(err)}`);
   }
   const out: RolloutState[] = [];
-  for (const cm of res.items) {
+  for (const r of records) {
     try {
-      out.push(rolloutFromConfigMap(cm));
+      out.push(stateOf(r));
     } catch {
       // Not ours to judge here: a ConfigMap that holds no state is left out of the list.
     }
   }
-  return out.sort((a, b) => (a.log[0]?.time ?? a.updatedAt) < (b.log[0]?.time ?? b.updatedAt) ? 1 : -1);
+  return out.sort((a, b) => ((a.log[0]?.time ?? a.updatedAt) < (b.log[0]?.time ?? b.updatedAt) ? 1 : -1));
 }
 
 export interface RolloutWatchHandlers {
@@ -174,45 +163,33 @@ export interface RolloutWatch {
 }
 
 /**
- * Watches the rollouts of a cluster (all of them, or one by name): a ResilientWatch on
- * ConfigMaps in kube-system with the label selector `fleetdeck.io/rollout[=NAME]`. A second
- * fleetdeck uses it to show the progress the owner writes; the owner uses it to see an abort.
+ * Watches the rollouts of a cluster (all of them, or one by name): ConfigMaps in kube-system
+ * with the label selector `fleetdeck.io/rollout[=NAME]`. A second fleetdeck uses it to show the
+ * progress the owner writes; the owner uses it to see an abort.
  */
 export function watchRollouts(kc: KubeConfig, handlers: RolloutWatchHandlers, name?: string): RolloutWatch {
-  const path = `/api/v1/namespaces/${ROLLOUT_NAMESPACE}/configmaps`;
   const labelSelector = name ? `${ROLLOUT_LABEL}=${name}` : ROLLOUT_LABEL;
-  const json = makeJsonClient(kc, REQUEST_TIMEOUT_MS);
-  const parse = (cm: V1ConfigMap): RolloutState | undefined => {
+  const parse = (r: StoredRecord): RolloutState | undefined => {
     try {
-      return rolloutFromConfigMap(cm);
+      return stateOf(r);
     } catch (err) {
       handlers.onError?.((err as Error).message);
       return undefined;
     }
   };
-  const watch = new ResilientWatch<V1ConfigMap>({
-    kc,
-    path,
-    queryParams: { labelSelector },
-    list: () => json.get<{ items: V1ConfigMap[]; metadata?: { resourceVersion?: string } }>(path, { labelSelector }),
-    onList: (items) => {
-      const states = items.map(parse).filter((s): s is RolloutState => s !== undefined);
+  return watchRecords(kc, ROLLOUT_NAMESPACE, labelSelector, {
+    onList: (records) => {
+      const states = records.map(parse).filter((s): s is RolloutState => s !== undefined);
       handlers.onList?.(states);
       for (const s of states) handlers.onState(s);
     },
-    onEvent: (type, cm) => {
-      if (type === 'DELETED') {
-        handlers.onDeleted?.(cm.metadata?.labels?.[ROLLOUT_LABEL] ?? cm.metadata?.name ?? '');
-        return;
-      }
-      const s = parse(cm);
+    onChanged: (r) => {
+      const s = parse(r);
       if (s) handlers.onState(s);
     },
+    onDeleted: (r) => handlers.onDeleted?.(r.labels[ROLLOUT_LABEL] ?? r.name),
     onError: (message) => handlers.onError?.(message),
-    backoff: { initialMs: 500, maxMs: 5_000 },
   });
-  watch.start();
-  return { stop: () => watch.stop() };
 }
 
 /** This process as a rollout's owner. */

@@ -57,6 +57,12 @@ export interface NodeStatus {
   replaceAfter?: string;
 }
 
+/** Phases of a node that is being worked on (or must be again: a failed node is retried). */
+export const ACTIVE_PHASES: readonly NodePhase[] = ['cordoned', 'draining', 'replacing', 'validating', 'failed'];
+
+/** An ISO time as epoch ms (NaN when absent). */
+export const isoMs = (iso: string | undefined) => (iso ? Date.parse(iso) : Number.NaN);
+
 export type RolloutPhase = 'Pending' | 'Running' | 'Paused' | 'Completed' | 'Aborted' | 'Failed';
 
 export interface RolloutOwner {

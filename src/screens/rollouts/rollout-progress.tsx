@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import { truncate, useTheme, type ColorRole } from '../../components/theme/index.js';
-import { etaMs, liveOwner } from '../../rollout/plan.js';
+import { liveOwner } from '../../rollout/runner/decide.js';
+import { etaMs } from '../../rollout/view.js';
 import { configMapName, ROLLOUT_NAMESPACE, type RolloutState } from '../../rollout/types.js';
 import { clock } from '../../store/selectors.js';
 import type { ActionStatus } from './feed.js';

@@ -4,7 +4,7 @@
  * Navarchos rollout, and the times.
  */
 import type { NavarchosState, NodeReplacementSummary, NodeRolloutSummary } from '../../kube/navarchos.js';
-import { etaMs, phaseText } from '../../rollout/plan.js';
+import { etaMs, phaseText } from '../../rollout/view.js';
 import type { NodeStatus, RolloutState } from '../../rollout/types.js';
 import { clock } from '../../store/selectors.js';
 

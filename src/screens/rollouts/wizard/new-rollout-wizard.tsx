@@ -5,7 +5,7 @@ import { ChecklistRow } from '../../../components/checklist/index.js';
 import { padEnd, truncate, useTheme, type ColorRole } from '../../../components/theme/index.js';
 import type { NodeRolloutRequest } from '../../../kube/navarchos.js';
 import type { Plan } from '../../../rollout/plan.js';
-import type { RolloutDryRun } from '../../../rollout/runner.js';
+import type { RolloutDryRun } from '../../../rollout/runner/dry-run.js';
 import type { PlanNode, RolloutSpec } from '../../../rollout/types.js';
 import { checklistLines } from '../../../checklist/checklist.js';
 import { planItems } from './plan-items.js';

@@ -3,10 +3,10 @@
  * they are replaced, each with its dry run (how its pods would go), then the room check and
  * the plan's warnings. Pure.
  */
-import type { NodeDryRun } from '../../../rollout/drain.js';
-import type { DrainAction, PodClassification } from '../../../rollout/drain-filters.js';
+import type { NodeDryRun } from '../../../rollout/drain/dry-run.js';
+import type { DrainAction, PodClassification } from '../../../rollout/drain/filters.js';
 import type { Plan } from '../../../rollout/plan.js';
-import type { RolloutDryRun } from '../../../rollout/runner.js';
+import type { RolloutDryRun } from '../../../rollout/runner/dry-run.js';
 import type { CheckItem } from '../../../checklist/checklist.js';
 
 const COUNTED: { action: DrainAction; text: string }[] = [

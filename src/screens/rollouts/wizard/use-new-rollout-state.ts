@@ -1,6 +1,6 @@
 import { useReducer } from 'react';
-import type { RolloutDryRun } from '../../../rollout/runner.js';
-import { parseSelector, resolvePlan, selectorMatches, type Plan } from '../../../rollout/plan.js';
+import type { RolloutDryRun } from '../../../rollout/runner/dry-run.js';
+import { nodesMatching, resolvePlan, type Plan } from '../../../rollout/plan.js';
 import { DEFAULT_MAX_UNAVAILABLE, DEFAULT_REPLACE, REPLACE_MODES, type PlanNode, type ReplaceMode } from '../../../rollout/types.js';
 
 export type NewRolloutPage = 'context' | 'selectors' | 'selectorPriority' | 'nodes' | 'priorities' | 'options' | 'plan';
@@ -64,8 +64,7 @@ export const DEFAULT_PRIORITY = 10;
 /** The nodes a selector matches (names), or why it is not a selector. */
 export function selectorMatchesOf(selector: string, nodes: readonly PlanNode[]): { names: string[] } | { error: string } {
   try {
-    const reqs = parseSelector(selector);
-    return { names: nodes.filter((n) => selectorMatches(reqs, n.labels)).map((n) => n.name) };
+    return { names: nodesMatching(selector, nodes) };
   } catch (err) {
     return { error: err instanceof Error ? err.message : String(err) };
   }

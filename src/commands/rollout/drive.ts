@@ -1,0 +1,43 @@
+/** Running a rollout here, in plain mode: a line per change (or, in a terminal, the live view); Ctrl-C pauses it. */
+import type { KubeConfig } from '@kubernetes/client-node';
+import { runRollout } from '../../rollout/runner/run.js';
+import type { RolloutState } from '../../rollout/types.js';
+import { renderRolloutLive, type LiveView } from '../../screens/rollouts/rollout-live.js';
+import { colorEnabled, type GlobalOptions } from '../../session/options.js';
+import { changePrinter, resultLines, write } from './lines.js';
+
+/** The live view, in a terminal without -o (and not in CI). */
+export function liveView(opts: GlobalOptions, ascii: boolean, waiting: string): LiveView | undefined {
+  if (!process.stdout.isTTY || process.env.CI || opts.output !== undefined) return undefined;
+  return renderRolloutLive({ ascii, color: colorEnabled(opts), waiting });
+}
+
+const exitFor = (state: RolloutState) => (state.phase === 'Completed' ? 0 : 1);
+
+export interface DriveOptions {
+  output: 'text' | 'json';
+  ascii: boolean;
+  forceTakeover: boolean;
+}
+
+/** Runs the rollout here with a line per change; Ctrl-C (or SIGTERM) pauses it, resumable. */
+export async function drive(kc: KubeConfig, state: RolloutState, context: string, d: DriveOptions, opts: GlobalOptions): Promise<number> {
+  const abort = new AbortController();
+  const onSignal = () => abort.abort(new Error('interrupted'));
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  // In a terminal: the log scrolls by above a live table of the nodes; otherwise a line per change.
+  const live = liveView(opts, d.ascii, `starting rollout ${state.spec.name}…`);
+  const onState = live ? (s: RolloutState) => live.update(s) : changePrinter(d.output, d.ascii);
+  let final: RolloutState;
+  try {
+    final = await runRollout(kc, state, { forceTakeover: d.forceTakeover }, onState, abort.signal);
+  } finally {
+    live?.stop();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  if (d.output === 'json') write(JSON.stringify({ kind: 'result', state: final }));
+  else for (const l of resultLines(final, context)) write(l);
+  return exitFor(final);
+}

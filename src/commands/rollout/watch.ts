@@ -1,0 +1,83 @@
+/** `fleetdeck rollout watch`: a rollout's progress from its ConfigMap until it ends, or every rollout until Ctrl-C. */
+import type { KubeConfig } from '@kubernetes/client-node';
+import { liveOwner } from '../../rollout/runner/decide.js';
+import { watchRollouts } from '../../rollout/state.js';
+import { OWNER_STALE_MS, type RolloutState } from '../../rollout/types.js';
+import { clock } from '../../store/selectors.js';
+import type { LiveView } from '../../screens/rollouts/rollout-live.js';
+import { changePrinter, resultLines, write } from './lines.js';
+
+const ENDED = new Set(['Completed', 'Aborted', 'Failed', 'Paused']);
+
+export interface WatchTarget {
+  kc: KubeConfig;
+  context: string;
+  /** One rollout, or every rollout of the cluster. */
+  name: string | undefined;
+  output: 'text' | 'json';
+  ascii: boolean;
+  live: LiveView | undefined;
+}
+
+/** A Running rollout whose owner stopped writing its heartbeat is not going anywhere: the line that says so. */
+function staleLine(t: WatchTarget, last: RolloutState): string | undefined {
+  if (last.phase !== 'Running' || liveOwner(last, Date.now())) return undefined;
+  const o = last.owner;
+  const why = o
+    ? `its owner (fleetdeck pid ${o.pid} on ${o.host}) stopped reporting ${Math.round((Date.now() - Date.parse(o.heartbeat)) / 1000)} s ago`
+    : 'nobody runs it';
+  return t.output === 'text'
+    ? `Rollout ${t.name} is Running but ${why}; continue it with: fleetdeck rollout resume ${t.name} --context ${t.context}`
+    : JSON.stringify({ kind: 'stale', rollout: t.name, owner: o ?? null });
+}
+
+/**
+ * Prints the progress until the rollout ends (0 completed, 1 paused, failed, aborted, deleted,
+ * or its owner stopped reporting); without a name, every rollout until Ctrl-C (0).
+ */
+export function watchUntilEnd(t: WatchTarget): Promise<number> {
+  const { name, output } = t;
+  const print = t.live ? (s: RolloutState) => t.live?.update(s) : changePrinter(output, t.ascii, { prefixName: !name });
+  let last: RolloutState | undefined;
+  return new Promise<number>((resolve) => {
+    let finished = false;
+    const finish = (code: number, line?: string) => {
+      if (finished) return;
+      finished = true;
+      clearInterval(staleCheck);
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      void watch.stop().then(() => {
+        t.live?.stop();
+        if (line) write(line);
+        resolve(code);
+      });
+    };
+    const onSignal = () => finish(name ? 1 : 0);
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    const watch = watchRollouts(
+      t.kc,
+      {
+        onState: (s) => {
+          last = s;
+          print(s);
+          if (!name || !ENDED.has(s.phase) || s.owner) return;
+          finish(s.phase === 'Completed' ? 0 : 1, output === 'text' ? resultLines(s, t.context).join('\n') : undefined);
+        },
+        onDeleted: (n) => {
+          if (name && n === name)
+            finish(1, output === 'text' ? `Rollout ${name} was deleted.` : JSON.stringify({ kind: 'deleted', rollout: name }));
+        },
+        onError: (m) => {
+          if (output === 'text') write(`${clock(Date.now())} watch: ${m}`);
+        },
+      },
+      name,
+    );
+    const staleCheck = setInterval(() => {
+      const line = name && last ? staleLine(t, last) : undefined;
+      if (line) finish(1, line);
+    }, OWNER_STALE_MS / 3);
+  });
+}

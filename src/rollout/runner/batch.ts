@@ -1,0 +1,71 @@
+/** One batch of a run: its nodes, each from its recorded phase (cordon → drain → replacement), then the health gate. */
+import { formatElapsed } from '../../checklist/checklist.js';
+import { NodeStop, type RunContext } from './context.js';
+import { cordonPhase } from './cordon.js';
+import { appendLog } from './decide.js';
+import { drainPhase } from './drain.js';
+import { healthGate } from './health-gate.js';
+import { replacePhase } from './replace.js';
+
+/** One node from its recorded phase up to `validating` (the gate is the batch's). */
+async function runNode(ctx: RunContext, name: string): Promise<void> {
+  if (ctx.writer.node(name).phase === 'waiting') await cordonPhase(ctx, name);
+  const phase = ctx.writer.node(name).phase;
+  if (phase === 'cordoned' || phase === 'draining') {
+    ctx.signal.throwIfAborted();
+    await drainPhase(ctx, name);
+  }
+  if (ctx.writer.node(name).phase === 'replacing') {
+    ctx.signal.throwIfAborted();
+    await replacePhase(ctx, name);
+  }
+}
+
+/** Of the nodes' failures: anything but a NodeStop first, then a `fail`, then the first pause. */
+export function batchStop(reasons: readonly unknown[]): unknown {
+  const other = reasons.find((e) => !(e instanceof NodeStop));
+  if (other) return other;
+  return (reasons as NodeStop[]).find((e) => e.outcome === 'fail') ?? reasons[0];
+}
+
+/** The gate after the batch's nodes: passed, they are done; failed, the rollout pauses. */
+async function gate(ctx: RunContext, names: string[]): Promise<void> {
+  const { spec, writer } = ctx;
+  const h = spec.health;
+  const apart = formatElapsed(h.intervalMs, { coarse: true });
+  writer.change((st) =>
+    appendLog(
+      st,
+      `health gate for ${names.join(', ')}: every node Ready and no Pending pod, ${h.passes} time${h.passes === 1 ? '' : 's'} in a row, ${apart} apart`,
+    ),
+  );
+  const verdict = await healthGate(ctx.kc, h, ctx.signal);
+  ctx.signal.throwIfAborted();
+  if (!verdict.ok) {
+    const message = `health gate failed within ${formatElapsed(h.timeoutMs, { coarse: true })}: ${verdict.detail}`;
+    writer.change((st) => {
+      for (const x of st.nodes) if (names.includes(x.name)) x.error = message;
+    });
+    throw new NodeStop('pause', message);
+  }
+  writer.change((st) => {
+    const now = new Date().toISOString();
+    for (const x of st.nodes) {
+      if (!names.includes(x.name)) continue;
+      x.phase = 'done';
+      x.completedAt = now;
+      delete x.error;
+    }
+    appendLog(st, `health gate passed (${verdict.detail}): ${names.join(', ')} done`);
+  });
+  await writer.flush();
+}
+
+/** The batch's nodes, then the health gate; a NodeStop says how the rollout stops. */
+export async function runBatch(ctx: RunContext, names: string[]): Promise<void> {
+  const results = await Promise.allSettled(names.map((n) => runNode(ctx, n)));
+  ctx.signal.throwIfAborted();
+  const stops = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as unknown);
+  if (stops.length) throw batchStop(stops);
+  await gate(ctx, names);
+}

@@ -1,0 +1,24 @@
+/** What every phase handler of a run gets, and how a node (or its batch) stops the run. */
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { RolloutSpec } from '../types.js';
+import type { StateWriter } from './writer.js';
+
+export interface RunContext {
+  kc: KubeConfig;
+  spec: RolloutSpec;
+  writer: StateWriter;
+  /** Stops on the caller's signal, on an abort seen in the ConfigMap, or on a write that failed for good. */
+  signal: AbortSignal;
+  /** `wait` replacement: how long to wait for the node to go and a new one to join. */
+  replaceTimeoutMs: number;
+}
+
+/** Why a node (or the batch) stopped: `fail` ends the rollout (Failed), `pause` pauses it. */
+export class NodeStop extends Error {
+  constructor(
+    readonly outcome: 'fail' | 'pause',
+    message: string,
+  ) {
+    super(message);
+  }
+}

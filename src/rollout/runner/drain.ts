@@ -1,0 +1,87 @@
+/** The drain phase of a node: cordoned (or an interrupted drain) → drained, progress written at most every second. */
+import { describeError } from '../../kube/client.js';
+import { describePdb } from '../../kube/pdb.js';
+import { abortReason } from '../abortable.js';
+import { drainNode } from '../drain/drain.js';
+import { DrainError } from '../drain/errors.js';
+import type { DrainProgress } from '../drain/tracker.js';
+import type { NodeStatus } from '../types.js';
+import { NodeStop, type RunContext } from './context.js';
+import { appendLog } from './decide.js';
+
+function applyProgress(x: NodeStatus, p: DrainProgress): void {
+  x.total = p.total;
+  x.evicted = p.evicted + p.deleted;
+  x.ignored = p.ignored;
+  x.failed = p.failed;
+  if (p.blockingPdb) x.blockingPdb = { ...p.blockingPdb };
+  else delete x.blockingPdb;
+}
+
+/** The node is draining (counts reset), recorded; the replacement's "after" time taken if the cordon's write did not give one. */
+async function startDrain(ctx: RunContext, name: string): Promise<void> {
+  const { writer } = ctx;
+  writer.changeNode(name, (x, st) => {
+    x.startedAt ??= new Date().toISOString();
+    x.phase = 'draining';
+    x.total = 0;
+    x.evicted = 0;
+    x.ignored = 0;
+    x.failed = 0;
+    delete x.blockingPdb;
+    delete x.error;
+    appendLog(st, `${name}: draining`);
+  });
+  await writer.flush();
+  // Resumed from a kill right after the cordon: the server time now is still before any replacement.
+  const after = writer.serverTime;
+  if (after && !writer.node(name).replaceAfter)
+    writer.changeNode(name, (x) => {
+      x.replaceAfter = after;
+    });
+}
+
+/** The drain's progress into the state (written soon), with a log line when a new budget blocks it. */
+const onProgress = (ctx: RunContext, name: string) => (p: DrainProgress) => {
+  const before = ctx.writer.node(name).blockingPdb?.name;
+  ctx.writer.changeSoon((st) => {
+    applyProgress(st.nodes.find((y) => y.name === name)!, p);
+    if (p.blockingPdb && p.blockingPdb.name !== before) appendLog(st, `${name}: eviction blocked by ${describePdb(p.blockingPdb)}`);
+  });
+};
+
+/** The drain failed: recorded; refused (a flag is needed) fails the rollout, anything else pauses it. */
+async function drainFailed(ctx: RunContext, name: string, err: unknown): Promise<never> {
+  const refused = err instanceof DrainError && err.kind === 'refused';
+  const message = err instanceof DrainError ? err.message : `drain of node ${name}: ${describeError(err)}`;
+  ctx.writer.changeNode(name, (x, st) => {
+    if (err instanceof DrainError && err.progress) applyProgress(x, err.progress);
+    // The message names the budget that held it up.
+    delete x.blockingPdb;
+    x.phase = 'failed';
+    x.error = message;
+    appendLog(st, `${name}: ${message}`);
+  });
+  await ctx.writer.flush();
+  throw new NodeStop(refused ? 'fail' : 'pause', message);
+}
+
+/** cordoned/draining → replacing: the node drained (kubectl's semantics, src/rollout/drain). */
+export async function drainPhase(ctx: RunContext, name: string): Promise<void> {
+  const { spec, writer } = ctx;
+  await startDrain(ctx, name);
+  const { force, deleteEmptyDirData, timeoutMs } = spec.drain;
+  try {
+    const result = await drainNode(ctx.kc, name, { force, deleteEmptyDirData, timeoutMs }, onProgress(ctx, name), ctx.signal);
+    writer.changeNode(name, (x, st) => {
+      applyProgress(x, result.progress);
+      delete x.blockingPdb;
+      x.phase = 'replacing';
+      appendLog(st, `${name}: drained (${x.evicted} evicted, ${x.ignored} ignored); replacement: ${spec.replace}`);
+    });
+    await writer.flush();
+  } catch (err) {
+    if (ctx.signal.aborted) throw abortReason(ctx.signal);
+    await drainFailed(ctx, name, err);
+  }
+}

@@ -1,0 +1,68 @@
+/** The replacement phase of a drained node, by the spec's mode: wait for a new node, delete the Node object, or uncordon. */
+import { describeError } from '../../kube/client.js';
+import { deleteNode, uncordon, waitForNodes } from '../../kube/nodes.js';
+import { WaitTimeout } from '../../kube/wait.js';
+import { abortReason } from '../abortable.js';
+import type { NodeStatus } from '../types.js';
+import { NodeStop, type RunContext } from './context.js';
+import { appendLog, replacementVerdict } from './decide.js';
+
+/** Wait mode: until the old node is gone and a new Ready one joined. Resolves with the new node's name. */
+async function waitForReplacement(ctx: RunContext, n: NodeStatus): Promise<string | undefined> {
+  const rolloutNodes = ctx.writer.state.nodes.map((x) => x.name);
+  // Replacements other nodes of the rollout claimed, read at every check (a batch may wait for several at once).
+  const claimed = () => ctx.writer.state.nodes.filter((x) => x.name !== n.name && x.replacement).map((x) => x.replacement!);
+  let found: string | undefined;
+  await waitForNodes(
+    ctx.kc,
+    (nodes) => {
+      const v = replacementVerdict(n, nodes, new Set([...rolloutNodes, ...claimed()]));
+      found = v.replacement;
+      return { done: v.oldGone && v.replacement !== undefined, detail: v.detail };
+    },
+    ctx.replaceTimeoutMs,
+    ctx.signal,
+  );
+  return found;
+}
+
+/** The drained node's replacement, by the spec's mode. Resolves with the new node's name (wait mode). */
+async function replaceNode(ctx: RunContext, n: NodeStatus): Promise<string | undefined> {
+  switch (ctx.spec.replace) {
+    case 'uncordon':
+      await uncordon(ctx.kc, n.name);
+      return undefined;
+    case 'delete-node':
+      await deleteNode(ctx.kc, n.name);
+      return undefined;
+    case 'wait':
+      return waitForReplacement(ctx, n);
+  }
+}
+
+/** replacing → validating; a replacement that fails or times out pauses the rollout. */
+export async function replacePhase(ctx: RunContext, name: string): Promise<void> {
+  const { writer, spec } = ctx;
+  let replacement: string | undefined;
+  try {
+    replacement = await replaceNode(ctx, writer.node(name));
+  } catch (err) {
+    if (ctx.signal.aborted) throw abortReason(ctx.signal);
+    const message = err instanceof WaitTimeout ? `replacement of ${name}: ${err.message}` : `replacement of ${name}: ${describeError(err)}`;
+    writer.changeNode(name, (x, st) => {
+      x.error = message;
+      appendLog(st, `${name}: ${message}`);
+    });
+    await writer.flush();
+    throw new NodeStop('pause', message);
+  }
+  writer.changeNode(name, (x, st) => {
+    x.phase = 'validating';
+    delete x.error;
+    if (replacement) x.replacement = replacement;
+    const what =
+      spec.replace === 'uncordon' ? 'uncordoned' : spec.replace === 'delete-node' ? 'Node object deleted' : `replaced by ${replacement}`;
+    appendLog(st, `${name}: ${what}`);
+  });
+  await writer.flush();
+}
