@@ -1,6 +1,6 @@
-import { CoreV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { UsageError, UserError } from '../errors.js';
-import { describeError, makeClient } from '../kube/client.js';
+import { describeError } from '../kube/client.js';
+import { annotateNode, listLabeledNodes } from '../kube/nodes.js';
 import { configForContext, loadKubeconfig } from '../kube/kubeconfig.js';
 import { controlApiserver, exportLine, healthy, sandboxDown, sandboxStatus, sandboxUp } from '../sandbox/commands.js';
 import { ensureBinaries } from '../sandbox/binaries.js';
@@ -54,15 +54,11 @@ export async function annotateForReplacement(state: SandboxState): Promise<numbe
   const kc = loadKubeconfig({ kubeconfig: state.kubeconfig }).config;
   let annotated = 0;
   for (const c of state.clusters) {
-    const core = makeClient(configForContext(kc, c.context), CoreV1Api);
+    const ckc = configForContext(kc, c.context);
     try {
-      for (const node of (await core.listNode()).items) {
-        const annotations = node.metadata?.annotations ?? {};
-        if (!annotations[SANDBOX_NODE_ANNOTATION] || annotations[REPLACE_WHEN_DRAINED_ANNOTATION] === 'true') continue;
-        await core.patchNode(
-          { name: node.metadata?.name ?? '', body: { metadata: { annotations: { [REPLACE_WHEN_DRAINED_ANNOTATION]: 'true' } } } },
-          setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
-        );
+      for (const node of await listLabeledNodes(ckc)) {
+        if (!node.annotations[SANDBOX_NODE_ANNOTATION] || node.annotations[REPLACE_WHEN_DRAINED_ANNOTATION] === 'true') continue;
+        await annotateNode(ckc, node.name, { [REPLACE_WHEN_DRAINED_ANNOTATION]: 'true' });
         annotated++;
       }
     } catch (err) {
