@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import { CoreV1Api } from '@kubernetes/client-node';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { makeClient } from '../../src/kube/client.js';
+import { ReadOnlyRefusal, setReadOnly } from '../../src/kube/gate.js';
+import { configForContext, loadKubeconfig } from '../../src/kube/kubeconfig.js';
+import { type AuditEvent, mutatingEvents, readAuditEvents } from '../../src/sandbox/audit.js';
+import { readState } from '../../src/sandbox/state.js';
+import { eventually, runCli } from '../helpers/cli.js';
+
+/** The admin user of the sandbox kubeconfig: RBAC lets it change anything, so only the gate can stop it. */
+const ADMIN = 'fleetdeck-admin';
+
+/** Every command that changes a cluster, run as a user would with --read-only. */
+const MUTATING: string[][] = [
+  ['install', '--hosting-context', 'kind-cp', '--workload', 'kind-workload-1', '--yes'],
+  ['uninstall', '--hosting-context', 'kind-cp', '--workload', 'kind-workload-1', '--yes'],
+  ['rollout', 'create', '--context', 'kind-workload-1', '--node', 'workload-1-node-2', '--yes'],
+  ['rollout', 'resume', 'rollout-x', '--context', 'kind-workload-1'],
+  ['rollout', 'abort', 'rollout-x', '--context', 'kind-workload-1', '--yes'],
+  ['approve', '--context', 'kind-workload-1', '--all-from', 'system:node:workload-1-node-2', '--yes'],
+  ['approve', '--context', 'kind-workload-1', '--deny', 'csr-x', '--yes'],
+  ['approve', '--context', 'kind-workload-1', '--auto', '--requester', 'r', '--signer', 'kubernetes.io/kubelet-serving', '--yes'],
+];
+
+function auditLogs(): string[] {
+  const state = readState(inject('sandboxDir'));
+  if (!state) throw new Error('no sandbox state');
+  return state.clusters.map((c) => c.auditLog);
+}
+
+function adminEvents(since: Date): AuditEvent[] {
+  return auditLogs().flatMap((file) => readAuditEvents(file, { since, user: ADMIN }));
+}
+
+describe('--read-only: the write gate, seen from the API servers', () => {
+  afterEach(() => setReadOnly(false));
+
+  it('every mutating command is refused in one line (exit 2) and no API server saw a change', async () => {
+    const kubeconfig = inject('kubeconfig');
+    const since = new Date(Date.now() - 1000);
+    for (const args of MUTATING) {
+      const r = await runCli(['--read-only', '--kubeconfig', kubeconfig, ...args]);
+      expect({ args, code: r.code }).toEqual({ args, code: 2 });
+      const lines = r.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^fleetdeck: .* is refused with --read-only/);
+    }
+
+    // In process, past the commands' own refusal: a client's request is stopped at the gate.
+    const kc = configForContext(loadKubeconfig({ kubeconfig }).config, 'kind-workload-1');
+    const core = makeClient(kc, CoreV1Api);
+    setReadOnly(true);
+    await expect(core.patchNode({ name: 'workload-1-node-2', body: [{ op: 'add', path: '/metadata/labels/x', value: 'y' }] })).rejects.toBeInstanceOf(ReadOnlyRefusal);
+    await expect(core.createNamespace({ body: { metadata: { name: 'gate-test' } } })).rejects.toBeInstanceOf(ReadOnlyRefusal);
+    // Reads still work under --read-only.
+    const marker = `audit-marker-${randomUUID()}`;
+    const read = await core.readNamespacedConfigMap({ name: marker, namespace: 'default' }).catch((err: unknown) => err);
+    expect(read).not.toBeInstanceOf(ReadOnlyRefusal);
+
+    // The marker read is logged after every request above: once it is there, the log is complete.
+    await eventually('the marker request in the audit log', () => adminEvents(since).some((e) => e.requestURI.includes(marker)));
+    const events = adminEvents(since);
+    expect(events.length).toBeGreaterThan(0);
+    expect(mutatingEvents(events).map((e) => `${e.verb} ${e.requestURI}`)).toEqual([]);
+  });
+});
