@@ -7,12 +7,21 @@ import { appProps, KEYS, renderApp, renderScreen, threeContexts } from '../../he
 
 afterEach(() => cleanup());
 
-const settle = () => new Promise((r) => setTimeout(r, 30));
+/** Let the page's input handlers attach (effects run when the event loop turns): a yield, not a timed wait. */
+const settle = async () => {
+  for (let i = 0; i < 3; i++) await new Promise<void>((r) => setImmediate(r));
+};
 const ok = (id: string, label: string, detail = 'fine'): CheckItem => ({ id, label, state: 'ok', detail });
 
 const CHECKS: CheckItem[] = [
   ok('os', 'Operating system supported', 'Ubuntu 24.04 LTS'),
-  { id: 'dns-port', label: 'DNS port 53', state: 'warn', detail: 'in use by systemd-resolve (pid 512) on udp 127.0.0.53:53', hint: 'only on loopback: a node-local resolver is fine' },
+  {
+    id: 'dns-port',
+    label: 'DNS port 53',
+    state: 'warn',
+    detail: 'in use by systemd-resolve (pid 512) on udp 127.0.0.53:53',
+    hint: 'only on loopback: a node-local resolver is fine',
+  },
   { id: 'swap', label: 'Swap off', state: 'fail', detail: 'on: /swap.img', hint: 'swapoff -a and remove it from /etc/fstab' },
   ok('cpus', 'CPUs (at least 2)', '8'),
 ];
@@ -117,6 +126,11 @@ describe('Prepare nodes (Install tab)', () => {
   it('summarises', () => {
     expect(prepareSummary([ok('a', 'A')])).toBe('Ready to join: no failures');
     expect(prepareSummary([ok('a', 'A'), { id: 'b', label: 'B', state: 'warn' }])).toBe('Ready to join: no failures (1 warning)');
-    expect(prepareSummary([{ id: 'a', label: 'A', state: 'fail' }, { id: 'b', label: 'B', state: 'fail' }])).toMatch(/^2 failures: /);
+    expect(
+      prepareSummary([
+        { id: 'a', label: 'A', state: 'fail' },
+        { id: 'b', label: 'B', state: 'fail' },
+      ]),
+    ).toMatch(/^2 failures: /);
   });
 });

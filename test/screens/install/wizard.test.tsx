@@ -2,15 +2,25 @@ import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { UiProvider } from '../../../src/components/theme/index.js';
 import { InstallWizard, type ChecksOutcome, type InstallOutcome, type WizardProps } from '../../../src/screens/install/wizard.js';
-import { defaultClusterName, initialWizardState, wizardReducer, type WizardChoices } from '../../../src/screens/install/use-wizard-state.js';
+import {
+  defaultClusterName,
+  initialWizardState,
+  wizardReducer,
+  type WizardChoices,
+} from '../../../src/screens/install/use-wizard-state.js';
 import type { CheckItem } from '../../../src/checklist/checklist.js';
 import { appProps, KEYS, renderApp, renderScreen, threeContexts } from '../../helpers/screen.js';
 
 afterEach(() => cleanup());
 
 const CONTEXTS = ['kind-cp', 'kind-workload-1', 'kind-workload-2'];
-/** Let a new page's input handlers attach before the next key. */
-const settle = () => new Promise((r) => setTimeout(r, 30));
+/**
+ * Let a new page's input handlers attach before the next key: React runs the effects that
+ * register them once the event loop turns after the commit (a yield, not a timed wait).
+ */
+const settle = async () => {
+  for (let i = 0; i < 3; i++) await new Promise<void>((r) => setImmediate(r));
+};
 const ok = (id: string, label: string): CheckItem => ({ id, label, state: 'ok', detail: 'fine' });
 
 function wizard(overrides: Partial<WizardProps> = {}) {
@@ -24,7 +34,14 @@ function wizard(overrides: Partial<WizardProps> = {}) {
     runChecks: async (c, onProgress): Promise<ChecksOutcome> => {
       calls.checks.push(c);
       onProgress([{ id: 'reach', label: 'Hosting reachable', state: 'running' }]);
-      return { items: [ok('reach', 'Hosting reachable'), { id: 'ver', label: 'Version', state: 'warn', detail: 'v1.20.2', hint: 'supported: 1.25–1.28' }], blocking: false, warnings: true };
+      return {
+        items: [
+          ok('reach', 'Hosting reachable'),
+          { id: 'ver', label: 'Version', state: 'warn', detail: 'v1.20.2', hint: 'supported: 1.25–1.28' },
+        ],
+        blocking: false,
+        warnings: true,
+      };
     },
     runInstall: async (c, onProgress): Promise<InstallOutcome> => {
       calls.installs.push(c);
@@ -34,7 +51,15 @@ function wizard(overrides: Partial<WizardProps> = {}) {
     onExit: vi.fn(),
     ...overrides,
   };
-  return { props, calls, el: <UiProvider value={{ ascii: false, color: false }}><InstallWizard {...props} /></UiProvider> };
+  return {
+    props,
+    calls,
+    el: (
+      <UiProvider value={{ ascii: false, color: false }}>
+        <InstallWizard {...props} />
+      </UiProvider>
+    ),
+  };
 }
 
 describe('install wizard pages', () => {
@@ -74,7 +99,14 @@ describe('install wizard pages', () => {
     const checks = await screen.waitFor('Warnings above');
     expect(checks).toContain('Version');
     expect(checks).toContain('supported: 1.25–1.28');
-    expect(calls.checks[0]).toMatchObject({ hosting: 'kind-cp', namespace: 'elotl', workloads: ['kind-workload-1', 'kind-workload-2'], ha: true, topologyKey: 'topology.kubernetes.io/zone', validityYears: 10 });
+    expect(calls.checks[0]).toMatchObject({
+      hosting: 'kind-cp',
+      namespace: 'elotl',
+      workloads: ['kind-workload-1', 'kind-workload-2'],
+      ha: true,
+      topologyKey: 'topology.kubernetes.io/zone',
+      validityYears: 10,
+    });
     expect(calls.checks[0]!.clusterNames).toEqual({ 'kind-workload-1': 'kind-workload-1', 'kind-workload-2': 'kind-workload-b' });
 
     // When the warning is accepted, the plan lists the choices; Enter installs
@@ -107,7 +139,15 @@ describe('install wizard pages', () => {
         calls.checks.push(c);
         if (c.ha) {
           return {
-            items: [{ id: 'zones', label: 'Topology for HA', state: 'fail', detail: '2 values of topology.kubernetes.io/zone', hint: 'use --no-ha or another key' }],
+            items: [
+              {
+                id: 'zones',
+                label: 'Topology for HA',
+                state: 'fail',
+                detail: '2 values of topology.kubernetes.io/zone',
+                hint: 'use --no-ha or another key',
+              },
+            ],
             blocking: true,
             warnings: false,
           };
@@ -174,7 +214,9 @@ describe('install progress at 80×24', () => {
       label: `Step ${i}`,
       state: 'ok',
       detail: 'done',
-      children: [{ id: `s${i}c`, label: `child of ${i}`, state: i === 24 ? 'warn' : 'ok', hint: i === 24 ? 'look here' : undefined } as CheckItem],
+      children: [
+        { id: `s${i}c`, label: `child of ${i}`, state: i === 24 ? 'warn' : 'ok', hint: i === 24 ? 'look here' : undefined } as CheckItem,
+      ],
     }));
     const { el } = wizard({ initial: { hosting: 'kind-cp' }, runInstall: async () => ({ ok: true, steps: rows }) });
     const screen = await renderScreen(el);
