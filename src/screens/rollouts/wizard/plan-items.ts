@@ -34,7 +34,12 @@ function attention(node: string, pods: readonly PodClassification[], limit = 3):
     const id = `${node}/${pod}`;
     if (p.action === 'blocked-pdb' && p.pdb) {
       const n = p.pdb.disruptionsAllowed;
-      return { id, label: pod, state: 'warn', detail: `PDB ${p.pdb.namespace}/${p.pdb.name} allows ${n} disruption${n === 1 ? '' : 's'} now: the drain waits` };
+      return {
+        id,
+        label: pod,
+        state: 'warn',
+        detail: `PDB ${p.pdb.namespace}/${p.pdb.name} allows ${n} disruption${n === 1 ? '' : 's'} now: the drain waits`,
+      };
     }
     const flag = p.action === 'needs-force' ? '--force' : '--delete-emptydir-data';
     return { id, label: pod, state: 'fail', detail: `needs ${flag}: ${p.reason}` };
@@ -62,7 +67,11 @@ export interface PlanVerdict {
  * The plan with its dry run. `navarchos`: the controller drains with its own settings, so a
  * pod that needs a flag is worth a warning, not a refusal.
  */
-export function planItems(plan: Plan, dryRun: { done: false } | { done: true; result: RolloutDryRun } | { done: true; error: string } | undefined, navarchos: boolean): PlanVerdict {
+export function planItems(
+  plan: Plan,
+  dryRun: { done: false } | { done: true; result: RolloutDryRun } | { done: true; error: string } | undefined,
+  navarchos: boolean,
+): PlanVerdict {
   const result = dryRun?.done && 'result' in dryRun ? dryRun.result : undefined;
   const byNode = new Map<string, NodeDryRun>((result?.drain.nodes ?? []).map((n) => [n.node, n]));
   const refused: string[] = [];
@@ -72,7 +81,12 @@ export function planItems(plan: Plan, dryRun: { done: false } | { done: true; re
     const source = sourceText(n.source);
     const d = byNode.get(n.name);
     if (!d) {
-      return { id: n.name, label, state: dryRun?.done ? 'info' : 'running', detail: [status, dryRun?.done ? 'not classified' : 'classifying its pods…', source].filter(Boolean).join(' · ') };
+      return {
+        id: n.name,
+        label,
+        state: dryRun?.done ? 'info' : 'running',
+        detail: [status, dryRun?.done ? 'not classified' : 'classifying its pods…', source].filter(Boolean).join(' · '),
+      };
     }
     if (d.refused) refused.push(n.name);
     const blocked = d.pods.some((p) => p.action === 'blocked-pdb');
@@ -92,7 +106,10 @@ export function planItems(plan: Plan, dryRun: { done: false } | { done: true; re
     if (short.length === 0) {
       // The first batch that moves pods says the most (the others read alike).
       const first = result.room.find((r) => r.detail !== 'nothing to evict') ?? result.room[0];
-      const detail = result.room.length === 1 ? (first?.detail ?? '') : `every batch fits (${result.room.length} batches); ${first?.nodes.join(', ')}: ${first?.detail ?? ''}`;
+      const detail =
+        result.room.length === 1
+          ? (first?.detail ?? '')
+          : `every batch fits (${result.room.length} batches); ${first?.nodes.join(', ')}: ${first?.detail ?? ''}`;
       items.push({ id: 'room', label: 'Room on the other nodes', state: 'ok', detail });
     }
     for (const [i, r] of short.slice(0, 3).entries()) {

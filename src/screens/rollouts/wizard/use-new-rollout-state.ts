@@ -82,7 +82,9 @@ export function selectorPriorityOf(node: PlanNode, selectors: readonly { selecto
 
 /** The pages in order, for the title's "step n of m" (the options page is Navarchos' own business). */
 export function pagesFor(navarchos: boolean): NewRolloutPage[] {
-  return navarchos ? ['context', 'selectors', 'nodes', 'priorities', 'plan'] : ['context', 'selectors', 'nodes', 'priorities', 'options', 'plan'];
+  return navarchos
+    ? ['context', 'selectors', 'nodes', 'priorities', 'plan']
+    : ['context', 'selectors', 'nodes', 'priorities', 'options', 'plan'];
 }
 
 const PRIORITY = /^-?\d{1,6}$/;
@@ -107,98 +109,132 @@ function go(state: NewRolloutState, page: NewRolloutPage, changes: Partial<NewRo
   return s;
 }
 
+type Act<T extends NewRolloutAction['type']> = Extract<NewRolloutAction, { type: T }>;
+
+function onContext(state: NewRolloutState, action: Act<'context'>): NewRolloutState {
+  const same = action.context === state.context;
+  const s = go(state, 'selectors', {
+    context: action.context,
+    navarchos: action.navarchos,
+    draft: '',
+    ...(same ? {} : { nodes: undefined, selectors: [], names: [] }),
+  });
+  if (!same) delete s.nodesError;
+  return s;
+}
+
+function onSelector(state: NewRolloutState, typed: string): NewRolloutState {
+  const text = typed.trim();
+  if (text === '') {
+    if (!state.nodes) return { ...state, error: 'the nodes are not listed yet' };
+    return go(state, 'nodes', { draft: '' });
+  }
+  const m = selectorMatchesOf(text, state.nodes ?? []);
+  if ('error' in m) return { ...state, draft: text, error: m.error };
+  return go(state, 'selectorPriority', { draft: text });
+}
+
+function onSelectorPriority(state: NewRolloutState, typed: string): NewRolloutState {
+  const text = typed.trim();
+  // No priority: the selector is left out (how one is taken back).
+  if (text === '') return go(state, 'selectors', { selectors: state.selectors.filter((s) => s.selector !== state.draft), draft: '' });
+  if (!PRIORITY.test(text))
+    return { ...state, error: `"${text}" is not a priority (a whole number; higher priorities are replaced first)` };
+  const priority = Number(text);
+  const selectors = [...state.selectors.filter((s) => s.selector !== state.draft), { selector: state.draft, priority }];
+  return go(state, 'selectors', { selectors, draft: '' });
+}
+
+function onPickNodes(state: NewRolloutState, picked: readonly string[]): NewRolloutState {
+  const previous = new Map(state.names.map((n) => [n.name, n.priority]));
+  const byName = new Map((state.nodes ?? []).map((n) => [n.name, n]));
+  const names = picked.map((name) => {
+    const node = byName.get(name);
+    const priority = previous.get(name) ?? (node ? selectorPriorityOf(node, state.selectors) : undefined) ?? DEFAULT_PRIORITY;
+    return { name, priority };
+  });
+  if (names.length === 0 && state.selectors.length === 0)
+    return { ...state, error: 'pick at least one node, or go back (esc) and give a label selector' };
+  if (names.length) return go(state, 'priorities', { names, focus: 0, editing: false });
+  return state.navarchos ? withPlan({ ...state, names }) : go(state, 'options', { names, focus: 0, editing: false });
+}
+
+function onPriorityKey(state: NewRolloutState, action: Act<'priorityDigit' | 'priorityBackspace'>): NewRolloutState {
+  const names = state.names.map((n, i) => {
+    if (i !== state.focus) return n;
+    const typed = state.editing ? n.priority * 10 : 0;
+    const p = action.type === 'priorityDigit' ? Math.min(999_999, typed + action.digit) : Math.trunc(n.priority / 10);
+    return { ...n, priority: p };
+  });
+  return { ...state, names, editing: true };
+}
+
+function onOption(state: NewRolloutState, action: Act<'optionChange' | 'optionToggle'>): NewRolloutState {
+  const delta = action.type === 'optionChange' ? action.delta : 1;
+  switch (state.focus) {
+    case 0: {
+      const i = REPLACE_MODES.indexOf(state.replace);
+      return { ...state, replace: REPLACE_MODES[(i + delta + REPLACE_MODES.length) % REPLACE_MODES.length]! };
+    }
+    case 1:
+      return action.type === 'optionToggle'
+        ? state
+        : { ...state, editing: false, maxUnavailable: Math.max(1, Math.min(100, state.maxUnavailable + delta)) };
+    case 2:
+      return { ...state, force: !state.force };
+    default:
+      return { ...state, deleteEmptyDirData: !state.deleteEmptyDirData };
+  }
+}
+
+function onMaxUnavailableDigit(state: NewRolloutState, digit: number): NewRolloutState {
+  if (state.focus !== 1) return state;
+  const typed = (state.editing ? state.maxUnavailable * 10 : 0) + digit;
+  return { ...state, editing: true, maxUnavailable: typed > 100 || typed < 1 ? Math.max(1, digit) : typed };
+}
+
+function onDryRun(state: NewRolloutState, action: Act<'dryRun'>): NewRolloutState {
+  if (!action.done) return { ...state, dryRun: { done: false } };
+  return {
+    ...state,
+    dryRun: action.result ? { done: true, result: action.result } : { done: true, error: action.error ?? 'the dry run failed' },
+  };
+}
+
 export function newRolloutReducer(state: NewRolloutState, action: NewRolloutAction): NewRolloutState {
   switch (action.type) {
-    case 'context': {
-      const same = action.context === state.context;
-      const s = go(state, 'selectors', {
-        context: action.context,
-        navarchos: action.navarchos,
-        draft: '',
-        ...(same ? {} : { nodes: undefined, selectors: [], names: [] }),
-      });
-      if (!same) delete s.nodesError;
-      return s;
-    }
+    case 'context':
+      return onContext(state, action);
     case 'nodes':
       return { ...state, nodes: action.nodes };
     case 'nodesFailed':
       return { ...state, nodesError: action.error };
     case 'draft':
       return { ...state, draft: action.text };
-    case 'selector': {
-      const text = action.text.trim();
-      if (text === '') {
-        if (!state.nodes) return { ...state, error: 'the nodes are not listed yet' };
-        return go(state, 'nodes', { draft: '' });
-      }
-      const m = selectorMatchesOf(text, state.nodes ?? []);
-      if ('error' in m) return { ...state, draft: text, error: m.error };
-      return go(state, 'selectorPriority', { draft: text });
-    }
-    case 'selectorPriority': {
-      const text = action.text.trim();
-      // No priority: the selector is left out (how one is taken back).
-      if (text === '') return go(state, 'selectors', { selectors: state.selectors.filter((s) => s.selector !== state.draft), draft: '' });
-      if (!PRIORITY.test(text)) return { ...state, error: `"${text}" is not a priority (a whole number; higher priorities are replaced first)` };
-      const priority = Number(text);
-      const selectors = [...state.selectors.filter((s) => s.selector !== state.draft), { selector: state.draft, priority }];
-      return go(state, 'selectors', { selectors, draft: '' });
-    }
-    case 'pickNodes': {
-      const previous = new Map(state.names.map((n) => [n.name, n.priority]));
-      const byName = new Map((state.nodes ?? []).map((n) => [n.name, n]));
-      const names = action.names.map((name) => {
-        const node = byName.get(name);
-        const priority = previous.get(name) ?? (node ? selectorPriorityOf(node, state.selectors) : undefined) ?? DEFAULT_PRIORITY;
-        return { name, priority };
-      });
-      if (names.length === 0 && state.selectors.length === 0) return { ...state, error: 'pick at least one node, or go back (esc) and give a label selector' };
-      if (names.length) return go(state, 'priorities', { names, focus: 0, editing: false });
-      return state.navarchos ? withPlan({ ...state, names }) : go(state, 'options', { names, focus: 0, editing: false });
-    }
+    case 'selector':
+      return onSelector(state, action.text);
+    case 'selectorPriority':
+      return onSelectorPriority(state, action.text);
+    case 'pickNodes':
+      return onPickNodes(state, action.names);
     case 'focus': {
       const count = state.page === 'priorities' ? state.names.length : OPTION_COUNT;
       return { ...state, editing: false, focus: Math.max(0, Math.min(count - 1, state.focus + action.delta)) };
     }
     case 'priorityDigit':
-    case 'priorityBackspace': {
-      const names = state.names.map((n, i) => {
-        if (i !== state.focus) return n;
-        const typed = state.editing ? n.priority * 10 : 0;
-        const p = action.type === 'priorityDigit' ? Math.min(999_999, typed + action.digit) : Math.trunc(n.priority / 10);
-        return { ...n, priority: p };
-      });
-      return { ...state, names, editing: true };
-    }
+    case 'priorityBackspace':
+      return onPriorityKey(state, action);
     case 'priorities':
       return state.navarchos ? withPlan(state) : go(state, 'options', { focus: 0, editing: false });
     case 'optionChange':
-    case 'optionToggle': {
-      const delta = action.type === 'optionChange' ? action.delta : 1;
-      switch (state.focus) {
-        case 0: {
-          const i = REPLACE_MODES.indexOf(state.replace);
-          return { ...state, replace: REPLACE_MODES[(i + delta + REPLACE_MODES.length) % REPLACE_MODES.length]! };
-        }
-        case 1:
-          return action.type === 'optionToggle' ? state : { ...state, editing: false, maxUnavailable: Math.max(1, Math.min(100, state.maxUnavailable + delta)) };
-        case 2:
-          return { ...state, force: !state.force };
-        default:
-          return { ...state, deleteEmptyDirData: !state.deleteEmptyDirData };
-      }
-    }
-    case 'maxUnavailableDigit': {
-      if (state.focus !== 1) return state;
-      const typed = (state.editing ? state.maxUnavailable * 10 : 0) + action.digit;
-      return { ...state, editing: true, maxUnavailable: typed > 100 || typed < 1 ? Math.max(1, action.digit) : typed };
-    }
+    case 'optionToggle':
+      return onOption(state, action);
+    case 'maxUnavailableDigit':
+      return onMaxUnavailableDigit(state, action.digit);
     case 'options':
       return withPlan(state);
     case 'dryRun':
-      if (!action.done) return { ...state, dryRun: { done: false } };
-      return { ...state, dryRun: action.result ? { done: true, result: action.result } : { done: true, error: action.error ?? 'the dry run failed' } };
+      return onDryRun(state, action);
     case 'scroll':
       return { ...state, scroll: Math.max(0, Math.min(action.max, state.scroll + action.delta)) };
     case 'starting':

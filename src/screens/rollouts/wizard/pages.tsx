@@ -1,0 +1,283 @@
+/** The wizard's pages, one component each (the context page is a Select in the wizard itself). */
+import { MultiSelect, TextInput } from '@inkjs/ui';
+import { Box, Text } from 'ink';
+import { ChecklistRow } from '../../../components/checklist/index.js';
+import { padEnd, truncate, useTheme, type ColorRole } from '../../../components/theme/index.js';
+import type { checklistLines } from '../../../checklist/checklist.js';
+import type { planItems } from './plan-items.js';
+import { OPTION_COUNT, selectorMatchesOf, selectorPriorityOf, type NewRolloutState } from './use-new-rollout-state.js';
+
+export function MatchLine({ state, selector, width }: { state: NewRolloutState; selector: string; width: number }) {
+  const theme = useTheme();
+  let text: string;
+  let tone: ColorRole | undefined;
+  if (state.nodesError) {
+    text = `cannot list the nodes: ${state.nodesError}`;
+    tone = 'fail';
+  } else if (!state.nodes) {
+    text = 'listing the nodes…';
+    tone = 'muted';
+  } else if (selector.trim() === '') {
+    text = `${state.nodes.length} node${state.nodes.length === 1 ? '' : 's'} in the cluster`;
+    tone = 'muted';
+  } else {
+    const m = selectorMatchesOf(selector.trim(), state.nodes);
+    if ('error' in m) {
+      text = m.error;
+      tone = 'warn';
+    } else {
+      const few = m.names.slice(0, 6).join(', ') + (m.names.length > 6 ? ', …' : '');
+      text = `matches ${m.names.length} of ${state.nodes.length} node${state.nodes.length === 1 ? '' : 's'}${m.names.length ? `: ${few}` : ''}`;
+      tone = m.names.length ? 'ok' : 'warn';
+    }
+  }
+  return (
+    <Text color={tone ? theme.color(tone) : undefined} dimColor={tone === 'muted'} wrap="truncate-end">
+      {truncate(theme.text(text), width, theme.ellipsis)}
+    </Text>
+  );
+}
+
+export function SelectorsPage({
+  state,
+  width,
+  rows,
+  onDraft,
+  onSubmit,
+}: {
+  state: NewRolloutState;
+  width: number;
+  rows: number;
+  onDraft: (t: string) => void;
+  onSubmit: (t: string) => void;
+}) {
+  const theme = useTheme();
+  const shown = state.selectors.slice(-Math.max(1, rows - 4));
+  return (
+    <Box flexDirection="column">
+      {state.selectors.length ? (
+        <>
+          <Text dimColor>{theme.text(`Selectors so far (${state.selectors.length}):`)}</Text>
+          {shown.map((s) => (
+            <Text key={s.selector} wrap="truncate-end">
+              {truncate(theme.text(`  ${s.selector}  priority ${s.priority}`), width, theme.ellipsis)}
+            </Text>
+          ))}
+        </>
+      ) : (
+        <Text dimColor wrap="truncate-end">
+          {truncate(
+            theme.text('kubectl syntax, e.g. kubernetes.io/role=worker or topology.kubernetes.io/zone in (zone-a,zone-b)'),
+            width,
+            theme.ellipsis,
+          )}
+        </Text>
+      )}
+      <Box>
+        <Text>Selector: </Text>
+        <TextInput
+          key={`selector:${state.selectors.length}:${state.selectors.map((s) => s.priority).join(',')}`}
+          defaultValue={state.draft}
+          onChange={onDraft}
+          onSubmit={onSubmit}
+        />
+      </Box>
+      <MatchLine state={state} selector={state.draft} width={width} />
+    </Box>
+  );
+}
+
+export function NodesPage({
+  state,
+  height,
+  width,
+  onSubmit,
+}: {
+  state: NewRolloutState;
+  height: number;
+  width: number;
+  onSubmit: (names: string[]) => void;
+}) {
+  const theme = useTheme();
+  if (state.nodesError) return <Text color={theme.color('fail')}>{theme.text(`cannot list the nodes: ${state.nodesError}`)}</Text>;
+  if (!state.nodes) return <Text dimColor>listing the nodes…</Text>;
+  const nameWidth = Math.min(40, Math.max(...state.nodes.map((n) => n.name.length), 4));
+  const options = state.nodes.map((n) => {
+    const fromSelector = selectorPriorityOf(n, state.selectors);
+    const notes = [
+      n.labels['topology.kubernetes.io/zone'] ?? '',
+      n.ready ? '' : 'NotReady',
+      n.unschedulable ? 'cordoned' : '',
+      fromSelector !== undefined ? `selected by a selector, priority ${fromSelector}` : '',
+    ].filter(Boolean);
+    return {
+      label: truncate(theme.text(`${padEnd(n.name, nameWidth)}  ${notes.join(' · ')}`), Math.max(10, width - 6), theme.ellipsis),
+      value: n.name,
+    };
+  });
+  return (
+    <Box flexDirection="column">
+      <Text dimColor wrap="truncate-end">
+        {truncate(
+          theme.text(
+            state.selectors.length ? "Also by name (optional: a name's priority overrides its selector's):" : 'Pick the nodes to replace:',
+          ),
+          width,
+          theme.ellipsis,
+        )}
+      </Text>
+      <MultiSelect
+        options={options}
+        defaultValue={state.names.map((n) => n.name)}
+        visibleOptionCount={Math.max(3, Math.min(12, height - 8))}
+        onSubmit={onSubmit}
+      />
+    </Box>
+  );
+}
+
+export function PrioritiesPage({ state, height, width }: { state: NewRolloutState; height: number; width: number }) {
+  const theme = useTheme();
+  const budget = Math.max(3, height - 8);
+  const start = Math.max(0, Math.min(state.focus - Math.floor(budget / 2), state.names.length - budget));
+  const nameWidth = Math.min(40, Math.max(...state.names.map((n) => n.name.length), 4));
+  return (
+    <Box flexDirection="column">
+      {state.names.slice(start, start + budget).map((n, i) => {
+        const focused = start + i === state.focus;
+        return (
+          <Text key={n.name} inverse={focused} wrap="truncate-end">
+            {truncate(
+              theme.text(`${focused ? theme.pointer : ' '} ${padEnd(n.name, nameWidth)}  priority ${n.priority}`),
+              width,
+              theme.ellipsis,
+            )}
+          </Text>
+        );
+      })}
+      <Text dimColor wrap="truncate-end">
+        {truncate(
+          theme.text(
+            `${state.names.length} node${state.names.length === 1 ? '' : 's'} · higher priorities first; a name's priority overrides a selector's`,
+          ),
+          width,
+          theme.ellipsis,
+        )}
+      </Text>
+    </Box>
+  );
+}
+
+const REPLACE_HELP: Record<string, string> = {
+  wait: 'wait for a new Ready node to replace it',
+  'delete-node': 'delete the Node object once drained',
+  uncordon: 'uncordon it (in-place maintenance)',
+};
+
+export function OptionsPage({ state, width }: { state: NewRolloutState; width: number }) {
+  const theme = useTheme();
+  const box = (on: boolean) => (theme.ascii ? (on ? '[x]' : '[ ]') : on ? '◉' : '◯');
+  const rows: [string, string, string][] = [
+    ['Replacement', `‹ ${state.replace} ›`, REPLACE_HELP[state.replace] ?? ''],
+    ['Max unavailable', `‹ ${state.maxUnavailable} ›`, 'nodes at once, within a priority'],
+    ['--force', box(state.force), 'evict pods no controller recreates'],
+    ['--delete-emptydir-data', box(state.deleteEmptyDirData), 'evict pods with emptyDir (data lost)'],
+  ];
+  return (
+    <Box flexDirection="column">
+      {rows.slice(0, OPTION_COUNT).map(([label, value, help], i) => {
+        const focused = i === state.focus;
+        return (
+          <Text key={label} wrap="truncate-end" inverse={focused}>
+            {truncate(
+              theme.text(`${focused ? theme.pointer : ' '} ${padEnd(label, 23)} ${padEnd(value, 15)} ${help}`),
+              width,
+              theme.ellipsis,
+            )}
+          </Text>
+        );
+      })}
+      <Text dimColor wrap="truncate-end">
+        {truncate(theme.text('Drain timeout 15 min a node; health gate: all nodes Ready, no Pending pod, 3×5 s.'), width, theme.ellipsis)}
+      </Text>
+    </Box>
+  );
+}
+
+export function PlanPage({
+  state,
+  name,
+  lines,
+  budget,
+  width,
+  readOnly,
+  verdict,
+}: {
+  state: NewRolloutState;
+  name: string;
+  lines: ReturnType<typeof checklistLines>;
+  budget: number;
+  width: number;
+  readOnly: boolean;
+  verdict: ReturnType<typeof planItems> | undefined;
+}) {
+  const theme = useTheme();
+  const text = (s: string, tone?: ColorRole) => (
+    <Text color={tone ? theme.color(tone) : undefined} dimColor={tone === 'muted'} wrap="truncate-end">
+      {truncate(theme.text(s), width, theme.ellipsis)}
+    </Text>
+  );
+  if (state.planError) {
+    return (
+      <Box flexDirection="column">
+        {text(state.planError, 'fail')}
+        {text('Go back (esc) and change the selection.', 'muted')}
+      </Box>
+    );
+  }
+  if (!state.plan || !verdict) return text('resolving…', 'muted');
+  const count = state.plan.nodes.length;
+  const flags =
+    [state.force ? '--force' : '', state.deleteEmptyDirData ? '--delete-emptydir-data' : ''].filter(Boolean).join(' ') ||
+    'no --force, no --delete-emptydir-data';
+  const head = state.navarchos
+    ? [
+        `NodeRollout rollout-… (named by the server) · ${count} node${count === 1 ? '' : 's'} in this order`,
+        'the Navarchos controller replaces them one at a time, with its own drain settings',
+      ]
+    : [
+        `${name} · ${count} node${count === 1 ? '' : 's'} in this order`,
+        `replace: ${state.replace} · ${state.maxUnavailable} at a time · ${flags}`,
+      ];
+  const start = Math.min(state.scroll, Math.max(0, lines.length - budget));
+  const shown = lines.slice(start, start + budget);
+  const below = lines.length - start - shown.length;
+  let footer: [string, ColorRole];
+  if (readOnly) footer = ['Read-only mode: nothing is started (run fleetdeck without --read-only).', 'warn'];
+  else if (state.starting) footer = [state.navarchos ? 'creating the NodeRollout…' : 'starting the rollout…', 'running'];
+  else if (!verdict.ready) footer = ['dry run: classifying the pods of every node…', 'muted'];
+  else if (verdict.refused.length)
+    footer = [
+      `Refused: pods on ${verdict.refused.join(', ')} need a flag — go back (esc) to the options and turn it on, or leave those nodes out.`,
+      'fail',
+    ];
+  else
+    footer = [
+      state.navarchos
+        ? 'Press enter to create the NodeRollout: the Navarchos controller does the work.'
+        : `Press enter to start: it cordons and drains ${count} node${count === 1 ? '' : 's'}, highest priority first.`,
+      'ok',
+    ];
+  return (
+    <Box flexDirection="column">
+      {text(head[0]!)}
+      {text(head[1]!, 'muted')}
+      {start > 0 ? text(`↑ ${start} more line${start === 1 ? '' : 's'}`, 'muted') : null}
+      {shown.map((l) => (
+        <ChecklistRow key={`${l.item.id}:${l.kind}:${l.depth}`} line={l} width={width} />
+      ))}
+      {below > 0 ? text(`↓ ${below} more line${below === 1 ? '' : 's'} (j/k scroll)`, 'muted') : null}
+      {text(footer[0], footer[1])}
+    </Box>
+  );
+}
