@@ -44,11 +44,15 @@ describe('Status screen', () => {
     // Given contexts with long names and a long error
     const store = threeContexts();
     const b = new UpdateBatcher(store, -1);
-    b.patchContext('kind-workload-2', { lastError: 'dial tcp 10.0.0.1:6443: i/o timeout while waiting for the control plane to answer the health probe' });
+    b.patchContext('kind-workload-2', {
+      lastError: 'dial tcp 10.0.0.1:6443: i/o timeout while waiting for the control plane to answer the health probe',
+    });
     b.flush();
 
     // When the app renders at 80×24
-    const screen = await renderApp(appProps(store, { kubeconfigFiles: ['/very/long/path/to/some/deeply/nested/kubeconfig/file.yaml', '/b', '/c'] }));
+    const screen = await renderApp(
+      appProps(store, { kubeconfigFiles: ['/very/long/path/to/some/deeply/nested/kubeconfig/file.yaml', '/b', '/c'] }),
+    );
     const frame = await screen.waitFor('kind-workload-2');
 
     // Then nothing wraps and the live area is shorter than the terminal

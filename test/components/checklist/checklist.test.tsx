@@ -1,9 +1,9 @@
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Checklist } from '../../src/components/checklist/index.js';
-import { UiProvider } from '../../src/components/theme/index.js';
-import type { CheckItem } from '../../src/checklist/checklist.js';
-import { renderScreen } from '../helpers/screen.js';
+import { Checklist } from '../../../src/components/checklist/index.js';
+import { UiProvider } from '../../../src/components/theme/index.js';
+import type { CheckItem } from '../../../src/checklist/checklist.js';
+import { renderScreen } from '../../helpers/screen.js';
 
 afterEach(() => cleanup());
 
@@ -71,5 +71,67 @@ describe('<Checklist>', () => {
     const frame = await screen.waitFor('Last error');
     expect(frame.trimEnd().split('\n')).toEqual(['✗ Last error  dial tcp 10.0.0…']);
     expect([...'✗ Last error  dial tcp 10.0.0…'].length).toBe(30);
+  });
+
+  it('folds finished rows and keeps the last lines in sight within a height, saying how many are above', async () => {
+    // Given finished steps with children, then a running one
+    const steps: CheckItem[] = [
+      { id: 'a', label: 'Step A', state: 'ok', children: [{ id: 'a1', label: 'A child', state: 'ok' }] },
+      { id: 'b', label: 'Step B', state: 'ok', children: [{ id: 'b1', label: 'B warns', state: 'warn' }] },
+      { id: 'c', label: 'Step C', state: 'fail', hint: 'fix C' },
+      { id: 'd', label: 'Step D', state: 'pending' },
+    ];
+
+    // When rendered in 4 lines, finished children folded, the end kept
+    const screen = await renderScreen(
+      <UiProvider value={{ ascii: false, color: false }}>
+        <Checklist items={steps} height={4} fold="children" keep="end" />
+      </UiProvider>,
+    );
+
+    // Then the finished child is gone, the warning kept, and the first lines give way to a marker
+    const lines = (await screen.waitFor('Step D')).split('\n');
+    expect(lines).toEqual(['↑ 3 more lines above', '✗ Step C', '  ↳ fix C', '· Step D']);
+  });
+
+  it('folds passed rows into one line only when the list does not fit, then cuts the end with the given line', async () => {
+    // Given three passed checks and two failures
+    const checks: CheckItem[] = [
+      { id: 'p1', label: 'One', state: 'ok' },
+      { id: 'f1', label: 'Bad', state: 'fail', hint: 'fix it' },
+      { id: 'p2', label: 'Two', state: 'info' },
+      { id: 'f2', label: 'Worse', state: 'fail' },
+      { id: 'p3', label: 'Three', state: 'ok' },
+    ];
+    const ui = { ascii: false, color: false };
+
+    // When it fits, nothing folds
+    const all = await renderScreen(
+      <UiProvider value={ui}>
+        <Checklist items={checks} height={6} fold="passed" />
+      </UiProvider>,
+    );
+    expect((await all.waitFor('Three')).split('\n')).toEqual(['√ One', '✗ Bad', '  ↳ fix it', '• Two', '✗ Worse', '√ Three']);
+
+    // When it does not, the passed rows become one line after the failures
+    const folded = await renderScreen(
+      <UiProvider value={ui}>
+        <Checklist items={checks} height={4} fold="passed" />
+      </UiProvider>,
+    );
+    expect((await folded.waitFor('passed')).split('\n')).toEqual([
+      '✗ Bad',
+      '  ↳ fix it',
+      '✗ Worse',
+      '√ 3 other checks passed  One, Two, Three',
+    ]);
+
+    // When it still does not fit, the last lines give way to the given line, counting items
+    const cut = await renderScreen(
+      <UiProvider value={ui}>
+        <Checklist items={checks} height={3} fold="passed" more={(h) => `${h.lines} lines, ${h.items} items more`} />
+      </UiProvider>,
+    );
+    expect((await cut.waitFor('more')).split('\n')).toEqual(['✗ Bad', '  ↳ fix it', '2 lines, 2 items more']);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { layoutColumns, scrollWindow, splitCell, visibleColumns } from '../../src/components/table/index.js';
+import { layoutColumns, scrollWindow, splitCell, visibleColumns } from '../../../src/components/table/index.js';
 
 describe('layoutColumns', () => {
   const specs = [
@@ -57,7 +57,14 @@ describe('scrollWindow', () => {
 describe('layoutColumns on a wide terminal', () => {
   it('lets a capped column show all of its content when there is room', () => {
     // Given a name longer than its column's max, and 120 columns
-    const { widths } = layoutColumns([{ header: 'NAME', min: 4, max: 10 }, { header: 'AGE', min: 3 }], [['a-name-of-twenty-two', '3m']], 120);
+    const { widths } = layoutColumns(
+      [
+        { header: 'NAME', min: 4, max: 10 },
+        { header: 'AGE', min: 3 },
+      ],
+      [['a-name-of-twenty-two', '3m']],
+      120,
+    );
     // Then it is not cut
     expect(widths).toEqual([20, 3]);
   });

@@ -1,7 +1,7 @@
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import { setBanner, UpdateBatcher } from '../../src/store/fleet-store.js';
-import { appProps, KEYS, novaFleet, renderApp, threeContexts, warning } from '../helpers/screen.js';
+import { setBanner, UpdateBatcher } from '../../../src/store/fleet-store.js';
+import { appProps, KEYS, novaFleet, renderApp, threeContexts, warning } from '../../helpers/screen.js';
 
 afterEach(() => cleanup());
 
@@ -18,7 +18,9 @@ describe('ASCII mode', () => {
     b.flush();
     setBanner(store, { kind: 'progress', text: 'starting the sandbox fleet…' });
     const ascii = { readOnly: true, ascii: true, color: false };
-    const screen = await renderApp(appProps(store, { ui: ascii, kubeconfigFiles: ['/a/very/long/path/that/needs/to/be/cut/short/kubeconfig.yaml', '/b'] }));
+    const screen = await renderApp(
+      appProps(store, { ui: ascii, kubeconfigFiles: ['/a/very/long/path/that/needs/to/be/cut/short/kubeconfig.yaml', '/b'] }),
+    );
 
     // When every screen is visited
     const frames: string[] = [];
@@ -31,7 +33,11 @@ describe('ASCII mode', () => {
     frames.push(await screen.waitFor('/ x'));
     await screen.press(KEYS.esc, '?');
     frames.push(await screen.waitFor('Keys'));
-    for (const [key, text] of [['2', 'The guided install'], ['3', 'Coming'], ['4', 'Coming']] as const) {
+    for (const [key, text] of [
+      ['2', 'The guided install'],
+      ['3', 'Coming'],
+      ['4', 'Coming'],
+    ] as const) {
       await screen.press(key);
       frames.push(await screen.waitFor(text));
     }
@@ -47,7 +53,10 @@ describe('ASCII mode', () => {
     // Given a fleet in trouble, a Warning event with Unicode in it, ASCII mode
     const store = novaFleet();
     const b = new UpdateBatcher(store, -1);
-    b.setSlice('kind-cp', 'events', { synced: true, warnings: [warning('FailedMount', 'Pod elotl/etcd-0', 2, { message: 'mount “nfs” failed – retrying… ×3 → giving up' })] });
+    b.setSlice('kind-cp', 'events', {
+      synced: true,
+      warnings: [warning('FailedMount', 'Pod elotl/etcd-0', 2, { message: 'mount “nfs” failed – retrying… ×3 → giving up' })],
+    });
     b.flush();
     const ui = { readOnly: false, ascii: true, color: false };
     const screen = await renderApp(appProps(store, { ui }));

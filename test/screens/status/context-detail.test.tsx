@@ -1,7 +1,7 @@
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import { UpdateBatcher } from '../../src/store/fleet-store.js';
-import { appProps, KEYS, node, novaFleet, pods, problem, renderApp, warning, type Screen } from '../helpers/screen.js';
+import { UpdateBatcher } from '../../../src/store/fleet-store.js';
+import { appProps, KEYS, node, novaFleet, pods, problem, renderApp, warning, type Screen } from '../../helpers/screen.js';
 
 afterEach(() => cleanup());
 
@@ -120,7 +120,9 @@ describe('Context sections', () => {
 
     // Then its whole reason is shown under the table, over two lines
     const frame = await screen.waitFor('batch/ingest-7c9d4-q2w\n');
-    expect(frame.replace(/\n\s+/g, ' ')).toContain('Pending: Unschedulable: 0/3 nodes are available: 3 Insufficient memory. preemption: 0/3 nodes are available');
+    expect(frame.replace(/\n\s+/g, ' ')).toContain(
+      'Pending: Unschedulable: 0/3 nodes are available: 3 Insufficient memory. preemption: 0/3 nodes are available',
+    );
     expect(frame).toContain('no node · 0 restarts');
     expect(lines(frame).at(-1)).toContain('enter/esc close');
 
@@ -176,7 +178,10 @@ describe('Context sections', () => {
     b.setSlice('kind-workload-2', 'pods', {
       ...current,
       problemCount: 2,
-      problems: [...current.problems, problem('web-5d8f-abc12', 'CrashLoopBackOff', { namespace: 'shop', phase: 'Running', restarts: 9, node: 'w2-b' })],
+      problems: [
+        ...current.problems,
+        problem('web-5d8f-abc12', 'CrashLoopBackOff', { namespace: 'shop', phase: 'Running', restarts: 9, node: 'w2-b' }),
+      ],
     });
     b.flush();
 
@@ -196,8 +201,16 @@ describe('Context sections', () => {
     // Given a context whose user may not list pods nor events
     const store = novaFleet();
     const b = new UpdateBatcher(store, -1);
-    b.setSlice('kind-workload-1', 'pods', { ...pods(), synced: false, forbidden: 'cannot list pods: HTTP 403: pods is forbidden (needs list/watch on pods)' });
-    b.setSlice('kind-workload-1', 'events', { synced: false, warnings: [], forbidden: 'cannot list events: HTTP 403 (needs list/watch on events)' });
+    b.setSlice('kind-workload-1', 'pods', {
+      ...pods(),
+      synced: false,
+      forbidden: 'cannot list pods: HTTP 403: pods is forbidden (needs list/watch on pods)',
+    });
+    b.setSlice('kind-workload-1', 'events', {
+      synced: false,
+      warnings: [],
+      forbidden: 'cannot list events: HTTP 403 (needs list/watch on events)',
+    });
     b.flush();
     const screen = await renderApp(appProps(store));
     let frame = await screen.waitFor('Fleet elotl on kind-cp');
@@ -222,12 +235,16 @@ describe('Context sections', () => {
     // Given warnings out of order, one of them reported twice
     const store = novaFleet();
     const b = new UpdateBatcher(store, -1);
-    const long = 'MountVolume.SetUp failed for volume "etcd-data" : mount failed: exit status 32 Mounting command: mount Mounting arguments: -t nfs 10.0.0.9:/exports/etcd /var/lib/kubelet/pods/abc/volumes output: access denied by server';
+    const long =
+      'MountVolume.SetUp failed for volume "etcd-data" : mount failed: exit status 32 Mounting command: mount Mounting arguments: -t nfs 10.0.0.9:/exports/etcd /var/lib/kubelet/pods/abc/volumes output: access denied by server';
     b.setSlice('kind-cp', 'events', {
       synced: true,
       warnings: [
         warning('FailedMount', 'Pod elotl/etcd-0', 30, { count: 3, message: 'old message' }),
-        warning('Unhealthy', 'Pod elotl/apiserver-5c7b9-x1', 2, { count: 5, message: 'Readiness probe failed: HTTP probe failed with statuscode: 500' }),
+        warning('Unhealthy', 'Pod elotl/apiserver-5c7b9-x1', 2, {
+          count: 5,
+          message: 'Readiness probe failed: HTTP probe failed with statuscode: 500',
+        }),
         warning('FailedMount', 'Pod elotl/etcd-0', 1, { count: 4, message: long }),
         warning('BackOff', 'Pod elotl/nova-scheduler-59d-x3', 125, { count: 42 }),
       ],

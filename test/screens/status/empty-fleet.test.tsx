@@ -1,7 +1,7 @@
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createFleetStore, setBanner, setContexts } from '../../src/store/fleet-store.js';
-import { appProps, info, renderApp } from '../helpers/screen.js';
+import { createFleetStore, setBanner, setContexts } from '../../../src/store/fleet-store.js';
+import { appProps, info, renderApp } from '../../helpers/screen.js';
 
 afterEach(() => cleanup());
 
@@ -46,7 +46,10 @@ describe('No contexts', () => {
 
     // When its contexts are set
     setContexts(store, [info('kind-cp'), info('kind-workload-1')], undefined, ['/sb/kubeconfig']);
-    setBanner(store, { kind: 'info', text: 'sandbox running · kubectl: export KUBECONFIG=/home/ops/.local/state/fleetdeck/sandbox/kubeconfig' });
+    setBanner(store, {
+      kind: 'info',
+      text: 'sandbox running · kubectl: export KUBECONFIG=/home/ops/.local/state/fleetdeck/sandbox/kubeconfig',
+    });
 
     // Then they are listed as connecting, and the whole path of the banner is shown
     const frame = await screen.waitFor('kind-workload-1');

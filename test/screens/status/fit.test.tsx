@@ -1,7 +1,19 @@
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFleetStore, setBanner, UpdateBatcher } from '../../src/store/fleet-store.js';
-import { appProps, info, KEYS, NOVA_FLEET, novaFleet, pods, problem, renderApp, threeContexts, warning, type Screen } from '../helpers/screen.js';
+import { createFleetStore, setBanner, UpdateBatcher } from '../../../src/store/fleet-store.js';
+import {
+  appProps,
+  info,
+  KEYS,
+  NOVA_FLEET,
+  novaFleet,
+  pods,
+  problem,
+  renderApp,
+  threeContexts,
+  warning,
+  type Screen,
+} from '../../helpers/screen.js';
 
 afterEach(() => cleanup());
 
@@ -44,10 +56,15 @@ describe('80×24', () => {
     );
     b.setSlice('kind-cp', 'events', {
       synced: true,
-      warnings: Array.from({ length: 20 }, (_, i) => warning(`Reason${long}${i}`, `Pod namespace-${long}/pod-${long}-${i}`, i * 7, { count: i * 1000, message: `${long} `.repeat(20) })),
+      warnings: Array.from({ length: 20 }, (_, i) =>
+        warning(`Reason${long}${i}`, `Pod namespace-${long}/pod-${long}-${i}`, i * 7, { count: i * 1000, message: `${long} `.repeat(20) }),
+      ),
     });
     b.flush();
-    setBanner(store, { kind: 'info', text: `sandbox running · kubectl: export KUBECONFIG=/home/ops/.local/state/fleetdeck/sandbox/${long}/${long}/kubeconfig` });
+    setBanner(store, {
+      kind: 'info',
+      text: `sandbox running · kubectl: export KUBECONFIG=/home/ops/.local/state/fleetdeck/sandbox/${long}/${long}/kubeconfig`,
+    });
     const screen = await renderApp(appProps(store, { kubeconfigFiles: [`/very/long/path/${long}/kubeconfig.yaml`, '/b'] }));
 
     // When every view is visited, Then each frame fits

@@ -1,6 +1,6 @@
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { appProps, KEYS, renderApp, threeContexts } from '../helpers/screen.js';
+import { appProps, KEYS, renderApp, threeContexts } from '../../helpers/screen.js';
 
 afterEach(() => cleanup());
 
@@ -53,7 +53,7 @@ describe('Keys', () => {
   it('the detail shows why nodes cannot be listed', async () => {
     // Given a context whose nodes are forbidden
     const store = threeContexts();
-    const { UpdateBatcher } = await import('../../src/store/fleet-store.js');
+    const { UpdateBatcher } = await import('../../../src/store/fleet-store.js');
     const b = new UpdateBatcher(store, -1);
     b.nodesForbidden('kind-hosting', 'nodes is forbidden: User "viewer" cannot list resource "nodes"');
     b.flush();
@@ -85,7 +85,8 @@ describe('Keys', () => {
 
     // Then the help lists the keys
     const help = await screen.waitFor('Keys');
-    for (const text of ['quit', 'next screen', 'previous screen', 'go to screen', 'context details', 'filter by name']) expect(help).toContain(text);
+    for (const text of ['quit', 'next screen', 'previous screen', 'go to screen', 'context details', 'filter by name'])
+      expect(help).toContain(text);
 
     // When ? is pressed again
     await screen.press('?');
