@@ -5,11 +5,12 @@ import { makeClient } from '../../src/kube/client.js';
 import { ReadOnlyRefusal, setReadOnly } from '../../src/kube/gate.js';
 import { configForContext, loadKubeconfig } from '../../src/kube/kubeconfig.js';
 import { type AuditEvent, mutatingEvents, readAuditEvents } from '../../src/sandbox/audit.js';
+import { ADMIN_USER } from '../../src/sandbox/credentials.js';
 import { readState } from '../../src/sandbox/state.js';
 import { eventually, runCli } from '../helpers/cli.js';
 
 /** The admin user of the sandbox kubeconfig: RBAC lets it change anything, so only the gate can stop it. */
-const ADMIN = 'fleetdeck-admin';
+const ADMIN = ADMIN_USER;
 
 /** Every command that changes a cluster, run as a user would with --read-only. */
 const MUTATING: string[][] = [
