@@ -6,13 +6,14 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { KubeConfig } from '@kubernetes/client-node';
 import { stringify } from 'yaml';
 import { UsageError, UserError } from '../errors.js';
-import { configForContext, contextInfos, loadKubeconfig } from '../kube/kubeconfig.js';
 import { loadCatalogue, resolveCatalogueFile, type Catalogue } from '../storage/catalogue.js';
-import { defaultFeatures, estimate, estimateLines, parseSizeArg, valuesOf, type Estimate, type Pools } from '../storage/estimate.js';
-import { describeNodeStorage, type ClusterStorage } from '../storage/inventory.js';
+import { describeNodeStorage } from '../storage/describe.js';
+import { estimate, type Estimate, type Pools } from '../storage/estimate.js';
+import { estimateLines, valuesOf } from '../storage/estimate-text.js';
+import type { ClusterStorage } from '../storage/inventory.js';
+import { defaultFeatures, parseSizeArg } from '../storage/selection.js';
 import { requireOutput, type GlobalOptions } from '../session/options.js';
 import { resolveContext } from '../session/session.js';
 
@@ -29,11 +30,13 @@ export interface StorageEstimateOptions extends GlobalOptions {
 
 const write = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 
-
 /** `--size a=1 --size b=2,c=3` → { a: 1, b: 2, c: 3 }; a volume given twice is refused. */
 export function parseSizes(args: string[] | undefined): Record<string, number> {
   const sizes: Record<string, number> = {};
-  for (const arg of (args ?? []).flatMap((a) => a.split(',')).map((a) => a.trim()).filter(Boolean)) {
+  for (const arg of (args ?? [])
+    .flatMap((a) => a.split(','))
+    .map((a) => a.trim())
+    .filter(Boolean)) {
     const { name, gb } = parseSizeArg(arg);
     if (name in sizes) throw new UsageError(`--size ${name} is given twice`);
     sizes[name] = gb;
@@ -82,7 +85,11 @@ function valuesText(catalogue: Catalogue, est: Estimate): string {
 function inventoryLines(storage: ClusterStorage, where: string): string[] {
   const lines: string[] = [];
   const n = storage.nodes.length;
-  lines.push(storage.source === 'local' ? `Storage of this host (${storage.nodes[0]?.node ?? 'unknown'})` : `Storage of ${where}: ${n} node${n === 1 ? '' : 's'}`);
+  lines.push(
+    storage.source === 'local'
+      ? `Storage of this host (${storage.nodes[0]?.node ?? 'unknown'})`
+      : `Storage of ${where}: ${n} node${n === 1 ? '' : 's'}`,
+  );
   for (const m of storage.missing) lines.push(`Not read: ${m}`);
   for (const node of storage.nodes) {
     lines.push('');
@@ -91,7 +98,9 @@ function inventoryLines(storage: ClusterStorage, where: string): string[] {
   }
   if (storage.storageClasses.length) {
     lines.push('');
-    lines.push(`StorageClasses: ${storage.storageClasses.map((c) => `${c.name} (${c.provisioner}${c.default ? ', default' : ''})`).join(', ')}`);
+    lines.push(
+      `StorageClasses: ${storage.storageClasses.map((c) => `${c.name} (${c.provisioner}${c.default ? ', default' : ''})`).join(', ')}`,
+    );
   }
   return lines;
 }
@@ -100,12 +109,22 @@ export async function runStorageEstimate(opts: StorageEstimateOptions): Promise<
   const output = requireOutput(opts.output);
   if (opts.local && (opts.context ?? []).length) throw new UsageError('--local reads this host and --context a cluster: give one of them');
   if (opts.force && opts.values === undefined) throw new UsageError('--force only applies to --values FILE');
-  if (opts.sharedPool !== undefined && opts.sharedPool === opts.unsharedPool) throw new UsageError(`volume group ${opts.sharedPool} cannot serve both shared and unshared volumes`);
+  if (opts.sharedPool !== undefined && opts.sharedPool === opts.unsharedPool)
+    throw new UsageError(`volume group ${opts.sharedPool} cannot serve both shared and unshared volumes`);
   // Everything the flags can get wrong is checked before anything is read.
   const catalogue = loadCatalogue(resolveCatalogueFile(opts.catalogue));
-  const features = opts.features === undefined ? defaultFeatures(catalogue) : opts.features.flatMap((f) => f.split(',')).map((f) => f.trim()).filter(Boolean);
+  const features =
+    opts.features === undefined
+      ? defaultFeatures(catalogue)
+      : opts.features
+          .flatMap((f) => f.split(','))
+          .map((f) => f.trim())
+          .filter(Boolean);
   const sizes = parseSizes(opts.size);
-  const pools: Pools = { ...(opts.sharedPool !== undefined ? { shared: opts.sharedPool } : {}), ...(opts.unsharedPool !== undefined ? { unshared: opts.unsharedPool } : {}) };
+  const pools: Pools = {
+    ...(opts.sharedPool !== undefined ? { shared: opts.sharedPool } : {}),
+    ...(opts.unsharedPool !== undefined ? { unshared: opts.unsharedPool } : {}),
+  };
   // Features and sizes against the catalogue, on no storage at all (pools need the inventory).
   estimate(catalogue, { source: 'local', nodes: [], storageClasses: [], volumes: [], claims: [], missing: [] }, { features, sizes });
   if (opts.values !== undefined) checkValuesTarget(opts.values, opts.force === true);
@@ -117,13 +136,18 @@ export async function runStorageEstimate(opts: StorageEstimateOptions): Promise<
     storage = await readLocalInventory();
     where = 'this host';
   } else {
-    const { kc, context } = resolveContext(opts, 'storage estimate reads one cluster', { noCurrentHint: '; give --context C, or --local for this host' });
-    const { readClusterInventory } = await import('../kube/storage.js');
+    const { kc, context } = resolveContext(opts, 'storage estimate reads one cluster', {
+      noCurrentHint: '; give --context C, or --local for this host',
+    });
+    const { readClusterInventory } = await import('../storage/cluster.js');
     where = `context ${context}`;
     try {
       storage = await readClusterInventory(kc);
     } catch (err) {
-      throw new UserError(`${where}: the cluster cannot be read (${(err instanceof Error ? err.message : String(err)).split('\n')[0]}); check the context or use --local for this host`, 1);
+      throw new UserError(
+        `${where}: the cluster cannot be read (${(err instanceof Error ? err.message : String(err)).split('\n')[0]}); check the context or use --local for this host`,
+        1,
+      );
     }
   }
 

@@ -91,7 +91,8 @@ class Reader {
     for (const pair of node.items as Pair<Node | null, Node | null>[]) {
       const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
       const line = this.line(pair.key, this.line(node, at));
-      if (key === undefined || !known.includes(key)) this.fail(line, `${what} has an unknown field "${key ?? '?'}" (known: ${known.join(', ')})`);
+      if (key === undefined || !known.includes(key))
+        this.fail(line, `${what} has an unknown field "${key ?? '?'}" (known: ${known.join(', ')})`);
       out.set(key, { value: pair.value, line });
     }
     return out;
@@ -107,7 +108,11 @@ class Reader {
   name(fields: Map<string, { value: Node | null; line: number }>, what: string, at: number): string {
     const name = this.string(fields.get('name'), `the name of ${what}`);
     if (name === undefined) this.fail(at, `${what} has no name`);
-    if (!NAME.test(name)) this.fail(this.line(fields.get('name')!.value, at), `"${name}" is not a valid name for ${what} (letters, digits, ".", "_" and "-", starting with a letter or digit)`);
+    if (!NAME.test(name))
+      this.fail(
+        this.line(fields.get('name')!.value, at),
+        `"${name}" is not a valid name for ${what} (letters, digits, ".", "_" and "-", starting with a letter or digit)`,
+      );
     return name;
   }
 
@@ -157,7 +162,8 @@ export function parseCatalogue(text: string, file: string): Catalogue {
       const cAt = r.line(cNode, at);
       const c = r.fields(cNode, `a component of feature "${name}"`, KNOWN.component, cAt);
       const cName = r.name(c, `a component of feature "${name}"`, cAt);
-      if (components.some((x) => x.name === cName)) r.fail(r.line(c.get('name')!.value, cAt), `component "${cName}" is defined twice in feature "${name}"`);
+      if (components.some((x) => x.name === cName))
+        r.fail(r.line(c.get('name')!.value, cAt), `component "${cName}" is defined twice in feature "${name}"`);
       const cLabel = r.string(c.get('label'), `the label of component "${cName}"`) ?? cName;
       const volumes: CatalogueVolume[] = [];
       for (const vNode of r.list(c.get('volumes'), `"volumes" of component "${cName}"`, cAt)) {
@@ -166,18 +172,26 @@ export function parseCatalogue(text: string, file: string): Catalogue {
         const vName = r.name(v, `a volume of component "${cName}"`, vAt);
         const vLine = r.line(v.get('name')!.value, vAt);
         const seen = volumeLines.get(vName);
-        if (seen !== undefined) r.fail(vLine, `volume "${vName}" is defined twice (first on line ${seen}); volume names are unique in a catalogue`);
+        if (seen !== undefined)
+          r.fail(vLine, `volume "${vName}" is defined twice (first on line ${seen}); volume names are unique in a catalogue`);
         volumeLines.set(vName, vLine);
         const vLabel = r.string(v.get('label'), `the label of volume "${vName}"`) ?? vName;
         const kindField = v.get('kind');
         if (!kindField) r.fail(vAt, `volume "${vName}" has no kind (shared or unshared)`);
         const kind = isScalar(kindField.value) ? kindField.value.value : undefined;
-        if (kind !== 'shared' && kind !== 'unshared') r.fail(r.line(kindField.value, kindField.line), `the kind of volume "${vName}" must be shared or unshared (got ${JSON.stringify(kind ?? null)})`);
+        if (kind !== 'shared' && kind !== 'unshared')
+          r.fail(
+            r.line(kindField.value, kindField.line),
+            `the kind of volume "${vName}" must be shared or unshared (got ${JSON.stringify(kind ?? null)})`,
+          );
         const sizeField = v.get('defaultGB');
         if (!sizeField) r.fail(vAt, `volume "${vName}" has no defaultGB (its default size in GB)`);
         const size = isScalar(sizeField.value) ? sizeField.value.value : undefined;
         if (typeof size !== 'number' || !Number.isFinite(size) || size <= 0) {
-          r.fail(r.line(sizeField.value, sizeField.line), `defaultGB of volume "${vName}" must be a number of GB greater than 0 (got ${typeof size === 'number' ? String(size) : JSON.stringify(size ?? null)})`);
+          r.fail(
+            r.line(sizeField.value, sizeField.line),
+            `defaultGB of volume "${vName}" must be a number of GB greater than 0 (got ${typeof size === 'number' ? String(size) : JSON.stringify(size ?? null)})`,
+          );
         }
         volumes.push({ name: vName, label: vLabel, kind, defaultGB: size });
       }
@@ -191,7 +205,11 @@ export function parseCatalogue(text: string, file: string): Catalogue {
 /** The catalogues shipped with fleetdeck, by name (the file name without .yaml). */
 export function shippedCatalogues(): string[] {
   try {
-    return fs.readdirSync(CATALOGUES_DIR).filter((f) => f.endsWith('.yaml')).map((f) => f.slice(0, -5)).sort();
+    return fs
+      .readdirSync(CATALOGUES_DIR)
+      .filter((f) => f.endsWith('.yaml'))
+      .map((f) => f.slice(0, -5))
+      .sort();
   } catch {
     return [];
   }
@@ -206,7 +224,8 @@ export function resolveCatalogueFile(arg: string | undefined): string {
   if (!fs.existsSync(arg) && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(arg)) {
     const shipped = path.join(CATALOGUES_DIR, `${arg.replace(/\.ya?ml$/, '')}.yaml`);
     if (fs.existsSync(shipped)) return shipped;
-    if (!arg.includes('.')) throw new UsageError(`catalogue ${arg} does not exist (a file, or one of fleetdeck's: ${shippedCatalogues().join(', ')})`);
+    if (!arg.includes('.'))
+      throw new UsageError(`catalogue ${arg} does not exist (a file, or one of fleetdeck's: ${shippedCatalogues().join(', ')})`);
   }
   return arg;
 }
@@ -227,5 +246,7 @@ export function loadCatalogue(file: string = DEFAULT_CATALOGUE_FILE): Catalogue 
 
 /** Every volume of the catalogue with the feature and component it belongs to, in file order. */
 export function catalogueVolumes(catalogue: Catalogue): (CatalogueVolume & { feature: string; component: string })[] {
-  return catalogue.features.flatMap((f) => f.components.flatMap((c) => c.volumes.map((v) => ({ ...v, feature: f.name, component: c.name }))));
+  return catalogue.features.flatMap((f) =>
+    f.components.flatMap((c) => c.volumes.map((v) => ({ ...v, feature: f.name, component: c.name }))),
+  );
 }

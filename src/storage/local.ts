@@ -6,7 +6,14 @@
  */
 import { execFile } from 'node:child_process';
 import os from 'node:os';
-import { emptyStorage, reportBytes, type ClusterStorage, type Disk, type Partition, type VolumeGroup } from './inventory.js';
+import { emptyStorage, type ClusterStorage, type Disk, type Partition, type VolumeGroup } from './inventory.js';
+
+/** A byte count from a tool's report (a number or a numeric string); undefined when it is not one. */
+export function reportBytes(v: unknown): number | undefined {
+  if (typeof v === 'number') return Number.isFinite(v) && v >= 0 ? v : undefined;
+  if (typeof v !== 'string' || !/^\s*\d+(\.\d+)?\s*$/.test(v)) return undefined;
+  return Math.round(Number(v));
+}
 
 /** Runs a command and resolves with its standard output; rejects (with `code: 'ENOENT'` when it is not installed) otherwise. */
 export type Run = (cmd: string, args: string[]) => Promise<string>;
@@ -89,8 +96,8 @@ function reportRows(tool: string, text: string, section: 'vg' | 'pv'): Record<st
 /** `vgs --reportformat json --units b --nosuffix -o vg_name,vg_size,vg_free`. */
 export function parseVgs(text: string): VolumeGroup[] {
   return reportRows('vgs', text, 'vg')
-    .filter((r) => typeof r['vg_name'] === 'string' && r['vg_name'] !== '')
-    .map((r) => ({ name: r['vg_name'] as string, sizeBytes: reportBytes(r['vg_size']) ?? 0, freeBytes: reportBytes(r['vg_free']) ?? 0 }))
+    .filter((r) => typeof r.vg_name === 'string' && r.vg_name !== '')
+    .map((r) => ({ name: r.vg_name as string, sizeBytes: reportBytes(r.vg_size) ?? 0, freeBytes: reportBytes(r.vg_free) ?? 0 }))
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
@@ -98,8 +105,8 @@ export function parseVgs(text: string): VolumeGroup[] {
 export function parsePvs(text: string): Map<string, string> {
   const out = new Map<string, string>();
   for (const r of reportRows('pvs', text, 'pv')) {
-    const pv = r['pv_name'];
-    const vg = r['vg_name'];
+    const pv = r.pv_name;
+    const vg = r.vg_name;
     if (typeof pv === 'string' && typeof vg === 'string' && pv && vg) out.set(pv, vg);
   }
   return out;
@@ -123,7 +130,10 @@ function firstLine(err: unknown): string {
   const e = err as { stderr?: unknown; message?: unknown };
   const text = typeof e?.stderr === 'string' && e.stderr.trim() ? e.stderr : typeof e?.message === 'string' ? e.message : String(err);
   // LVM prefixes warnings (running as non-root…); the reason is the first other line.
-  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   return lines.find((l) => !/^WARNING:/i.test(l)) ?? lines[0] ?? 'unknown error';
 }
 

@@ -1,23 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { EXAMPLE_CATALOGUE_FILE, loadCatalogue, type Catalogue } from '../../src/storage/catalogue.js';
-import {
-  checkSizes,
-  defaultFeatures,
-  defaultPools,
-  estimate,
-  estimateLines,
-  GB,
-  OK_VERDICT,
-  parseSizeArg,
-  REMINDER,
-  selectFeatures,
-} from '../../src/storage/estimate.js';
-import { describeNodeStorage, type ClusterStorage, type NodeStorage, type VolumeGroup } from '../../src/storage/inventory.js';
+import { describeNodeStorage } from '../../src/storage/describe.js';
+import { estimate, OK_VERDICT, REMINDER } from '../../src/storage/estimate.js';
+import { estimateLines } from '../../src/storage/estimate-text.js';
+import type { ClusterStorage, NodeStorage, VolumeGroup } from '../../src/storage/inventory.js';
+import { defaultPools } from '../../src/storage/pools.js';
+import { checkSizes, defaultFeatures, parseSizeArg, selectFeatures } from '../../src/storage/selection.js';
+import { GB } from '../../src/storage/units.js';
 import { UsageError } from '../../src/errors.js';
 
 const bytes = (gb: number) => Math.round(gb * GB);
-const vg = (name: string, sizeGB: number, freeGB: number, pvs?: string[]): VolumeGroup => ({ name, sizeBytes: bytes(sizeGB), freeBytes: bytes(freeGB), ...(pvs ? { pvs } : {}) });
-const cluster = (nodes: NodeStorage[], source: ClusterStorage['source'] = 'cluster'): ClusterStorage => ({ source, nodes, storageClasses: [], volumes: [], claims: [], missing: [] });
+const vg = (name: string, sizeGB: number, freeGB: number, pvs?: string[]): VolumeGroup => ({
+  name,
+  sizeBytes: bytes(sizeGB),
+  freeBytes: bytes(freeGB),
+  ...(pvs ? { pvs } : {}),
+});
+const cluster = (nodes: NodeStorage[], source: ClusterStorage['source'] = 'cluster'): ClusterStorage => ({
+  source,
+  nodes,
+  storageClasses: [],
+  volumes: [],
+  claims: [],
+  missing: [],
+});
 
 const example: Catalogue = loadCatalogue(EXAMPLE_CATALOGUE_FILE);
 
@@ -44,7 +50,12 @@ const nmsc02: NodeStorage = {
       sizeBytes: bytes(200),
       partitions: [
         { path: '/dev/sdb1', sizeBytes: bytes(93.1), volumeGroup: 'vg_data' },
-        { path: '/dev/sdb2', sizeBytes: bytes(106.9), volumeGroup: 'vg_share', children: [{ path: '/dev/mapper/ubuntu--vg-shared', sizeBytes: bytes(100) }] },
+        {
+          path: '/dev/sdb2',
+          sizeBytes: bytes(106.9),
+          volumeGroup: 'vg_share',
+          children: [{ path: '/dev/mapper/ubuntu--vg-shared', sizeBytes: bytes(100) }],
+        },
       ],
     },
   ],
@@ -121,7 +132,11 @@ describe('the seed dialogues, to the number', () => {
     expect(lines).toContain('Available: Shared 106 GB, Unshared 87 GB');
     expect(lines).toContain('  Stream processing elasticsearch (GB) : 10  shared, insights-elasticsearch');
     expect(lines).toContain('  Zookeeper coordinator (GB)           : 2   unshared, insights-zookeeper');
-    expect(lines.slice(-3)).toEqual(['Required: Shared 20 GB, Unshared 14 GB', 'The configuration looks OK', 'Remember each node needs this amount of storage']);
+    expect(lines.slice(-3)).toEqual([
+      'Required: Shared 20 GB, Unshared 14 GB',
+      'The configuration looks OK',
+      'Remember each node needs this amount of storage',
+    ]);
   });
 
   it('dialogue 2: Kloudhybrid → Available Shared 32 / Unshared 49, Required Shared 0 / Unshared 20', () => {
@@ -143,12 +158,19 @@ describe('the seed dialogues, to the number', () => {
 
 describe('availability', () => {
   it('rounds GB down: unshared from the group’s free space, shared from the shared group’s whole size', () => {
-    const est = estimate(example, cluster([{ node: 'n', volumeGroups: [vg('data', 10, 9.99), vg('vg_share', 30.999, 1)], disks: [] }]), { features: [], sizes: {} });
+    const est = estimate(example, cluster([{ node: 'n', volumeGroups: [vg('data', 10, 9.99), vg('vg_share', 30.999, 1)], disks: [] }]), {
+      features: [],
+      sizes: {},
+    });
     expect(est.available).toEqual({ shared: 30, unshared: 9 });
   });
 
   it('several nodes: each must hold the required amount; Available is the smallest node’s', () => {
-    const nodes = ['cluster1', 'cluster2', 'cluster3'].map((node, i) => ({ node, volumeGroups: [vg('vg_data', 100, 60 + i * 10), vg('vg_share', 50 - i * 5, 0)], disks: [] }));
+    const nodes = ['cluster1', 'cluster2', 'cluster3'].map((node, i) => ({
+      node,
+      volumeGroups: [vg('vg_data', 100, 60 + i * 10), vg('vg_share', 50 - i * 5, 0)],
+      disks: [],
+    }));
     const est = estimate(example, cluster(nodes), { features: ['kloudinsights'], sizes: {} });
     expect(est.perNode.map((n) => [n.node, n.available])).toEqual([
       ['cluster1', { shared: 50, unshared: 60 }],
@@ -168,7 +190,9 @@ describe('availability', () => {
     ];
     const { pools, reason } = defaultPools(cluster(nodes));
     expect(pools).toEqual({ unshared: 'steady', shared: 'big' });
-    expect(reason).toBe('Using steady for unshared volumes (most free space on every node: at least 40.0 GB); big for shared volumes (the other volume group, 100.0 GB)');
+    expect(reason).toBe(
+      'Using steady for unshared volumes (most free space on every node: at least 40.0 GB); big for shared volumes (the other volume group, 100.0 GB)',
+    );
   });
 
   it('a pool chosen by the user is kept, and the other chosen around it', () => {
@@ -176,13 +200,20 @@ describe('availability', () => {
     expect(est.pools).toEqual({ unshared: 'vg_share', shared: 'vg_data' });
     expect(est.poolReason).toMatch(/^Using vg_share for unshared volumes \(chosen\); vg_data for shared volumes/);
     expect(est.available).toEqual({ shared: 93, unshared: 0 });
-    expect(() => estimate(example, seed1, { features: [], sizes: {}, pools: { unshared: 'vg_data', shared: 'vg_data' } })).toThrow(/cannot serve both/);
+    expect(() => estimate(example, seed1, { features: [], sizes: {}, pools: { unshared: 'vg_data', shared: 'vg_data' } })).toThrow(
+      /cannot serve both/,
+    );
   });
 
   it('a single volume group serves unshared volumes and leaves no shared pool', () => {
-    const est = estimate(example, cluster([{ node: 'solo', volumeGroups: [vg('ubuntu-vg', 100, 49.6)], disks: [] }]), { features: ['kloudhybrid'], sizes: {} });
+    const est = estimate(example, cluster([{ node: 'solo', volumeGroups: [vg('ubuntu-vg', 100, 49.6)], disks: [] }]), {
+      features: ['kloudhybrid'],
+      sizes: {},
+    });
     expect(est.pools).toEqual({ unshared: 'ubuntu-vg' });
-    expect(est.poolReason).toBe('Using ubuntu-vg for unshared volumes (the only volume group, 49.6 GB free); no other volume group for shared volumes');
+    expect(est.poolReason).toBe(
+      'Using ubuntu-vg for unshared volumes (the only volume group, 49.6 GB free); no other volume group for shared volumes',
+    );
     expect(est.available).toEqual({ shared: 0, unshared: 49 });
     expect(est.ok).toBe(true);
   });
@@ -190,7 +221,13 @@ describe('availability', () => {
 
 describe('shortfalls', () => {
   const three = (freeOf2: number) =>
-    cluster(['node-1', 'node-2', 'node-3'].map((node) => ({ node, volumeGroups: [vg('vg_data', 100, node === 'node-2' ? freeOf2 : 87.1), vg('vg_share', 106.9, 0)], disks: [] })));
+    cluster(
+      ['node-1', 'node-2', 'node-3'].map((node) => ({
+        node,
+        volumeGroups: [vg('vg_data', 100, node === 'node-2' ? freeOf2 : 87.1), vg('vg_share', 106.9, 0)],
+        disks: [],
+      })),
+    );
 
   it('one node short: the exact GB and the node', () => {
     const est = estimate(example, three(10.5), { features: ['kloudinsights'], sizes: {} });
@@ -205,7 +242,10 @@ describe('shortfalls', () => {
   });
 
   it('a size too large: every node short, both kinds, decimal sizes exact', () => {
-    const est = estimate(example, three(87.1), { features: ['kloudinsights'], sizes: { 'insights-database': 80.5, 'insights-state': 96.25 } });
+    const est = estimate(example, three(87.1), {
+      features: ['kloudinsights'],
+      sizes: { 'insights-database': 80.5, 'insights-state': 96.25 },
+    });
     expect(est.required).toEqual({ shared: 106.25, unshared: 84.5 });
     expect(est.verdict).toBe('Not enough storage: Shared 0.25 GB short on every node');
     const more = estimate(example, three(50), { features: ['kloudinsights'], sizes: { 'insights-database': 85.1 } });
@@ -219,26 +259,47 @@ describe('shortfalls', () => {
       { node: 'b', volumeGroups: [vg('vg_share', 50, 0)], disks: [] },
     ]);
     const est = estimate(example, storage, { features: ['kloudinsights'], sizes: {} });
-    expect(est.perNode[1]).toEqual({ node: 'b', available: { shared: 50, unshared: 0 }, shortfall: { shared: 0, unshared: 14 }, missingPools: ['vg_data'] });
+    expect(est.perNode[1]).toEqual({
+      node: 'b',
+      available: { shared: 50, unshared: 0 },
+      shortfall: { shared: 0, unshared: 14 },
+      missingPools: ['vg_data'],
+    });
     expect(est.verdict).toBe('Not enough storage: Unshared 14 GB short on b (no volume group vg_data)');
   });
 
   it('no pools at all: nothing available, the shortfall says why', () => {
-    const est = estimate(example, cluster([{ node: 'bare', volumeGroups: [], disks: [{ path: '/dev/vda', sizeBytes: bytes(256), partitions: [], mountpoint: '/' }] }], 'local'), { features: ['kloudinsights'], sizes: {} });
+    const est = estimate(
+      example,
+      cluster(
+        [{ node: 'bare', volumeGroups: [], disks: [{ path: '/dev/vda', sizeBytes: bytes(256), partitions: [], mountpoint: '/' }] }],
+        'local',
+      ),
+      { features: ['kloudinsights'], sizes: {} },
+    );
     expect(est.pools).toEqual({});
     expect(est.poolReason).toBe('No volume group for unshared volumes');
     expect(est.available).toEqual({ shared: 0, unshared: 0 });
-    expect(est.verdict).toBe('Not enough storage: Unshared 14 GB short on bare (no volume group for unshared volumes); Shared 20 GB short on bare (no volume group for shared volumes)');
+    expect(est.verdict).toBe(
+      'Not enough storage: Unshared 14 GB short on bare (no volume group for unshared volumes); Shared 20 GB short on bare (no volume group for shared volumes)',
+    );
   });
 
   it('nodes reporting no volume group and no disk are named, not counted', () => {
     const storage = cluster([{ node: 'cp', volumeGroups: [], disks: [] }, nmsc02]);
     const est = estimate(example, storage, { features: ['kloudinsights'], sizes: {} });
-    expect([est.skipped, est.perNode.map((n) => n.node), est.ok, est.available]).toEqual([['cp'], ['nmsc02'], true, { shared: 106, unshared: 87 }]);
+    expect([est.skipped, est.perNode.map((n) => n.node), est.ok, est.available]).toEqual([
+      ['cp'],
+      ['nmsc02'],
+      true,
+      { shared: 106, unshared: 87 },
+    ]);
     expect(est.poolReason).toMatch(/^Using vg_data for unshared volumes \(most free space: 87\.1 GB\)/);
     expect(estimateLines(example, est)).toContain('Not counted (no volume group or disk reported): cp');
     const only = estimate(example, cluster([{ node: 'cp', volumeGroups: [], disks: [] }]), { features: ['kloudinsights'], sizes: {} });
-    expect(only.verdict).toBe('Not enough storage: no node reports a volume group or a disk (cp) for the 20 GB shared and 14 GB unshared required');
+    expect(only.verdict).toBe(
+      'Not enough storage: no node reports a volume group or a disk (cp) for the 20 GB shared and 14 GB unshared required',
+    );
   });
 
   it('no nodes: not OK unless nothing is required', () => {
@@ -257,7 +318,9 @@ describe('shortfalls', () => {
 describe('input', () => {
   it('features by name or label, any case; unknown ones name the known', () => {
     expect(selectFeatures(example, ['KLOUDHYBRID', 'KloudInsights']).map((f) => f.name)).toEqual(['kloudinsights', 'kloudhybrid']);
-    expect(() => selectFeatures(example, ['kloudmagic'])).toThrow(new UsageError('unknown feature "kloudmagic" in catalogue kloudspot-example (known: kloudmanage, kloudinsights, kloudhybrid)'));
+    expect(() => selectFeatures(example, ['kloudmagic'])).toThrow(
+      new UsageError('unknown feature "kloudmagic" in catalogue kloudspot-example (known: kloudmanage, kloudinsights, kloudhybrid)'),
+    );
   });
 
   it.each([
@@ -284,8 +347,12 @@ describe('input', () => {
 
   it('unknown volumes and volumes of features not enabled are refused', () => {
     const insights = selectFeatures(example, ['kloudinsights']);
-    expect(() => checkSizes(example, insights, { kafka: 3 })).toThrow(/^unknown volume "kafka" in --size \(volumes of the enabled features: insights-elasticsearch, insights-state, insights-database, insights-kafka, insights-zookeeper\)$/);
-    expect(() => checkSizes(example, insights, { 'hybrid-database': 3 })).toThrow('volume "hybrid-database" belongs to feature kloudhybrid, which is not enabled (add it to --features)');
+    expect(() => checkSizes(example, insights, { kafka: 3 })).toThrow(
+      /^unknown volume "kafka" in --size \(volumes of the enabled features: insights-elasticsearch, insights-state, insights-database, insights-kafka, insights-zookeeper\)$/,
+    );
+    expect(() => checkSizes(example, insights, { 'hybrid-database': 3 })).toThrow(
+      'volume "hybrid-database" belongs to feature kloudhybrid, which is not enabled (add it to --features)',
+    );
     expect(() => estimate(example, seed1, { features: ['kloudinsights'], sizes: { 'insights-kafka': -1 } })).toThrow(/greater than 0 GB/);
   });
 });

@@ -2,10 +2,16 @@ import { ApiextensionsV1Api, CoreV1Api, KubeConfig, RbacAuthorizationV1Api } fro
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { makeClient, statusCode } from '../../src/kube/client.js';
 import { configForContext, loadKubeconfig } from '../../src/kube/kubeconfig.js';
-import { readClusterInventory } from '../../src/kube/storage.js';
+import { readClusterInventory } from '../../src/storage/cluster.js';
 import { SANDBOX_NODE_ANNOTATION } from '../../src/sandbox/sim/index.js';
-import { SIMULATED_STORAGE_CRDS, SMALL_NODE_ORDINAL, ensureSimulatedStorage, storageProfile } from '../../src/sandbox/sim/storage-objects.js';
-import { describeNodeStorage, type ClusterStorage } from '../../src/storage/inventory.js';
+import {
+  SIMULATED_STORAGE_CRDS,
+  SMALL_NODE_ORDINAL,
+  ensureSimulatedStorage,
+  storageProfile,
+} from '../../src/sandbox/sim/storage-objects.js';
+import { describeNodeStorage } from '../../src/storage/describe.js';
+import type { ClusterStorage } from '../../src/storage/inventory.js';
 import { eventually } from '../helpers/cli.js';
 
 const kubeconfig = inject('kubeconfig');
@@ -36,7 +42,9 @@ function expectSimulated(inv: ClusterStorage, node: string): void {
   const entry = inv.nodes.find((n) => n.node === node);
   expect(entry, `node ${node} in the inventory`).toBeDefined();
   const profile = storageProfile(node);
-  expect(entry!.volumeGroups).toEqual(profile.volumeGroups.map((vg) => ({ name: vg.name, sizeBytes: vg.sizeBytes, freeBytes: vg.freeBytes })));
+  expect(entry!.volumeGroups).toEqual(
+    profile.volumeGroups.map((vg) => ({ name: vg.name, sizeBytes: vg.sizeBytes, freeBytes: vg.freeBytes })),
+  );
   expect(entry!.disks.map((d) => ({ path: d.path, sizeBytes: d.sizeBytes, claimState: d.claimState, state: d.state }))).toEqual(
     profile.disks.map((d) => ({ path: d.path, sizeBytes: d.sizeBytes, claimState: d.claimState, state: 'Active' })),
   );
@@ -94,7 +102,12 @@ describe('cluster storage inventory on the sandbox', () => {
           },
         },
       });
-      const pod = await eventually('the pod scheduled', async () => (await core.readNamespacedPod({ name: 'app', namespace })).spec?.nodeName, 60_000, 200);
+      const pod = await eventually(
+        'the pod scheduled',
+        async () => (await core.readNamespacedPod({ name: 'app', namespace })).spec?.nodeName,
+        60_000,
+        200,
+      );
       const inv = await eventually(
         'the claim Bound in the inventory',
         async () => {
@@ -109,7 +122,14 @@ describe('cluster storage inventory on the sandbox', () => {
       const claim = inv.claims.find((c) => c.namespace === namespace && c.name === 'data')!;
       expect(claim).toMatchObject({ requestedBytes: 3 * GiB, storageClass: 'standard', phase: 'Bound', capacityBytes: 3 * GiB });
       const volume = inv.volumes.find((v) => v.name === claim.volume);
-      expect(volume).toEqual({ name: claim.volume, capacityBytes: 3 * GiB, storageClass: 'standard', claim: `${namespace}/data`, phase: 'Bound', node: pod });
+      expect(volume).toEqual({
+        name: claim.volume,
+        capacityBytes: 3 * GiB,
+        storageClass: 'standard',
+        claim: `${namespace}/data`,
+        phase: 'Bound',
+        node: pod,
+      });
     } finally {
       await core.deleteNamespace({ name: namespace }).catch(() => {});
     }
@@ -203,18 +223,37 @@ describe('cluster storage inventory on the sandbox', () => {
 });
 
 describe('fleetdeck storage estimate on the sandbox', () => {
-  it('adds up against the inventory: available is the smallest node\'s, a too-large size names the short node', async () => {
+  it("adds up against the inventory: available is the smallest node's, a too-large size names the short node", async () => {
     const { runCli } = await import('../helpers/cli.js');
     const kc = ctx(kubeconfig, 'kind-workload-1');
     const inv = await readClusterInventory(kc);
     const gib = (b: number) => Math.floor(b / GiB);
-    const free = (vg: string) => Math.min(...inv.nodes.filter((n) => n.volumeGroups.length).map((n) => n.volumeGroups.find((g) => g.name === vg)!.freeBytes));
-    const size = (vg: string) => Math.min(...inv.nodes.filter((n) => n.volumeGroups.length).map((n) => n.volumeGroups.find((g) => g.name === vg)!.sizeBytes));
-    const base = ['storage', 'estimate', '--kubeconfig', kubeconfig, '--context', 'kind-workload-1', '--catalogue', 'kloudspot-example', '--features', 'KloudInsights', '-o', 'json'];
+    const free = (vg: string) =>
+      Math.min(...inv.nodes.filter((n) => n.volumeGroups.length).map((n) => n.volumeGroups.find((g) => g.name === vg)!.freeBytes));
+    const size = (vg: string) =>
+      Math.min(...inv.nodes.filter((n) => n.volumeGroups.length).map((n) => n.volumeGroups.find((g) => g.name === vg)!.sizeBytes));
+    const base = [
+      'storage',
+      'estimate',
+      '--kubeconfig',
+      kubeconfig,
+      '--context',
+      'kind-workload-1',
+      '--catalogue',
+      'kloudspot-example',
+      '--features',
+      'KloudInsights',
+      '-o',
+      'json',
+    ];
 
     const fits = await runCli(base);
     expect(fits.stderr).toBe('');
-    const est = JSON.parse(fits.stdout) as { required: { shared: number; unshared: number }; available: { shared: number; unshared: number }; ok: boolean };
+    const est = JSON.parse(fits.stdout) as {
+      required: { shared: number; unshared: number };
+      available: { shared: number; unshared: number };
+      ok: boolean;
+    };
     // The seed's rule: unshared is the unshared group's free space, shared the shared group's size, in whole GB.
     expect(est.available).toEqual({ shared: gib(size('vg_share')), unshared: gib(free('vg_data')) });
     expect(est.required).toEqual({ shared: 20, unshared: 14 });
@@ -223,7 +262,11 @@ describe('fleetdeck storage estimate on the sandbox', () => {
 
     const tooBig = await runCli([...base, '--size', `insights-database=${gib(free('vg_data')) + 5}`]);
     expect(tooBig.code).toBe(1);
-    const short = JSON.parse(tooBig.stdout) as { ok: boolean; verdict: string; perNode: { node: string; shortfall: { unshared: number } }[] };
+    const short = JSON.parse(tooBig.stdout) as {
+      ok: boolean;
+      verdict: string;
+      perNode: { node: string; shortfall: { unshared: number } }[];
+    };
     expect(short.ok).toBe(false);
     const smallNode = short.perNode.find((n) => n.node.endsWith(`-node-${SMALL_NODE_ORDINAL}`))!;
     expect(smallNode.shortfall.unshared).toBeGreaterThan(0);
