@@ -33,7 +33,14 @@ module.exports = {
       comment: 'The store holds summaries; it does not start watches or draw.',
       severity: 'error',
       from: { path: '^src/store/' },
-      to: { path: ['^src/(feeds|screens|components|commands|session|install|rollout|storage|preflight|report)/', '^node_modules/(react|ink|@inkjs)/'] },
+      to: { path: ['^src/(feeds|screens|components|commands|session|report)/', '^node_modules/(react|ink|@inkjs)/'] },
+    },
+    {
+      name: 'store-holds-workflow-types-only',
+      comment: "The tabs' slices hold the workflows' summaries (a rollout's state, a node's storage): their types, never their code.",
+      severity: 'error',
+      from: { path: '^src/store/' },
+      to: { path: '^src/(install|rollout|storage|preflight)/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'checklist-is-a-leaf',

@@ -5,9 +5,33 @@ import type { ContextInfo } from '../kube/kubeconfig.js';
 import type { NodeSummary } from '../kube/nodes.js';
 import { emptyPods } from '../kube/pods.js';
 import type { ContextPatch, ContextSink, ContextSlices, SliceKey } from '../kube/sink.js';
+import { emptyApprovals, type ApprovalsSlice } from './approvals.js';
+import { emptyInstall, type InstallSlice } from './install.js';
+import { emptyPrepare, type PrepareSlice } from './prepare.js';
+import { emptyRollouts, type RolloutsSlice } from './rollouts.js';
+import { emptyStorage, type StorageSlice } from './storage.js';
 import type { ContextState } from './types.js';
 
-export interface FleetState {
+/** One slice per tab besides Status (whose data is the top-level fields); each written by its feed only. */
+export interface TabSlices {
+  rollouts: RolloutsSlice;
+  storage: StorageSlice;
+  approvals: ApprovalsSlice;
+  prepare: PrepareSlice;
+  install: InstallSlice;
+}
+
+export function emptyTabSlices(): TabSlices {
+  return {
+    rollouts: emptyRollouts(),
+    storage: emptyStorage(),
+    approvals: emptyApprovals(),
+    prepare: emptyPrepare(),
+    install: emptyInstall(),
+  };
+}
+
+export interface FleetState extends TabSlices {
   /** Context names in display order. */
   order: string[];
   contexts: Record<string, ContextState>;
@@ -38,7 +62,16 @@ export function createFleetStore(contexts: ContextInfo[] = [], fleet?: FleetConf
     contexts: Object.fromEntries(contexts.map((c) => [c.name, emptyContext(c)])),
     revision: 0,
     ...(fleet ? { fleet } : {}),
+    ...emptyTabSlices(),
   }));
+}
+
+/** Replace one tab's slice with `change` of it (its feed's only way in). */
+export function updateSlice<K extends keyof TabSlices>(store: FleetStore, key: K, change: (slice: TabSlices[K]) => TabSlices[K]): void {
+  store.setState((s) => {
+    const next = change(s[key]);
+    return next === s[key] ? s : ({ [key]: next } as Pick<TabSlices, K>);
+  });
 }
 
 /** Replace the set of contexts (e.g. after the sandbox started and wrote its kubeconfig). */

@@ -22,3 +22,8 @@ export interface NodeCounts {
   byZone: Record<string, { ready: number; total: number }>;
 }
 
+/**
+ * Where a tab's feed stands: not started (its tab not shown yet), loading its modules, on, or
+ * why it could not start (one line).
+ */
+export type FeedStatus = 'off' | 'loading' | 'on' | { error: string };

@@ -4,7 +4,7 @@ import { fleetChecklist, novaClustersTable } from '../../src/report/fleet-checkl
 import { NO_CLUSTERS_HINT, NO_POLICIES_HINT } from '../../src/report/fleet/hints.js';
 import { fleetHealthy, statusText } from '../../src/report/status.js';
 import { formatChecklist, type CheckItem } from '../../src/checklist/checklist.js';
-import { emptyContext, type FleetState } from '../../src/store/fleet-store.js';
+import { emptyContext, emptyTabSlices, type FleetState } from '../../src/store/fleet-store.js';
 import type { ContextState } from '../../src/store/types.js';
 import type { ComponentPod } from '../../src/kube/component-pod.js';
 import type { ControlPlaneSummary } from '../../src/kube/control-plane.js';
@@ -107,7 +107,7 @@ function healthy(): FleetState {
     'kind-workload-1': reachable('kind-workload-1', { fleetNamespace: agentNamespace() }),
     'kind-workload-2': reachable('kind-workload-2', { fleetNamespace: agentNamespace() }),
   };
-  return { order: Object.keys(contexts), contexts, revision: 1, fleet: FLEET };
+  return { ...emptyTabSlices(), order: Object.keys(contexts), contexts, revision: 1, fleet: FLEET };
 }
 
 /** A copy of the state with one context changed. */

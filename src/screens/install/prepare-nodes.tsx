@@ -3,11 +3,7 @@ import { Checklist, ChecklistRow } from '../../components/checklist/index.js';
 import { useTheme, wrap } from '../../components/theme/index.js';
 import { checklistLines, type CheckItem } from '../../checklist/checklist.js';
 
-/** The "Prepare nodes" page: where the preflight checks of this host stand. */
-export type PrepareState =
-  | { status: 'running'; run: number }
-  | { status: 'done'; run: number; items: CheckItem[] }
-  | { status: 'error'; run: number; error: string };
+import type { PrepareState } from '../../store/prepare.js';
 
 export interface PrepareNodesProps {
   state: PrepareState;
@@ -39,7 +35,14 @@ export function FittedPreflight({ items, width, rows }: { items: readonly CheckI
   const folded: CheckItem[] = [
     ...attention,
     ...(passed.length
-      ? [{ id: 'passed', label: `${passed.length} other check${passed.length === 1 ? '' : 's'} passed`, state: 'ok' as const, detail: passed.map((p) => p.label).join(', ') }]
+      ? [
+          {
+            id: 'passed',
+            label: `${passed.length} other check${passed.length === 1 ? '' : 's'} passed`,
+            state: 'ok' as const,
+            detail: passed.map((p) => p.label).join(', '),
+          },
+        ]
       : []),
   ];
   const lines = checklistLines(folded);
@@ -59,7 +62,10 @@ export function FittedPreflight({ items, width, rows }: { items: readonly CheckI
 /** The page: a title, the checks (a spinner while they run), the summary. */
 export function PrepareNodesPage({ state, width, height }: PrepareNodesProps) {
   const theme = useTheme();
-  const intro = wrap(theme.text('Preflight checks of this host before it becomes a node (the API server is the current context’s).'), width);
+  const intro = wrap(
+    theme.text('Preflight checks of this host before it becomes a node (the API server is the current context’s).'),
+    width,
+  );
   // Title, intro, the gap, the summary line.
   const rows = Math.max(3, height - 1 - intro.length - 1 - 1);
   return (
@@ -76,7 +82,10 @@ export function PrepareNodesPage({ state, width, height }: PrepareNodesProps) {
         {state.status === 'running' ? (
           <Checklist items={[{ id: 'preflight', label: 'Checking this host', state: 'running' }]} width={width} />
         ) : state.status === 'error' ? (
-          <Checklist items={[{ id: 'preflight', label: 'Preflight checks', state: 'fail', detail: state.error, hint: 'press p to run them again' }]} width={width} />
+          <Checklist
+            items={[{ id: 'preflight', label: 'Preflight checks', state: 'fail', detail: state.error, hint: 'press p to run them again' }]}
+            width={width}
+          />
         ) : (
           <>
             <FittedPreflight items={state.items} width={width} rows={rows} />

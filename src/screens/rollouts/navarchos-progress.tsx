@@ -34,7 +34,10 @@ export function NavarchosProgress({ target, navarchos, now, row, bottom, height,
     return (
       <Box flexDirection="column">
         {line(`NodeRollout ${target.name} · ${target.context}`, undefined, true)}
-        {line(navarchos?.synced ? 'not found: it was deleted, or is not created yet' : 'waiting for the NodeRollouts of this context…', 'muted')}
+        {line(
+          navarchos?.synced ? 'not found: it was deleted, or is not created yet' : 'waiting for the NodeRollouts of this context…',
+          'muted',
+        )}
         {bottom?.lines.map((l, i) => line(l, bottom.tone, true, `b${i}`))}
       </Box>
     );
@@ -45,7 +48,10 @@ export function NavarchosProgress({ target, navarchos, now, row, bottom, height,
   const done = Math.max(rollout.replacementsCompleted, replacements.filter((r) => r.phase === 'Completed').length);
   const eta = rollout.phase === 'Completed' ? undefined : navarchosEtaMs(rollout, replacements, now);
   const targets = rollout.targets.map((t) => `${t.kind === 'node' ? 'node ' : ''}${t.target} (${t.priority})`).join(', ');
-  const when = [rollout.createdAt ? `created ${timeText(Date.parse(rollout.createdAt), now)}` : '', rollout.completionTimestamp ? `completed ${timeText(Date.parse(rollout.completionTimestamp), now)}` : '']
+  const when = [
+    rollout.createdAt ? `created ${timeText(Date.parse(rollout.createdAt), now)}` : '',
+    rollout.completionTimestamp ? `completed ${timeText(Date.parse(rollout.completionTimestamp), now)}` : '',
+  ]
     .filter(Boolean)
     .join(' · ');
   const progress = [

@@ -11,7 +11,13 @@ export interface NodeTableProps {
   pods?: boolean;
 }
 
-const TONE: Record<NodeRow['tone'], ColorRole | undefined> = { ok: 'ok', running: 'running', warn: 'warn', fail: 'fail', pending: undefined };
+const TONE: Record<NodeRow['tone'], ColorRole | undefined> = {
+  ok: 'ok',
+  running: 'running',
+  warn: 'warn',
+  fail: 'fail',
+  pending: undefined,
+};
 
 /** One row per node: priority, phase, pod counts, elapsed, completion; the blocking budget or the error on a line under it. */
 export function NodeTable({ rows, selected, height, width, pods = false }: NodeTableProps) {
@@ -22,7 +28,15 @@ export function NodeTable({ rows, selected, height, width, pods = false }: NodeT
     ...(pods ? [{ key: 'pods', header: 'PODS', min: 4, max: 5, align: 'right' as const, value: (r: NodeRow) => r.pods ?? '' }] : []),
     { key: 'evicted', header: 'EVICT', min: 5, max: 5, align: 'right', value: (r) => r.evicted },
     { key: 'ignored', header: 'IGN', min: 3, max: 4, align: 'right', value: (r) => r.ignored },
-    { key: 'failed', header: 'FAIL', min: 4, max: 4, align: 'right', value: (r) => r.failed, color: (r) => (r.failed !== '' && r.failed !== '0' ? 'fail' : undefined) },
+    {
+      key: 'failed',
+      header: 'FAIL',
+      min: 4,
+      max: 4,
+      align: 'right',
+      value: (r) => r.failed,
+      color: (r) => (r.failed !== '' && r.failed !== '0' ? 'fail' : undefined),
+    },
     { key: 'elapsed', header: 'ELAPSED', min: 7, max: 7, align: 'right', value: (r) => r.elapsed, drop: 1 },
     { key: 'completed', header: 'DONE AT', min: 8, max: 16, value: (r) => r.completed, drop: 2 },
   ];

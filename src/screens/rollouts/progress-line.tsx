@@ -25,7 +25,8 @@ export function ProgressLine({ fraction, label, width }: ProgressLineProps) {
             styles: {
               completed: () => ({ color: theme.color('running') }),
             },
-            config: () => (theme.ascii ? { completedCharacter: '#', remainingCharacter: '-' } : { completedCharacter: '█', remainingCharacter: '░' }),
+            config: () =>
+              theme.ascii ? { completedCharacter: '#', remainingCharacter: '-' } : { completedCharacter: '█', remainingCharacter: '░' },
           },
         },
       }),

@@ -1,7 +1,8 @@
 import { Box, Text } from 'ink';
 import { Table, type Column } from '../../components/table/index.js';
 import { truncate, useTheme, wrap, type ColorRole } from '../../components/theme/index.js';
-import { durationText, timeText, type ContextRollouts, type RolloutRow } from './rows.js';
+import type { ContextRollouts } from '../../store/rollouts.js';
+import { durationText, timeText, type RolloutRow } from './rows.js';
 
 export interface RolloutListProps {
   rows: readonly RolloutRow[];
@@ -66,12 +67,27 @@ export function RolloutList({ rows, contexts, byContext, selected, now, readOnly
         <Text>{theme.text('No context to look at: fleetdeck shows the rollouts of the contexts of the Status screen.')}</Text>
       ) : rows.length === 0 ? (
         <Box flexDirection="column">
-          {(listed < contexts.length ? ['Listing the rollouts…'] : wrap(theme.text('No rollout yet. Press n to start one: pick nodes by label selector or by name, each with a priority; see the plan and the dry run; then confirm.'), width)).map((line, i) => (
+          {(listed < contexts.length
+            ? ['Listing the rollouts…']
+            : wrap(
+                theme.text(
+                  'No rollout yet. Press n to start one: pick nodes by label selector or by name, each with a priority; see the plan and the dry run; then confirm.',
+                ),
+                width,
+              )
+          ).map((line, i) => (
             <Text key={i}>{line}</Text>
           ))}
         </Box>
       ) : (
-        <Table columns={columns(now)} rows={rows} rowKey={(r) => `${r.ref.context}/${r.ref.kind}/${r.ref.name}`} selected={selected} height={tableHeight} width={width} />
+        <Table
+          columns={columns(now)}
+          rows={rows}
+          rowKey={(r) => `${r.ref.context}/${r.ref.kind}/${r.ref.name}`}
+          selected={selected}
+          height={tableHeight}
+          width={width}
+        />
       )}
       {errorLines.map((line, i) => (
         <Text key={i} color={theme.color('warn')} wrap="truncate-end">

@@ -60,11 +60,17 @@ export function RolloutLive({ state, waiting }: RolloutLiveProps) {
       {state ? (
         <Box flexDirection="column" width={width}>
           <Text bold wrap="truncate-end">
-            {truncate(theme.text(`${state.spec.name} · ${state.spec.context} · ${state.phase}${state.message ? ` · ${state.message}` : ''}`), width, theme.ellipsis)}
+            {truncate(
+              theme.text(`${state.spec.name} · ${state.spec.context} · ${state.phase}${state.message ? ` · ${state.message}` : ''}`),
+              width,
+              theme.ellipsis,
+            )}
           </Text>
           <ProgressLine
             fraction={total ? done / total : 0}
-            label={[`${done}/${total} nodes done`, eta !== undefined && eta > 0 ? `ETA ${durationText(eta)}` : ''].filter(Boolean).join(' · ')}
+            label={[`${done}/${total} nodes done`, eta !== undefined && eta > 0 ? `ETA ${durationText(eta)}` : '']
+              .filter(Boolean)
+              .join(' · ')}
             width={width}
           />
           <Box height={tableHeight} flexDirection="column" overflow="hidden">

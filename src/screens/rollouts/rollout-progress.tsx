@@ -4,7 +4,7 @@ import { liveOwner } from '../../rollout/runner/decide.js';
 import { etaMs } from '../../rollout/view.js';
 import { configMapName, ROLLOUT_NAMESPACE, type RolloutState } from '../../rollout/types.js';
 import { clock } from '../../store/selectors.js';
-import type { ActionStatus } from './feed.js';
+import type { ActionStatus } from '../../store/rollouts.js';
 import { NodeTable } from './node-table.js';
 import { ProgressLine } from './progress-line.js';
 import { durationText, nodeRows, type RolloutRef } from './rows.js';
@@ -24,7 +24,14 @@ export interface RolloutProgressProps {
   width: number;
 }
 
-const PHASE_TONE: Record<string, ColorRole> = { Running: 'running', Paused: 'warn', Completed: 'ok', Failed: 'fail', Aborted: 'muted', Pending: 'pending' };
+const PHASE_TONE: Record<string, ColorRole> = {
+  Running: 'running',
+  Paused: 'warn',
+  Completed: 'ok',
+  Failed: 'fail',
+  Aborted: 'muted',
+  Pending: 'pending',
+};
 
 /** Who drives the rollout, one line. */
 export function ownerText(state: RolloutState, action: ActionStatus | undefined, now: number): string | undefined {
@@ -33,7 +40,9 @@ export function ownerText(state: RolloutState, action: ActionStatus | undefined,
   const owner = liveOwner(state, now);
   if (owner) {
     const age = durationText(now - Date.parse(owner.heartbeat));
-    return here ? `run by this fleetdeck (heartbeat ${age} ago)` : `run by fleetdeck pid ${owner.pid} on ${owner.host} (heartbeat ${age} ago)`;
+    return here
+      ? `run by this fleetdeck (heartbeat ${age} ago)`
+      : `run by fleetdeck pid ${owner.pid} on ${owner.host} (heartbeat ${age} ago)`;
   }
   if (here) return 'starting here…';
   if (state.owner) return `its fleetdeck (pid ${state.owner.pid} on ${state.owner.host}) stopped sending heartbeats: r resumes it here`;
@@ -46,7 +55,8 @@ function actionLine(action: ActionStatus | undefined): { text: string; tone: Col
     const what = action.kind === 'run' ? 'could not start' : action.kind === 'resume' ? 'could not resume' : 'could not abort';
     return { text: `${what}: ${action.error ?? 'unknown error'}`, tone: 'fail' };
   }
-  if (action.kind === 'abort' && action.state === 'running') return { text: 'aborting: stopping the rollout, then uncordoning the nodes it cordoned…', tone: 'warn' };
+  if (action.kind === 'abort' && action.state === 'running')
+    return { text: 'aborting: stopping the rollout, then uncordoning the nodes it cordoned…', tone: 'warn' };
   return undefined;
 }
 
@@ -84,7 +94,8 @@ export function RolloutProgress({ target, state, action, now, row, bottom, heigh
   const title = `${spec.name} · ${spec.context} · ${state.phase}`;
   const flags = [spec.drain.force ? '--force' : '', spec.drain.deleteEmptyDirData ? '--delete-emptydir-data' : ''].filter(Boolean);
   const specLine = `replace: ${spec.replace} · ${spec.maxUnavailable} at a time · drain timeout ${durationText(spec.drain.timeoutMs)}${flags.length ? ` · ${flags.join(' ')}` : ''} · health ${spec.health.passes}× ${durationText(spec.health.intervalMs)} apart`;
-  const etaText = eta === undefined ? (state.phase === 'Running' ? 'ETA after the first node' : '') : eta > 0 ? `ETA ${durationText(eta)}` : '';
+  const etaText =
+    eta === undefined ? (state.phase === 'Running' ? 'ETA after the first node' : '') : eta > 0 ? `ETA ${durationText(eta)}` : '';
   const progress = [`${done}/${total} node${total === 1 ? '' : 's'} done`, etaText].filter(Boolean).join(' · ');
 
   const rows = nodeRows(state, now);

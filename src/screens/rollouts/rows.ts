@@ -7,6 +7,7 @@ import type { NavarchosState, NodeReplacementSummary, NodeRolloutSummary } from 
 import { etaMs, phaseText } from '../../rollout/view.js';
 import type { NodeStatus, RolloutState } from '../../rollout/types.js';
 import { clock } from '../../store/selectors.js';
+import type { ContextRollouts } from '../../store/rollouts.js';
 
 export type RolloutKind = 'fleetdeck' | 'navarchos';
 
@@ -18,21 +19,6 @@ export interface RolloutRef {
 }
 
 export const refKey = (r: RolloutRef) => `${r.context}/${r.kind}/${r.name}`;
-/** The key of an action started from the screen (run, resume, abort) on a fleetdeck rollout. */
-export const actionKey = (context: string, name: string) => `${context}/${name}`;
-
-/** What the screen knows of one context. */
-export interface ContextRollouts {
-  /** fleetdeck's rollouts, by name. */
-  rollouts: Record<string, RolloutState>;
-  /** The first list arrived. */
-  listed: boolean;
-  /** Why the list is incomplete (the watch retries), one line. */
-  error?: string;
-  /** Navarchos as last seen (absent until its watch answered). */
-  navarchos?: NavarchosState;
-}
-
 export interface RolloutRow {
   ref: RolloutRef;
   phase: string;
@@ -51,7 +37,15 @@ const ms = (iso: string | undefined): number | undefined => {
 
 /** When the rollout was created: its first log line (written at creation), else the first node started. */
 export function rolloutStarted(state: RolloutState): number | undefined {
-  return ms(state.log[0]?.time) ?? ms(state.nodes.map((n) => n.startedAt).filter((t): t is string => !!t).sort()[0]);
+  return (
+    ms(state.log[0]?.time) ??
+    ms(
+      state.nodes
+        .map((n) => n.startedAt)
+        .filter((t): t is string => !!t)
+        .sort()[0],
+    )
+  );
 }
 
 /** A NodeRollout's NodeReplacements (owned by it), highest priority first. */
@@ -66,7 +60,11 @@ const NAVARCHOS_DONE = new Set(['Completed']);
  * replacement (from the rollout's creation to the last completion) times the replacements
  * left, less the time the current one has already run. Undefined until one finished.
  */
-export function navarchosEtaMs(rollout: NodeRolloutSummary, replacements: readonly NodeReplacementSummary[], now: number): number | undefined {
+export function navarchosEtaMs(
+  rollout: NodeRolloutSummary,
+  replacements: readonly NodeReplacementSummary[],
+  now: number,
+): number | undefined {
   const total = Math.max(replacements.length, rollout.replacementsCreated);
   const completions = replacements
     .filter((r) => NAVARCHOS_DONE.has(r.phase))
@@ -171,7 +169,9 @@ export function nodeRows(state: RolloutState, now: number): NodeRow[] {
     const notes: string[] = [];
     if (n.blockingPdb && !stopped) {
       const d = n.blockingPdb.disruptionsAllowed;
-      notes.push(`blocked by PodDisruptionBudget ${n.blockingPdb.namespace}/${n.blockingPdb.name}: ${d} disruption${d === 1 ? '' : 's'} allowed`);
+      notes.push(
+        `blocked by PodDisruptionBudget ${n.blockingPdb.namespace}/${n.blockingPdb.name}: ${d} disruption${d === 1 ? '' : 's'} allowed`,
+      );
     }
     if (n.error) notes.push(n.error);
     const row: NodeRow = {
@@ -183,7 +183,16 @@ export function nodeRows(state: RolloutState, now: number): NodeRow[] {
       failed: counted ? String(n.failed) : '',
       elapsed: started !== undefined ? durationText(Math.max(0, end - started)) : '',
       completed: n.phase === 'done' ? timeText(completed, now) : '',
-      tone: n.phase === 'done' ? 'ok' : n.phase === 'failed' ? 'fail' : stopped || n.blockingPdb ? 'warn' : RUNNING_PHASES.has(n.phase) ? 'running' : 'pending',
+      tone:
+        n.phase === 'done'
+          ? 'ok'
+          : n.phase === 'failed'
+            ? 'fail'
+            : stopped || n.blockingPdb
+              ? 'warn'
+              : RUNNING_PHASES.has(n.phase)
+                ? 'running'
+                : 'pending',
     };
     if (notes.length) row.note = notes.join(' · ');
     return row;
@@ -205,7 +214,16 @@ export function replacementRows(replacements: readonly NodeReplacementSummary[],
       failed: String(r.failedPods),
       elapsed: started !== undefined && r.phase !== 'New' ? durationText(Math.max(0, (completed ?? now) - started)) : '',
       completed: timeText(completed, now),
-      tone: r.phase === 'Completed' ? 'ok' : r.phase === 'Failed' ? 'fail' : r.failedPods > 0 ? 'warn' : r.phase === 'InProgress' ? 'running' : 'pending',
+      tone:
+        r.phase === 'Completed'
+          ? 'ok'
+          : r.phase === 'Failed'
+            ? 'fail'
+            : r.failedPods > 0
+              ? 'warn'
+              : r.phase === 'InProgress'
+                ? 'running'
+                : 'pending',
     };
     if (r.failed.length) row.note = `failed: ${r.failed.map((p) => `${p.name}: ${p.reason}`).join('; ')}`;
     return row;

@@ -2,10 +2,22 @@ import { Box, Text, useInput, type Key } from 'ink';
 import { useMemo, useRef, type ReactNode } from 'react';
 import { padEnd, truncate, useTheme, width as textWidth, wrap, type ColorRole, type Theme } from '../../components/theme/index.js';
 import type { Catalogue } from '../../storage/catalogue.js';
-import { estimate, formatGB, REMINDER, type Estimate, type Pools } from '../../storage/estimate.js';
+import { estimate, REMINDER, type Estimate, type Pools } from '../../storage/estimate.js';
+import { formatGBAmount } from '../../storage/units.js';
 import type { ClusterStorage } from '../../storage/inventory.js';
 import { splitKeys } from '../split-keys.js';
-import { enabledVolumes, estimateInput, firstInvalid, FORM_PAGES, formReducer, parseSize, poolOptions, type EstimateForm, type FormAction, type FormPage } from './estimate-form.js';
+import {
+  enabledVolumes,
+  estimateInput,
+  firstInvalid,
+  FORM_PAGES,
+  formReducer,
+  parseSize,
+  poolOptions,
+  type EstimateForm,
+  type FormAction,
+  type FormPage,
+} from './estimate-form.js';
 
 export interface EstimateDialogueProps {
   /** What the estimate is for: the context's name, or "this host". */
@@ -48,7 +60,7 @@ interface Line {
 const samePools = (a: Pools, b: Pools) => a.shared === b.shared && a.unshared === b.unshared;
 
 /** An amount in GB as the estimate prints it: "20 GB", "2.5 GB". */
-export const gbAmount = (n: number) => `${formatGB(n)} GB`;
+export const gbAmount = (n: number) => `${formatGBAmount(n)} GB`;
 
 /** "Shared 20 GB, Unshared 14 GB". */
 export function amounts(a: { shared: number; unshared: number }): string {
@@ -57,7 +69,9 @@ export function amounts(a: { shared: number; unshared: number }): string {
 
 /** "short 10 GB unshared", "short 5 GB shared, 2 GB unshared", or "" when it fits. */
 export function shortfallText(s: { shared: number; unshared: number }): string {
-  const parts = [s.shared > 0 ? `${gbAmount(s.shared)} shared` : '', s.unshared > 0 ? `${gbAmount(s.unshared)} unshared` : ''].filter(Boolean);
+  const parts = [s.shared > 0 ? `${gbAmount(s.shared)} shared` : '', s.unshared > 0 ? `${gbAmount(s.unshared)} unshared` : ''].filter(
+    Boolean,
+  );
   return parts.length ? `short ${parts.join(', ')}` : '';
 }
 
@@ -92,7 +106,8 @@ export function EstimateDialogue(props: EstimateDialogueProps) {
   const volumes = enabledVolumes(catalogue, form.features);
   const options = useMemo(() => poolOptions(storage), [storage]);
   const invalid = firstInvalid(form, volumes);
-  const rowCount = (f: EstimateForm) => (f.page === 'features' ? catalogue.features.length : f.page === 'pools' ? 2 : enabledVolumes(catalogue, f.features).length);
+  const rowCount = (f: EstimateForm) =>
+    f.page === 'features' ? catalogue.features.length : f.page === 'pools' ? 2 : enabledVolumes(catalogue, f.features).length;
 
   useInput((chunk, chunkKey) => {
     for (const [input, key] of splitKeys(chunk, chunkKey)) handle(live.current, input, key);
@@ -168,7 +183,14 @@ export function EstimateDialogue(props: EstimateDialogueProps) {
   const keyLine = text('keys', keysFor(form.page, !!onNextCatalogue, theme), 'muted');
 
   // The page's own rows.
-  const head: Line[] = [text('title', `Storage estimate · ${FORM_PAGES.indexOf(form.page) + 1}/${FORM_PAGES.length} ${TITLES[form.page]} · ${target}`, undefined, { bold: true })];
+  const head: Line[] = [
+    text(
+      'title',
+      `Storage estimate · ${FORM_PAGES.indexOf(form.page) + 1}/${FORM_PAGES.length} ${TITLES[form.page]} · ${target}`,
+      undefined,
+      { bold: true },
+    ),
+  ];
   const pageLines: Line[] = [];
   const after: Line[] = [];
   if (form.page === 'features') {
@@ -181,7 +203,13 @@ export function EstimateDialogue(props: EstimateDialogueProps) {
       const shared = vols.filter((v) => v.kind === 'shared').reduce((a, v) => a + (form.sizes[v.name] ?? v.defaultGB), 0);
       const unshared = vols.filter((v) => v.kind === 'unshared').reduce((a, v) => a + (form.sizes[v.name] ?? v.defaultGB), 0);
       const what = `${vols.length} volume${vols.length === 1 ? '' : 's'}: ${[shared ? `${gbAmount(shared)} shared` : '', unshared ? `${gbAmount(unshared)} unshared` : ''].filter(Boolean).join(', ')}`;
-      pageLines.push(row(`f:${f.name}`, i === form.focus, `${box(on, theme)} ${padEnd(`Enable ${f.label}`, labelWidth)}  ${on ? 'Yes' : 'No '}  ${what}`));
+      pageLines.push(
+        row(
+          `f:${f.name}`,
+          i === form.focus,
+          `${box(on, theme)} ${padEnd(`Enable ${f.label}`, labelWidth)}  ${on ? 'Yes' : 'No '}  ${what}`,
+        ),
+      );
     });
   } else if (form.page === 'pools') {
     head.push(text('heading', HEADINGS.pools, undefined, { bold: true }));
@@ -192,7 +220,9 @@ export function EstimateDialogue(props: EstimateDialogueProps) {
     pageLines.push(row('p:shared', form.focus === 0, `Shared volumes    ${padEnd(shared, w)}  replicated: every node holds a copy`));
     pageLines.push(row('p:unshared', form.focus === 1, `Unshared volumes  ${padEnd(unshared, w)}  node-local, e.g. an LVM logical volume`));
     const reason = samePools(form.pools, defaults.pools) ? defaults.reason : (est?.poolReason ?? defaults.reason);
-    wrap(theme.text(reason), width).slice(0, 2).forEach((l, i) => after.push(text(`reason${i}`, l)));
+    wrap(theme.text(reason), width)
+      .slice(0, 2)
+      .forEach((l, i) => after.push(text(`reason${i}`, l)));
     if (options.length === 0) after.push(text('novg', 'No volume group is known on the nodes: nothing to choose from.', 'warn'));
   } else {
     head.push(text('heading', HEADINGS.sizes, undefined, { bold: true }));
@@ -223,7 +253,8 @@ export function EstimateDialogue(props: EstimateDialogueProps) {
         ),
       });
     });
-    if (invalid) after.push(text('invalid', `${invalid.label}: ${invalid.error} (${gbAmount(form.sizes[invalid.volume] ?? 0)} counts)`, 'fail'));
+    if (invalid)
+      after.push(text('invalid', `${invalid.label}: ${invalid.error} (${gbAmount(form.sizes[invalid.volume] ?? 0)} counts)`, 'fail'));
   }
   if (problem) after.push(text('problem', problem, 'fail'));
 
@@ -238,15 +269,23 @@ export function EstimateDialogue(props: EstimateDialogueProps) {
   const nodeLines: Line[] = [];
   if (nodeRows.length && nodeBudget >= 2) {
     const nameWidth = Math.min(Math.max(...nodeRows.map((r) => textWidth(r.node)), 4), Math.max(8, width - 40));
-    const cols = (a: string, b: string, c: string, d: string) => `${padEnd(truncate(a, nameWidth, theme.ellipsis), nameWidth)}  ${padEnd(b, 10)}${padEnd(c, 10)}${d}`;
+    const cols = (a: string, b: string, c: string, d: string) =>
+      `${padEnd(truncate(a, nameWidth, theme.ellipsis), nameWidth)}  ${padEnd(b, 10)}${padEnd(c, 10)}${d}`;
     nodeLines.push(text('nodes', cols('NODE', 'SHARED', 'UNSHARED', ''), 'muted'));
     const room = nodeBudget - 1;
     const shown = nodeRows.length <= room ? nodeRows : nodeRows.slice(0, room - 1);
-    for (const r of shown) nodeLines.push(text(`n:${r.node}`, cols(r.node, gbAmount(r.available.shared), gbAmount(r.available.unshared), r.status), r.tone));
+    for (const r of shown)
+      nodeLines.push(text(`n:${r.node}`, cols(r.node, gbAmount(r.available.shared), gbAmount(r.available.unshared), r.status), r.tone));
     const rest = nodeRows.slice(shown.length);
     if (rest.length) {
       const short = rest.filter((r) => r.tone === 'fail').length;
-      nodeLines.push(text('more', `+${rest.length} more node${rest.length === 1 ? '' : 's'}${short ? `, ${short} short` : ', all fit'}`, short ? 'fail' : 'muted'));
+      nodeLines.push(
+        text(
+          'more',
+          `+${rest.length} more node${rest.length === 1 ? '' : 's'}${short ? `, ${short} short` : ', all fit'}`,
+          short ? 'fail' : 'muted',
+        ),
+      );
     }
   }
 
@@ -297,10 +336,18 @@ interface NodeRow {
 function perNodeRows(est: Estimate, theme: Theme): NodeRow[] {
   const rows = est.perNode.map((n): NodeRow => {
     const short = shortfallText(n.shortfall);
-    return { node: n.node, available: n.available, status: short ? `${theme.symbol('fail')} ${short}` : theme.symbol('ok'), tone: short ? 'fail' : undefined };
+    return {
+      node: n.node,
+      available: n.available,
+      status: short ? `${theme.symbol('fail')} ${short}` : theme.symbol('ok'),
+      tone: short ? 'fail' : undefined,
+    };
   });
   const lack = (i: number) => (est.perNode[i]?.shortfall.shared ?? 0) + (est.perNode[i]?.shortfall.unshared ?? 0);
-  return rows.map((r, i) => ({ r, i })).sort((a, b) => lack(b.i) - lack(a.i) || a.i - b.i).map((x) => x.r);
+  return rows
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => lack(b.i) - lack(a.i) || a.i - b.i)
+    .map((x) => x.r);
 }
 
 function keysFor(page: FormPage, catalogues: boolean, theme: Theme): string {

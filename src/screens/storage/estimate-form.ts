@@ -64,7 +64,10 @@ export function parseSize(text: string): { gb: number } | { error: string } {
 }
 
 /** The first size field (of the enabled volumes) whose text is not accepted. */
-export function firstInvalid(form: EstimateForm, volumes: readonly { name: string; label: string }[]): { volume: string; label: string; text: string; error: string } | undefined {
+export function firstInvalid(
+  form: EstimateForm,
+  volumes: readonly { name: string; label: string }[],
+): { volume: string; label: string; text: string; error: string } | undefined {
   for (const v of volumes) {
     const text = form.typed[v.name];
     if (text === undefined) continue;
@@ -82,7 +85,10 @@ export function poolOptions(storage: ClusterStorage): string[] {
 }
 
 /** The estimate's input: the enabled features, the accepted size of each of their volumes, the pools. */
-export function estimateInput(form: EstimateForm, catalogue: Catalogue): { features: string[]; sizes: Record<string, number>; pools: Pools } {
+export function estimateInput(
+  form: EstimateForm,
+  catalogue: Catalogue,
+): { features: string[]; sizes: Record<string, number>; pools: Pools } {
   const sizes: Record<string, number> = {};
   for (const v of enabledVolumes(catalogue, form.features)) sizes[v.name] = form.sizes[v.name] ?? v.defaultGB;
   return { features: [...form.features], sizes, pools: { ...form.pools } };
@@ -100,7 +106,15 @@ function defaults(catalogue: Catalogue): Pick<EstimateForm, 'features' | 'typed'
 
 /** A new dialogue: the catalogue's default features and sizes, the pools `defaultPools` chose. */
 export function initialForm(catalogue: Catalogue, pools: Pools, catalogueFile?: string): EstimateForm {
-  return { page: 'features', ...(catalogueFile ? { catalogueFile } : {}), ...defaults(catalogue), pools: { ...pools }, focus: 0, fresh: true, done: false };
+  return {
+    page: 'features',
+    ...(catalogueFile ? { catalogueFile } : {}),
+    ...defaults(catalogue),
+    pools: { ...pools },
+    focus: 0,
+    fresh: true,
+    done: false,
+  };
 }
 
 const clamp = (i: number, count: number) => Math.max(0, Math.min(i, count - 1));
@@ -158,7 +172,14 @@ export function formReducer(form: EstimateForm, action: FormAction): EstimateFor
       return { ...setText(form, action.volume, ''), done: false };
     case 'catalogue': {
       const { catalogueFile: _previous, ...rest } = form;
-      return { ...rest, ...defaults(action.catalogue), ...(action.file ? { catalogueFile: action.file } : {}), focus: 0, fresh: true, done: false };
+      return {
+        ...rest,
+        ...defaults(action.catalogue),
+        ...(action.file ? { catalogueFile: action.file } : {}),
+        focus: 0,
+        fresh: true,
+        done: false,
+      };
     }
     case 'done':
       return { ...form, done: true };

@@ -16,7 +16,9 @@ export function nodeLines(n: NodeStorage, source: ClusterStorage['source']): Inv
   const head: InventoryLine = { text: `${source === 'local' ? 'Host' : 'Node'} ${n.node}${ephemeral}`, bold: true };
   // A node with nothing known (no LVMNode, no BlockDevice) takes one line, not four.
   if (!n.volumeGroups.length && !n.disks.length) return [head, { text: '  Volume Groups: none · Disks: none', tone: 'muted' }];
-  const body = describeNodeStorage(n).map((text): InventoryLine => ({ text: text ? `  ${text}` : '', ...(/: none$/.test(text) ? { tone: 'muted' as const } : {}) }));
+  const body = describeNodeStorage(n).map(
+    (text): InventoryLine => ({ text: text ? `  ${text}` : '', ...(/: none$/.test(text) ? { tone: 'muted' as const } : {}) }),
+  );
   return [head, ...body];
 }
 
@@ -37,14 +39,21 @@ export function classLines(s: ClusterStorage, width: number): InventoryLine[] {
   }
   out.push({ text: 'Volumes by StorageClass:', bold: true });
   // The classes in their order, then classes only volumes or claims name, then none.
-  const names = [...s.storageClasses.map((c) => c.name).filter((n) => usage.has(n)), ...[...usage.keys()].filter((n) => n !== '' && !s.storageClasses.some((c) => c.name === n)).sort(), ...(usage.has('') ? [''] : [])];
+  const names = [
+    ...s.storageClasses.map((c) => c.name).filter((n) => usage.has(n)),
+    ...[...usage.keys()].filter((n) => n !== '' && !s.storageClasses.some((c) => c.name === n)).sort(),
+    ...(usage.has('') ? [''] : []),
+  ];
   const w = Math.min(24, Math.max(...names.map((n) => textWidth(n || '(none)'))));
   for (const name of names) {
     const u = usage.get(name)!;
     const pending = u.claims - u.bound;
     const pvs = `${u.volumes} PV${u.volumes === 1 ? '' : 's'} ${formatGB(u.capacityBytes)}`;
     const claims = `${u.claims} claim${u.claims === 1 ? '' : 's'} ${formatGB(u.requestedBytes)} requested, ${u.bound} Bound${pending ? `, ${pending} not Bound` : ''}`;
-    out.push({ text: truncate(`  ${padEnd(name || '(none)', w)}  ${pvs} · ${claims}`, width), ...(pending ? { tone: 'warn' as const } : {}) });
+    out.push({
+      text: truncate(`  ${padEnd(name || '(none)', w)}  ${pvs} · ${claims}`, width),
+      ...(pending ? { tone: 'warn' as const } : {}),
+    });
   }
   return out;
 }

@@ -1,13 +1,12 @@
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import { KUBELET_CLIENT_SIGNER, withWarnings, type CsrSummary } from '../../src/kube/csr.js';
-import type { ApprovalsDeps } from '../../src/screens/approvals/deps.js';
-import { appProps, KEYS, renderApp, threeContexts } from '../helpers/screen.js';
+import { KUBELET_CLIENT_SIGNER, withWarnings, type CsrSummary } from '../../../src/kube/csr.js';
+import type { ApprovalActions } from '../../../src/store/actions.js';
+import { approvalsClosed, approvalsOpened, csrsChanged, decisionDone, decisionStarted } from '../../../src/store/approvals.js';
+import { updateSlice } from '../../../src/store/fleet-store.js';
+import { appProps, KEYS, renderApp, threeContexts } from '../../helpers/screen.js';
 
 afterEach(() => cleanup());
-
-/** Let a new page's input handlers attach before the next key. */
-const settle = () => new Promise((r) => setTimeout(r, 30));
 
 function expectFits(frame: string): void {
   const lines = frame.split('\n');
@@ -32,38 +31,57 @@ function csr(name: string, requester: string, node: string, minutesAgo: number):
   };
 }
 
-/** Two pending requests claiming one node from two requesters (a duplicate claim) and one already approved. */
-function fakeDeps() {
+/**
+ * The dashboard's store with the approvals feed on, and fake actions that record the calls and
+ * write into the slice as the feed does: opening shows two pending requests claiming one node
+ * from two requesters (a duplicate claim) and one already approved; approving one takes it off.
+ */
+function fakeApprovals() {
+  const store = threeContexts();
+  updateSlice(store, 'approvals', (s) => ({ ...s, status: 'on' }));
   const calls = { watched: [] as string[], approved: [] as string[], denied: [] as string[], stopped: 0 };
-  let emit: (csrs: CsrSummary[]) => void = () => {};
   const approvedOne: CsrSummary = { ...csr('csr-old', 'system:node:w1-a', 'w1-a', 300), condition: 'Issued' };
-  const list = withWarnings([csr('csr-aaa11', 'system:bootstrap:abc123', 'w1-new', 5), csr('csr-bbb22', 'system:bootstrap:zzz999', 'w1-new', 2), approvedOne]);
-  const deps: ApprovalsDeps = {
-    watch: (context, onChange) => {
+  let list = withWarnings([
+    csr('csr-aaa11', 'system:bootstrap:abc123', 'w1-new', 5),
+    csr('csr-bbb22', 'system:bootstrap:zzz999', 'w1-new', 2),
+    approvedOne,
+  ]);
+  const emit = () => {
+    const context = store.getState().approvals.context;
+    if (context) updateSlice(store, 'approvals', (s) => csrsChanged(s, context, list));
+  };
+  const answer = (name: string, line: string) => {
+    updateSlice(store, 'approvals', (s) => decisionStarted(s, name));
+    queueMicrotask(() => updateSlice(store, 'approvals', (s) => decisionDone(s, line)));
+  };
+  const actions: ApprovalActions = {
+    open: (context) => {
       calls.watched.push(context);
-      emit = onChange;
-      setTimeout(() => onChange(list), 1);
-      return () => {
-        calls.stopped++;
-      };
+      updateSlice(store, 'approvals', (s) => approvalsOpened(s, context));
+      queueMicrotask(emit);
     },
-    approve: async (_context, name) => {
+    close: () => {
+      calls.stopped++;
+      updateSlice(store, 'approvals', approvalsClosed);
+    },
+    approve: (name) => {
       calls.approved.push(name);
-      emit(withWarnings(list.filter((c) => c.name !== name)));
-      return `${name}: approved`;
+      list = withWarnings(list.filter((c) => c.name !== name));
+      emit();
+      answer(name, `${name}: approved`);
     },
-    deny: async (_context, name) => {
+    deny: (name) => {
       calls.denied.push(name);
-      return `${name}: denied`;
+      answer(name, `${name}: denied`);
     },
   };
-  return { deps, calls };
+  return { store, actions, calls };
 }
 
 describe('Approvals panel (A on the Status contexts)', () => {
   it('A opens the selected context’s pending CSRs with their warnings; y then y approves; Esc returns', async () => {
-    const { deps, calls } = fakeDeps();
-    const s = await renderApp(appProps(threeContexts(), { approvals: async () => deps }));
+    const { store, actions, calls } = fakeApprovals();
+    const s = await renderApp(appProps(store, { actions: { approvals: actions } }));
     await s.press('j');
     await s.press('A');
     const frame = await s.waitFor('2 pending');
@@ -84,7 +102,6 @@ describe('Approvals panel (A on the Status contexts)', () => {
     await s.press('y');
     const asking = await s.waitFor('Approve csr-bbb22 despite 1 warning? y/n');
     expect(asking).toContain('n/esc no, change nothing');
-    await settle();
     await s.press('y');
     await s.waitFor('csr-bbb22: approved');
     expect(calls.approved).toEqual(['csr-bbb22']);
@@ -98,13 +115,12 @@ describe('Approvals panel (A on the Status contexts)', () => {
   });
 
   it('d then n changes nothing, and the keys stay with the panel while it asks', async () => {
-    const { deps, calls } = fakeDeps();
-    const s = await renderApp(appProps(threeContexts(), { approvals: async () => deps }));
+    const { store, actions, calls } = fakeApprovals();
+    const s = await renderApp(appProps(store, { actions: { approvals: actions } }));
     await s.press('A');
     await s.waitFor('2 pending');
     await s.press('d');
     await s.waitFor('Deny csr-aaa11 despite 1 warning? y/n');
-    await settle();
     // Esc while asking answers no (it does not leave the panel).
     await s.press('n');
     const frame = await s.waitFor('Nothing was changed.');
@@ -114,8 +130,8 @@ describe('Approvals panel (A on the Status contexts)', () => {
   });
 
   it('refuses to approve or deny in --read-only and says so', async () => {
-    const { deps, calls } = fakeDeps();
-    const s = await renderApp(appProps(threeContexts(), { ui: { readOnly: true, ascii: false, color: false }, approvals: async () => deps }));
+    const { store, actions, calls } = fakeApprovals();
+    const s = await renderApp(appProps(store, { ui: { readOnly: true, ascii: false, color: false }, actions: { approvals: actions } }));
     await s.press('A');
     await s.waitFor('2 pending · read-only');
     await s.press('y');
@@ -128,10 +144,9 @@ describe('Approvals panel (A on the Status contexts)', () => {
     expect(calls.denied).toEqual([]);
   });
 
-  it('without the approvals prop, A does nothing', async () => {
+  it('without the approvals actions, A does nothing', async () => {
     const s = await renderApp(appProps(threeContexts()));
     await s.press('A');
-    await settle();
     expect(s.frame()).not.toContain('Approvals ·');
   });
 });

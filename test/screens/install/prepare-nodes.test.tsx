@@ -3,7 +3,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { UiProvider } from '../../../src/components/theme/index.js';
 import { PrepareNodesPage, prepareSummary } from '../../../src/screens/install/prepare-nodes.js';
 import type { CheckItem } from '../../../src/checklist/checklist.js';
+import { startPrepareFeed } from '../../../src/feeds/prepare.js';
+import type { Session } from '../../../src/session/session.js';
+import type { AppActions } from '../../../src/screens/app.js';
 import { appProps, KEYS, renderApp, renderScreen, threeContexts } from '../../helpers/screen.js';
+
+/** The dashboard's store and its Prepare nodes actions (the prepare feed) running `preflight` instead of this host's checks. */
+function withPreflight(preflight: () => Promise<CheckItem[]>, more: AppActions = {}) {
+  const store = threeContexts();
+  return appProps(store, { actions: { prepare: startPrepareFeed(store, () => ({}) as Session, preflight), ...more } });
+}
 
 afterEach(() => cleanup());
 
@@ -43,7 +52,7 @@ describe('Prepare nodes (Install tab)', () => {
   it('runs the checks with p, shows the failing row with its hint and the summary, re-runs with p, Esc goes back', async () => {
     // Given the dashboard with a preflight function
     const fake = fakePreflight();
-    const screen = await renderApp(appProps(threeContexts(), { preflight: fake.preflight, installer: async () => new Promise(() => {}) }));
+    const screen = await renderApp(withPreflight(fake.preflight, { install: { open: () => new Promise(() => {}), closed: () => {} } }));
 
     // When the operator opens the Install tab, it offers both pages
     await screen.press('2');
@@ -86,7 +95,7 @@ describe('Prepare nodes (Install tab)', () => {
 
   it('says "Ready to join: no failures" without failures', async () => {
     const fake = fakePreflight([ok('os', 'Operating system supported'), ok('hostname', 'Hostname valid as a node name', 'node-1')]);
-    const screen = await renderApp(appProps(threeContexts(), { preflight: fake.preflight }));
+    const screen = await renderApp(withPreflight(fake.preflight));
     await screen.press('2');
     await screen.waitFor('Press p to prepare nodes');
     await screen.press('p');
@@ -97,7 +106,7 @@ describe('Prepare nodes (Install tab)', () => {
   });
 
   it('shows a preflight that threw as a failed row', async () => {
-    const screen = await renderApp(appProps(threeContexts(), { preflight: () => Promise.reject(new Error('cannot read /proc')) }));
+    const screen = await renderApp(withPreflight(() => Promise.reject(new Error('cannot read /proc'))));
     await screen.press('2');
     await screen.waitFor('Press p to prepare nodes');
     await screen.press('p');

@@ -9,6 +9,7 @@ import {
   type WizardChoices,
 } from '../../../src/screens/install/use-wizard-state.js';
 import type { CheckItem } from '../../../src/checklist/checklist.js';
+import { updateSlice } from '../../../src/store/fleet-store.js';
 import { appProps, KEYS, renderApp, renderScreen, threeContexts } from '../../helpers/screen.js';
 
 afterEach(() => cleanup());
@@ -246,7 +247,18 @@ describe('the Install tab of the dashboard', () => {
     const { props: deps } = wizard();
     const onQuit = vi.fn();
     const onInstalled = vi.fn();
-    const screen = await renderApp(appProps(threeContexts(), { onQuit, onInstalled, installer: async () => deps }));
+    const store = threeContexts();
+    const install = {
+      open: async () => {
+        updateSlice(store, 'install', () => ({ wizard: 'open' }));
+        return deps;
+      },
+      closed: (code: number) => {
+        updateSlice(store, 'install', () => ({ wizard: 'closed' }));
+        if (code === 0) onInstalled();
+      },
+    };
+    const screen = await renderApp(appProps(store, { onQuit, actions: { install } }));
     await screen.waitFor('kind-hosting');
 
     // When the operator goes to Install and presses Enter

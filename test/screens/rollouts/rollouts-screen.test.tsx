@@ -1,16 +1,17 @@
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { NavarchosState, NodeReplacementSummary, NodeRolloutRequest, NodeRolloutSummary } from '../../src/kube/navarchos.js';
-import type { PodClassification } from '../../src/rollout/drain-filters.js';
-import type { Plan } from '../../src/rollout/plan.js';
-import type { RolloutDryRun } from '../../src/rollout/runner.js';
-import type { RolloutWatchHandlers } from '../../src/rollout/state.js';
-import type { NodeStatus, PlanNode, RolloutSpec, RolloutState } from '../../src/rollout/types.js';
-import type { RolloutsDeps } from '../../src/screens/rollouts/deps.js';
-import { navarchosEtaMs, nodeRows } from '../../src/screens/rollouts/rows.js';
-import { initialNewRolloutState, newRolloutReducer } from '../../src/screens/rollouts/wizard/use-new-rollout-state.js';
-import { uniqueName } from '../../src/screens/rollouts/wizard/spec.js';
-import { appProps, KEYS, renderApp, threeContexts, type Screen } from '../helpers/screen.js';
+import type { NavarchosState, NodeReplacementSummary, NodeRolloutRequest, NodeRolloutSummary } from '../../../src/kube/navarchos.js';
+import type { PodClassification } from '../../../src/rollout/drain/filters.js';
+import type { Plan } from '../../../src/rollout/plan.js';
+import type { RolloutDryRun } from '../../../src/rollout/runner/dry-run.js';
+import type { NodeStatus, PlanNode, RolloutSpec, RolloutState } from '../../../src/rollout/types.js';
+import type { RolloutActions } from '../../../src/store/actions.js';
+import { updateSlice } from '../../../src/store/fleet-store.js';
+import { actionChanged, actionKey, navarchosSeen, rolloutChanged, rolloutsListed, watchedContexts } from '../../../src/store/rollouts.js';
+import { navarchosEtaMs, nodeRows } from '../../../src/screens/rollouts/rows.js';
+import { initialNewRolloutState, newRolloutReducer } from '../../../src/screens/rollouts/wizard/use-new-rollout-state.js';
+import { uniqueName } from '../../../src/screens/rollouts/wizard/spec.js';
+import { appProps, KEYS, renderApp, threeContexts, type Screen } from '../../helpers/screen.js';
 
 afterEach(() => cleanup());
 
@@ -28,7 +29,12 @@ function expectFits(frame: string): void {
 }
 
 const NODES: PlanNode[] = [
-  ...['a', 'b', 'c', 'd'].map((x, i) => ({ name: `w1-${x}`, labels: { role: 'worker', 'topology.kubernetes.io/zone': `zone-${'abc'[i % 3]}` }, unschedulable: false, ready: true })),
+  ...['a', 'b', 'c', 'd'].map((x, i) => ({
+    name: `w1-${x}`,
+    labels: { role: 'worker', 'topology.kubernetes.io/zone': `zone-${'abc'[i % 3]}` },
+    unschedulable: false,
+    ready: true,
+  })),
   { name: 'w1-e', labels: { role: 'infra' }, unschedulable: false, ready: true },
   { name: 'w1-f', labels: { role: 'infra' }, unschedulable: false, ready: true },
 ];
@@ -57,8 +63,25 @@ function runningRollout(name = 'rollout-20261122-0530'): RolloutState {
     spec: spec(name),
     phase: 'Running',
     nodes: [
-      node('w1-a', 20, { phase: 'done', total: 5, evicted: 3, ignored: 2, cordonedByUs: true, startedAt: iso(10 * MIN), completedAt: iso(8 * MIN), replacement: 'w1-new-1' }),
-      node('w1-b', 20, { phase: 'done', total: 5, evicted: 3, ignored: 2, cordonedByUs: true, startedAt: iso(8 * MIN), completedAt: iso(6 * MIN) }),
+      node('w1-a', 20, {
+        phase: 'done',
+        total: 5,
+        evicted: 3,
+        ignored: 2,
+        cordonedByUs: true,
+        startedAt: iso(10 * MIN),
+        completedAt: iso(8 * MIN),
+        replacement: 'w1-new-1',
+      }),
+      node('w1-b', 20, {
+        phase: 'done',
+        total: 5,
+        evicted: 3,
+        ignored: 2,
+        cordonedByUs: true,
+        startedAt: iso(8 * MIN),
+        completedAt: iso(6 * MIN),
+      }),
       node('w1-c', 10, {
         phase: 'draining',
         total: 7,
@@ -96,7 +119,20 @@ function completedRollout(name: string, context: string): RolloutState {
 const NOT_INSTALLED: NavarchosState = { installed: false, synced: true, rollouts: [], replacements: [] };
 
 function replacement(nodeName: string, priority: number, over: Partial<NodeReplacementSummary> = {}): NodeReplacementSummary {
-  return { name: `${nodeName}-x`, nodeName, priority, phase: 'New', rollout: 'rollout-x7k2p', nodePods: 0, evictedPods: 0, ignoredPods: 0, failedPods: 0, failed: [], createdAt: iso(20 * MIN), ...over };
+  return {
+    name: `${nodeName}-x`,
+    nodeName,
+    priority,
+    phase: 'New',
+    rollout: 'rollout-x7k2p',
+    nodePods: 0,
+    evictedPods: 0,
+    ignoredPods: 0,
+    failedPods: 0,
+    failed: [],
+    createdAt: iso(20 * MIN),
+    ...over,
+  };
 }
 
 function navarchosWithRollout(): NavarchosState {
@@ -129,31 +165,42 @@ function navarchosWithRollout(): NavarchosState {
 }
 
 function pod(name: string, action: PodClassification['action'], over: Partial<PodClassification> = {}): PodClassification {
-  return { namespace: 'default', name, uid: `uid-${name}`, action, reason: action, requests: { cpuMilli: 100, memoryBytes: 1 << 20 }, ...over };
+  return {
+    namespace: 'default',
+    name,
+    uid: `uid-${name}`,
+    action,
+    reason: action,
+    requests: { cpuMilli: 100, memoryBytes: 1 << 20 },
+    ...over,
+  };
 }
 
-/** The deps, faked: watches whose handlers the test drives, and recorded actions. */
-function fakeDeps(opts: { navarchos?: Record<string, NavarchosState>; dryRun?: (nodes: string[], s: RolloutSpec) => RolloutDryRun } = {}) {
-  const watchers = new Map<string, RolloutWatchHandlers>();
-  const navarchos = new Map<string, (s: NavarchosState) => void>();
+/**
+ * The dashboard's store pre-filled as the rollouts feed leaves it once every context answered
+ * (no rollout yet; Navarchos as given), and fake actions that record the calls; `push` writes a
+ * rollout's state into the slice as the feed's watch would.
+ */
+function fakeRollouts(
+  opts: { navarchos?: Record<string, NavarchosState>; dryRun?: (nodes: string[], s: RolloutSpec) => RolloutDryRun } = {},
+) {
+  const store = threeContexts();
+  const order = store.getState().order;
+  updateSlice(store, 'rollouts', (s) => ({ ...watchedContexts(s, order), status: 'on' }));
+  for (const c of order)
+    updateSlice(store, 'rollouts', (s) => navarchosSeen(rolloutsListed(s, c, []), c, opts.navarchos?.[c] ?? NOT_INSTALLED));
   const calls = {
+    shown: 0,
     runs: [] as RolloutSpec[],
     aborts: [] as string[],
     resumes: [] as string[],
     dryRuns: [] as { spec: RolloutSpec; plan: Plan }[],
     creates: [] as { context: string; request: NodeRolloutRequest }[],
   };
-  const deps: RolloutsDeps = {
-    watch: (context, handlers) => {
-      watchers.set(context, handlers);
-      handlers.onList?.([]);
-      return { stop: () => void watchers.delete(context) };
-    },
-    watchNavarchos: (context, onChange, signal) => {
-      navarchos.set(context, onChange);
-      onChange(opts.navarchos?.[context] ?? NOT_INSTALLED);
-      signal.addEventListener('abort', () => navarchos.delete(context));
-    },
+  const running = (kind: 'run' | 'resume' | 'abort', context: string, name: string) =>
+    updateSlice(store, 'rollouts', (s) => actionChanged(s, actionKey(context, name), { kind, state: 'running' }));
+  const actions: RolloutActions = {
+    show: () => void calls.shown++,
     listNodes: async () => NODES,
     dryRun: async (s, plan) => {
       calls.dryRuns.push({ spec: s, plan });
@@ -168,42 +215,57 @@ function fakeDeps(opts: { navarchos?: Record<string, NavarchosState>; dryRun?: (
         room: [{ priority: 10, nodes, fits: true, detail: 'fits on 2 schedulable Ready nodes: CPU 800m of 3 free' }],
       };
     },
+    // Runs until the test is over, as a real rollout would.
     run: (s) => {
       calls.runs.push(s);
-      // Runs until the test is over, as a real rollout would.
-      return new Promise(() => {});
+      running('run', s.context, s.name);
     },
-    resume: async (context, name) => {
+    resume: (context, name) => {
       calls.resumes.push(`${context}/${name}`);
+      running('resume', context, name);
     },
-    abort: async (context, name) => {
+    abort: (context, name) => {
       calls.aborts.push(`${context}/${name}`);
+      running('abort', context, name);
     },
     createNodeRollout: async (context, request) => {
       calls.creates.push({ context, request });
       return { name: 'rollout-abcde', phase: 'New', targets: [], priorities: [], replacementsCreated: 0, replacementsCompleted: 0 };
     },
   };
-  const push = (context: string, state: RolloutState) => watchers.get(context)?.onState(state);
-  const pushNavarchos = (context: string, state: NavarchosState) => navarchos.get(context)?.(state);
-  return { deps, calls, push, pushNavarchos, watchers };
+  const push = (context: string, state: RolloutState) => updateSlice(store, 'rollouts', (s) => rolloutChanged(s, context, state));
+  const pushNavarchos = (context: string, state: NavarchosState) => updateSlice(store, 'rollouts', (s) => navarchosSeen(s, context, state));
+  return { store, actions, calls, push, pushNavarchos };
 }
 
-async function openRollouts(fake: ReturnType<typeof fakeDeps>, ui: { readOnly?: boolean; ascii?: boolean } = {}, onQuit = vi.fn()): Promise<Screen> {
+type Fake = ReturnType<typeof fakeRollouts>;
+
+async function openRollouts(
+  fake: Fake,
+  ui: { readOnly?: boolean; ascii?: boolean } = {},
+  onQuit = vi.fn(),
+  size?: { columns: number },
+): Promise<Screen> {
   const screen = await renderApp(
-    appProps(threeContexts(), { rollouts: async () => fake.deps, onQuit, ui: { readOnly: ui.readOnly ?? false, ascii: ui.ascii ?? false, color: false } }),
+    appProps(fake.store, {
+      actions: { rollouts: fake.actions },
+      onQuit,
+      ui: { readOnly: ui.readOnly ?? false, ascii: ui.ascii ?? false, color: false },
+    }),
+    size,
   );
   await screen.waitFor('kind-hosting');
   await screen.press('3');
   await screen.waitFor('Rollouts in 3 contexts');
-  await vi.waitFor(() => expect(fake.watchers.size).toBe(3));
+  // The tab asks its feed to start when first shown.
+  expect(fake.calls.shown).toBe(1);
   return screen;
 }
 
 describe('the Rollouts tab', () => {
   it('lists the rollouts of every context live: fleetdeck and Navarchos, with phase, nodes done, start and ETA', async () => {
     // Given contexts where Navarchos runs in kind-hosting
-    const fake = fakeDeps({ navarchos: { 'kind-hosting': navarchosWithRollout() } });
+    const fake = fakeRollouts({ navarchos: { 'kind-hosting': navarchosWithRollout() } });
     const screen = await openRollouts(fake);
     await screen.waitFor('Navarchos in kind-hosting');
 
@@ -228,11 +290,8 @@ describe('the Rollouts tab', () => {
   });
 
   it('on a wider terminal also says who drives each rollout', async () => {
-    const fake = fakeDeps({ navarchos: { 'kind-hosting': navarchosWithRollout() } });
-    const screen = await renderApp(appProps(threeContexts(), { rollouts: async () => fake.deps }), { columns: 120 });
-    await screen.waitFor('kind-hosting');
-    await screen.press('3');
-    await vi.waitFor(() => expect(fake.watchers.size).toBe(3));
+    const fake = fakeRollouts({ navarchos: { 'kind-hosting': navarchosWithRollout() } });
+    const screen = await openRollouts(fake, {}, vi.fn(), { columns: 120 });
     fake.push('kind-workload-1', runningRollout());
     const frame = await screen.waitFor('rollout-20261122-0530');
     expect(frame).toMatch(/CONTEXT\s+NAME\s+BY\s+PHASE\s+NODES\s+STARTED\s+ETA/);
@@ -241,7 +300,7 @@ describe('the Rollouts tab', () => {
   });
 
   it('Enter shows the progress: a row per node with the blocking PDB, a progress bar with the ETA, and the log', async () => {
-    const fake = fakeDeps();
+    const fake = fakeRollouts();
     const screen = await openRollouts(fake);
     fake.push('kind-workload-1', runningRollout());
     await screen.waitFor('rollout-20261122-0530');
@@ -275,7 +334,7 @@ describe('the Rollouts tab', () => {
   });
 
   it('scrolls the node rows with j/k when there are more than fit', async () => {
-    const fake = fakeDeps();
+    const fake = fakeRollouts();
     const screen = await openRollouts(fake);
     const big = runningRollout('rollout-big');
     big.nodes = Array.from({ length: 30 }, (_, i) => node(`node-${String(i).padStart(2, '0')}`, 30 - i));
@@ -301,7 +360,7 @@ describe('the Rollouts tab', () => {
 
 describe('the new-rollout wizard', () => {
   it('n walks the pages (selector with its live matches, nodes by name, priorities, options), shows the plan and dry run, and Enter runs it', async () => {
-    const fake = fakeDeps();
+    const fake = fakeRollouts();
     const onQuit = vi.fn();
     const screen = await openRollouts(fake, {}, onQuit);
 
@@ -355,13 +414,24 @@ describe('the new-rollout wizard', () => {
     expectFits(plan);
     expect(plan).toMatch(/rollout-\d{8}-\d{4} · 5 nodes in this order/);
     expect(plan).toContain('replace: delete-node · 2 at a time · --force');
-    const order = ['w1-e  priority 30  2 pods: 1 evict, 1 DaemonSet · by name', 'w1-a  priority 20  2 pods: 1 evict, 1 DaemonSet · by role=worker', 'w1-b  priority 20', 'w1-c  priority 20', 'w1-d  priority 20'].map((s) => plan.indexOf(s));
+    const order = [
+      'w1-e  priority 30  2 pods: 1 evict, 1 DaemonSet · by name',
+      'w1-a  priority 20  2 pods: 1 evict, 1 DaemonSet · by role=worker',
+      'w1-b  priority 20',
+      'w1-c  priority 20',
+      'w1-d  priority 20',
+    ].map((s) => plan.indexOf(s));
     expect(order.every((i) => i >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(plan).toContain('2 pods: 1 evict, 1 DaemonSet');
     expect(plan).toContain('Room on the other nodes');
     expect(fake.calls.dryRuns[0]!.plan.nodes.map((n) => n.name)).toEqual(['w1-e', 'w1-a', 'w1-b', 'w1-c', 'w1-d']);
-    expect(fake.calls.dryRuns[0]!.spec).toMatchObject({ context: 'kind-workload-1', replace: 'delete-node', maxUnavailable: 2, drain: { force: true, deleteEmptyDirData: false } });
+    expect(fake.calls.dryRuns[0]!.spec).toMatchObject({
+      context: 'kind-workload-1',
+      replace: 'delete-node',
+      maxUnavailable: 2,
+      drain: { force: true, deleteEmptyDirData: false },
+    });
     expect(fake.calls.runs).toHaveLength(0);
 
     // When Enter confirms
@@ -393,11 +463,19 @@ describe('the new-rollout wizard', () => {
   });
 
   it('refuses to start when the dry run finds pods that need a flag, and Esc goes back to turn it on', async () => {
-    const fake = fakeDeps({
+    const fake = fakeRollouts({
       dryRun: (nodes, s) => ({
         drain: {
           evictionVersion: 'policy/v1',
-          nodes: nodes.map((n) => (s.drain.force ? { node: n, pods: [pod('bare', 'evict')] } : { node: n, pods: [pod('bare', 'needs-force', { reason: 'declares no controller' })], refused: `cannot drain node ${n}: needs --force` })),
+          nodes: nodes.map((n) =>
+            s.drain.force
+              ? { node: n, pods: [pod('bare', 'evict')] }
+              : {
+                  node: n,
+                  pods: [pod('bare', 'needs-force', { reason: 'declares no controller' })],
+                  refused: `cannot drain node ${n}: needs --force`,
+                },
+          ),
           room: { fits: false, detail: '' },
         },
         room: [{ priority: 10, nodes, fits: false, detail: 'does not fit on 0 schedulable Ready nodes' }],
@@ -441,7 +519,7 @@ describe('the new-rollout wizard', () => {
   });
 
   it('in read-only mode shows the plan and the dry run and refuses to run', async () => {
-    const fake = fakeDeps();
+    const fake = fakeRollouts();
     const screen = await openRollouts(fake, { readOnly: true });
     await screen.waitFor('read-only: plans and dry runs only');
     await screen.press('n');
@@ -479,7 +557,7 @@ describe('the new-rollout wizard', () => {
   });
 
   it('on a context with Navarchos, confirming creates a NodeRollout and shows its NodeReplacements', async () => {
-    const fake = fakeDeps({ navarchos: { 'kind-hosting': { installed: true, synced: true, rollouts: [], replacements: [] } } });
+    const fake = fakeRollouts({ navarchos: { 'kind-hosting': { installed: true, synced: true, rollouts: [], replacements: [] } } });
     const screen = await openRollouts(fake);
     await screen.waitFor('Navarchos in kind-hosting');
     await screen.press('n');
@@ -506,7 +584,10 @@ describe('the new-rollout wizard', () => {
     await settle();
     await screen.press(KEYS.enter);
     await vi.waitFor(() => expect(fake.calls.creates).toHaveLength(1));
-    expect(fake.calls.creates[0]).toEqual({ context: 'kind-hosting', request: { nodeSelectors: [{ selector: 'role=worker', priority: 20 }], nodeNames: [] } });
+    expect(fake.calls.creates[0]).toEqual({
+      context: 'kind-hosting',
+      request: { nodeSelectors: [{ selector: 'role=worker', priority: 20 }], nodeNames: [] },
+    });
     expect(fake.calls.runs).toHaveLength(0);
     await screen.waitFor('NodeRollout rollout-abcde · kind-hosting');
 
@@ -532,7 +613,7 @@ describe('the new-rollout wizard', () => {
 
 describe('actions in the progress view', () => {
   it('a asks y/n before aborting; n keeps it running, y aborts; q is not quit meanwhile', async () => {
-    const fake = fakeDeps();
+    const fake = fakeRollouts();
     const onQuit = vi.fn();
     const screen = await openRollouts(fake, {}, onQuit);
     fake.push('kind-workload-1', runningRollout());
@@ -558,10 +639,14 @@ describe('actions in the progress view', () => {
   });
 
   it('r resumes a Paused rollout; read-only refuses both a and r', async () => {
-    const paused = { ...runningRollout('rollout-paused'), phase: 'Paused' as const, message: 'health gate failed within 10m00s: 1 pod Pending (default/web-2)' };
+    const paused = {
+      ...runningRollout('rollout-paused'),
+      phase: 'Paused' as const,
+      message: 'health gate failed within 10m00s: 1 pod Pending (default/web-2)',
+    };
     delete paused.owner;
 
-    const fake = fakeDeps();
+    const fake = fakeRollouts();
     const screen = await openRollouts(fake);
     fake.push('kind-workload-1', paused);
     await screen.waitFor('rollout-paused');
@@ -572,7 +657,7 @@ describe('actions in the progress view', () => {
     await vi.waitFor(() => expect(fake.calls.resumes).toEqual(['kind-workload-1/rollout-paused']));
     cleanup();
 
-    const ro = fakeDeps();
+    const ro = fakeRollouts();
     const readOnly = await openRollouts(ro, { readOnly: true });
     ro.push('kind-workload-1', paused);
     await readOnly.waitFor('rollout-paused');
@@ -587,7 +672,7 @@ describe('actions in the progress view', () => {
   });
 
   it('draws the progress view with ASCII characters only', async () => {
-    const fake = fakeDeps();
+    const fake = fakeRollouts();
     const screen = await openRollouts(fake, { ascii: true });
     fake.push('kind-workload-1', runningRollout());
     await screen.waitFor('rollout-20261122-0530');
@@ -638,8 +723,8 @@ describe('pure parts', () => {
 describe('the rollout in a terminal (rollout create, resume, watch NAME)', () => {
   it('prints each log line once above a live table, even as the state keeps only its last lines', async () => {
     const { render } = await import('ink-testing-library');
-    const { RolloutLive } = await import('../../src/screens/rollouts/rollout-live.js');
-    const { UiProvider } = await import('../../src/components/theme/index.js');
+    const { RolloutLive } = await import('../../../src/screens/rollouts/rollout-live.js');
+    const { UiProvider } = await import('../../../src/components/theme/index.js');
     const first = runningRollout();
     const tree = (state: RolloutState) => (
       <UiProvider value={{ ascii: false, color: false }}>

@@ -10,7 +10,7 @@ describe('No contexts', () => {
     // Given an empty store and a way to start the sandbox
     const onStartSandbox = vi.fn();
     const store = createFleetStore([]);
-    const screen = await renderApp(appProps(store, { onStartSandbox, kubeconfigFiles: [] }));
+    const screen = await renderApp(appProps(store, { actions: { sandbox: { start: onStartSandbox } }, kubeconfigFiles: [] }));
 
     // Then the screen explains what to do
     const frame = await screen.waitFor('No kubeconfig context found');
@@ -39,7 +39,7 @@ describe('No contexts', () => {
   it('shows the progress banner, then the contexts once they arrive', async () => {
     // Given the sandbox starting
     const store = createFleetStore([]);
-    const screen = await renderApp(appProps(store, { onStartSandbox: () => {}, kubeconfigFiles: [] }));
+    const screen = await renderApp(appProps(store, { actions: { sandbox: { start: () => {} } }, kubeconfigFiles: [] }));
     expect(await screen.waitFor('No kubeconfig context found')).toContain('no kubeconfig file');
     setBanner(store, { kind: 'progress', text: 'starting the sandbox fleet…' });
     await screen.waitFor('starting the sandbox fleet…');

@@ -1,15 +1,16 @@
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { EXAMPLE_CATALOGUE_FILE, loadCatalogue } from '../../src/storage/catalogue.js';
-import type { ClusterStorage, NodeStorage } from '../../src/storage/inventory.js';
-import type { StorageDeps } from '../../src/screens/storage/deps.js';
-import { formReducer, initialForm, parseSize, type EstimateForm } from '../../src/screens/storage/estimate-form.js';
-import { appProps, KEYS, renderApp, threeContexts, type Screen } from '../helpers/screen.js';
+import { EXAMPLE_CATALOGUE_FILE, loadCatalogue } from '../../../src/storage/catalogue.js';
+import type { ClusterStorage, NodeStorage } from '../../../src/storage/inventory.js';
+import type { StorageActions } from '../../../src/store/actions.js';
+import { createFleetStore, updateSlice } from '../../../src/store/fleet-store.js';
+import { catalogueLoaded, readDone, readFailed, readStarted, targetKey, type StorageSlice } from '../../../src/store/storage.js';
+import type { Catalogue } from '../../../src/storage/catalogue.js';
+import { formReducer, initialForm, parseSize, type EstimateForm } from '../../../src/screens/storage/estimate-form.js';
+import { appProps, info, KEYS, renderApp, type Screen } from '../../helpers/screen.js';
 
 afterEach(() => cleanup());
 
-/** Let a new page's input handlers attach before the next key. */
-const settle = () => new Promise((r) => setTimeout(r, 30));
 const GB = 1024 ** 3;
 const gb = (n: number) => Math.round(n * GB);
 const RIGHT = '\u001B[C';
@@ -44,7 +45,12 @@ function seedNode(name: string, free = 87.1): NodeStorage {
         sizeBytes: gb(200),
         partitions: [
           { path: '/dev/sdb1', sizeBytes: gb(93.1), volumeGroup: 'vg_data' },
-          { path: '/dev/sdb2', sizeBytes: gb(106.9), volumeGroup: 'vg_share', children: [{ path: '/dev/mapper/ubuntu--vg-shared', sizeBytes: gb(100) }] },
+          {
+            path: '/dev/sdb2',
+            sizeBytes: gb(106.9),
+            volumeGroup: 'vg_share',
+            children: [{ path: '/dev/mapper/ubuntu--vg-shared', sizeBytes: gb(100) }],
+          },
         ],
       },
     ],
@@ -88,25 +94,50 @@ function bareCluster(): ClusterStorage {
   };
 }
 
-/** Fake deps: inventories by context, the shipped example catalogue by default; reads are counted. */
-function fakeDeps(inventories: Record<string, () => ClusterStorage>) {
+/**
+ * The dashboard's store with these contexts, the storage slice pre-filled as the feed leaves it
+ * (the catalogues loaded: the shipped example as the default one unless said), and fake actions
+ * that count the reads and write each answer into the slice as the feed does.
+ */
+function fakeStorage(
+  inventories: Record<string, () => ClusterStorage>,
+  catalogues: { files?: (string | undefined)[]; load?: (file?: string) => Catalogue } = {},
+) {
+  const store = createFleetStore(Object.keys(inventories).map(info));
+  const load = catalogues.load ?? ((file?: string) => loadCatalogue(file ?? EXAMPLE_CATALOGUE_FILE));
+  const files = catalogues.files ?? [undefined];
+  updateSlice(store, 'storage', (s) => {
+    let slice: StorageSlice = { ...s, status: 'on', catalogueFiles: files };
+    for (const f of files) slice = catalogueLoaded(slice, f, { catalogue: load(f) });
+    return slice;
+  });
   const reads: string[] = [];
-  const deps: StorageDeps = {
-    contexts: Object.keys(inventories),
-    inventory: async (context) => {
-      reads.push(context);
-      const make = inventories[context];
-      if (!make) throw new Error(`no context ${context}`);
-      return make();
+  const actions: StorageActions = {
+    show: () => {},
+    read: (target) => {
+      if (target.kind !== 'context') throw new Error('this host is not offered here');
+      reads.push(target.name);
+      const key = targetKey(target);
+      let generation = 0;
+      updateSlice(store, 'storage', (s) => {
+        const started = readStarted(s, key);
+        generation = started.generation;
+        return started.slice;
+      });
+      Promise.resolve()
+        .then(() => inventories[target.name]!())
+        .then(
+          (storage) => updateSlice(store, 'storage', (s) => readDone(s, key, generation, storage, Date.now())),
+          (err: Error) => updateSlice(store, 'storage', (s) => readFailed(s, key, generation, err.message)),
+        );
     },
-    catalogue: (file) => loadCatalogue(file ?? EXAMPLE_CATALOGUE_FILE),
   };
-  return { deps, reads };
+  return { store, actions, reads };
 }
 
-async function openStorage(fake: ReturnType<typeof fakeDeps>, onQuit = vi.fn()): Promise<Screen> {
-  const screen = await renderApp(appProps(threeContexts(), { storage: async () => fake.deps, onQuit }));
-  await screen.waitFor('kind-hosting');
+async function openStorage(fake: ReturnType<typeof fakeStorage>, onQuit = vi.fn()): Promise<Screen> {
+  const screen = await renderApp(appProps(fake.store, { actions: { storage: fake.actions }, onQuit }));
+  await screen.waitFor('kind-cp');
   await screen.press('4');
   return screen;
 }
@@ -115,20 +146,17 @@ async function openStorage(fake: ReturnType<typeof fakeDeps>, onQuit = vi.fn()):
 async function toSizes(screen: Screen): Promise<string> {
   await screen.press(KEYS.enter);
   await screen.waitFor('1/3 Features');
-  await settle();
   await screen.press(KEYS.enter);
   await screen.waitFor('2/3 Pools');
-  await settle();
   await screen.press(KEYS.enter);
   const frame = await screen.waitFor('3/3 Sizes');
-  await settle();
   return frame;
 }
 
 describe('the Storage tab: the inventory', () => {
   it('shows each node as the seed does: volume groups with size, free and devices, disks with partitions and what uses them; StorageClasses and volumes by class; the missing sources', async () => {
     // Given a context with three nodes like the seed's host
-    const fake = fakeDeps({ 'kind-cp': () => seedCluster(), 'kind-workload-1': () => bareCluster() });
+    const fake = fakeStorage({ 'kind-cp': () => seedCluster(), 'kind-workload-1': () => bareCluster() });
     const screen = await openStorage(fake);
 
     // Then the first node is shown the seed's way, and the missing source as a warning
@@ -182,7 +210,7 @@ describe('the Storage tab: the inventory', () => {
 
   it('says when a context cannot be read, and r tries again', async () => {
     let fail = true;
-    const fake = fakeDeps({
+    const fake = fakeStorage({
       'kind-cp': () => {
         if (fail) throw new Error('connect ECONNREFUSED 127.0.0.1:6443');
         return seedCluster();
@@ -200,7 +228,7 @@ describe('the Storage tab: the inventory', () => {
 
 describe('the Storage tab: the estimate dialogue', () => {
   it("gives the seed's totals and verdict for its inputs: vg_data 93.1/87.1 GB free, vg_share 106.9/0 GB, KloudInsights with 10/10/10/2/2", async () => {
-    const fake = fakeDeps({ 'kind-cp': () => seedCluster() });
+    const fake = fakeStorage({ 'kind-cp': () => seedCluster() });
     const onQuit = vi.fn();
     const screen = await openStorage(fake, onQuit);
     await screen.waitFor('vg_data');
@@ -215,7 +243,6 @@ describe('the Storage tab: the estimate dialogue', () => {
     expect(features).toMatch(/◯ Enable Kloudhybrid\s+No /);
     expect(features).toContain('Required: Shared 20 GB, Unshared 14 GB');
     expect(features).not.toContain('enter estimate');
-    await settle();
 
     // The pools, chosen as the seed does, with the reason and what is available
     await screen.press(KEYS.enter);
@@ -225,12 +252,10 @@ describe('the Storage tab: the estimate dialogue', () => {
     expect(pools).toMatch(/Shared volumes\s+‹ vg_share ›/);
     expect(pools).toMatch(/Unshared volumes\s+‹ vg_data ›/);
     expect(pools).toContain('Available: Shared 106 GB, Unshared 87 GB');
-    await settle();
 
     // The sizes, typed as in the seed (q is text here: nothing quits)
     await screen.press(KEYS.enter);
     await screen.waitFor('How much storage do you want to assign to each volume');
-    await settle();
     for (const size of ['10', '10', '10', '2', '2']) await screen.press(...size, KEYS.down);
     const sizes = await screen.waitFor('Required: Shared 20 GB, Unshared 14 GB');
     expectFits(sizes);
@@ -253,12 +278,11 @@ describe('the Storage tab: the estimate dialogue', () => {
   });
 
   it('toggling a feature and typing a size update the totals and the verdict live', async () => {
-    const fake = fakeDeps({ 'kind-cp': () => seedCluster() });
+    const fake = fakeStorage({ 'kind-cp': () => seedCluster() });
     const screen = await openStorage(fake);
     await screen.waitFor('vg_data');
     await screen.press(KEYS.enter);
     await screen.waitFor('1/3 Features');
-    await settle();
 
     // When Kloudhybrid is enabled too, its 20 GB unshared add up at once
     await screen.press(KEYS.down, KEYS.down, ' ');
@@ -270,15 +294,12 @@ describe('the Storage tab: the estimate dialogue', () => {
     expect(hybrid).toContain('The configuration looks OK');
     await screen.press(' ', KEYS.down, ' ');
     await screen.waitFor('Required: Shared 20 GB, Unshared 14 GB');
-    await settle();
 
     // When Kafka gets 50 GB, the total follows each key
     await screen.press(KEYS.enter);
     await screen.waitFor('2/3 Pools');
-    await settle();
     await screen.press(KEYS.enter);
     await screen.waitFor('3/3 Sizes');
-    await settle();
     await screen.press(KEYS.down, KEYS.down, KEYS.down, '5');
     await screen.waitFor('Required: Shared 20 GB, Unshared 17 GB');
     await screen.press('0');
@@ -293,7 +314,6 @@ describe('the Storage tab: the estimate dialogue', () => {
     expect(bad).toContain('Required: Shared 20 GB, Unshared 17 GB');
     // Enter on the last size does not close while a size is not accepted: it goes to that field
     await screen.press(KEYS.down, KEYS.enter);
-    await settle();
     expect(screen.frame()).toContain('3/3 Sizes');
     await screen.press('4');
     await screen.waitFor('Required: Shared 20 GB, Unshared 16 GB');
@@ -302,7 +322,7 @@ describe('the Storage tab: the estimate dialogue', () => {
 
   it('a size too large for the nodes shows the exact shortfall and which nodes lack it', async () => {
     // Given node-c has only 20 GB free in vg_data
-    const fake = fakeDeps({ 'kind-cp': () => seedCluster(20) });
+    const fake = fakeStorage({ 'kind-cp': () => seedCluster(20) });
     const screen = await openStorage(fake);
     await screen.waitFor('vg_data');
     await toSizes(screen);
@@ -328,15 +348,13 @@ describe('the Storage tab: the estimate dialogue', () => {
   });
 
   it('changing a pool changes what is available; Esc goes back a page, then closes, keeping the choices', async () => {
-    const fake = fakeDeps({ 'kind-cp': () => seedCluster() });
+    const fake = fakeStorage({ 'kind-cp': () => seedCluster() });
     const screen = await openStorage(fake);
     await screen.waitFor('vg_data');
     await screen.press(KEYS.enter);
     await screen.waitFor('1/3 Features');
-    await settle();
     await screen.press(KEYS.enter);
     await screen.waitFor('2/3 Pools');
-    await settle();
 
     // When the unshared pool becomes vg_share, the shared one swaps to vg_data
     await screen.press(KEYS.down, RIGHT);
@@ -350,7 +368,6 @@ describe('the Storage tab: the estimate dialogue', () => {
     // Esc: a page back, then closed (the app's keys work again)
     await screen.press(KEYS.esc);
     await screen.waitFor('1/3 Features');
-    await settle();
     await screen.press(KEYS.esc);
     await screen.waitFor('enter estimate');
     expect(screen.frame()).toContain('Estimate: required Shared 20 GB, Unshared 14 GB');
@@ -361,16 +378,16 @@ describe('the Storage tab: the estimate dialogue', () => {
   });
 
   it('offers the other catalogues with c (the default one first)', async () => {
-    const fake = fakeDeps({ 'kind-cp': () => seedCluster() });
-    fake.deps.catalogue = (file) => loadCatalogue(file);
-    fake.deps.catalogueFiles = [EXAMPLE_CATALOGUE_FILE];
+    const fake = fakeStorage(
+      { 'kind-cp': () => seedCluster() },
+      { files: [undefined, EXAMPLE_CATALOGUE_FILE], load: (file) => loadCatalogue(file) },
+    );
     const screen = await openStorage(fake);
     await screen.waitFor('vg_data');
     await screen.press(KEYS.enter);
     const control = await screen.waitFor('Catalogue: nova-control-plane');
     expect(control).toMatch(/◉ Enable Nova control plane\s+Yes\s+1 volume: 8 GB unshared/);
     expect(control).toContain('Required: Shared 0 GB, Unshared 8 GB');
-    await settle();
     await screen.press('c');
     await screen.waitFor('Catalogue: kloudspot-example');
     await screen.waitFor('Required: Shared 20 GB, Unshared 14 GB');

@@ -1,0 +1,27 @@
+/**
+ * The approvals feed's calls bound to the session's KubeConfigs, from the same library as
+ * `fleetdeck approve`: watchCsrs for the live list with its warnings, decide() for approve and
+ * deny (the approval subresource). Loaded (its own chunk) when the panel is first opened.
+ */
+import type { KubeConfig } from '@kubernetes/client-node';
+import { describeError } from '../kube/client.js';
+import { decide, watchCsrs } from '../kube/csr.js';
+import type { ApprovalsWork } from './approvals.js';
+
+/** `kc(context)` is that context's KubeConfig in the session as it is now. */
+export function approvalsWork(kc: (context: string) => KubeConfig): ApprovalsWork {
+  return {
+    watch: (context, onChange, onError) => {
+      const w = watchCsrs(kc(context), { onChange, onError });
+      return () => void w.stop();
+    },
+    decide: async (context, name, decision) => {
+      const verb = decision === 'Approved' ? 'approved' : 'denied';
+      try {
+        return (await decide(kc(context), name, decision, `${verb} with the fleetdeck dashboard`)).line;
+      } catch (err) {
+        return `${name}: not ${verb}: ${describeError(err)}`;
+      }
+    },
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * The Approvals panel's feed: while the panel is open, a watch of its context's
+ * CertificateSigningRequests (with their warnings) into the approvals slice; approve and deny
+ * through the approval subresource, their answer as one line.
+ */
+import type { CsrSummary } from '../kube/csr.js';
+import type { ApprovalActions } from '../store/actions.js';
+import {
+  approvalsClosed,
+  approvalsOpened,
+  csrsChanged,
+  csrsFailed,
+  decisionDone,
+  decisionStarted,
+  type ApprovalsSlice,
+} from '../store/approvals.js';
+import { updateSlice, type FleetStore } from '../store/fleet-store.js';
+
+/** What the feed calls, by context name (src/feeds/approvals-work.ts binds it to the session; tests pass fakes). */
+export interface ApprovalsWork {
+  /** Watch the context's CSRs: `onChange` gets every CSR after each change. Returns what stops the watch. */
+  watch: (context: string, onChange: (csrs: CsrSummary[]) => void, onError: (message: string) => void) => () => void;
+  /** Approve or deny a CSR; resolves with one line saying what happened (a refusal included). */
+  decide: (context: string, name: string, decision: 'Approved' | 'Denied') => Promise<string>;
+}
+
+export interface ApprovalsFeed extends ApprovalActions {
+  /** Watch the open context again (the session changed: new KubeConfigs). */
+  restart(): void;
+  stop(): void;
+}
+
+export function startApprovalsFeed(store: FleetStore, work: ApprovalsWork): ApprovalsFeed {
+  const update = (change: (s: ApprovalsSlice) => ApprovalsSlice) => updateSlice(store, 'approvals', change);
+  let stopWatch: (() => void) | undefined;
+
+  const watch = (context: string) => {
+    stopWatch?.();
+    stopWatch = work.watch(
+      context,
+      (csrs) => update((s) => csrsChanged(s, context, csrs)),
+      (error) => update((s) => csrsFailed(s, context, error)),
+    );
+  };
+  const decide = (name: string, decision: 'Approved' | 'Denied') => {
+    const context = store.getState().approvals.context;
+    if (context === undefined) return;
+    update((s) => decisionStarted(s, name));
+    work.decide(context, name, decision).then(
+      (line) => update((s) => decisionDone(s, line)),
+      (err: unknown) => update((s) => decisionDone(s, `${name}: ${err instanceof Error ? err.message : String(err)}`)),
+    );
+  };
+
+  update((s) => ({ ...s, status: 'on' }));
+  return {
+    open(context) {
+      update((s) => approvalsOpened(s, context));
+      watch(context);
+    },
+    close() {
+      stopWatch?.();
+      stopWatch = undefined;
+      update(approvalsClosed);
+    },
+    approve: (name) => decide(name, 'Approved'),
+    deny: (name) => decide(name, 'Denied'),
+    restart() {
+      const context = store.getState().approvals.context;
+      if (context !== undefined && stopWatch) watch(context);
+    },
+    stop() {
+      stopWatch?.();
+      stopWatch = undefined;
+    },
+  };
+}

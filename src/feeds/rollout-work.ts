@@ -1,0 +1,43 @@
+/**
+ * The rollouts feed's workflows bound to the session's KubeConfigs, the same as `fleetdeck
+ * rollout` calls: watchRollouts and watchNavarchos per context, the plan and the dry run of
+ * `rollout create`, createRollout + runRollout, resume, abortRollout, createNodeRollout. Loaded
+ * (its own chunk) when the Rollouts tab is first shown. Every change passes the write gate, which
+ * refuses it under --read-only.
+ */
+import type { KubeConfig } from '@kubernetes/client-node';
+import { UserError } from '../errors.js';
+import { createNodeRollout } from '../kube/navarchos-create.js';
+import { watchNavarchos } from '../kube/navarchos-watch.js';
+import { initialState, resolvePlan } from '../rollout/plan.js';
+import { abortRollout } from '../rollout/runner/abort.js';
+import { dryRunRollout } from '../rollout/runner/dry-run.js';
+import { runRollout } from '../rollout/runner/run.js';
+import { createRollout, mustReadRollout, readRollout, watchRollouts } from '../rollout/state.js';
+import { listPlanNodes } from '../rollout/nodes.js';
+import type { RolloutWork } from './rollouts.js';
+
+/** `kc(context)` is that context's KubeConfig in the session as it is now. */
+export function rolloutWork(kc: (context: string) => KubeConfig): RolloutWork {
+  return {
+    watch: (context, handlers) => watchRollouts(kc(context), handlers),
+    watchNavarchos: (context, onChange, signal) => watchNavarchos(kc(context), onChange, signal),
+    listNodes: (context) => listPlanNodes(kc(context), context),
+    dryRun: (spec, plan) => dryRunRollout(kc(spec.context), spec, plan),
+    run: async (spec, signal) => {
+      const k = kc(spec.context);
+      if (await readRollout(k, spec.name)) throw new UserError(`a rollout named ${spec.name} exists already in ${spec.context}`);
+      // As `rollout create`: the plan from the nodes as they are now.
+      const plan = resolvePlan(await listPlanNodes(k, spec.context), spec);
+      const created = await createRollout(k, initialState(spec, plan));
+      return runRollout(k, created.state, {}, () => {}, signal);
+    },
+    resume: async (context, name, signal) => {
+      const k = kc(context);
+      const { state } = await mustReadRollout(k, name, context);
+      return runRollout(k, state, {}, () => {}, signal);
+    },
+    abort: (context, name, signal) => abortRollout(kc(context), name, () => {}, signal),
+    createNodeRollout: (context, request) => createNodeRollout(kc(context), request),
+  };
+}

@@ -1,0 +1,96 @@
+import { useState } from 'react';
+import { useStore } from 'zustand';
+import type { Actions } from '../store/actions.js';
+import type { FleetStore } from '../store/fleet-store.js';
+import type { InstallerDeps } from './install/wizard.js';
+import { keyHints, type HintMode } from './keymap.js';
+import { ownsKeyboard, useRolloutsState } from './rollouts/use-rollouts-state.js';
+import { storageOwnsKeyboard, useStorageState } from './storage/use-storage-state.js';
+import { TABS, type TabId } from './tabs.js';
+import { isRowSection, type AppState } from './use-app-state.js';
+
+export type AppActions = Actions<InstallerDeps>;
+
+/** The Install tab's own state: the wizard's dependencies once loaded, and the "Prepare nodes" page shown. */
+function useInstallTab(store: FleetStore, actions: AppActions) {
+  const [deps, setDeps] = useState<InstallerDeps | undefined>(undefined);
+  const [prepareOpen, setPrepareOpen] = useState(false);
+  const wizard = useStore(store, (s) => s.install.wizard);
+  const install = actions.install;
+  const prepare = actions.prepare;
+  return {
+    deps: wizard === 'open' ? deps : undefined,
+    prepareOpen,
+    open: install
+      ? () => {
+          if (store.getState().install.wizard !== 'closed') return;
+          install.open().then(setDeps, () => {});
+        }
+      : undefined,
+    close: (code: number) => {
+      setDeps(undefined);
+      install?.closed(code);
+    },
+    prepare: prepare
+      ? () => {
+          prepare.run();
+          setPrepareOpen(true);
+        }
+      : undefined,
+    closePrepare: () => setPrepareOpen(false),
+  };
+}
+
+/**
+ * Each tab's navigation (kept while the operator looks at another tab), which view owns the
+ * keyboard, and the key hints under the screen.
+ */
+export function useAppTabs(store: FleetStore, actions: AppActions, state: AppState, empty: boolean) {
+  const tab: TabId = TABS[state.tab]?.id ?? 'status';
+  const [rolloutNav, rolloutDispatch] = useRolloutsState();
+  const [storageNav, storageDispatch] = useStorageState();
+  const install = useInstallTab(store, actions);
+  const approvalsContext = useStore(store, (s) => s.approvals.context);
+  const approvalsOn = useStore(store, (s) => s.approvals.status === 'on');
+  const storageOn = useStore(store, (s) => s.storage.status === 'on');
+
+  const wizardOpen = install.deps !== undefined;
+  const rolloutsShown = tab === 'rollouts' && actions.rollouts !== undefined;
+  const storageShown = tab === 'storage' && actions.storage !== undefined;
+  const approvalsShown = tab === 'status' && approvalsContext !== undefined && !state.help;
+  // The estimate dialogue and the approvals panel show their own keys (the body has the hints' line too).
+  const storageOwnsKeys = storageShown && storageOn && storageOwnsKeyboard(storageNav);
+  const approvalsOwnKeys = approvalsShown && approvalsOn;
+  const rolloutsOwnKeys = rolloutsShown && ownsKeyboard(rolloutNav);
+  const noHints = wizardOpen || (rolloutsShown && rolloutNav.view === 'wizard') || storageOwnsKeys || approvalsOwnKeys;
+
+  const mode = (): HintMode => {
+    if (tab === 'install' && install.prepareOpen && !state.help) return 'prepareNodes';
+    if (state.help) return 'help';
+    if (storageShown && storageOn) return 'storage';
+    if (tab === 'install' && (actions.install || actions.prepare)) return 'install';
+    if (rolloutsShown) {
+      if (rolloutNav.confirm) return 'rolloutConfirm';
+      if (rolloutNav.view === 'progress') return rolloutNav.open?.kind === 'navarchos' ? 'rolloutNavarchos' : 'rolloutProgress';
+      return 'rollouts';
+    }
+    if (tab !== 'status') return 'placeholder';
+    if (empty) return actions.sandbox ? 'emptySandbox' : 'empty';
+    if (state.filtering) return 'filtering';
+    if (state.detail !== undefined) return !isRowSection(state.section) ? 'detail' : state.expanded ? 'expanded' : 'detailRows';
+    return state.view === 'fleet' ? 'fleet' : 'list';
+  };
+
+  return {
+    tab,
+    install,
+    rollouts: { nav: rolloutNav, dispatch: rolloutDispatch, shown: rolloutsShown },
+    storage: { nav: storageNav, dispatch: storageDispatch, shown: storageShown, ownsKeys: storageOwnsKeys },
+    approvals: { shown: approvalsShown, ownsKeys: approvalsOwnKeys },
+    /** Another view owns the keyboard: the app's keys are off. */
+    keysTaken: wizardOpen || rolloutsOwnKeys || storageOwnsKeys || approvalsShown,
+    hints: noHints ? undefined : keyHints(mode()),
+  };
+}
+
+export type AppTabs = ReturnType<typeof useAppTabs>;

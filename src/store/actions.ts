@@ -1,0 +1,73 @@
+/**
+ * What the screens can ask for, one group per tab. The feeds holder (src/feeds/feeds.ts)
+ * implements it; screens get it from the app's props and call it; tests pass fakes that record
+ * the calls. A group that is absent is not offered (its keys do nothing, its tab shows what it
+ * will do). Outcomes come back through the store, not as return values, except where a wizard
+ * waits for an answer.
+ */
+import type { NodeRolloutRequest, NodeRolloutSummary } from '../kube/navarchos.js';
+import type { Plan } from '../rollout/plan.js';
+import type { RolloutDryRun } from '../rollout/runner/dry-run.js';
+import type { PlanNode, RolloutSpec } from '../rollout/types.js';
+import type { StorageTarget } from './storage.js';
+
+export interface SandboxActions {
+  /** Start the sandbox fleet (the empty screen's `s`); its contexts are then watched. */
+  start(): void;
+}
+
+/** `W` is what the install wizard needs (its screen's type). */
+export interface InstallActions<W> {
+  /** Load what the wizard needs; the install slice says where it stands. */
+  open(): Promise<W>;
+  /** The wizard closed with this exit code (0: installed, and the fleet is watched from now on). */
+  closed(code: number): void;
+}
+
+export interface PrepareActions {
+  /** Run the preflight checks of this host (again); while a run is under way, nothing. */
+  run(): void;
+}
+
+export interface RolloutActions {
+  /** The tab is shown: start watching every context (once; the watches run as long as the dashboard). */
+  show(): void;
+  /** Create the rollout and run it here, as `fleetdeck rollout create`; its outcome goes to the slice's actions. */
+  run(spec: RolloutSpec): void;
+  /** Resume a paused rollout here, as `fleetdeck rollout resume`. */
+  resume(context: string, name: string): void;
+  /** Abort a rollout, as `fleetdeck rollout abort`: uncordons what it cordoned and did not finish. */
+  abort(context: string, name: string): void;
+  /** Create a NodeRollout for the Navarchos controller; resolves with it. */
+  createNodeRollout(context: string, request: NodeRolloutRequest): Promise<NodeRolloutSummary>;
+  /** The context's nodes with their labels (the wizard matches selectors against them). */
+  listNodes(context: string): Promise<PlanNode[]>;
+  /** The dry run of `fleetdeck rollout create` (changes nothing). */
+  dryRun(spec: RolloutSpec, plan: Plan): Promise<RolloutDryRun>;
+}
+
+export interface StorageActions {
+  /** The tab is shown: load the catalogues (once). */
+  show(): void;
+  /** Read a target's inventory (again). */
+  read(target: StorageTarget): void;
+}
+
+export interface ApprovalActions {
+  /** Open the panel on a context: watch its CertificateSigningRequests. */
+  open(context: string): void;
+  /** Close the panel: stop the watch. */
+  close(): void;
+  /** Approve a CSR of the open context; the slice's line says what happened. */
+  approve(name: string): void;
+  deny(name: string): void;
+}
+
+export interface Actions<W = unknown> {
+  sandbox?: SandboxActions;
+  install?: InstallActions<W>;
+  prepare?: PrepareActions;
+  rollouts?: RolloutActions;
+  storage?: StorageActions;
+  approvals?: ApprovalActions;
+}
