@@ -19,7 +19,10 @@ function adminConfig(): KubeConfig {
 }
 
 function startFleet(kc: KubeConfig): StatusFeed {
-  return startStatusFeed(kc, contextInfos(kc).filter((c) => c.name === CONTEXT));
+  return startStatusFeed(
+    kc,
+    contextInfos(kc).filter((c) => c.name === CONTEXT),
+  );
 }
 
 const pause = { name: 'app', image: 'registry.k8s.io/pause:3.9' };
@@ -51,10 +54,18 @@ describe('pod and Warning-event summaries from live watches on a real API server
       namespace: PODS_NS,
       body: {
         metadata: { name: 'filler' },
-        spec: { replicas: 5, selector: { matchLabels: { app: 'filler' } }, template: { metadata: { labels: { app: 'filler' } }, spec: { containers: [pause] } } },
+        spec: {
+          replicas: 5,
+          selector: { matchLabels: { app: 'filler' } },
+          template: { metadata: { labels: { app: 'filler' } }, spec: { containers: [pause] } },
+        },
       },
     });
-    await eventually('5 filler pods exist', async () => (await core.listNamespacedPod({ namespace: PODS_NS, labelSelector: 'app=filler' })).items.length === 5, 60_000);
+    await eventually(
+      '5 filler pods exist',
+      async () => (await core.listNamespacedPod({ namespace: PODS_NS, labelSelector: 'app=filler' })).items.length === 5,
+      60_000,
+    );
     const all = await core.listPodForAllNamespaces();
     const paged = await listJsonPaged(makeJsonClient(adminConfig()), '/api/v1/pods', {}, slimPod, 2);
     expect(all.items.length).toBeGreaterThanOrEqual(5);
@@ -75,7 +86,11 @@ describe('pod and Warning-event summaries from live watches on a real API server
       namespace: PODS_NS,
       body: {
         metadata: { name: 'web' },
-        spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [pause] } } },
+        spec: {
+          replicas: 2,
+          selector: { matchLabels: { app: 'web' } },
+          template: { metadata: { labels: { app: 'web' } }, spec: { containers: [pause] } },
+        },
       },
     });
     await eventually('Running grew by 2', () => state().pods.byPhase.Running === before + 2, 60_000);
@@ -89,18 +104,25 @@ describe('pod and Warning-event summaries from live watches on a real API server
       namespace: PODS_NS,
       body: { metadata: { name: 'nowhere' }, spec: { nodeSelector: { 'podwatch.fleetdeck.io/none': 'true' }, containers: [pause] } },
     });
-    const problem = await eventually('Unschedulable problem', () => ours().find((p) => p.name === 'nowhere' && p.reason.startsWith('Unschedulable: ')), 60_000);
+    const problem = await eventually(
+      'Unschedulable problem',
+      () => ours().find((p) => p.name === 'nowhere' && p.reason.startsWith('Unschedulable: ')),
+      60_000,
+    );
     expect(problem).toMatchObject({ namespace: PODS_NS, phase: 'Pending', restarts: 0 });
     // v1.20's scheduler words a nodeSelector mismatch as node affinity; later ones say node selector.
-    expect(problem.reason).toMatch(/^Unschedulable: 0\/6 nodes are available: 6 node\(s\) didn't match (node selector|Pod's node affinity)\.?$/);
+    expect(problem.reason).toMatch(
+      /^Unschedulable: 0\/6 nodes are available: 6 node\(s\) didn't match (node selector|Pod's node affinity)\.?$/,
+    );
     expect(problem.node).toBeUndefined();
     expect(problem.createdAt).toBeGreaterThan(Date.now() - 10 * 60_000);
     expect(state().pods.byPhase.Pending).toBeGreaterThanOrEqual(1);
     expect(state().pods.problemCount).toBeGreaterThanOrEqual(1);
 
     // The real scheduler records a FailedScheduling Warning for it.
-    const w = await eventually('FailedScheduling warning', () =>
-      state().events.warnings.find((e) => e.reason === 'FailedScheduling' && e.object === `Pod ${PODS_NS}/nowhere`),
+    const w = await eventually(
+      'FailedScheduling warning',
+      () => state().events.warnings.find((e) => e.reason === 'FailedScheduling' && e.object === `Pod ${PODS_NS}/nowhere`),
       60_000,
     );
     expect(w.namespace).toBe(PODS_NS);
@@ -117,10 +139,14 @@ describe('pod and Warning-event summaries from live watches on a real API server
     await faulty('crashing', 'CrashLoopBackOff');
     await faulty('no-image', 'ImagePullBackOff');
     await faulty('not-ready', 'NotReady');
-    const problems = await eventually('three faults and the unschedulable pod', () => {
-      const p = ours();
-      return p.length === 4 && p.some((x) => x.name === 'not-ready' && x.reason.startsWith('NotReady')) ? p : undefined;
-    }, 60_000);
+    const problems = await eventually(
+      'three faults and the unschedulable pod',
+      () => {
+        const p = ours();
+        return p.length === 4 && p.some((x) => x.name === 'not-ready' && x.reason.startsWith('NotReady')) ? p : undefined;
+      },
+      60_000,
+    );
     expect(problems.map((p) => [p.name, p.phase, p.reason])).toEqual([
       ['crashing', 'Running', 'CrashLoopBackOff'],
       ['no-image', 'Pending', 'ImagePullBackOff'],
@@ -172,7 +198,11 @@ describe('pod and Warning-event summaries from live watches on a real API server
     });
     const object = `Pod ${PODS_NS}/${pod.metadata!.name!}`;
     const mine = () => state().events.warnings.filter((e) => e.reason === 'PodwatchProbeFailed');
-    const w = await eventually('one deduplicated warning with count 4', () => (mine().length === 1 && mine()[0]!.count === 4 ? mine()[0] : undefined), 30_000);
+    const w = await eventually(
+      'one deduplicated warning with count 4',
+      () => (mine().length === 1 && mine()[0]!.count === 4 ? mine()[0] : undefined),
+      30_000,
+    );
     expect(w).toMatchObject({ object, namespace: PODS_NS, message: 'second time' });
     expect(state().events.warnings[0]?.reason).toBe('PodwatchProbeFailed'); // newest first
     expect(state().events.warnings.some((e) => e.reason === 'PodwatchNormal')).toBe(false);

@@ -32,35 +32,61 @@ describe('fleet config', () => {
       { context: 'w2', clusterName: 'east' },
     ]);
     const both = resolveFleet(fromFile, { hostingContext: 'b', namespace: 'other', context: ['w3'] })!;
-    expect(both).toEqual({ hostingContext: 'b', controlPlaneContext: 'nova', namespace: 'other', workloads: [{ context: 'w3', clusterName: 'w3' }] });
+    expect(both).toEqual({
+      hostingContext: 'b',
+      controlPlaneContext: 'nova',
+      namespace: 'other',
+      workloads: [{ context: 'w3', clusterName: 'w3' }],
+    });
     expect(fleetContextNames({ ...both, controlPlaneContext: 'b' })).toEqual(['b', 'w3']);
   });
 
   it('round-trips through the file it writes (0600)', () => {
     const p = path.join(dir, 'sub', 'fleet.yaml');
-    writeFleetFile(p, { hostingContext: 'kind-cp', controlPlaneContext: 'nova', namespace: 'elotl', workloads: [{ context: 'kind-workload-1', clusterName: 'kind-workload-1' }, { context: 'w2', clusterName: 'east' }] });
+    writeFleetFile(p, {
+      hostingContext: 'kind-cp',
+      controlPlaneContext: 'nova',
+      namespace: 'elotl',
+      workloads: [
+        { context: 'kind-workload-1', clusterName: 'kind-workload-1' },
+        { context: 'w2', clusterName: 'east' },
+      ],
+    });
     expect(fs.statSync(p).mode & 0o777).toBe(0o600);
     expect(resolveFleet(readFleetFile(p), {})).toEqual({
       hostingContext: 'kind-cp',
       controlPlaneContext: 'nova',
       namespace: 'elotl',
-      workloads: [{ context: 'kind-workload-1', clusterName: 'kind-workload-1' }, { context: 'w2', clusterName: 'east' }],
+      workloads: [
+        { context: 'kind-workload-1', clusterName: 'kind-workload-1' },
+        { context: 'w2', clusterName: 'east' },
+      ],
     });
     expect(readFleetFile(path.join(dir, 'missing.yaml'))).toBeUndefined();
   });
 
-  it('records the control plane\'s kubeconfig written by the install', () => {
+  it("records the control plane's kubeconfig written by the install", () => {
     const p = path.join(dir, 'with-kc', 'fleet.yaml');
-    writeFleetFile(p, { hostingContext: 'kind-cp', controlPlaneContext: 'nova', namespace: 'elotl', workloads: [] }, { kubeconfig: '/x/nova.kubeconfig' });
+    writeFleetFile(
+      p,
+      { hostingContext: 'kind-cp', controlPlaneContext: 'nova', namespace: 'elotl', workloads: [] },
+      { kubeconfig: '/x/nova.kubeconfig' },
+    );
     expect(readFleetFile(p)?.kubeconfig).toBe('/x/nova.kubeconfig');
     fs.writeFileSync(p, 'hostingContext: a\nkubeconfig: ""\n');
     expect(() => readFleetFile(p)).toThrow(/line 2: "kubeconfig" must be a non-empty string/);
   });
 
   it('errors name the file and the line', () => {
-    expect(() => readFleetFile(file('bad.yaml', 'hostingContext: a\nnamespace: [unclosed\n'))).toThrow(/bad\.yaml line \d+: not valid YAML/);
-    expect(() => readFleetFile(file('unknown.yaml', 'hostingContext: a\nworkload: [b]\n'))).toThrow(/unknown\.yaml line 2: unknown field "workload"/);
-    expect(() => readFleetFile(file('ns.yaml', 'hostingContext: a\nnamespace: Not_Valid\n'))).toThrow(/ns\.yaml line 2: "Not_Valid" is not a valid namespace name/);
+    expect(() => readFleetFile(file('bad.yaml', 'hostingContext: a\nnamespace: [unclosed\n'))).toThrow(
+      /bad\.yaml line \d+: not valid YAML/,
+    );
+    expect(() => readFleetFile(file('unknown.yaml', 'hostingContext: a\nworkload: [b]\n'))).toThrow(
+      /unknown\.yaml line 2: unknown field "workload"/,
+    );
+    expect(() => readFleetFile(file('ns.yaml', 'hostingContext: a\nnamespace: Not_Valid\n'))).toThrow(
+      /ns\.yaml line 2: "Not_Valid" is not a valid namespace name/,
+    );
     expect(() => readFleetFile(file('list.yaml', '- a\n'))).toThrow(/list\.yaml line 1: expected a mapping/);
   });
 });

@@ -58,24 +58,30 @@ describe('plain JSON reads (the initial lists)', () => {
   it('return the objects as the server sent them, timestamps as strings', async () => {
     const kc = configForContext(config(), 'kind-workload-1');
     const typed = await makeClient(kc, CoreV1Api).listNode();
-    const raw = await makeJsonClient(kc).get<{ kind: string; items: { metadata: { name: string; creationTimestamp: string } }[] }>('/api/v1/nodes');
+    const raw = await makeJsonClient(kc).get<{ kind: string; items: { metadata: { name: string; creationTimestamp: string } }[] }>(
+      '/api/v1/nodes',
+    );
     expect(raw.kind).toBe('NodeList');
     expect(raw.items.map((n) => n.metadata.name).sort()).toEqual(typed.items.map((n) => n.metadata!.name!).sort());
     expect(typeof raw.items[0]!.metadata.creationTimestamp).toBe('string');
   });
 
-  it('fail with the status code and the server\'s message, as the typed clients do', async () => {
+  it("fail with the status code and the server's message, as the typed clients do", async () => {
     const kc = configForContext(loadKubeconfig({ kubeconfig: inject('readOnlyKubeconfig') }).config, 'kind-workload-1');
-    const err = await makeJsonClient(kc).get('/api/v1/secrets').then(
-      () => undefined,
-      (e: unknown) => e,
-    );
+    const err = await makeJsonClient(kc)
+      .get('/api/v1/secrets')
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(statusCode(err)).toBe(403);
     expect(describeError(err)).toMatch(/^HTTP 403: secrets is forbidden: User "[^"]+" cannot list resource "secrets"/);
-    const missing = await makeJsonClient(configForContext(config(), 'kind-workload-1')).get('/apis/example.com/v1/nothings').then(
-      () => undefined,
-      (e: unknown) => e,
-    );
+    const missing = await makeJsonClient(configForContext(config(), 'kind-workload-1'))
+      .get('/apis/example.com/v1/nothings')
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(statusCode(missing)).toBe(404);
   });
 
@@ -86,10 +92,12 @@ describe('plain JSON reads (the initial lists)', () => {
       const kc = configForContext(config(), 'kind-workload-1');
       const port = (server.address() as net.AddressInfo).port;
       kc.clusters = kc.clusters.map((c) => ({ ...c, server: `https://127.0.0.1:${port}` }));
-      const err = await makeJsonClient(kc, 300).get('/api/v1/nodes').then(
-        () => undefined,
-        (e: unknown) => e,
-      );
+      const err = await makeJsonClient(kc, 300)
+        .get('/api/v1/nodes')
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
       expect(describeError(err)).toBe('timed out');
     } finally {
       server.close();

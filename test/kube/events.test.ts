@@ -27,7 +27,12 @@ function ev(
 describe('event times and counts', () => {
   it('last seen: the newest of lastTimestamp, eventTime and series.lastObservedTime, else creation', () => {
     expect(eventLastSeen(ev('a', 'X', { name: 'p' }, { seconds: 5 }))).toBe(T0 + 5000);
-    const series: CoreV1Event = { ...ev('b', 'X', { name: 'p' }), lastTimestamp: undefined, eventTime: at(1) as never, series: { count: 4, lastObservedTime: at(9) as never } };
+    const series: CoreV1Event = {
+      ...ev('b', 'X', { name: 'p' }),
+      lastTimestamp: undefined,
+      eventTime: at(1) as never,
+      series: { count: 4, lastObservedTime: at(9) as never },
+    };
     expect(eventLastSeen(series)).toBe(T0 + 9000);
     expect(eventCount(series)).toBe(4);
     const bare: CoreV1Event = { ...ev('c', 'X', { name: 'p' }), lastTimestamp: undefined, count: undefined };
@@ -52,7 +57,14 @@ describe('WarningTracker', () => {
     expect(s.warnings).toEqual([
       { reason: 'BackOff', object: 'Pod default/web-1', namespace: 'default', count: 5, lastSeen: T0 + 20_000, message: 'newer message' },
       { reason: 'BackOff', object: 'Pod default/web-2', namespace: 'default', count: 1, lastSeen: T0 + 5000, message: 'BackOff happened' },
-      { reason: 'FailedMount', object: 'Pod default/web-1', namespace: 'default', count: 1, lastSeen: T0 + 1000, message: 'FailedMount happened' },
+      {
+        reason: 'FailedMount',
+        object: 'Pod default/web-1',
+        namespace: 'default',
+        count: 1,
+        lastSeen: T0 + 1000,
+        message: 'FailedMount happened',
+      },
     ]);
   });
 
@@ -77,7 +89,9 @@ describe('WarningTracker', () => {
 
   it(`publishes the newest ${WARNING_LIMIT}, newest first, for cluster-scoped objects too`, () => {
     const t = new WarningTracker();
-    const events = Array.from({ length: 50 }, (_, i) => ev(`u${i}`, 'NodeNotReady', { kind: 'Node', name: `node-${i}`, namespace: '' }, { seconds: i }));
+    const events = Array.from({ length: 50 }, (_, i) =>
+      ev(`u${i}`, 'NodeNotReady', { kind: 'Node', name: `node-${i}`, namespace: '' }, { seconds: i }),
+    );
     for (const e of events) e.involvedObject.namespace = undefined;
     t.reset(events);
     const w = t.summary().warnings;

@@ -16,7 +16,11 @@ function cs(name: string, state: V1ContainerStatus['state'], ready = false, rest
 const running = (name = 'app', restarts = 0) => cs(name, { running: { startedAt: created } }, true, restarts, true);
 
 /** A pod literal: Running and Ready unless told otherwise. */
-function pod(over: { name?: string; ns?: string; uid?: string; phase?: string; reason?: string; deleting?: boolean; node?: string } & Partial<NonNullable<V1Pod['status']>> & { containers?: string[]; initContainers?: { name: string; restartPolicy?: string }[] } = {}): V1Pod {
+function pod(
+  over: { name?: string; ns?: string; uid?: string; phase?: string; reason?: string; deleting?: boolean; node?: string } & Partial<
+    NonNullable<V1Pod['status']>
+  > & { containers?: string[]; initContainers?: { name: string; restartPolicy?: string }[] } = {},
+): V1Pod {
   const name = over.name ?? 'web-1';
   return {
     metadata: {
@@ -34,7 +38,12 @@ function pod(over: { name?: string; ns?: string; uid?: string; phase?: string; r
     status: {
       phase: over.phase ?? 'Running',
       ...(over.reason ? { reason: over.reason } : {}),
-      conditions: over.conditions ?? [cond('Initialized', 'True'), cond('Ready', 'True'), cond('ContainersReady', 'True'), cond('PodScheduled', 'True')],
+      conditions: over.conditions ?? [
+        cond('Initialized', 'True'),
+        cond('Ready', 'True'),
+        cond('ContainersReady', 'True'),
+        cond('PodScheduled', 'True'),
+      ],
       containerStatuses: over.containerStatuses ?? [running()],
       ...(over.initContainerStatuses ? { initContainerStatuses: over.initContainerStatuses } : {}),
     },
@@ -47,7 +56,11 @@ const reasonOf = (p: V1Pod) => podState(p).problem?.reason;
 describe('podState: the reason, worded like kubectl', () => {
   it('Running and Ready, and Succeeded, are no problem', () => {
     expect(podState(pod())).toEqual({ phase: 'Running' });
-    expect(podState(pod({ phase: 'Succeeded', conditions: [], containerStatuses: [cs('app', { terminated: { exitCode: 0, reason: 'Completed' } })] }))).toEqual({
+    expect(
+      podState(
+        pod({ phase: 'Succeeded', conditions: [], containerStatuses: [cs('app', { terminated: { exitCode: 0, reason: 'Completed' } })] }),
+      ),
+    ).toEqual({
       phase: 'Succeeded',
     });
   });
@@ -56,7 +69,7 @@ describe('podState: the reason, worded like kubectl', () => {
     const p = pod({
       phase: 'Pending',
       node: '',
-      conditions: [cond('PodScheduled', 'False', 'Unschedulable', '0/6 nodes are available: 6 node(s) didn\'t match node selector.')],
+      conditions: [cond('PodScheduled', 'False', 'Unschedulable', "0/6 nodes are available: 6 node(s) didn't match node selector.")],
       containerStatuses: [],
     });
     const s = podState(p);
@@ -73,7 +86,9 @@ describe('podState: the reason, worded like kubectl', () => {
 
   it('Pending without any status yet is "Pending"; SchedulingGated says so', () => {
     expect(reasonOf({ metadata: { name: 'x', namespace: 'n', uid: 'u' }, spec: { containers: [{ name: 'a' }] } })).toBe('Pending');
-    expect(reasonOf(pod({ phase: 'Pending', conditions: [cond('PodScheduled', 'False', 'SchedulingGated')], containerStatuses: [] }))).toBe('SchedulingGated');
+    expect(reasonOf(pod({ phase: 'Pending', conditions: [cond('PodScheduled', 'False', 'SchedulingGated')], containerStatuses: [] }))).toBe(
+      'SchedulingGated',
+    );
   });
 
   it('container waiting reasons, with restart counts', () => {
@@ -83,7 +98,11 @@ describe('podState: the reason, worded like kubectl', () => {
     });
     expect(podState(crash).problem).toMatchObject({ reason: 'CrashLoopBackOff', restarts: 7, phase: 'Running', node: 'node-1' });
     for (const reason of ['ImagePullBackOff', 'ErrImagePull', 'CreateContainerConfigError', 'ContainerCreating']) {
-      const p = pod({ phase: 'Pending', conditions: [cond('PodScheduled', 'True'), cond('Ready', 'False')], containerStatuses: [cs('app', { waiting: { reason } })] });
+      const p = pod({
+        phase: 'Pending',
+        conditions: [cond('PodScheduled', 'True'), cond('Ready', 'False')],
+        containerStatuses: [cs('app', { waiting: { reason } })],
+      });
       expect(reasonOf(p)).toBe(reason);
     }
   });
@@ -92,7 +111,10 @@ describe('podState: the reason, worded like kubectl', () => {
     const p = pod({
       containers: ['a', 'b'],
       conditions: notReadyConds,
-      containerStatuses: [cs('a', { waiting: { reason: 'ImagePullBackOff' } }, false, 1), cs('b', { waiting: { reason: 'CrashLoopBackOff' } }, false, 2)],
+      containerStatuses: [
+        cs('a', { waiting: { reason: 'ImagePullBackOff' } }, false, 1),
+        cs('b', { waiting: { reason: 'CrashLoopBackOff' } }, false, 2),
+      ],
     });
     expect(podState(p).problem).toMatchObject({ reason: 'ImagePullBackOff', restarts: 3 });
   });
@@ -102,17 +124,48 @@ describe('podState: the reason, worded like kubectl', () => {
     const initConds = [cond('Initialized', 'False'), cond('Ready', 'False'), cond('PodScheduled', 'True')];
     const waitingApp = [cs('app', { waiting: { reason: 'PodInitializing' } })];
     expect(
-      podState(pod({ phase: 'Pending', initContainers: init, conditions: initConds, containerStatuses: waitingApp, initContainerStatuses: [cs('setup', { waiting: { reason: 'CrashLoopBackOff' } }, false, 4)] }))
-        .problem,
+      podState(
+        pod({
+          phase: 'Pending',
+          initContainers: init,
+          conditions: initConds,
+          containerStatuses: waitingApp,
+          initContainerStatuses: [cs('setup', { waiting: { reason: 'CrashLoopBackOff' } }, false, 4)],
+        }),
+      ).problem,
     ).toMatchObject({ reason: 'Init:CrashLoopBackOff', restarts: 4 });
-    expect(reasonOf(pod({ phase: 'Pending', initContainers: init, conditions: initConds, containerStatuses: waitingApp, initContainerStatuses: [cs('setup', { running: {} })] }))).toBe(
-      'Init:0/1',
-    );
     expect(
-      reasonOf(pod({ phase: 'Pending', initContainers: init, conditions: initConds, containerStatuses: waitingApp, initContainerStatuses: [cs('setup', { terminated: { exitCode: 1, reason: 'Error' } })] })),
+      reasonOf(
+        pod({
+          phase: 'Pending',
+          initContainers: init,
+          conditions: initConds,
+          containerStatuses: waitingApp,
+          initContainerStatuses: [cs('setup', { running: {} })],
+        }),
+      ),
+    ).toBe('Init:0/1');
+    expect(
+      reasonOf(
+        pod({
+          phase: 'Pending',
+          initContainers: init,
+          conditions: initConds,
+          containerStatuses: waitingApp,
+          initContainerStatuses: [cs('setup', { terminated: { exitCode: 1, reason: 'Error' } })],
+        }),
+      ),
     ).toBe('Init:Error');
     expect(
-      reasonOf(pod({ phase: 'Pending', initContainers: init, conditions: initConds, containerStatuses: waitingApp, initContainerStatuses: [cs('setup', { terminated: { exitCode: 2 } })] })),
+      reasonOf(
+        pod({
+          phase: 'Pending',
+          initContainers: init,
+          conditions: initConds,
+          containerStatuses: waitingApp,
+          initContainerStatuses: [cs('setup', { terminated: { exitCode: 2 } })],
+        }),
+      ),
     ).toBe('Init:ExitCode:2');
     const two = [{ name: 'a' }, { name: 'b' }];
     expect(
@@ -122,7 +175,10 @@ describe('podState: the reason, worded like kubectl', () => {
           initContainers: two,
           conditions: initConds,
           containerStatuses: waitingApp,
-          initContainerStatuses: [cs('a', { terminated: { exitCode: 0, reason: 'Completed' } }), cs('b', { waiting: { reason: 'PodInitializing' } })],
+          initContainerStatuses: [
+            cs('a', { terminated: { exitCode: 0, reason: 'Completed' } }),
+            cs('b', { waiting: { reason: 'PodInitializing' } }),
+          ],
         }),
       ),
     ).toBe('Init:1/2');
@@ -151,14 +207,20 @@ describe('podState: the reason, worded like kubectl', () => {
   });
 
   it('Running but not Ready: how many containers are ready', () => {
-    const p = pod({ containers: ['a', 'b'], conditions: notReadyConds, containerStatuses: [running('a'), cs('b', { running: {} }, false, 0, true)] });
+    const p = pod({
+      containers: ['a', 'b'],
+      conditions: notReadyConds,
+      containerStatuses: [running('a'), cs('b', { running: {} }, false, 0, true)],
+    });
     expect(podState(p).problem).toMatchObject({ phase: 'Running', reason: 'NotReady (1/2 ready)' });
     expect(reasonOf(pod({ conditions: notReadyConds, containerStatuses: [] }))).toBe('NotReady (0/1 ready)');
   });
 
   it('a pod being deleted is Terminating; NodeLost makes it Unknown; a Failed one keeps its reason', () => {
     expect(podState(pod({ deleting: true })).problem).toMatchObject({ phase: 'Running', reason: 'Terminating' });
-    expect(reasonOf(pod({ deleting: true, phase: 'Pending', containerStatuses: [cs('app', { waiting: { reason: 'ContainerCreating' } })] }))).toBe('Terminating');
+    expect(
+      reasonOf(pod({ deleting: true, phase: 'Pending', containerStatuses: [cs('app', { waiting: { reason: 'ContainerCreating' } })] })),
+    ).toBe('Terminating');
     expect(reasonOf(pod({ deleting: true, reason: 'NodeLost', phase: 'Unknown' }))).toBe('Unknown');
     expect(reasonOf(pod({ deleting: true, phase: 'Failed', reason: 'Evicted', containerStatuses: [] }))).toBe('Evicted');
     expect(podState(pod({ deleting: true, phase: 'Succeeded', containerStatuses: [] }))).toEqual({ phase: 'Succeeded' });
@@ -197,7 +259,13 @@ describe('podState: the reason, worded like kubectl', () => {
 
 describe('problemSeverity: worst first', () => {
   it('orders failing before waiting before NotReady before Terminating', () => {
-    const p = (reason: string, phase: 'Running' | 'Pending' | 'Failed' = 'Running') => ({ namespace: 'a', name: 'b', phase, reason, restarts: 0 });
+    const p = (reason: string, phase: 'Running' | 'Pending' | 'Failed' = 'Running') => ({
+      namespace: 'a',
+      name: 'b',
+      phase,
+      reason,
+      restarts: 0,
+    });
     expect(problemSeverity(p('CrashLoopBackOff'))).toBe(0);
     expect(problemSeverity(p('ImagePullBackOff', 'Pending'))).toBe(0);
     expect(problemSeverity(p('Init:CrashLoopBackOff', 'Pending'))).toBe(0);
@@ -213,7 +281,12 @@ describe('problemSeverity: worst first', () => {
 
 describe('PodTracker', () => {
   const crash = (name: string, ns = 'default', restarts = 1) =>
-    pod({ name, ns, conditions: notReadyConds, containerStatuses: [cs('app', { waiting: { reason: 'CrashLoopBackOff' } }, false, restarts)] });
+    pod({
+      name,
+      ns,
+      conditions: notReadyConds,
+      containerStatuses: [cs('app', { waiting: { reason: 'CrashLoopBackOff' } }, false, restarts)],
+    });
   const pending = (name: string, ns = 'default') =>
     pod({ name, ns, phase: 'Pending', conditions: [cond('PodScheduled', 'False', 'Unschedulable', 'no nodes')], containerStatuses: [] });
   const notReady = (name: string, ns = 'default') => pod({ name, ns, conditions: notReadyConds });
@@ -223,7 +296,12 @@ describe('PodTracker', () => {
     expect(t.summary().synced).toBe(false);
     t.reset([pod({ name: 'a' }), pod({ name: 'b' }), pending('c')]);
     let s = t.summary();
-    expect(s).toMatchObject({ synced: true, total: 3, byPhase: { Running: 2, Pending: 1, Succeeded: 0, Failed: 0, Unknown: 0 }, problemCount: 1 });
+    expect(s).toMatchObject({
+      synced: true,
+      total: 3,
+      byPhase: { Running: 2, Pending: 1, Succeeded: 0, Failed: 0, Unknown: 0 },
+      problemCount: 1,
+    });
     expect(s.problems.map((p) => p.name)).toEqual(['c']);
 
     expect(t.apply('ADDED', crash('d'))).toBe(true);
@@ -264,7 +342,14 @@ describe('PodTracker', () => {
 
   it('sorts worst first, then namespace and name', () => {
     const t = new PodTracker();
-    t.reset([notReady('n1', 'a'), pending('p1', 'b'), pending('p0', 'a'), crash('c2', 'z'), crash('c1', 'z'), pod({ name: 't', ns: 'a', deleting: true })]);
+    t.reset([
+      notReady('n1', 'a'),
+      pending('p1', 'b'),
+      pending('p0', 'a'),
+      crash('c2', 'z'),
+      crash('c1', 'z'),
+      pod({ name: 't', ns: 'a', deleting: true }),
+    ]);
     expect(t.summary().problems.map((p) => `${p.namespace}/${p.name}`)).toEqual(['z/c1', 'z/c2', 'a/p0', 'b/p1', 'a/n1', 'a/t']);
   });
 
@@ -323,6 +408,11 @@ describe('listPaged', () => {
   });
 
   it('passes other errors on (the watch retries with backoff)', async () => {
-    await expect(listPaged(async () => Promise.reject(new ApiException(403, 'Forbidden', {}, {})), (n: number) => n)).rejects.toThrow();
+    await expect(
+      listPaged(
+        async () => Promise.reject(new ApiException(403, 'Forbidden', {}, {})),
+        (n: number) => n,
+      ),
+    ).rejects.toThrow();
   });
 });

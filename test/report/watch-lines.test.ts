@@ -10,8 +10,13 @@ describe('status --watch: one line per change', () => {
     const first = diff.next([{ id: 'title', label: 'Checking contexts', state: 'info' }, ctx('ok', 'reachable, v1.20.2, 4 ms')], false);
     expect(first.map((l) => l.text)).toEqual(['Checking contexts', '* Context kind-cp... reachable, v1.20.2, 4 ms √']);
     // A new latency alone is not a change.
-    expect(diff.next([{ id: 'title', label: 'Checking contexts', state: 'info' }, ctx('ok', 'reachable, v1.20.2, 9 ms')], false)).toEqual([]);
-    const down = diff.next([{ id: 'title', label: 'Checking contexts', state: 'info' }, ctx('fail', 'unreachable since 10:42:07 (connection refused)')], true);
+    expect(diff.next([{ id: 'title', label: 'Checking contexts', state: 'info' }, ctx('ok', 'reachable, v1.20.2, 9 ms')], false)).toEqual(
+      [],
+    );
+    const down = diff.next(
+      [{ id: 'title', label: 'Checking contexts', state: 'info' }, ctx('fail', 'unreachable since 10:42:07 (connection refused)')],
+      true,
+    );
     expect(down.map((l) => l.text)).toEqual(['* Context kind-cp... unreachable since 10:42:07 (connection refused) [xx]']);
   });
 

@@ -9,7 +9,11 @@ import { configForContext, contextInfos, kubeconfigFiles, loadKubeconfig, select
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-kc-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-function kubeconfig(file: string, entries: { ctx: string; cluster: string; user: string; server: string; token?: string }[], current?: string): string {
+function kubeconfig(
+  file: string,
+  entries: { ctx: string; cluster: string; user: string; server: string; token?: string }[],
+  current?: string,
+): string {
   const p = path.join(dir, file);
   fs.writeFileSync(
     p,
@@ -25,20 +29,32 @@ function kubeconfig(file: string, entries: { ctx: string; cluster: string; user:
   return p;
 }
 
-const a = kubeconfig('a.yaml', [
-  { ctx: 'one', cluster: 'c1', user: 'u1', server: 'https://one:6443' },
-  { ctx: 'shared', cluster: 'cs', user: 'us', server: 'https://first:6443', token: 'first' },
-], 'one');
-const b = kubeconfig('b.yaml', [
-  { ctx: 'two', cluster: 'c2', user: 'u2', server: 'https://two:6443' },
-  { ctx: 'shared', cluster: 'cs', user: 'us', server: 'https://second:6443', token: 'second' },
-], 'two');
+const a = kubeconfig(
+  'a.yaml',
+  [
+    { ctx: 'one', cluster: 'c1', user: 'u1', server: 'https://one:6443' },
+    { ctx: 'shared', cluster: 'cs', user: 'us', server: 'https://first:6443', token: 'first' },
+  ],
+  'one',
+);
+const b = kubeconfig(
+  'b.yaml',
+  [
+    { ctx: 'two', cluster: 'c2', user: 'u2', server: 'https://two:6443' },
+    { ctx: 'shared', cluster: 'cs', user: 'us', server: 'https://second:6443', token: 'second' },
+  ],
+  'two',
+);
 
 describe('kubeconfig loading, as kubectl does it', () => {
-  it('reads extra files (the fleet\'s control-plane kubeconfig) after the others: their names lose, missing ones are skipped', () => {
+  it("reads extra files (the fleet's control-plane kubeconfig) after the others: their names lose, missing ones are skipped", () => {
     const { config, files } = loadKubeconfig({ kubeconfig: a, extra: [b, path.join(dir, 'gone.yaml')] });
     expect(files).toEqual([a, b]);
-    expect(contextInfos(config).map((c) => c.name).sort()).toEqual(['one', 'shared', 'two']);
+    expect(
+      contextInfos(config)
+        .map((c) => c.name)
+        .sort(),
+    ).toEqual(['one', 'shared', 'two']);
     expect(configForContext(config, 'shared').getCurrentCluster()?.server).toBe('https://first:6443');
   });
 

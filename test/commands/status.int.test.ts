@@ -48,7 +48,13 @@ describe('fleet status on a sandbox fleet', () => {
     await core.createNamespace({ body: { metadata: { name: NS } } });
     // Control-plane pods in various states, found by the labels the Nova guide waits on.
     await pauseDeployment(host, NS, 'apiserver', { component: 'apiserver' }, { replicas: 2 });
-    await pauseDeployment(host, NS, 'kube-controller-manager', { component: 'controller-manager' }, { annotations: { [FAULT_ANNOTATION]: 'CrashLoopBackOff' } });
+    await pauseDeployment(
+      host,
+      NS,
+      'kube-controller-manager',
+      { component: 'controller-manager' },
+      { annotations: { [FAULT_ANNOTATION]: 'CrashLoopBackOff' } },
+    );
     await pauseDeployment(host, NS, 'nova-scheduler', { component: 'nova-scheduler' });
     // etcd whose volume claims name a StorageClass nobody provisions: Pending, as in the guide's troubleshooting.
     await apps.createNamespacedStatefulSet({
@@ -61,14 +67,20 @@ describe('fleet status on a sandbox fleet', () => {
           selector: { matchLabels: { app: 'etcd' } },
           template: { metadata: { labels: { app: 'etcd' } }, spec: { containers: [{ name: 'etcd', image: 'registry.k8s.io/pause:3.9' }] } },
           volumeClaimTemplates: [
-            { metadata: { name: 'data' }, spec: { storageClassName: 'no-provisioner', accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } },
+            {
+              metadata: { name: 'data' },
+              spec: { storageClassName: 'no-provisioner', accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+            },
           ],
         },
       },
     });
     await core.createNamespacedService({
       namespace: NS,
-      body: { metadata: { name: 'apiserver' }, spec: { type: 'LoadBalancer', selector: { component: 'apiserver' }, ports: [{ port: 443 }] } },
+      body: {
+        metadata: { name: 'apiserver' },
+        spec: { type: 'LoadBalancer', selector: { component: 'apiserver' }, ports: [{ port: 443 }] },
+      },
     });
     // Certificates: one good for years, one about to expire.
     const ca = await createAuthority('nova-ca', 3650);
@@ -81,7 +93,12 @@ describe('fleet status on a sandbox fleet', () => {
     });
     // The control plane's API: CRDs and one registered, ready cluster; no SchedulePolicy yet.
     await installNovaCrds(host);
-    await createNovaCluster(host, 'e2e-w1', { kubernetesversion: '1.20', kubernetescluster: 'workload-1', region: 'sandbox', zone: 'zone-a' }, { Ready: 'True', Idle: 'False', Standby: 'False' });
+    await createNovaCluster(
+      host,
+      'e2e-w1',
+      { kubernetesversion: '1.20', kubernetescluster: 'workload-1', region: 'sandbox', zone: 'zone-a' },
+      { Ready: 'True', Idle: 'False', Standby: 'False' },
+    );
     // An agent in kind-workload-1 only.
     const w1 = ctx('kind-workload-1');
     await makeClient(w1, CoreV1Api).createNamespace({ body: { metadata: { name: NS } } });
@@ -90,13 +107,17 @@ describe('fleet status on a sandbox fleet', () => {
       const d = await makeClient(w1, AppsV1Api).readNamespacedDeployment({ name: 'nova-agent', namespace: NS });
       return d.status?.readyReplicas === 1;
     });
-    await eventually('apiserver and crash-looping pods reported', async () => {
-      const pods = (await core.listNamespacedPod({ namespace: NS })).items;
-      return (
-        pods.filter((p) => p.metadata?.labels?.component === 'apiserver' && p.status?.phase === 'Running').length === 2 &&
-        pods.some((p) => p.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'CrashLoopBackOff')
-      );
-    }, 60_000);
+    await eventually(
+      'apiserver and crash-looping pods reported',
+      async () => {
+        const pods = (await core.listNamespacedPod({ namespace: NS })).items;
+        return (
+          pods.filter((p) => p.metadata?.labels?.component === 'apiserver' && p.status?.phase === 'Running').length === 2 &&
+          pods.some((p) => p.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'CrashLoopBackOff')
+        );
+      },
+      60_000,
+    );
   });
 
   afterAll(async () => {
@@ -182,7 +203,11 @@ describe('fleet status on a sandbox fleet', () => {
       );
       const mid = lines.length;
       expect((await runCli(['sandbox', 'start-apiserver', 'kind-workload-2', '--dir', sandboxDir])).code).toBe(0);
-      await eventually('reachable line', () => lines.slice(mid).some((l) => l.id === 'kind-workload-2' && /^reachable/.test(l.detail ?? '')), 60_000);
+      await eventually(
+        'reachable line',
+        () => lines.slice(mid).some((l) => l.id === 'kind-workload-2' && /^reachable/.test(l.detail ?? '')),
+        60_000,
+      );
       expect(agent2().length).toBeGreaterThan(0);
     } finally {
       child.kill('SIGINT');

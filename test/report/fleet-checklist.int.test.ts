@@ -18,7 +18,12 @@ const readOnlyKubeconfig = inject('readOnlyKubeconfig');
 const NS = 'fw-nova';
 const HOST = 'kind-cp';
 const WORKLOAD = 'kind-workload-1';
-const FLEET: FleetConfig = { hostingContext: HOST, controlPlaneContext: HOST, namespace: NS, workloads: [{ context: WORKLOAD, clusterName: 'fw-workload-1' }] };
+const FLEET: FleetConfig = {
+  hostingContext: HOST,
+  controlPlaneContext: HOST,
+  namespace: NS,
+  workloads: [{ context: WORKLOAD, clusterName: 'fw-workload-1' }],
+};
 
 const loaded = loadKubeconfig({ kubeconfig }).config;
 const ctx = (name: string): KubeConfig => configForContext(loaded, name);
@@ -40,10 +45,14 @@ describe('fleet watchers on real API servers', () => {
     await fleet?.stop();
     const ext = makeClient(ctx(HOST), ApiextensionsV1Api);
     for (const name of createdCrds) await ext.deleteCustomResourceDefinition({ name }).catch(ignore(404));
-    await eventually('test CRDs gone', async () => {
-      const names = (await ext.listCustomResourceDefinition()).items.map((c) => c.metadata?.name);
-      return createdCrds.every((n) => !names.includes(n));
-    }, 60_000);
+    await eventually(
+      'test CRDs gone',
+      async () => {
+        const names = (await ext.listCustomResourceDefinition()).items.map((c) => c.metadata?.name);
+        return createdCrds.every((n) => !names.includes(n));
+      },
+      60_000,
+    );
     for (const c of [HOST, WORKLOAD]) await makeClient(ctx(c), CoreV1Api).deleteNamespace({ name: NS }).catch(ignore(404));
   });
 
@@ -51,7 +60,10 @@ describe('fleet watchers on real API servers', () => {
     // Given no fleet namespace: the watcher says so
     await eventually('hosting slice synced', () => state(HOST).fleetNamespace?.synced);
     expect(state(HOST).fleetNamespace).toMatchObject({ namespace: NS, exists: false, workloads: [], pods: [] });
-    expect(find(fleetChecklist(fleet.store.getState()), 'nova/apiserver')).toMatchObject({ state: 'fail', detail: `not installed (namespace ${NS} not found in ${HOST})` });
+    expect(find(fleetChecklist(fleet.store.getState()), 'nova/apiserver')).toMatchObject({
+      state: 'fail',
+      detail: `not installed (namespace ${NS} not found in ${HOST})`,
+    });
 
     // When the control plane's pieces appear
     const kc = ctx(HOST);
@@ -59,7 +71,13 @@ describe('fleet watchers on real API servers', () => {
     await core.createNamespace({ body: { metadata: { name: NS } } });
     await pauseDeployment(kc, NS, 'apiserver', { component: 'apiserver' });
     await pauseDeployment(kc, NS, 'kube-controller-manager', { component: 'controller-manager' });
-    await pauseDeployment(kc, NS, 'nova-scheduler', { component: 'nova-scheduler' }, { podSpec: { nodeSelector: { 'fleetdeck.test/no-such-node': 'true' } } });
+    await pauseDeployment(
+      kc,
+      NS,
+      'nova-scheduler',
+      { component: 'nova-scheduler' },
+      { podSpec: { nodeSelector: { 'fleetdeck.test/no-such-node': 'true' } } },
+    );
     await makeClient(kc, AppsV1Api).createNamespacedStatefulSet({
       namespace: NS,
       body: {
@@ -74,13 +92,20 @@ describe('fleet watchers on real API servers', () => {
     });
     await core.createNamespacedService({
       namespace: NS,
-      body: { metadata: { name: 'apiserver' }, spec: { type: 'LoadBalancer', selector: { component: 'apiserver' }, ports: [{ port: 443 }] } },
+      body: {
+        metadata: { name: 'apiserver' },
+        spec: { type: 'LoadBalancer', selector: { component: 'apiserver' }, ports: [{ port: 443 }] },
+      },
     });
     const ca = await createAuthority('fw-nova-ca', 365);
     const serving = await issueCertificate(ca, { commonName: 'fw-apiserver', hosts: ['127.0.0.1'], usage: 'server', days: 200 });
     await core.createNamespacedSecret({
       namespace: NS,
-      body: { metadata: { name: 'apiserver-certs' }, type: 'Opaque', data: { 'tls.crt': b64(serving.certPem), 'tls.key': b64(serving.keyPem), 'ca.crt': b64(ca.certPem) } },
+      body: {
+        metadata: { name: 'apiserver-certs' },
+        type: 'Opaque',
+        data: { 'tls.crt': b64(serving.certPem), 'tls.key': b64(serving.keyPem), 'ca.crt': b64(ca.certPem) },
+      },
     });
 
     // Then the slice follows, in summaries only
@@ -89,7 +114,12 @@ describe('fleet watchers on real API servers', () => {
       () => {
         const s = state(HOST).fleetNamespace;
         const ready = (name: string) => s?.workloads.find((w) => w.name === name)?.ready === 1;
-        return s?.exists && ready('apiserver') && ready('etcd') && ready('kube-controller-manager') && s.services[0]?.ingress.length && s.certs.length === 2 &&
+        return s?.exists &&
+          ready('apiserver') &&
+          ready('etcd') &&
+          ready('kube-controller-manager') &&
+          s.services[0]?.ingress.length &&
+          s.certs.length === 2 &&
           s.pods.some((p) => p.labels.component === 'nova-scheduler' && p.reason?.startsWith('Unschedulable'))
           ? s
           : undefined;
@@ -114,7 +144,9 @@ describe('fleet watchers on real API servers', () => {
     expect(text).toContain('* API Server status... Running √');
     expect(text).toContain('* Kube-controller-manager status... Running √');
     expect(text).toContain('* ETCD status... Running √');
-    expect(text).toMatch(/\* Nova scheduler status\.\.\. Pending 0\/1 \(Unschedulable: 0\/\d+ nodes are available: .*(node selector|node affinity).*\) ✗/);
+    expect(text).toMatch(
+      /\* Nova scheduler status\.\.\. Pending 0\/1 \(Unschedulable: 0\/\d+ nodes are available: .*(node selector|node affinity).*\) ✗/,
+    );
     expect(text).toContain('Nova Control Plane is not healthy ✗');
     expect(text).toMatch(/\* API Server Service\.\.\. 127\.3\.\d+\.\d+ √/);
     expect(text).toMatch(/\* Control plane certificates\.\.\. valid for 19\d days √/);
@@ -133,19 +165,26 @@ describe('fleet watchers on real API servers', () => {
       await ext.createCustomResourceDefinition({ body: c });
       createdCrds.push(c.metadata!.name!);
     }
-    await eventually('CRDs seen', () => {
-      const cp = state(HOST).controlPlane;
-      return cp?.synced && cp.crds.cluster && cp.crds.schedulePolicy && cp.crds.scheduleGroup;
-    }, 60_000);
+    await eventually(
+      'CRDs seen',
+      () => {
+        const cp = state(HOST).controlPlane;
+        return cp?.synced && cp.crds.cluster && cp.crds.schedulePolicy && cp.crds.scheduleGroup;
+      },
+      60_000,
+    );
     expect(createdCrds.sort()).toEqual(Object.values(NOVA_CRDS).sort());
 
     // And an agent registers its Cluster, and a SchedulePolicy is defined
     await eventually(
       'Cluster created',
       () =>
-        createNovaCluster(kc, 'fw-workload-1', { kubernetesversion: '1.20', kubernetescluster: 'workload-1', provider: 'kind' }, { Ready: 'True', Idle: 'True', Standby: 'False' }).then(
-          () => true,
-        ),
+        createNovaCluster(
+          kc,
+          'fw-workload-1',
+          { kubernetesversion: '1.20', kubernetescluster: 'workload-1', provider: 'kind' },
+          { Ready: 'True', Idle: 'True', Standby: 'False' },
+        ).then(() => true),
       30_000,
       250,
     );
@@ -154,7 +193,9 @@ describe('fleet watchers on real API servers', () => {
       const s = state(HOST).controlPlane;
       return s?.clusters.length === 1 && s.schedulePolicies === 1 ? s : undefined;
     });
-    expect(cp.clusters).toEqual([{ name: 'fw-workload-1', k8sVersion: '1.20', k8sCluster: 'workload-1', ready: 'True', idle: 'True', standby: 'False' }]);
+    expect(cp.clusters).toEqual([
+      { name: 'fw-workload-1', k8sVersion: '1.20', k8sCluster: 'workload-1', ready: 'True', idle: 'True', standby: 'False' },
+    ]);
     const text = formatChecklist(fleetChecklist(fleet.store.getState()));
     expect(text).toContain('* Cluster CRD presence... installed √');
     expect(text).toContain('* Cluster fw-workload-1 connected and ready √');
@@ -164,10 +205,14 @@ describe('fleet watchers on real API servers', () => {
     // When the ScheduleGroup and Cluster CRDs go away, so do their rows and objects
     await ext.deleteCustomResourceDefinition({ name: NOVA_CRDS.cluster });
     await ext.deleteCustomResourceDefinition({ name: NOVA_CRDS.scheduleGroup });
-    await eventually('CRDs gone', () => {
-      const s = state(HOST).controlPlane;
-      return s?.synced && !s.crds.cluster && !s.crds.scheduleGroup && s.crds.schedulePolicy && s.clusters.length === 0;
-    }, 60_000);
+    await eventually(
+      'CRDs gone',
+      () => {
+        const s = state(HOST).controlPlane;
+        return s?.synced && !s.crds.cluster && !s.crds.scheduleGroup && s.crds.schedulePolicy && s.clusters.length === 0;
+      },
+      60_000,
+    );
     // And nothing spins: the revision settles while the CRDs stay absent
     const settle = async () => {
       const r = fleet.store.getState().contexts[HOST]!.controlPlane;
@@ -187,10 +232,14 @@ describe('fleet watchers on real API servers', () => {
     const kc = ctx(WORKLOAD);
     await makeClient(kc, CoreV1Api).createNamespace({ body: { metadata: { name: NS } } });
     await pauseDeployment(kc, NS, 'nova-agent', { app: 'nova-agent' });
-    const ns = await eventually('agent ready', () => {
-      const s = state(WORKLOAD).fleetNamespace;
-      return s?.workloads.find((w) => w.name === 'nova-agent')?.ready === 1 ? s : undefined;
-    }, 60_000);
+    const ns = await eventually(
+      'agent ready',
+      () => {
+        const s = state(WORKLOAD).fleetNamespace;
+        return s?.workloads.find((w) => w.name === 'nova-agent')?.ready === 1 ? s : undefined;
+      },
+      60_000,
+    );
     // The workload role watches no Services or Secrets
     expect(ns.services).toEqual([]);
     expect(ns.certs).toEqual([]);
@@ -214,14 +263,22 @@ describe('fleet watchers on real API servers', () => {
 
   it('a user who may not read Secrets: certificates cannot be checked, the rest still works', async () => {
     const ro = loadKubeconfig({ kubeconfig: readOnlyKubeconfig }).config;
-    const s = await collectStatus(ro, contextInfos(ro).filter((c) => c.name === HOST), 30_000, FLEET);
+    const s = await collectStatus(
+      ro,
+      contextInfos(ro).filter((c) => c.name === HOST),
+      30_000,
+      FLEET,
+    );
     const ns = s.contexts[HOST]?.fleetNamespace;
     expect(ns?.synced).toBe(true);
     expect(ns?.forbidden).toBeUndefined();
     expect(ns?.secretsForbidden).toMatch(/^cannot list secrets in namespace fw-nova: HTTP 403/);
     expect(ns?.certs).toEqual([]);
     const items = fleetChecklist(s);
-    expect(find(items, 'nova/certificates')).toMatchObject({ state: 'warn', detail: expect.stringMatching(/^cannot check: cannot list secrets/) });
+    expect(find(items, 'nova/certificates')).toMatchObject({
+      state: 'warn',
+      detail: expect.stringMatching(/^cannot check: cannot list secrets/),
+    });
     expect(find(items, 'nova/apiserver')).toMatchObject({ state: 'ok', detail: 'Running' });
   });
 });
