@@ -29,7 +29,9 @@ describe('fleetdeck preflight --root FIXTURE', () => {
     expect(r.code).toBe(1);
     const lines = rows(r.stdout);
     expect(lines.find((l) => l.startsWith('* No previous Kubernetes installation... found kubelet binary'))).toMatch(/ ✗$/);
-    expect(lines).toContain('* Ports 6443, 2379, 2380, 10250 free... in use: kube-apiserver (pid 300) on tcp 0.0.0.0:6443; etcd (pid 301) on tcp 127.0.0.1:2379, tcp 127.0.0.1:2380; kubelet (pid 302) on tcp6 [::]:10250 ✗');
+    expect(lines).toContain(
+      '* Ports 6443, 2379, 2380, 10250 free... in use: kube-apiserver (pid 300) on tcp 0.0.0.0:6443; etcd (pid 301) on tcp 127.0.0.1:2379, tcp 127.0.0.1:2380; kubelet (pid 302) on tcp6 [::]:10250 ✗',
+    );
     expect(lines).toContain('* DNS port 53... in use by dnsmasq (pid 303) on udp 0.0.0.0:53 ✗');
     expect(r.stdout).toContain('  remove it first (kubeadm reset');
   });
@@ -37,8 +39,12 @@ describe('fleetdeck preflight --root FIXTURE', () => {
   it('bad-hostname: ✗ with the reason; --min-cpus/--min-memory change the minimums', async () => {
     const r = await preflight('--root', fixture('bad-hostname'), '--ascii');
     expect(r.code).toBe(1);
-    expect(rows(r.stdout).find((l) => l.startsWith('* Hostname'))).toMatch(/"Node_01\.Example\.com" \(.*etc\/hostname\): it has upper-case letters \[xx\]$/);
-    const j = JSON.parse((await preflight('--root', fixture('bad-hostname'), '--min-cpus', '1', '--min-memory', '1.2', '-o', 'json')).stdout);
+    expect(rows(r.stdout).find((l) => l.startsWith('* Hostname'))).toMatch(
+      /"Node_01\.Example\.com" \(.*etc\/hostname\): it has upper-case letters \[xx\]$/,
+    );
+    const j = JSON.parse(
+      (await preflight('--root', fixture('bad-hostname'), '--min-cpus', '1', '--min-memory', '1.2', '-o', 'json')).stdout,
+    );
     expect(j.ok).toBe(false);
     const states = Object.fromEntries(j.checks.map((c: { id: string; state: string }) => [c.id, c.state]));
     expect(states).toMatchObject({ hostname: 'fail', os: 'fail', cpus: 'ok', memory: 'ok' });

@@ -45,7 +45,17 @@ describe('fleetdeck storage estimate --local (this machine’s lsblk)', () => {
   });
 
   it('-o json: the inventory and the estimate', async () => {
-    const r = await estimate('--local', '--catalogue', 'kloudspot-example', '--features', 'kloudhybrid', '--size', 'hybrid-database=2.5', '-o', 'json');
+    const r = await estimate(
+      '--local',
+      '--catalogue',
+      'kloudspot-example',
+      '--features',
+      'kloudhybrid',
+      '--size',
+      'hybrid-database=2.5',
+      '-o',
+      'json',
+    );
     expect(r.stderr).toBe('');
     const j = JSON.parse(r.stdout);
     expect(j.source).toBe('local');
@@ -60,8 +70,22 @@ describe('fleetdeck storage estimate --local (this machine’s lsblk)', () => {
       { name: 'kloudhybrid', label: 'Kloudhybrid', enabled: true },
     ]);
     expect(j.volumes).toEqual([
-      { name: 'hybrid-elasticsearch', label: 'Stream processing elasticsearch', kind: 'unshared', gb: 10, feature: 'kloudhybrid', component: 'stream-processing' },
-      { name: 'hybrid-database', label: 'Kloudinsights database', kind: 'unshared', gb: 2.5, feature: 'kloudhybrid', component: 'database' },
+      {
+        name: 'hybrid-elasticsearch',
+        label: 'Stream processing elasticsearch',
+        kind: 'unshared',
+        gb: 10,
+        feature: 'kloudhybrid',
+        component: 'stream-processing',
+      },
+      {
+        name: 'hybrid-database',
+        label: 'Kloudinsights database',
+        kind: 'unshared',
+        gb: 2.5,
+        feature: 'kloudhybrid',
+        component: 'database',
+      },
     ]);
     expect(j.required).toEqual({ shared: 0, unshared: 12.5 });
     expect(j.perNode).toHaveLength(1);
@@ -79,7 +103,12 @@ describe('fleetdeck storage estimate --local (this machine’s lsblk)', () => {
 
 describe('bad input: one line, exit 2, nothing read', () => {
   const badCatalogue = path.join(tmp, 'bad.yaml');
-  beforeAll(() => fs.writeFileSync(badCatalogue, 'name: bad\nfeatures:\n  - name: a\n    components:\n      - name: c\n        volumes:\n          - name: v\n            kind: shared\n            defaultGB: -1\n'));
+  beforeAll(() =>
+    fs.writeFileSync(
+      badCatalogue,
+      'name: bad\nfeatures:\n  - name: a\n    components:\n      - name: c\n        volumes:\n          - name: v\n            kind: shared\n            defaultGB: -1\n',
+    ),
+  );
 
   it.each([
     [['--size', 'etcd-data=-3'], /^fleetdeck: --size etcd-data=-3: the size must be greater than 0 GB$/],
@@ -88,15 +117,27 @@ describe('bad input: one line, exit 2, nothing read', () => {
     [['--size', 'etcd-data'], /^fleetdeck: --size etcd-data: expected VOLUME=GB/],
     [['--size', 'etcd-data=3', '--size', 'etcd-data=4'], /^fleetdeck: --size etcd-data is given twice$/],
     [['--size', 'wal=3'], /^fleetdeck: unknown volume "wal" in --size \(volumes of the enabled features: etcd-data\)$/],
-    [['--features', 'kloudinsights'], /^fleetdeck: unknown feature "kloudinsights" in catalogue nova-control-plane \(known: nova-control-plane\)$/],
-    [['--catalogue', 'kloudspot-example', '--size', 'hybrid-database=3'], /^fleetdeck: volume "hybrid-database" belongs to feature kloudhybrid, which is not enabled \(add it to --features\)$/],
+    [
+      ['--features', 'kloudinsights'],
+      /^fleetdeck: unknown feature "kloudinsights" in catalogue nova-control-plane \(known: nova-control-plane\)$/,
+    ],
+    [
+      ['--catalogue', 'kloudspot-example', '--size', 'hybrid-database=3'],
+      /^fleetdeck: volume "hybrid-database" belongs to feature kloudhybrid, which is not enabled \(add it to --features\)$/,
+    ],
     [['--catalogue', path.join(tmp, 'none.yaml')], /^fleetdeck: catalogue .*none\.yaml does not exist$/],
-    [['--catalogue', 'nonesuch'], /^fleetdeck: catalogue nonesuch does not exist \(a file, or one of fleetdeck's: default, kloudspot-example\)$/],
+    [
+      ['--catalogue', 'nonesuch'],
+      /^fleetdeck: catalogue nonesuch does not exist \(a file, or one of fleetdeck's: default, kloudspot-example\)$/,
+    ],
     [['--force'], /^fleetdeck: --force only applies to --values FILE$/],
     [['--context', 'x'], /^fleetdeck: --local reads this host and --context a cluster: give one of them$/],
     [['-o', 'yaml'], /^fleetdeck: option '-o, --output <format>' argument 'yaml' is invalid/],
     [['--shared-pool', 'vg', '--unshared-pool', 'vg'], /^fleetdeck: volume group vg cannot serve both shared and unshared volumes$/],
-    [['--unshared-pool', 'no-such-vg'], /^fleetdeck: volume group no-such-vg \(for unshared volumes\) is on no node \(volume groups: .*\)$/],
+    [
+      ['--unshared-pool', 'no-such-vg'],
+      /^fleetdeck: volume group no-such-vg \(for unshared volumes\) is on no node \(volume groups: .*\)$/,
+    ],
   ])('--local %j', async (args, pattern) => {
     const r = await estimate('--local', ...args);
     expect(r.code).toBe(2);
@@ -106,13 +147,21 @@ describe('bad input: one line, exit 2, nothing read', () => {
   it('a catalogue with a schema error names the file and the line', async () => {
     const r = await estimate('--local', '--catalogue', badCatalogue);
     expect(r.code).toBe(2);
-    expectOneLine(r, new RegExp(`^fleetdeck: ${badCatalogue.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} line 9: defaultGB of volume "v" must be a number of GB greater than 0 \\(got -1\\)$`));
+    expectOneLine(
+      r,
+      new RegExp(
+        `^fleetdeck: ${badCatalogue.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} line 9: defaultGB of volume "v" must be a number of GB greater than 0 \\(got -1\\)$`,
+      ),
+    );
   });
 
   it('without --local and without a context', async () => {
     const r = await estimate();
     expect(r.code).toBe(2);
-    expectOneLine(r, /^fleetdeck: no --context given and the kubeconfig has no current context; give --context C, or --local for this host$/);
+    expectOneLine(
+      r,
+      /^fleetdeck: no --context given and the kubeconfig has no current context; give --context C, or --local for this host$/,
+    );
   });
 
   it('`storage` alone shows its help and exits 2; an unknown subcommand is one line', async () => {
@@ -167,7 +216,13 @@ describe('--values FILE', () => {
     const values = parse(text);
     expect(values.storage.catalogue).toBe('kloudspot-example');
     expect(values.storage.features).toEqual({ kloudmanage: false, kloudinsights: true, kloudhybrid: false });
-    expect(Object.keys(values.storage.volumes)).toEqual(['insights-elasticsearch', 'insights-state', 'insights-database', 'insights-kafka', 'insights-zookeeper']);
+    expect(Object.keys(values.storage.volumes)).toEqual([
+      'insights-elasticsearch',
+      'insights-state',
+      'insights-database',
+      'insights-kafka',
+      'insights-zookeeper',
+    ]);
     expect(values.storage.volumes['insights-kafka']).toMatchObject({ size: '3Gi', sizeGB: 3, kind: 'unshared' });
     expect(values.storage.volumes['insights-elasticsearch']).toMatchObject({ size: '10Gi', sizeGB: 10, kind: 'shared' });
     expect(values.storage.required).toEqual({ sharedGB: 20, unsharedGB: 15 });
@@ -175,10 +230,24 @@ describe('--values FILE', () => {
 
     const again = await estimate('--local', '--catalogue', 'kloudspot-example', '--size', 'insights-kafka=4', '--values', file);
     expect(again.code).toBe(2);
-    expectOneLine(again, new RegExp(`^fleetdeck: --values ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} exists; pass --force to overwrite it$`));
+    expectOneLine(
+      again,
+      new RegExp(`^fleetdeck: --values ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} exists; pass --force to overwrite it$`),
+    );
     expect(fs.readFileSync(file, 'utf8')).toBe(text);
 
-    const forced = await estimate('--local', '--catalogue', 'kloudspot-example', '--size', 'insights-kafka=4', '--values', file, '--force', '-o', 'json');
+    const forced = await estimate(
+      '--local',
+      '--catalogue',
+      'kloudspot-example',
+      '--size',
+      'insights-kafka=4',
+      '--values',
+      file,
+      '--force',
+      '-o',
+      'json',
+    );
     expect([0, 1]).toContain(forced.code);
     expect(JSON.parse(forced.stdout).values).toBe(file);
     expect(parse(fs.readFileSync(file, 'utf8')).storage.volumes['insights-kafka'].size).toBe('4Gi');
