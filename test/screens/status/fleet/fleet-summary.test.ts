@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { fleetProblems, fleetSummary } from '../../../../src/screens/status/fleet/fleet-summary.js';
-import { info } from '../../../helpers/screen.js';
 
 describe('fleetSummary', () => {
   it('counts failures and warnings at any depth, says healthy when all pass, checking while some run', () => {
