@@ -1,10 +1,24 @@
 import { execFile } from 'node:child_process';
-import { AppsV1Api, CoreV1Api, KubernetesObjectApi, PatchStrategy, setHeaderOptions, type KubeConfig, type KubernetesObject, type V1Pod, type V1PodSpec } from '@kubernetes/client-node';
+import {
+  AppsV1Api,
+  CoreV1Api,
+  KubernetesObjectApi,
+  PatchStrategy,
+  setHeaderOptions,
+  type KubeConfig,
+  type KubernetesObject,
+  type V1Pod,
+  type V1PodSpec,
+} from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { makeClient, statusCode } from '../../src/kube/client.js';
-import { configForContext, loadKubeconfig } from '../../src/kube/kubeconfig.js';
-import { waitFor } from '../../src/kube/wait.js';
-import { cordon, DrainError, drainNode, dryRunDrain, uncordon, type DrainProgress } from '../../src/rollout/drain.js';
+import { makeClient, statusCode } from '../../../src/kube/client.js';
+import { configForContext, loadKubeconfig } from '../../../src/kube/kubeconfig.js';
+import { waitFor } from '../../../src/kube/wait.js';
+import { cordon, uncordon } from '../../../src/kube/nodes.js';
+import { drainNode } from '../../../src/rollout/drain/drain.js';
+import { dryRunDrain } from '../../../src/rollout/drain/dry-run.js';
+import { DrainError } from '../../../src/rollout/drain/errors.js';
+import type { DrainProgress } from '../../../src/rollout/drain/tracker.js';
 
 const kubeconfig = inject('kubeconfig');
 const CONTEXT = 'kind-workload-2';
@@ -24,7 +38,11 @@ let objects: KubernetesObjectApi;
 /** Every node this file cordoned (directly or through a drain): uncordoned at the end. */
 const touched = new Set<string>();
 
-const podSpec = (over: Partial<V1PodSpec> = {}): V1PodSpec => ({ containers: [{ name: 'app', image: PAUSE }], terminationGracePeriodSeconds: 1, ...over });
+const podSpec = (over: Partial<V1PodSpec> = {}): V1PodSpec => ({
+  containers: [{ name: 'app', image: PAUSE }],
+  terminationGracePeriodSeconds: 1,
+  ...over,
+});
 
 async function deployment(namespace: string, name: string, replicas: number, spec: Partial<V1PodSpec> = {}): Promise<void> {
   await apps.createNamespacedDeployment({
@@ -39,12 +57,18 @@ async function deployment(namespace: string, name: string, replicas: number, spe
 async function daemonSet(namespace: string, name: string): Promise<void> {
   await apps.createNamespacedDaemonSet({
     namespace,
-    body: { metadata: { name }, spec: { selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: podSpec() } } },
+    body: {
+      metadata: { name },
+      spec: { selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: podSpec() } },
+    },
   });
 }
 
 async function unmanagedPod(namespace: string, name: string, node: string, spec: Partial<V1PodSpec> = {}): Promise<V1Pod> {
-  return core.createNamespacedPod({ namespace, body: { metadata: { name, labels: { app: name } }, spec: podSpec({ nodeName: node, ...spec }) } });
+  return core.createNamespacedPod({
+    namespace,
+    body: { metadata: { name, labels: { app: name } }, spec: podSpec({ nodeName: node, ...spec }) },
+  });
 }
 
 const isRunning = (p: V1Pod) => p.status?.phase === 'Running' && !p.metadata?.deletionTimestamp;
@@ -79,18 +103,34 @@ async function schedulableNodes(): Promise<string[]> {
 async function cleanNodes(): Promise<string[]> {
   const nodes = await schedulableNodes();
   const dry = await dryRunDrain(kc, nodes, { force: false, deleteEmptyDirData: false });
-  const clean = dry.nodes.filter((n) => !n.pods.some((c) => c.action === 'needs-force' || c.action === 'needs-delete-emptydir-data' || c.action === 'blocked-pdb')).map((n) => n.node);
+  const clean = dry.nodes
+    .filter(
+      (n) => !n.pods.some((c) => c.action === 'needs-force' || c.action === 'needs-delete-emptydir-data' || c.action === 'blocked-pdb'),
+    )
+    .map((n) => n.node);
   if (clean.length < 2) throw new Error(`only ${clean.length} of ${nodes.length} nodes can be drained without flags: ${clean.join(', ')}`);
   return clean;
 }
 
 /** Pods may go to these nodes only. */
 const onlyOn = (nodes: string[]): Partial<V1PodSpec> => ({
-  affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: HOSTNAME, operator: 'In', values: nodes }] }] } } },
+  affinity: {
+    nodeAffinity: {
+      requiredDuringSchedulingIgnoredDuringExecution: {
+        nodeSelectorTerms: [{ matchExpressions: [{ key: HOSTNAME, operator: 'In', values: nodes }] }],
+      },
+    },
+  },
 });
 
 /** drainNode, remembering the node for the final uncordon; every progress report lands in `seen`. */
-async function drain(node: string, opts: Parameters<typeof drainNode>[2] = {}, seen: DrainProgress[] = [], onReport?: (p: DrainProgress) => void, signal?: AbortSignal) {
+async function drain(
+  node: string,
+  opts: Parameters<typeof drainNode>[2] = {},
+  seen: DrainProgress[] = [],
+  onReport?: (p: DrainProgress) => void,
+  signal?: AbortSignal,
+) {
   touched.add(node);
   return drainNode(
     kc,
@@ -132,7 +172,11 @@ function kubectlEvictions(out: string): string[] {
 function kubectlRefusals(out: string): Record<string, string[]> {
   const res: Record<string, string[]> = {};
   for (const m of out.matchAll(/^cannot delete .*\(use (--[a-z-]+) to override\): (.+)$/gm)) {
-    res[m[1]!] = m[2]!.split(/,\s*/).map((p) => p.trim()).filter(Boolean).sort();
+    res[m[1]!] = m[2]!
+      .split(/,\s*/)
+      .map((p) => p.trim())
+      .filter(Boolean)
+      .sort();
   }
   return res;
 }
@@ -189,7 +233,12 @@ describe('drainNode on a real API server (policy/v1beta1 evictions)', () => {
     expect(result.cordoned).toBe(true);
     expect((await core.readNode({ name: node })).spec?.unschedulable).toBe(true);
     const mine = result.pods.filter((c) => c.namespace === NS.app);
-    expect(mine.filter((c) => c.action === 'evict').map((c) => c.uid).sort()).toEqual(onNode.map((p) => p.metadata!.uid!).sort());
+    expect(
+      mine
+        .filter((c) => c.action === 'evict')
+        .map((c) => c.uid)
+        .sort(),
+    ).toEqual(onNode.map((p) => p.metadata!.uid!).sort());
     expect(mine.find((c) => c.uid === agent.metadata!.uid)?.action).toBe('ignored-daemonset');
     const last = seen.at(-1)!;
     expect(last).toMatchObject({ node, remaining: 0, failed: 0 });
@@ -229,7 +278,9 @@ describe('drainNode on a real API server (policy/v1beta1 evictions)', () => {
     expect(e.kind).toBe('refused');
     expect(e.message).toContain(`--force for ${NS.flags}/lonely`);
     expect(e.message).toContain(`--delete-emptydir-data for ${NS.flags}/${cache!.metadata!.name}`);
-    expect(e.pods.map((p) => `${p.namespace}/${p.name}`).sort()).toEqual([`${NS.flags}/${cache!.metadata!.name}`, `${NS.flags}/lonely`].sort());
+    expect(e.pods.map((p) => `${p.namespace}/${p.name}`).sort()).toEqual(
+      [`${NS.flags}/${cache!.metadata!.name}`, `${NS.flags}/lonely`].sort(),
+    );
     // Nothing was evicted or deleted.
     expect(await exists(NS.flags, 'lonely', lonely!.metadata!.uid)).toBe(true);
     expect(await exists(NS.flags, cache!.metadata!.name!, cache!.metadata!.uid)).toBe(true);
@@ -323,7 +374,11 @@ describe('drainNode on a real API server (policy/v1beta1 evictions)', () => {
 
     expect(await uncordon(kc, node)).toBe(true);
     // No budget of this file may hold up the drains that follow.
-    await objects.delete({ apiVersion: 'policy/v1beta1', kind: 'PodDisruptionBudget', metadata: { name: 'guarded-pdb', namespace: NS.pdb } } as KubernetesObject);
+    await objects.delete({
+      apiVersion: 'policy/v1beta1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'guarded-pdb', namespace: NS.pdb },
+    } as KubernetesObject);
   });
 
   it('the dry-run classification agrees with kubectl drain --dry-run=server on the same node', async () => {
@@ -345,9 +400,19 @@ describe('drainNode on a real API server (policy/v1beta1 evictions)', () => {
     // With every flag: the same pods evicted, the DaemonSet pods left alone.
     const all = { force: true, deleteEmptyDirData: true };
     const ours = await dryRunDrain(kc, [node], all);
-    const theirs = await kubectl(['drain', node, '--dry-run=server', '--ignore-daemonsets', '--delete-emptydir-data', '--force', '--timeout=60s']);
+    const theirs = await kubectl([
+      'drain',
+      node,
+      '--dry-run=server',
+      '--ignore-daemonsets',
+      '--delete-emptydir-data',
+      '--force',
+      '--timeout=60s',
+    ]);
     expect(theirs.code, theirs.stderr).toBe(0);
-    const evicted = ours.nodes[0]!.pods.filter((c) => c.action === 'evict' || c.action === 'delete' || c.action === 'blocked-pdb').map((c) => `${c.namespace}/${c.name}`).sort();
+    const evicted = ours.nodes[0]!.pods.filter((c) => c.action === 'evict' || c.action === 'delete' || c.action === 'blocked-pdb')
+      .map((c) => `${c.namespace}/${c.name}`)
+      .sort();
     expect(evicted).toEqual(kubectlEvictions(theirs.stdout));
     expect(evicted).toEqual(expect.arrayContaining([`${NS.dry}/lonely`]));
     expect(evicted.filter((p) => p.startsWith(`${NS.dry}/`))).toHaveLength(5);
@@ -362,7 +427,10 @@ describe('drainNode on a real API server (policy/v1beta1 evictions)', () => {
     const plain = await dryRunDrain(kc, [node], { force: false, deleteEmptyDirData: false });
     const refusedTheirs = await kubectl(['drain', node, '--dry-run=server', '--ignore-daemonsets', '--timeout=60s']);
     expect(refusedTheirs.code).not.toBe(0);
-    const byFlag = (action: string) => plain.nodes[0]!.pods.filter((c) => c.action === action).map((c) => `${c.namespace}/${c.name}`).sort();
+    const byFlag = (action: string) =>
+      plain.nodes[0]!.pods.filter((c) => c.action === action)
+        .map((c) => `${c.namespace}/${c.name}`)
+        .sort();
     const theirRefusals = kubectlRefusals(refusedTheirs.stderr + refusedTheirs.stdout);
     expect(byFlag('needs-force')).toEqual(theirRefusals['--force'] ?? []);
     expect(byFlag('needs-delete-emptydir-data')).toEqual(theirRefusals['--delete-emptydir-data'] ?? []);

@@ -9,16 +9,28 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { AppsV1Api, CoreV1Api, KubernetesObjectApi, PatchStrategy, setHeaderOptions, type KubeConfig, type KubernetesObject, type V1Node, type V1Pod, type V1PodSpec } from '@kubernetes/client-node';
+import {
+  AppsV1Api,
+  CoreV1Api,
+  KubernetesObjectApi,
+  PatchStrategy,
+  setHeaderOptions,
+  type KubeConfig,
+  type KubernetesObject,
+  type V1Node,
+  type V1Pod,
+  type V1PodSpec,
+} from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
-import { makeClient, statusCode } from '../../src/kube/client.js';
-import { configForContext, loadKubeconfig } from '../../src/kube/kubeconfig.js';
-import { waitFor } from '../../src/kube/wait.js';
-import { resolvePlan, initialState } from '../../src/rollout/plan.js';
-import { abortRollout, runRollout } from '../../src/rollout/runner.js';
-import { createRollout, readRollout, watchRollouts } from '../../src/rollout/state.js';
-import { configMapName, ROLLOUT_NAMESPACE, type RolloutSpec, type RolloutState } from '../../src/rollout/types.js';
-import { CLI, ROOT, eventually, runCli } from '../helpers/cli.js';
+import { makeClient, statusCode } from '../../../src/kube/client.js';
+import { configForContext, loadKubeconfig } from '../../../src/kube/kubeconfig.js';
+import { waitFor } from '../../../src/kube/wait.js';
+import { resolvePlan, initialState } from '../../../src/rollout/plan.js';
+import { abortRollout } from '../../../src/rollout/runner/abort.js';
+import { runRollout } from '../../../src/rollout/runner/run.js';
+import { createRollout, readRollout, watchRollouts } from '../../../src/rollout/state.js';
+import { configMapName, ROLLOUT_NAMESPACE, type RolloutSpec, type RolloutState } from '../../../src/rollout/types.js';
+import { CLI, ROOT, eventually, runCli } from '../../helpers/cli.js';
 
 const kubeconfig = inject('kubeconfig');
 const CONTEXT = 'kind-workload-1';
@@ -31,7 +43,14 @@ const REPLACE_WHEN_DRAINED = 'sandbox.fleetdeck.io/replace-when-drained';
 const mergePatch = () => setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 
 const suffix = Math.random().toString(36).slice(2, 7);
-const NS = { order: `ro-order-${suffix}`, pdb: `ro-pdb-${suffix}`, kill: `ro-kill-${suffix}`, abort: `ro-abort-${suffix}`, refuse: `ro-refuse-${suffix}`, wait: `ro-wait-${suffix}` };
+const NS = {
+  order: `ro-order-${suffix}`,
+  pdb: `ro-pdb-${suffix}`,
+  kill: `ro-kill-${suffix}`,
+  abort: `ro-abort-${suffix}`,
+  refuse: `ro-refuse-${suffix}`,
+  wait: `ro-wait-${suffix}`,
+};
 const rolloutName = (what: string) => `t-${what}-${suffix}`;
 
 let kc: KubeConfig;
@@ -43,18 +62,31 @@ const touched = new Set<string>();
 const rollouts = new Set<string>();
 const children = new Set<ChildProcess>();
 
-const podSpec = (over: Partial<V1PodSpec> = {}): V1PodSpec => ({ containers: [{ name: 'app', image: PAUSE }], terminationGracePeriodSeconds: 1, ...over });
+const podSpec = (over: Partial<V1PodSpec> = {}): V1PodSpec => ({
+  containers: [{ name: 'app', image: PAUSE }],
+  terminationGracePeriodSeconds: 1,
+  ...over,
+});
 const isReady = (n: V1Node) => (n.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 const isRunning = (p: V1Pod) => p.status?.phase === 'Running' && !p.metadata?.deletionTimestamp;
 /** Pods may go to these nodes only. */
 const onlyOn = (nodes: string[]): Partial<V1PodSpec> => ({
-  affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: HOSTNAME, operator: 'In', values: nodes }] }] } } },
+  affinity: {
+    nodeAffinity: {
+      requiredDuringSchedulingIgnoredDuringExecution: {
+        nodeSelectorTerms: [{ matchExpressions: [{ key: HOSTNAME, operator: 'In', values: nodes }] }],
+      },
+    },
+  },
 });
 
 async function deployment(namespace: string, name: string, replicas: number, spec: Partial<V1PodSpec> = {}): Promise<void> {
   await apps.createNamespacedDeployment({
     namespace,
-    body: { metadata: { name }, spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: podSpec(spec) } } },
+    body: {
+      metadata: { name },
+      spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: podSpec(spec) } },
+    },
   });
 }
 
@@ -118,7 +150,8 @@ async function setCordon(node: string, value: boolean): Promise<void> {
   await core.patchNode({ name: node, body: { spec: { unschedulable: value ? true : null } } }, mergePatch());
 }
 
-const scale = (namespace: string, name: string, replicas: number) => apps.patchNamespacedDeployment({ namespace, name, body: { spec: { replicas } } }, mergePatch());
+const scale = (namespace: string, name: string, replicas: number) =>
+  apps.patchNamespacedDeployment({ namespace, name, body: { spec: { replicas } } }, mergePatch());
 
 async function state(name: string): Promise<RolloutState> {
   const s = await readRollout(kc, name);
@@ -129,7 +162,11 @@ async function state(name: string): Promise<RolloutState> {
 const cli = (args: string[]) => ['--kubeconfig', kubeconfig, ...args];
 
 /** The built CLI as a child process whose output can be read while it runs. */
-function startCli(args: string[]): { child: ChildProcess; out: () => string; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> } {
+function startCli(args: string[]): {
+  child: ChildProcess;
+  out: () => string;
+  done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
+} {
   const child = spawn(process.execPath, [CLI, ...cli(args)], {
     env: { ...process.env, CI: 'true', FLEETDECK_FLEET_FILE: path.join(ROOT, 'test', 'no-fleet.yaml') },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -164,7 +201,12 @@ function spec(name: string, over: Partial<RolloutSpec>): RolloutSpec {
 }
 
 async function planNodes() {
-  return (await nodes()).map((n) => ({ name: n.metadata!.name!, labels: n.metadata?.labels ?? {}, unschedulable: n.spec?.unschedulable === true, ready: isReady(n) }));
+  return (await nodes()).map((n) => ({
+    name: n.metadata!.name!,
+    labels: n.metadata?.labels ?? {},
+    unschedulable: n.spec?.unschedulable === true,
+    ready: isReady(n),
+  }));
 }
 
 const FAST = ['--health-passes', '1', '--health-interval', '1s', '--yes'];
@@ -187,7 +229,13 @@ afterAll(async () => {
     const name = n.metadata!.name!;
     if (!ours(name)) continue;
     await core
-      .patchNode({ name, body: { metadata: { labels: { [ROLE]: null }, annotations: { [REPLACE_WHEN_DRAINED]: null } }, spec: { unschedulable: null } } }, mergePatch())
+      .patchNode(
+        {
+          name,
+          body: { metadata: { labels: { [ROLE]: null }, annotations: { [REPLACE_WHEN_DRAINED]: null } }, spec: { unschedulable: null } },
+        },
+        mergePatch(),
+      )
       .catch((err: unknown) => {
         if (statusCode(err) !== 404) throw err;
       });
@@ -199,7 +247,11 @@ afterAll(async () => {
     path: '/api/v1/pods',
     timeoutMs: 120_000,
     check: (items) => {
-      const left = items.filter((p) => Object.values(NS).includes(p.metadata?.namespace ?? '') && !(p.spec?.nodeName && !all.some((n) => n.metadata?.name === p.spec?.nodeName))).length;
+      const left = items.filter(
+        (p) =>
+          Object.values(NS).includes(p.metadata?.namespace ?? '') &&
+          !(p.spec?.nodeName && !all.some((n) => n.metadata?.name === p.spec?.nodeName)),
+      ).length;
       return { done: left === 0, detail: `${left} pods of this file left` };
     },
   });
@@ -239,7 +291,9 @@ spec:
     rollouts.add(name);
 
     // The dry run: the ordered list, every pod's fate, nothing changed.
-    const dry = await runCli(cli(['rollout', 'create', '--context', CONTEXT, '-f', file, '--name', name, '--replace', 'uncordon', '--dry-run']));
+    const dry = await runCli(
+      cli(['rollout', 'create', '--context', CONTEXT, '-f', file, '--name', name, '--replace', 'uncordon', '--dry-run']),
+    );
     expect(dry.code, dry.stderr).toBe(0);
     const order = [...dry.stdout.matchAll(/^\s+\d+\. (\S+)\s+priority (\d+)/gm)].map((x) => [x[1], Number(x[2])]);
     expect(order).toEqual([
@@ -252,7 +306,9 @@ spec:
     expect(await readRollout(kc, name)).toBeUndefined();
     expect(await unschedulable(m!)).toBe(false);
 
-    const run = await runCli(cli(['rollout', 'create', '--context', CONTEXT, '-f', file, '--name', name, '--replace', 'uncordon', ...FAST]));
+    const run = await runCli(
+      cli(['rollout', 'create', '--context', CONTEXT, '-f', file, '--name', name, '--replace', 'uncordon', ...FAST]),
+    );
     expect(run.code, run.stderr + run.stdout).toBe(0);
     expect(run.stdout).toContain(`Rollout ${name} completed: 3/3 nodes done.`);
     expect(run.stdout).toMatch(new RegExp(`${m} \\(priority 20\\): draining`));
@@ -280,7 +336,11 @@ spec:
     // A second fleetdeck sees the same: list and watch (which ends at once: completed).
     const list = await runCli(cli(['rollout', 'list', '--context', CONTEXT, '-o', 'json']));
     expect(list.code).toBe(0);
-    expect((JSON.parse(list.stdout) as { rollouts: { name: string; phase: string; done: number; total: number }[] }).rollouts.find((r) => r.name === name)).toMatchObject({ phase: 'Completed', done: 3, total: 3 });
+    expect(
+      (JSON.parse(list.stdout) as { rollouts: { name: string; phase: string; done: number; total: number }[] }).rollouts.find(
+        (r) => r.name === name,
+      ),
+    ).toMatchObject({ phase: 'Completed', done: 3, total: 3 });
     const watch = await runCli(cli(['rollout', 'watch', name, '--context', CONTEXT]));
     expect(watch.code).toBe(0);
     expect(watch.stdout).toContain(`rollout ${name}: Completed`);
@@ -310,8 +370,17 @@ spec:
         60_000,
       );
       expect(blocked.phase).toBe('Running');
-      expect(blocked.nodes[0]).toMatchObject({ name: node, phase: 'draining', cordonedByUs: true, blockingPdb: { namespace: NS.pdb, name: 'guarded-pdb', disruptionsAllowed: 0 } });
-      expect(blocked.log.some((l) => l.message.includes(`eviction blocked by PodDisruptionBudget ${NS.pdb}/guarded-pdb (0 disruptions allowed)`))).toBe(true);
+      expect(blocked.nodes[0]).toMatchObject({
+        name: node,
+        phase: 'draining',
+        cordonedByUs: true,
+        blockingPdb: { namespace: NS.pdb, name: 'guarded-pdb', disruptionsAllowed: 0 },
+      });
+      expect(
+        blocked.log.some((l) =>
+          l.message.includes(`eviction blocked by PodDisruptionBudget ${NS.pdb}/guarded-pdb (0 disruptions allowed)`),
+        ),
+      ).toBe(true);
       expect(await unschedulable(node)).toBe(true);
       await scale(NS.pdb, 'guarded', 3);
       const final = await run;
@@ -333,7 +402,13 @@ spec:
     } finally {
       watcher.child.kill('SIGKILL');
       await viewer.stop();
-      await objects.delete({ apiVersion: 'policy/v1beta1', kind: 'PodDisruptionBudget', metadata: { name: 'guarded-pdb', namespace: NS.pdb } } as KubernetesObject).catch(() => {});
+      await objects
+        .delete({
+          apiVersion: 'policy/v1beta1',
+          kind: 'PodDisruptionBudget',
+          metadata: { name: 'guarded-pdb', namespace: NS.pdb },
+        } as KubernetesObject)
+        .catch(() => {});
     }
   });
 
@@ -348,9 +423,31 @@ spec:
     const name = rolloutName('kill');
     rollouts.add(name);
 
-    const first = startCli(['rollout', 'create', '--context', CONTEXT, '--node', a!, '--priority', '2', '--node', b!, '--priority', '1', '--name', name, '--replace', 'uncordon', ...FAST]);
+    const first = startCli([
+      'rollout',
+      'create',
+      '--context',
+      CONTEXT,
+      '--node',
+      a!,
+      '--priority',
+      '2',
+      '--node',
+      b!,
+      '--priority',
+      '1',
+      '--name',
+      name,
+      '--replace',
+      'uncordon',
+      ...FAST,
+    ]);
     // A progress line: the drain has started, so its phase is in the ConfigMap.
-    await eventually('the CLI reports the first node draining', () => new RegExp(`${a} \\(priority 2\\): draining \\d+/\\d+ pods`).test(first.out()), 60_000);
+    await eventually(
+      'the CLI reports the first node draining',
+      () => new RegExp(`${a} \\(priority 2\\): draining \\d+/\\d+ pods`).test(first.out()),
+      60_000,
+    );
     first.child.kill('SIGKILL');
     const killed = await first.done;
     expect(killed.signal).toBe('SIGKILL');
@@ -366,7 +463,11 @@ spec:
     expect(await unschedulable(a!)).toBe(true);
 
     // Released: the resumed drain can go through. The dead owner's heartbeat is fresh, but its process is gone.
-    await objects.delete({ apiVersion: 'policy/v1beta1', kind: 'PodDisruptionBudget', metadata: { name: 'held-pdb', namespace: NS.kill } } as KubernetesObject);
+    await objects.delete({
+      apiVersion: 'policy/v1beta1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'held-pdb', namespace: NS.kill },
+    } as KubernetesObject);
     const resumed = await runCli(cli(['rollout', 'resume', name, '--context', CONTEXT]));
     expect(resumed.code, resumed.stderr + resumed.stdout).toBe(0);
     expect(resumed.stdout).toContain(`Resuming rollout ${name} on ${CONTEXT}: Running, 0/2 nodes done`);
@@ -374,7 +475,11 @@ spec:
     const s = await state(name);
     expect(s.phase).toBe('Completed');
     expect(s.nodes.map((n) => n.phase)).toEqual(['done', 'done']);
-    expect(s.log.some((l) => l.message.startsWith('resumed by fleetdeck pid') && l.message.includes(`its previous owner, pid ${first.child.pid}`))).toBe(true);
+    expect(
+      s.log.some(
+        (l) => l.message.startsWith('resumed by fleetdeck pid') && l.message.includes(`its previous owner, pid ${first.child.pid}`),
+      ),
+    ).toBe(true);
     expect(Date.parse(s.nodes[1]!.startedAt!)).toBeGreaterThanOrEqual(Date.parse(s.nodes[0]!.completedAt!));
     expect(await unschedulable(a!)).toBe(false);
     expect(await unschedulable(b!)).toBe(false);
@@ -400,7 +505,27 @@ spec:
     await setCordon(a!, true);
     const name = rolloutName('abort');
     rollouts.add(name);
-    const owner = startCli(['rollout', 'create', '--context', CONTEXT, '--node', a!, '--node', b!, '--node', c!, '--priority', '-1', '--max-unavailable', '2', '--name', name, '--replace', 'uncordon', ...FAST]);
+    const owner = startCli([
+      'rollout',
+      'create',
+      '--context',
+      CONTEXT,
+      '--node',
+      a!,
+      '--node',
+      b!,
+      '--node',
+      c!,
+      '--priority',
+      '-1',
+      '--max-unavailable',
+      '2',
+      '--name',
+      name,
+      '--replace',
+      'uncordon',
+      ...FAST,
+    ]);
     await eventually(
       'both drains blocked',
       async () => {
@@ -437,14 +562,22 @@ spec:
     expect(resume.stderr).toContain('is Aborted: there is nothing to resume');
 
     await setCordon(a!, false);
-    for (const app of ['pa', 'pb']) await objects.delete({ apiVersion: 'policy/v1beta1', kind: 'PodDisruptionBudget', metadata: { name: `${app}-pdb`, namespace: NS.abort } } as KubernetesObject);
+    for (const app of ['pa', 'pb'])
+      await objects.delete({
+        apiVersion: 'policy/v1beta1',
+        kind: 'PodDisruptionBudget',
+        metadata: { name: `${app}-pdb`, namespace: NS.abort },
+      } as KubernetesObject);
     await core.deleteNamespace({ name: NS.abort });
   });
 
   it('a drain refused for an unmanaged pod: create refuses before changing anything; a running rollout fails naming the flag', async () => {
     const node = (await schedulable()).at(-1)!;
     touched.add(node);
-    await core.createNamespacedPod({ namespace: NS.refuse, body: { metadata: { name: 'lonely', labels: { app: 'lonely' } }, spec: podSpec({ nodeName: node }) } });
+    await core.createNamespacedPod({
+      namespace: NS.refuse,
+      body: { metadata: { name: 'lonely', labels: { app: 'lonely' } }, spec: podSpec({ nodeName: node }) },
+    });
     await running(NS.refuse, 'lonely', 1);
 
     const name = rolloutName('refuse');
@@ -487,7 +620,10 @@ spec:
     await running(NS.wait, 'web', 2);
     const name = rolloutName('wait');
     rollouts.add(name);
-    const run = await runCli(cli(['rollout', 'create', '--context', CONTEXT, '--node', node, '--name', name, '--replace', 'wait', ...FAST]), { timeoutMs: 170_000 });
+    const run = await runCli(
+      cli(['rollout', 'create', '--context', CONTEXT, '--node', node, '--name', name, '--replace', 'wait', ...FAST]),
+      { timeoutMs: 170_000 },
+    );
     expect(run.code, run.stderr + run.stdout).toBe(0);
     const s = await state(name);
     expect(s.phase).toBe('Completed');

@@ -6,15 +6,12 @@ import {
   NAVARCHOS_API_VERSION,
   NAVARCHOS_GROUP,
   NAVARCHOS_VERSION,
-  createNodeRollout,
-  nodeRolloutBody,
-  parseSelector,
-  selectorString,
-  watchNavarchos,
   type NavarchosState,
   type NodeReplacementObject,
   type NodeRolloutObject,
 } from '../../src/kube/navarchos.js';
+import { createNodeRollout } from '../../src/kube/navarchos-create.js';
+import { watchNavarchos } from '../../src/kube/navarchos-watch.js';
 import { deleteNavarchosCrds, installNavarchosCrds } from '../helpers/navarchos.js';
 
 const kubeconfig = inject('kubeconfig');
@@ -74,39 +71,6 @@ afterAll(async () => {
   await deleteNavarchosCrds(kc);
 });
 
-describe('NodeRollout requests (pure)', () => {
-  it('reads kubectl selectors into LabelSelectors and back', () => {
-    expect(parseSelector('kubernetes.io/role=master')).toEqual({ matchLabels: { 'kubernetes.io/role': 'master' } });
-    expect(parseSelector('a==b, zone in (zone-a,zone-b),c!=d,e,!f')).toEqual({
-      matchLabels: { a: 'b' },
-      matchExpressions: [
-        { key: 'zone', operator: 'In', values: ['zone-a', 'zone-b'] },
-        { key: 'c', operator: 'NotIn', values: ['d'] },
-        { key: 'e', operator: 'Exists' },
-        { key: 'f', operator: 'DoesNotExist' },
-      ],
-    });
-    expect(selectorString(parseSelector('a==b, zone in (zone-b,zone-a),c!=d,e,!f'))).toBe('a=b,zone in (zone-a,zone-b),c!=d,e,!f');
-    expect(() => parseSelector('a in ()')).toThrow(/empty/);
-    expect(() => parseSelector('a=b=c')).toThrow(/invalid label value/);
-    expect(() => nodeRolloutBody({})).toThrow(/at least one/);
-  });
-
-  it('writes a NodeRollout as Návarchos’ README does', () => {
-    expect(nodeRolloutBody({ nodeSelectors: [{ selector: 'kubernetes.io/role=master', priority: 20 }, { matchLabels: { 'kubernetes.io/role': 'worker' }, priority: 10 }] })).toEqual({
-      apiVersion: 'navarchos.pusher.com/v1alpha1',
-      kind: 'NodeRollout',
-      metadata: { generateName: 'rollout-' },
-      spec: {
-        nodeSelectors: [
-          { matchLabels: { 'kubernetes.io/role': 'master' }, replacement: { priority: 20 } },
-          { matchLabels: { 'kubernetes.io/role': 'worker' }, replacement: { priority: 10 } },
-        ],
-      },
-    });
-  });
-});
-
 describe('observing Návarchos', () => {
   it('sees the CRDs appear, a NodeRollout created, its NodeReplacement progress live, and the CRDs go', async () => {
     watching = watchNavarchos(kc, onChange, abort.signal);
@@ -160,7 +124,14 @@ describe('observing Návarchos', () => {
         metadata: {
           generateName: `${node}-`,
           ownerReferences: [
-            { apiVersion: NAVARCHOS_API_VERSION, kind: 'NodeRollout', name: created.name, uid: stored.metadata!.uid!, controller: true, blockOwnerDeletion: true },
+            {
+              apiVersion: NAVARCHOS_API_VERSION,
+              kind: 'NodeRollout',
+              name: created.name,
+              uid: stored.metadata!.uid!,
+              controller: true,
+              blockOwnerDeletion: true,
+            },
             { apiVersion: 'v1', kind: 'Node', name: node, uid: worker.metadata!.uid!, controller: false, blockOwnerDeletion: false },
           ],
         },
@@ -170,10 +141,23 @@ describe('observing Návarchos', () => {
     const nrName = nr.metadata!.name!;
     s = await until('the replacement', (x) => x.replacements.some((r) => r.name === nrName));
     expect(s.replacements).toEqual([
-      { name: nrName, nodeName: node, priority: 40, phase: 'New', rollout: created.name, nodePods: 0, evictedPods: 0, ignoredPods: 0, failedPods: 0, failed: [], createdAt: expect.any(String) },
+      {
+        name: nrName,
+        nodeName: node,
+        priority: 40,
+        phase: 'New',
+        rollout: created.name,
+        nodePods: 0,
+        evictedPods: 0,
+        ignoredPods: 0,
+        failedPods: 0,
+        failed: [],
+        createdAt: expect.any(String),
+      },
     ]);
 
-    const patch = (what: typeof ROLLOUTS, name: string, body: object) => custom.patchClusterCustomObject({ ...what, name, body }, mergePatch());
+    const patch = (what: typeof ROLLOUTS, name: string, body: object) =>
+      custom.patchClusterCustomObject({ ...what, name, body }, mergePatch());
     await patch(ROLLOUTS, created.name, { status: { phase: 'InProgress', replacementsCreated: [node], replacementsCreatedCount: 1 } });
     s = await until('rollout in progress', (x) => x.rollouts[0]?.phase === 'InProgress');
     expect(s.rollouts[0]).toMatchObject({ replacementsCreated: 1, replacementsCompleted: 0 });
@@ -216,7 +200,9 @@ describe('observing Návarchos', () => {
         completionTimestamp: doneAt,
       },
     });
-    await patch(ROLLOUTS, created.name, { status: { phase: 'Completed', replacementsCompleted: [node], replacementsCompletedCount: 1, completionTimestamp: doneAt } });
+    await patch(ROLLOUTS, created.name, {
+      status: { phase: 'Completed', replacementsCompleted: [node], replacementsCompletedCount: 1, completionTimestamp: doneAt },
+    });
     s = await until('both completed', (x) => x.replacements[0]?.phase === 'Completed' && x.rollouts[0]?.phase === 'Completed');
     expect(s.replacements[0]).toMatchObject({ evictedPods: 3, failedPods: 0, failed: [], completionTimestamp: doneAt });
     expect(s.rollouts[0]).toMatchObject({ replacementsCreated: 1, replacementsCompleted: 1, completionTimestamp: doneAt });
