@@ -52,7 +52,6 @@ export function startApprovalsFeed(store: FleetStore, work: ApprovalsWork): Appr
     );
   };
 
-  update((s) => ({ ...s, status: 'on' }));
   return {
     open(context) {
       update((s) => approvalsOpened(s, context));

@@ -30,7 +30,7 @@ export function startStorageFeed(store: FleetStore, work: StorageWork, now: () =
   const update = (change: (s: StorageSlice) => StorageSlice) => updateSlice(store, 'storage', change);
   const files: (string | undefined)[] = [undefined, ...(work.catalogueFiles ?? [])];
   update((s) => {
-    let next: StorageSlice = { ...s, status: 'on', local: work.local !== undefined, catalogueFiles: files };
+    let next: StorageSlice = { ...s, local: work.local !== undefined, catalogueFiles: files };
     for (const file of files) {
       try {
         next = catalogueLoaded(next, file, { catalogue: work.catalogue(file) });

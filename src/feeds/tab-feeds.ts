@@ -64,7 +64,12 @@ export function tabFeeds(store: FleetStore, kc: (context: string) => KubeConfig,
     },
     storage: {
       show: () => void storage.start(),
-      read: (target) => storage.current()?.read(target),
+      // Asked for as the screen first shows (the feed may be reporting itself on this very moment).
+      read: (target) =>
+        void storage.start().then(
+          (feed) => feed.read(target),
+          () => {},
+        ),
     },
     approvals: {
       open(context) {

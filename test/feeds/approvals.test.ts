@@ -30,7 +30,7 @@ describe('the approvals feed', () => {
     feed.open('a');
     expect([...fake.watching.keys()]).toEqual(['a']);
     fake.watching.get('a')!.onChange([csr('x'), csr('y', 'Issued')]);
-    expect(store.getState().approvals).toMatchObject({ status: 'on', context: 'a', csrs: [csr('x'), csr('y', 'Issued')] });
+    expect(store.getState().approvals).toMatchObject({ context: 'a', csrs: [csr('x'), csr('y', 'Issued')] });
     fake.watching.get('a')!.onError('watch failed');
     expect(store.getState().approvals.error).toBe('watch failed');
 
@@ -38,11 +38,11 @@ describe('the approvals feed', () => {
     feed.open('b');
     expect([...fake.watching.keys()]).toEqual(['b']);
     stale.onChange([csr('late')]);
-    expect(store.getState().approvals).toEqual({ status: 'on', context: 'b' });
+    expect(store.getState().approvals).toEqual({ status: 'off', context: 'b' });
 
     feed.close();
     expect(fake.watching.size).toBe(0);
-    expect(store.getState().approvals).toEqual({ status: 'on' });
+    expect(store.getState().approvals).toEqual({ status: 'off' });
   });
 
   it('approve and deny ask the cluster for the open context; the answer is the last action line', async () => {

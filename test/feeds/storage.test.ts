@@ -29,7 +29,7 @@ describe('the storage feed', () => {
     };
     const feed = startStorageFeed(store, work, () => 42);
     let slice = store.getState().storage;
-    expect(slice).toMatchObject({ status: 'on', local: false, catalogueFiles: [undefined, 'bad.yaml'] });
+    expect(slice).toMatchObject({ local: false, catalogueFiles: [undefined, 'bad.yaml'] });
     expect(slice.catalogues['']).toEqual({ catalogue: CATALOGUE });
     expect(slice.catalogues['bad.yaml']).toEqual({ error: 'catalogue bad.yaml does not exist' });
 
