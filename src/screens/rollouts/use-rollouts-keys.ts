@@ -48,9 +48,9 @@ export function useRolloutsKeys({ store, actions, nav, dispatch: send, rows, nod
   );
 
   function handle(n: RolloutsNav, input: string, key: Key): void {
-    if (n.confirm) return confirmKeys(n, input, key);
-    if (n.view === 'list') return listKeys(n, input, key);
-    if (n.view === 'progress' && n.open) progressKeys(n.open, input, key);
+    if (n.confirm) confirmKeys(n, input, key);
+    else if (n.view === 'list') listKeys(n, input, key);
+    else if (n.view === 'progress' && n.open) progressKeys(n.open, input, key);
   }
 
   function confirmKeys(n: RolloutsNav, input: string, key: Key): void {
