@@ -93,7 +93,8 @@ describe('the default bundle on a real API server (server-side dry run)', () => 
     const crd = structuredClone(bundle.crds[0]!);
     crd.metadata.name = 'probes.bundle-test.example.com';
     Object.assign(crd.spec as object, { group: 'bundle-test.example.com', names: { kind: 'Probe', plural: 'probes' } });
-    const schemaOf = (o: unknown) => (o as { spec: { versions: { schema: { openAPIV3Schema: unknown } }[] } }).spec.versions[0]!.schema.openAPIV3Schema;
+    const schemaOf = (o: unknown) =>
+      (o as { spec: { versions: { schema: { openAPIV3Schema: unknown } }[] } }).spec.versions[0]!.schema.openAPIV3Schema;
     const raw = asJson(await api.create(crd as KubernetesObject, undefined, 'All'));
     expect(schemaOf(raw)).toEqual({ type: 'object' });
     expect(schemaOf(await dryRun(api, crd))).toEqual({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true });

@@ -51,7 +51,10 @@ const find = (objs: KubeObject[], kind: string, name: string) => {
 const spec = (o: KubeObject) => o.spec as any;
 const pod = (o: KubeObject) => spec(o).template.spec;
 const args = (o: KubeObject, container = 0): string[] => pod(o).containers[container].args;
-const flag = (o: KubeObject, name: string) => args(o).find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const flag = (o: KubeObject, name: string) =>
+  args(o)
+    .find((a) => a.startsWith(`--${name}=`))
+    ?.slice(name.length + 3);
 
 const hasKubectl = (() => {
   try {
@@ -119,7 +122,11 @@ describe('the default bundle', () => {
       'Service/etcd',
       'StatefulSet/etcd',
     ]);
-    expect(bundle.crds.map((o) => o.metadata.name).sort()).toEqual(['clusters.cluster.elotl.co', 'schedulegroups.policy.elotl.co', 'schedulepolicies.policy.elotl.co']);
+    expect(bundle.crds.map((o) => o.metadata.name).sort()).toEqual([
+      'clusters.cluster.elotl.co',
+      'schedulegroups.policy.elotl.co',
+      'schedulepolicies.policy.elotl.co',
+    ]);
     expect(bundle.agent.map((o) => `${o.kind}/${o.metadata.name}`).sort()).toEqual([
       'ClusterRole/nova-agent',
       'ClusterRoleBinding/nova-agent',
@@ -148,7 +155,9 @@ describe('the default bundle', () => {
 
   it('runs upstream images (registry.k8s.io), the agent its own', () => {
     const images = (objs: KubeObject[]) =>
-      objs.filter((o) => spec(o)?.template).flatMap((o) => [...pod(o).containers, ...(pod(o).initContainers ?? [])].map((c: { image: string }) => c.image));
+      objs
+        .filter((o) => spec(o)?.template)
+        .flatMap((o) => [...pod(o).containers, ...(pod(o).initContainers ?? [])].map((c: { image: string }) => c.image));
     expect(images(bundle.controlPlane).sort()).toEqual([
       'registry.k8s.io/etcd:3.5.9-0',
       'registry.k8s.io/kube-apiserver:v1.28.4',
@@ -163,7 +172,10 @@ describe('the default bundle', () => {
       clusterIP: 'None',
       publishNotReadyAddresses: true,
       selector: { app: 'etcd' },
-      ports: [{ name: 'client', port: 2379 }, { name: 'peer', port: 2380 }],
+      ports: [
+        { name: 'client', port: 2379 },
+        { name: 'peer', port: 2380 },
+      ],
     });
     const etcd = find(bundle.controlPlane, 'StatefulSet', 'etcd');
     expect(spec(etcd)).toMatchObject({ serviceName: 'etcd', replicas: 1, podManagementPolicy: 'Parallel' });
@@ -267,7 +279,12 @@ describe('the default bundle', () => {
   it('the CRDs: apiextensions.k8s.io/v1, v1alpha1 served and stored, open schema, status subresource', () => {
     const expected = {
       'clusters.cluster.elotl.co': { group: 'cluster.elotl.co', scope: 'Cluster', kind: 'Cluster', plural: 'clusters' },
-      'schedulepolicies.policy.elotl.co': { group: 'policy.elotl.co', scope: 'Namespaced', kind: 'SchedulePolicy', plural: 'schedulepolicies' },
+      'schedulepolicies.policy.elotl.co': {
+        group: 'policy.elotl.co',
+        scope: 'Namespaced',
+        kind: 'SchedulePolicy',
+        plural: 'schedulepolicies',
+      },
       'schedulegroups.policy.elotl.co': { group: 'policy.elotl.co', scope: 'Namespaced', kind: 'ScheduleGroup', plural: 'schedulegroups' },
     };
     for (const crd of bundle.crds) {
@@ -291,7 +308,10 @@ describe('the default bundle', () => {
     expect(pod(agent).containers[0].name).toBe('nova-agent');
     expect(args(agent)).toContain('--kubeconfig=/etc/nova/init/kubeconfig');
     expect(pod(agent).volumes).toEqual([
-      { name: 'init-kubeconfig', secret: { secretName: 'nova-cluster-init-kubeconfig', items: [{ key: 'kubeconfig', path: 'kubeconfig' }] } },
+      {
+        name: 'init-kubeconfig',
+        secret: { secretName: 'nova-cluster-init-kubeconfig', items: [{ key: 'kubeconfig', path: 'kubeconfig' }] },
+      },
     ]);
     expect(pod(agent).containers[0].volumeMounts).toEqual([{ name: 'init-kubeconfig', mountPath: '/etc/nova/init', readOnly: true }]);
     const role = find(bundle.agent, 'ClusterRole', 'nova-agent');
@@ -302,8 +322,10 @@ describe('the default bundle', () => {
       expect(r.verbs).not.toContain('bind');
       expect(r.verbs).not.toContain('impersonate');
     }
-    const grants = (group: string, resource: string) => new Set(rules.filter((r) => r.apiGroups.includes(group) && r.resources.includes(resource)).flatMap((r) => r.verbs));
-    for (const res of ['nodes', 'namespaces', 'pods']) expect([...grants('', res)]).toEqual(expect.arrayContaining(['get', 'list', 'watch']));
+    const grants = (group: string, resource: string) =>
+      new Set(rules.filter((r) => r.apiGroups.includes(group) && r.resources.includes(resource)).flatMap((r) => r.verbs));
+    for (const res of ['nodes', 'namespaces', 'pods'])
+      expect([...grants('', res)]).toEqual(expect.arrayContaining(['get', 'list', 'watch']));
     expect([...grants('', 'nodes')].sort()).toEqual(['get', 'list', 'watch']);
     for (const [group, res] of [
       ['apps', 'deployments'],
@@ -340,7 +362,9 @@ describe('transforms', () => {
       ClusterRoleBinding: undefined,
       Deployment: 'team-a',
     });
-    expect(find(agent, 'ClusterRoleBinding', 'nova-agent').subjects).toEqual([{ kind: 'ServiceAccount', name: 'nova-agent', namespace: 'team-a' }]);
+    expect(find(agent, 'ClusterRoleBinding', 'nova-agent').subjects).toEqual([
+      { kind: 'ServiceAccount', name: 'nova-agent', namespace: 'team-a' },
+    ]);
     // A subject of another namespace stays; a custom kind whose CRD is cluster-scoped gets none.
     const other = forNamespace(
       [
@@ -352,7 +376,10 @@ describe('transforms', () => {
           kind: 'RoleBinding',
           metadata: { name: 'rb' },
           roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'r' },
-          subjects: [{ kind: 'ServiceAccount', name: 'default', namespace: 'kube-system' }, { kind: 'Group', name: 'g' }],
+          subjects: [
+            { kind: 'ServiceAccount', name: 'default', namespace: 'kube-system' },
+            { kind: 'Group', name: 'g' },
+          ],
         },
       ],
       'team-a',
@@ -360,7 +387,10 @@ describe('transforms', () => {
     expect(find(other, 'Cluster', 'c').metadata.namespace).toBeUndefined();
     expect(find(other, 'SchedulePolicy', 'p').metadata.namespace).toBe('team-a');
     expect(find(other, 'RoleBinding', 'rb').metadata.namespace).toBe('team-a');
-    expect(find(other, 'RoleBinding', 'rb').subjects).toEqual([{ kind: 'ServiceAccount', name: 'default', namespace: 'kube-system' }, { kind: 'Group', name: 'g' }]);
+    expect(find(other, 'RoleBinding', 'rb').subjects).toEqual([
+      { kind: 'ServiceAccount', name: 'default', namespace: 'kube-system' },
+      { kind: 'Group', name: 'g' },
+    ]);
     expect(() => forNamespace(bundle.agent, 'Team_A')).toThrow(UserError);
     expect(bundle).toEqual(before);
   });
@@ -378,10 +408,17 @@ describe('transforms', () => {
       const o = find(ha, kind, name);
       expect(spec(o).replicas).toBe(3);
       expect(pod(o).affinity).toEqual({
-        podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: labels }, topologyKey: 'topology.kubernetes.io/zone' }] },
+        podAntiAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: [
+            { labelSelector: { matchLabels: labels }, topologyKey: 'topology.kubernetes.io/zone' },
+          ],
+        },
       });
     }
-    expect(spec(find(ha, 'Deployment', 'apiserver')).strategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } });
+    expect(spec(find(ha, 'Deployment', 'apiserver')).strategy).toEqual({
+      type: 'RollingUpdate',
+      rollingUpdate: { maxSurge: 0, maxUnavailable: 1 },
+    });
     const etcd = find(ha, 'StatefulSet', 'etcd');
     expect(flag(etcd, 'initial-cluster')).toBe(
       [0, 1, 2].map((i) => `etcd-${i}=https://etcd-${i}.etcd.$(POD_NAMESPACE).svc:2380`).join(','),
@@ -393,8 +430,14 @@ describe('transforms', () => {
     expect(find(ha, 'Service', 'etcd')).toEqual(find(bundle.controlPlane, 'Service', 'etcd'));
 
     const other = withHA(bundle.controlPlane, { replicas: 5, topologyKey: 'kubernetes.io/hostname' });
-    expect(flag(find(other, 'StatefulSet', 'etcd'), 'initial-cluster')!.split(',').map((m) => m.split('=')[0])).toEqual(['etcd-0', 'etcd-1', 'etcd-2', 'etcd-3', 'etcd-4']);
-    expect(pod(find(other, 'Deployment', 'apiserver')).affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey).toBe('kubernetes.io/hostname');
+    expect(
+      flag(find(other, 'StatefulSet', 'etcd'), 'initial-cluster')!
+        .split(',')
+        .map((m) => m.split('=')[0]),
+    ).toEqual(['etcd-0', 'etcd-1', 'etcd-2', 'etcd-3', 'etcd-4']);
+    expect(
+      pod(find(other, 'Deployment', 'apiserver')).affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey,
+    ).toBe('kubernetes.io/hostname');
     // Applying it twice adds no second term.
     expect(withHA(ha)).toEqual(ha);
     expect(() => withHA(bundle.controlPlane, { replicas: 0 })).toThrow(RangeError);
@@ -411,22 +454,37 @@ describe('transforms', () => {
     expect(flag(find(single, 'StatefulSet', 'etcd'), 'initial-cluster')).toBe('etcd-0=https://etcd-0.etcd.$(POD_NAMESPACE).svc:2380');
     // Affinity of its own (a node selector term) is kept.
     const withNodeAffinity = structuredClone(ha);
-    const nodeAffinity = { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'pool', operator: 'In', values: ['cp'] }] }] } };
+    const nodeAffinity = {
+      requiredDuringSchedulingIgnoredDuringExecution: {
+        nodeSelectorTerms: [{ matchExpressions: [{ key: 'pool', operator: 'In', values: ['cp'] }] }],
+      },
+    };
     pod(find(withNodeAffinity, 'Deployment', 'apiserver')).affinity.nodeAffinity = nodeAffinity;
     expect(pod(find(withoutHA(withNodeAffinity), 'Deployment', 'apiserver')).affinity).toEqual({ nodeAffinity });
   });
 
   it('withClusterName: sets --cluster-name, replacing any other', () => {
     const named = withClusterName(bundle.agent, 'kind-workload-1');
-    expect(args(find(named, 'Deployment', 'nova-agent'))).toEqual(['--cluster-name=kind-workload-1', '--kubeconfig=/etc/nova/init/kubeconfig']);
+    expect(args(find(named, 'Deployment', 'nova-agent'))).toEqual([
+      '--cluster-name=kind-workload-1',
+      '--kubeconfig=/etc/nova/init/kubeconfig',
+    ]);
     const renamed = withClusterName(named, 'east.example');
-    expect(args(find(renamed, 'Deployment', 'nova-agent'))).toEqual(['--cluster-name=east.example', '--kubeconfig=/etc/nova/init/kubeconfig']);
+    expect(args(find(renamed, 'Deployment', 'nova-agent'))).toEqual([
+      '--cluster-name=east.example',
+      '--kubeconfig=/etc/nova/init/kubeconfig',
+    ]);
     const twoArgs = structuredClone(bundle.agent);
     pod(find(twoArgs, 'Deployment', 'nova-agent')).containers[0].args = ['--cluster-name', 'old', '--v=2'];
     expect(args(find(withClusterName(twoArgs, 'new'), 'Deployment', 'nova-agent'))).toEqual(['--cluster-name=new', '--v=2']);
     expect(args(find(bundle.agent, 'Deployment', 'nova-agent'))).toEqual(['--kubeconfig=/etc/nova/init/kubeconfig']);
     expect(() => withClusterName(bundle.agent, 'Kind_Workload')).toThrow(/invalid cluster name "Kind_Workload"/);
-    expect(() => withClusterName(bundle.agent.filter((o) => o.kind !== 'Deployment'), 'a')).toThrow(/no container named nova-agent/);
+    expect(() =>
+      withClusterName(
+        bundle.agent.filter((o) => o.kind !== 'Deployment'),
+        'a',
+      ),
+    ).toThrow(/no container named nova-agent/);
   });
 
   it('requiredPermissions: what the install creates and watches, per cluster', () => {
@@ -533,7 +591,9 @@ describe('vendor bundles (--bundle DIR)', () => {
     const dir = tree('no-agent', { 'base/control-plane/a.yaml': SERVICE });
     const err = await failure(loadBundle(dir));
     expect(err).toBeInstanceOf(UserError);
-    expect(err.message).toBe(`${dir} is not a Nova install bundle: base/agent is missing (expected base/control-plane and base/agent, as Nova's install/ directory)`);
+    expect(err.message).toBe(
+      `${dir} is not a Nova install bundle: base/agent is missing (expected base/control-plane and base/agent, as Nova's install/ directory)`,
+    );
     const empty = tree('empty', { 'README.md': 'x' });
     expect((await failure(loadBundle(empty))).message).toContain('base/control-plane and base/agent are missing');
     expect((await failure(loadBundle(path.join(tmp, 'nowhere')))).message).toMatch(/nowhere is not a directory/);
@@ -547,7 +607,9 @@ describe('vendor bundles (--bundle DIR)', () => {
     });
     const err = await failure(loadBundle(dir));
     expect(err).toBeInstanceOf(UserError);
-    expect(err.message).toMatch(new RegExp(`^${path.join(dir, 'base/control-plane/etcd.yaml').replaceAll('/', '\\/')}:5:\\d+: invalid YAML: .+$`));
+    expect(err.message).toMatch(
+      new RegExp(`^${path.join(dir, 'base/control-plane/etcd.yaml').replaceAll('/', '\\/')}:5:\\d+: invalid YAML: .+$`),
+    );
     expect(err.message).not.toContain('\n');
   });
 
@@ -559,7 +621,10 @@ describe('vendor bundles (--bundle DIR)', () => {
     );
     const noService = tree('no-service', { ...agent, 'base/control-plane/a.yaml': DEPLOYMENT('apiserver', 'x') });
     expect((await failure(loadBundle(noService))).message).toMatch(/has no Service named apiserver/);
-    const clusterIP = tree('cluster-ip', { ...agent, 'base/control-plane/a.yaml': SERVICE.replace('type: LoadBalancer', 'type: ClusterIP') });
+    const clusterIP = tree('cluster-ip', {
+      ...agent,
+      'base/control-plane/a.yaml': SERVICE.replace('type: LoadBalancer', 'type: ClusterIP'),
+    });
     expect((await failure(loadBundle(clusterIP))).message).toMatch(/Service apiserver must be of type LoadBalancer \(it is ClusterIP\)/);
     const twice = tree('twice', { ...agent, 'base/control-plane/a.yaml': SERVICE, 'base/control-plane/b.yaml': SERVICE });
     expect((await failure(loadBundle(twice))).message).toMatch(/Service apiserver is defined twice \(.*a\.yaml and .*b\.yaml\)/);

@@ -13,8 +13,31 @@ import { CLI, runCli } from '../helpers/cli.js';
 const kubeconfig = inject('kubeconfig');
 const NS = 'nova-e2e';
 const WORKLOADS = ['kind-workload-1', 'kind-workload-2'];
-const INSTALL = ['install', '--kubeconfig', kubeconfig, '--hosting-context', 'kind-cp', '--workload', WORKLOADS.join(','), '--namespace', NS, '--no-ha', '--yes'];
-const UNINSTALL = ['uninstall', '--kubeconfig', kubeconfig, '--hosting-context', 'kind-cp', '--workload', WORKLOADS.join(','), '--namespace', NS, '--yes'];
+const INSTALL = [
+  'install',
+  '--kubeconfig',
+  kubeconfig,
+  '--hosting-context',
+  'kind-cp',
+  '--workload',
+  WORKLOADS.join(','),
+  '--namespace',
+  NS,
+  '--no-ha',
+  '--yes',
+];
+const UNINSTALL = [
+  'uninstall',
+  '--kubeconfig',
+  kubeconfig,
+  '--hosting-context',
+  'kind-cp',
+  '--workload',
+  WORKLOADS.join(','),
+  '--namespace',
+  NS,
+  '--yes',
+];
 
 const kc = (context: string): KubeConfig => configForContext(loadKubeconfig({ kubeconfig }).config, context);
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -26,7 +49,10 @@ let env: NodeJS.ProcessEnv;
 /** Starts the CLI and SIGKILLs it as soon as a line of its output matches `when`; resolves with the output. */
 function killWhen(args: string[], when: RegExp): Promise<{ killed: boolean; stdout: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, CI: 'true', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: { ...process.env, CI: 'true', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let killed = false;
     child.stdout.on('data', (d: Buffer) => {
@@ -109,8 +135,13 @@ describe('install, end to end on the sandbox', () => {
   it('is refused with --read-only, and without --yes when nobody can answer', async () => {
     const ro = await runCli([...INSTALL, '--read-only'], { env });
     expect(ro.code).toBe(2);
-    expect(ro.stderr.trim().split('\n')).toEqual(['fleetdeck: install changes clusters and is refused with --read-only (use --dry-run to see what it would do)']);
-    const noYes = await runCli(INSTALL.filter((a) => a !== '--yes'), { env });
+    expect(ro.stderr.trim().split('\n')).toEqual([
+      'fleetdeck: install changes clusters and is refused with --read-only (use --dry-run to see what it would do)',
+    ]);
+    const noYes = await runCli(
+      INSTALL.filter((a) => a !== '--yes'),
+      { env },
+    );
     expect(noYes.code).toBe(2);
     expect(noYes.stderr).toMatch(/confirm with --yes/);
     expect(await namespaceGone('kind-cp')).toBe(true);
@@ -132,7 +163,12 @@ describe('install, end to end on the sandbox', () => {
 
     const done = await runCli([...INSTALL, '-o', 'json'], { env, timeoutMs: 600_000 });
     expect(done.stderr).toBe('');
-    const out = JSON.parse(done.stdout) as { ok: boolean; steps: { id: string; state: string; detail?: string }[]; address: string; kubeconfig: string };
+    const out = JSON.parse(done.stdout) as {
+      ok: boolean;
+      steps: { id: string; state: string; detail?: string }[];
+      address: string;
+      kubeconfig: string;
+    };
     expect(out.steps.filter((s) => s.state !== 'ok').map((s) => `${s.id}: ${s.state} ${s.detail ?? ''}`)).toEqual([]);
     expect(out.ok).toBe(true);
     expect(done.code).toBe(0);
@@ -146,7 +182,17 @@ describe('install, end to end on the sandbox', () => {
         'sts/etcd',
         'svc/apiserver',
         'svc/etcd',
-        ...['nova-admin', 'nova-agent-bootstrap', 'nova-apiserver-certs', 'nova-ca', 'nova-controller-manager', 'nova-etcd-ca', 'nova-etcd-certs', 'nova-front-proxy-ca', 'nova-scheduler'].map((n) => `secret/${n}`),
+        ...[
+          'nova-admin',
+          'nova-agent-bootstrap',
+          'nova-apiserver-certs',
+          'nova-ca',
+          'nova-controller-manager',
+          'nova-etcd-ca',
+          'nova-etcd-certs',
+          'nova-front-proxy-ca',
+          'nova-scheduler',
+        ].map((n) => `secret/${n}`),
       ].sort(),
     );
     for (const w of WORKLOADS) expect(await namesIn(w)).toEqual(['deploy/nova-agent', 'secret/nova-cluster-init-kubeconfig']);
@@ -188,7 +234,13 @@ describe('install, stopped by the prerequisite checks', () => {
     const storage = makeClient(kc('kind-cp'), StorageV1Api);
     const sc = await storage.readStorageClass({ name: 'standard' });
     const annotations = { ...sc.metadata!.annotations };
-    await storage.replaceStorageClass({ name: 'standard', body: { ...sc, metadata: { ...sc.metadata, annotations: { ...annotations, 'storageclass.kubernetes.io/is-default-class': 'false' } } } });
+    await storage.replaceStorageClass({
+      name: 'standard',
+      body: {
+        ...sc,
+        metadata: { ...sc.metadata, annotations: { ...annotations, 'storageclass.kubernetes.io/is-default-class': 'false' } },
+      },
+    });
     try {
       const res = await runCli(INSTALL, { env, timeoutMs: 120_000 });
       expect(res.code).toBe(1);
@@ -203,11 +255,13 @@ describe('install, stopped by the prerequisite checks', () => {
   });
 
   it('HA with a topology key of fewer than 3 values: stopped, the hint offers --no-ha', async () => {
-    const res = await runCli([...INSTALL.filter((a) => a !== '--no-ha'), '--topology-key', 'kubernetes.io/os'], { env, timeoutMs: 120_000 });
+    const res = await runCli([...INSTALL.filter((a) => a !== '--no-ha'), '--topology-key', 'kubernetes.io/os'], {
+      env,
+      timeoutMs: 120_000,
+    });
     expect(res.code).toBe(1);
     expect(res.stdout).toMatch(/--no-ha/);
     expect(res.stdout).toMatch(/Prerequisites not met: nothing was changed\./);
     expect(await namespaceGone('kind-cp')).toBe(true);
   });
 });
-

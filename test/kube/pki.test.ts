@@ -5,7 +5,12 @@ import { createAuthority, issueCertificate } from '../../src/kube/pki.js';
 describe('pki', () => {
   it('issues a serving certificate signed by the CA with IP and DNS SANs', async () => {
     const ca = await createAuthority('test-ca', 30);
-    const serving = await issueCertificate(ca, { commonName: 'kube-apiserver', hosts: ['127.0.0.1', 'localhost'], usage: 'server', days: 10 });
+    const serving = await issueCertificate(ca, {
+      commonName: 'kube-apiserver',
+      hosts: ['127.0.0.1', 'localhost'],
+      usage: 'server',
+      days: 10,
+    });
     const caCert = new X509Certificate(ca.certPem);
     const cert = new X509Certificate(serving.certPem);
     expect(caCert.ca).toBe(true);
