@@ -52,7 +52,9 @@ describe('--read-only: the write gate, seen from the API servers', () => {
     const kc = configForContext(loadKubeconfig({ kubeconfig }).config, 'kind-workload-1');
     const core = makeClient(kc, CoreV1Api);
     setReadOnly(true);
-    await expect(core.patchNode({ name: 'workload-1-node-2', body: [{ op: 'add', path: '/metadata/labels/x', value: 'y' }] })).rejects.toBeInstanceOf(ReadOnlyRefusal);
+    await expect(
+      core.patchNode({ name: 'workload-1-node-2', body: [{ op: 'add', path: '/metadata/labels/x', value: 'y' }] }),
+    ).rejects.toBeInstanceOf(ReadOnlyRefusal);
     await expect(core.createNamespace({ body: { metadata: { name: 'gate-test' } } })).rejects.toBeInstanceOf(ReadOnlyRefusal);
     // Reads still work under --read-only.
     const marker = `audit-marker-${randomUUID()}`;

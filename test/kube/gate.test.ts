@@ -38,7 +38,9 @@ describe('the write gate', () => {
     setReadOnly(true);
     expect(() => gateRequest('GET', 'https://h/api/v1/nodes')).not.toThrow();
     expect(() => gateRequest('PATCH', 'https://h/api/v1/nodes/n1?fieldManager=x')).toThrow(ReadOnlyRefusal);
-    expect(() => gateRequest('PATCH', 'https://h/api/v1/nodes/n1')).toThrow('read-only: PATCH /api/v1/nodes/n1 is refused (fleetdeck runs with --read-only)');
+    expect(() => gateRequest('PATCH', 'https://h/api/v1/nodes/n1')).toThrow(
+      'read-only: PATCH /api/v1/nodes/n1 is refused (fleetdeck runs with --read-only)',
+    );
     const refusal = (() => {
       try {
         assertWritable('rollout create cordons, drains and replaces nodes', ' (use --dry-run to see what it would do)');
@@ -56,7 +58,9 @@ describe('the write gate', () => {
   it('stops every client request that would change a cluster before it is sent', async () => {
     const core = makeClient(closedPortConfig(), CoreV1Api, 5_000);
     setReadOnly(true);
-    await expect(core.patchNode({ name: 'n1', body: [{ op: 'replace', path: '/spec/unschedulable', value: true }] })).rejects.toThrow(ReadOnlyRefusal);
+    await expect(core.patchNode({ name: 'n1', body: [{ op: 'replace', path: '/spec/unschedulable', value: true }] })).rejects.toThrow(
+      ReadOnlyRefusal,
+    );
     await expect(core.deleteNamespace({ name: 'elotl' })).rejects.toThrow(ReadOnlyRefusal);
     // A read goes on to the network (and meets the closed port): the gate does not stop it.
     const read = await core.listNode().catch((err: unknown) => err);

@@ -9,8 +9,6 @@ import type { RolloutActions } from '../../../src/store/actions.js';
 import { updateSlice } from '../../../src/store/fleet-store.js';
 import { actionChanged, actionKey, navarchosSeen, rolloutChanged, rolloutsListed, watchedContexts } from '../../../src/store/rollouts.js';
 import { navarchosEtaMs, nodeRows } from '../../../src/screens/rollouts/rows.js';
-import { initialNewRolloutState, newRolloutReducer } from '../../../src/screens/rollouts/wizard/use-new-rollout-state.js';
-import { uniqueName } from '../../../src/screens/rollouts/wizard/spec.js';
 import { appProps, KEYS, renderApp, threeContexts, type Screen } from '../../helpers/screen.js';
 
 afterEach(() => cleanup());
@@ -698,25 +696,6 @@ describe('pure parts', () => {
     const now = Date.now();
     // One done 10 min after creation; two left; 10 min since the last completion.
     expect(Math.round(navarchosEtaMs(n.rollouts[0]!, n.replacements, now)! / MIN)).toBe(10);
-  });
-
-  it('the wizard refuses an invalid selector and a bad priority; an empty priority takes the selector back', () => {
-    let s = newRolloutReducer(initialNewRolloutState(), { type: 'context', context: 'c', navarchos: false });
-    s = newRolloutReducer(s, { type: 'nodes', nodes: NODES });
-    expect(newRolloutReducer(s, { type: 'selector', text: 'role in (a' }).error).toMatch(/invalid selector/);
-    s = newRolloutReducer(s, { type: 'selector', text: 'role=worker' });
-    expect(newRolloutReducer(s, { type: 'selectorPriority', text: 'high' }).error).toMatch(/not a priority/);
-    s = newRolloutReducer(s, { type: 'selectorPriority', text: '20' });
-    expect(s.selectors).toEqual([{ selector: 'role=worker', priority: 20 }]);
-    s = newRolloutReducer(s, { type: 'selector', text: 'role=worker' });
-    s = newRolloutReducer(s, { type: 'selectorPriority', text: '' });
-    expect(s.selectors).toEqual([]);
-    expect(newRolloutReducer(s, { type: 'pickNodes', names: [] }).error).toMatch(/pick at least one node/);
-  });
-
-  it('a new name avoids the rollouts that exist', () => {
-    expect(uniqueName('rollout-1', [])).toBe('rollout-1');
-    expect(uniqueName('rollout-1', ['rollout-1', 'rollout-1-2'])).toBe('rollout-1-3');
   });
 });
 
