@@ -31,7 +31,7 @@ async function countWindow(kcs: readonly KubeConfig[], windowMs: number): Promis
   const after = await listCounts(kcs);
   const ms = performance.now() - t0;
   const counts = new Map<string, number>();
-  after.forEach((a, i) => addInto(counts, difference(a, before[i]!)));
+  for (const [i, a] of after.entries()) addInto(counts, difference(a, before[i]!));
   return { counts, ms };
 }
 
@@ -88,7 +88,9 @@ export async function idleFigure(config: KubeConfig, contexts: ContextInfo[], wi
     });
     for (const slice of ['pods', 'events'] as const) {
       try {
-        await waitFor(`${slice} listed on every context`, () => names.every((n) => synced(fleet.store.getState(), n, slice)), { timeoutMs: 60_000 });
+        await waitFor(`${slice} listed on every context`, () => names.every((n) => synced(fleet.store.getState(), n, slice)), {
+          timeoutMs: 60_000,
+        });
       } catch {
         unsynced.push(slice);
       }
@@ -146,7 +148,9 @@ export async function idleFigure(config: KubeConfig, contexts: ContextInfo[], wi
   note(
     `store updates (each one a render of the dashboard) during the idle window: ${storeUpdates} (${(storeUpdates / (withFleet.ms / 1000)).toFixed(1)}/s), ${unchanged} of them changing nothing the contexts table shows (the simulated kubelets renew every Node's status every 10 s; the probes measure latency every 5 s)`,
   );
-  note(`initial sync took ${(syncMs / 1000).toFixed(1)} s with ${sum(startupClient.counts)} LIST requests (${describeCounts(startupClient.counts)})`);
+  note(
+    `initial sync took ${(syncMs / 1000).toFixed(1)} s with ${sum(startupClient.counts)} LIST requests (${describeCounts(startupClient.counts)})`,
+  );
   if (unsynced.length) note(`never synced within 60 s: ${unsynced.join(', ')} (not watched by this build?)`);
   return fleet;
 }

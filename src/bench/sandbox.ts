@@ -32,7 +32,11 @@ const ups = new Map<ReturnType<typeof spawn>, Promise<void>>();
 
 /** Environment for every fleetdeck child: no fleet file of the user's, no CI mode. */
 export function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, FLEETDECK_FLEET_FILE: path.join(os.tmpdir(), 'fleetdeck-bench-no-fleet.yaml'), ...extra };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    FLEETDECK_FLEET_FILE: path.join(os.tmpdir(), 'fleetdeck-bench-no-fleet.yaml'),
+    ...extra,
+  };
   delete env.CI;
   delete env.CONTINUOUS_INTEGRATION;
   delete env.KUBECONFIG;
@@ -49,8 +53,7 @@ function runCli(args: string[], label: string, timeoutMs: number): Promise<{ cod
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => {
       errBuf += d.toString();
-      let nl: number;
-      while ((nl = errBuf.indexOf('\n')) >= 0) {
+      for (let nl = errBuf.indexOf('\n'); nl >= 0; nl = errBuf.indexOf('\n')) {
         const line = errBuf.slice(0, nl).trim();
         errBuf = errBuf.slice(nl + 1);
         if (line) progress(`${label}: ${line}`);
@@ -79,11 +82,21 @@ export async function startSandbox(name: string, workloads: number, nodes: numbe
   const dir = path.join(parent, 'sandbox');
   const entry: Started = { name, dir, parent };
   started.push(entry);
-  progress(`${name}: starting a sandbox (${workloads + 1} cluster${workloads ? 's' : ''}, ${nodes} simulated node${nodes === 1 ? '' : 's'} each) in ${dir}`);
+  progress(
+    `${name}: starting a sandbox (${workloads + 1} cluster${workloads ? 's' : ''}, ${nodes} simulated node${nodes === 1 ? '' : 's'} each) in ${dir}`,
+  );
   const t0 = performance.now();
   // The first run on a machine may build the Kubernetes binaries (several minutes).
-  const { code, stdout } = await runCli(['sandbox', 'up', '--dir', dir, '--workloads', String(workloads), '--nodes', String(nodes)], name, 20 * 60_000);
-  const line = stdout.trim().split('\n').reverse().find((l) => l.startsWith('export KUBECONFIG='));
+  const { code, stdout } = await runCli(
+    ['sandbox', 'up', '--dir', dir, '--workloads', String(workloads), '--nodes', String(nodes)],
+    name,
+    20 * 60_000,
+  );
+  const line = stdout
+    .trim()
+    .split('\n')
+    .reverse()
+    .find((l) => l.startsWith('export KUBECONFIG='));
   if (code !== 0 || !line) throw new Error(`${name}: sandbox up failed (exit ${code}); see ${dir}`);
   progress(`${name}: ready in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
   return { name, dir, kubeconfig: line.slice('export KUBECONFIG='.length) };

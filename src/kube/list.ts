@@ -40,7 +40,10 @@ export async function listPaged<T, U>(
     } catch (err) {
       if (cont === undefined || statusCode(err) !== 410) throw err;
       const full = await fetchPage({});
-      return { items: full.items.map(map), metadata: { ...(full.metadata?.resourceVersion ? { resourceVersion: full.metadata.resourceVersion } : {}) } };
+      return {
+        items: full.items.map(map),
+        metadata: { ...(full.metadata?.resourceVersion ? { resourceVersion: full.metadata.resourceVersion } : {}) },
+      };
     }
     for (const item of page.items) items.push(map(item));
     cont = page.metadata?._continue || undefined;
@@ -48,7 +51,6 @@ export async function listPaged<T, U>(
   } while (cont);
   return { items, metadata: resourceVersion ? { resourceVersion } : {} };
 }
-
 
 /** A list as the server sends it (JSON): the continue token is `continue`. */
 interface JsonListPage<T> {
@@ -68,19 +70,24 @@ export function listJsonPaged<T, U>(
   map: (item: T) => U,
   pageSize = LIST_PAGE_SIZE,
 ): Promise<ListResult<U>> {
-  return listPaged<T, U>(async (opts) => {
-    const page = await client.get<JsonListPage<T>>(path, { ...query, limit: opts.limit, continue: opts._continue });
-    const metadata: ListPage<T>['metadata'] = {};
-    if (page.metadata?.continue) metadata._continue = page.metadata.continue;
-    if (page.metadata?.resourceVersion) metadata.resourceVersion = page.metadata.resourceVersion;
-    return { items: page.items ?? [], metadata };
-  }, map, pageSize);
+  return listPaged<T, U>(
+    async (opts) => {
+      const page = await client.get<JsonListPage<T>>(path, { ...query, limit: opts.limit, continue: opts._continue });
+      const metadata: ListPage<T>['metadata'] = {};
+      if (page.metadata?.continue) metadata._continue = page.metadata.continue;
+      if (page.metadata?.resourceVersion) metadata.resourceVersion = page.metadata.resourceVersion;
+      return { items: page.items ?? [], metadata };
+    },
+    map,
+    pageSize,
+  );
 }
 
 /** Keeps the working state of one collection and turns it into the slice the store shows. */
 export interface Tracker<T, S> {
   reset(items: T[]): void;
   /** False when the summary would not change (nothing to publish). */
+  // biome-ignore lint/suspicious/noConfusingVoidType: trackers that always publish return nothing
   apply(type: WatchEventType, item: T): boolean | void;
   clear(): void;
   summary(): S;
@@ -124,7 +131,10 @@ export function trackedWatch<T extends { metadata?: { resourceVersion?: string }
     onError: (message, { forbidden }) => {
       if (!forbidden) return env.onDisconnect();
       tracker.clear();
-      env.sink.setSlice(env.name, opts.slice, { ...opts.empty(), forbidden: forbiddenMessage(opts.resource, message, ' in all namespaces') });
+      env.sink.setSlice(env.name, opts.slice, {
+        ...opts.empty(),
+        forbidden: forbiddenMessage(opts.resource, message, ' in all namespaces'),
+      });
     },
     onDisconnect: () => env.onDisconnect(),
   });

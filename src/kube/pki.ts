@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import net from 'node:net';
 import forge from 'node-forge';
 
-const { pki, md } = forge;
+const { pki } = forge;
 
 export interface KeyMaterial {
   /** PEM, PKCS#8 private key. Never print or log it. */

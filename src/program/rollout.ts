@@ -5,7 +5,6 @@ import { UsageError } from '../errors.js';
 import { duration, intIn, outputOption, quiet } from './parsers.js';
 
 export function registerRollout(program: Command): void {
-  // fleetdeck rollout: each --selector/--node takes the --priority that follows it.
   const rollout = program
     .command('rollout')
     .description(
@@ -19,6 +18,51 @@ export function registerRollout(program: Command): void {
       rollout.outputHelp();
       process.exitCode = 2;
     });
+  registerCreate(rollout);
+  rollout
+    .command('resume')
+    .description('continue a paused, failed or interrupted rollout from every node’s recorded phase')
+    .argument('<name>', 'the rollout')
+    .option('--force-takeover', 'take over from another fleetdeck whose heartbeat is younger than 30 s')
+    .addOption(outputOption())
+    .action(async (name: string, _opts, cmd: Command) => {
+      const { runRolloutResume } = await import('../commands/rollout.js');
+      process.exitCode = await runRolloutResume(name, cmd.optsWithGlobals());
+    });
+  rollout
+    .command('abort')
+    .description('stop the rollout (the fleetdeck running it stops too) and uncordon the nodes it cordoned and did not finish')
+    .argument('<name>', 'the rollout')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .addOption(outputOption())
+    .action(async (name: string, _opts, cmd: Command) => {
+      const { runRolloutAbort } = await import('../commands/rollout.js');
+      process.exitCode = await runRolloutAbort(name, cmd.optsWithGlobals());
+    });
+  rollout
+    .command('watch')
+    .description('print the progress of a rollout as lines until it ends (without a name: every rollout, until Ctrl-C)')
+    .argument('[name]', 'the rollout')
+    .addOption(outputOption())
+    .action(async (name: string | undefined, _opts, cmd: Command) => {
+      const { runRolloutWatch } = await import('../commands/rollout.js');
+      process.exitCode = await runRolloutWatch(name, cmd.optsWithGlobals());
+    });
+  rollout
+    .command('list')
+    .description('the rollouts recorded in the cluster, newest first')
+    .addOption(outputOption())
+    .action(async (_opts, cmd: Command) => {
+      const { runRolloutList } = await import('../commands/rollout.js');
+      process.exitCode = await runRolloutList(cmd.optsWithGlobals());
+    });
+  for (const cmd of rollout.commands) {
+    quiet(cmd);
+  }
+}
+
+/** `rollout create`: each --selector/--node takes the --priority that follows it. */
+function registerCreate(rollout: Command): void {
   const targets: RolloutTarget[] = [];
   const addTarget = (kind: RolloutTarget['kind']) => (value: string) => {
     targets.push({ kind, value });
@@ -78,44 +122,4 @@ export function registerRollout(program: Command): void {
       const { runRolloutCreate } = await import('../commands/rollout.js');
       process.exitCode = await runRolloutCreate({ ...cmd.optsWithGlobals(), targets });
     });
-  rollout
-    .command('resume')
-    .description('continue a paused, failed or interrupted rollout from every node’s recorded phase')
-    .argument('<name>', 'the rollout')
-    .option('--force-takeover', 'take over from another fleetdeck whose heartbeat is younger than 30 s')
-    .addOption(outputOption())
-    .action(async (name: string, _opts, cmd: Command) => {
-      const { runRolloutResume } = await import('../commands/rollout.js');
-      process.exitCode = await runRolloutResume(name, cmd.optsWithGlobals());
-    });
-  rollout
-    .command('abort')
-    .description('stop the rollout (the fleetdeck running it stops too) and uncordon the nodes it cordoned and did not finish')
-    .argument('<name>', 'the rollout')
-    .option('-y, --yes', 'do not ask for confirmation')
-    .addOption(outputOption())
-    .action(async (name: string, _opts, cmd: Command) => {
-      const { runRolloutAbort } = await import('../commands/rollout.js');
-      process.exitCode = await runRolloutAbort(name, cmd.optsWithGlobals());
-    });
-  rollout
-    .command('watch')
-    .description('print the progress of a rollout as lines until it ends (without a name: every rollout, until Ctrl-C)')
-    .argument('[name]', 'the rollout')
-    .addOption(outputOption())
-    .action(async (name: string | undefined, _opts, cmd: Command) => {
-      const { runRolloutWatch } = await import('../commands/rollout.js');
-      process.exitCode = await runRolloutWatch(name, cmd.optsWithGlobals());
-    });
-  rollout
-    .command('list')
-    .description('the rollouts recorded in the cluster, newest first')
-    .addOption(outputOption())
-    .action(async (_opts, cmd: Command) => {
-      const { runRolloutList } = await import('../commands/rollout.js');
-      process.exitCode = await runRolloutList(cmd.optsWithGlobals());
-    });
-  for (const cmd of rollout.commands) {
-    quiet(cmd);
-  }
 }

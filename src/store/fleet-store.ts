@@ -138,13 +138,18 @@ export class UpdateBatcher implements ContextSink {
   }
 
   upsertNode(ctx: string, node: NodeSummary): void {
-    const e = this.entry(ctx);
-    (e.nodes ??= new Map()).set(node.name, node);
+    this.nodeChanges(ctx).set(node.name, node);
   }
 
   deleteNode(ctx: string, name: string): void {
+    this.nodeChanges(ctx).set(name, null);
+  }
+
+  /** The pending node upserts and deletions of a context. */
+  private nodeChanges(ctx: string): Map<string, NodeSummary | null> {
     const e = this.entry(ctx);
-    (e.nodes ??= new Map()).set(name, null);
+    e.nodes ??= new Map();
+    return e.nodes;
   }
 
   /** A full list arrived: it replaces whatever was there. */
@@ -161,7 +166,8 @@ export class UpdateBatcher implements ContextSink {
    */
   setSlice<K extends SliceKey>(ctx: string, key: K, value: NonNullable<ContextSlices[K]> | (() => NonNullable<ContextSlices[K]>)): void {
     const e = this.entry(ctx);
-    (e.slices ??= {})[key] = value as never;
+    e.slices ??= {};
+    e.slices[key] = value as never;
   }
 
   nodesForbidden(ctx: string, message: string): void {

@@ -54,6 +54,7 @@ const TITLES: Record<FormPage, string> = {
 export function EstimateDialogue(props: EstimateDialogueProps) {
   const { target, catalogue, storage, form, dispatch, defaults, onNextCatalogue, problem, width, height, onClose } = props;
   const theme = useTheme();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the estimate depends on the choices, not on the focus or the page
   const result = useMemo((): { estimate: Estimate } | { error: string } => {
     try {
       return { estimate: estimate(catalogue, storage, estimateInput(form, catalogue)) };

@@ -108,9 +108,7 @@ export function poolsPage(
     kit.row('p:unshared', form.focus === 1, `Unshared volumes  ${padEnd(unshared, w)}  node-local, e.g. an LVM logical volume`),
   );
   const reason = samePools(form.pools, defaults.pools) ? defaults.reason : (est?.poolReason ?? defaults.reason);
-  wrap(kit.theme.text(reason), kit.width)
-    .slice(0, 2)
-    .forEach((l, i) => after.push(kit.text(`reason${i}`, l)));
+  for (const [i, l] of wrap(kit.theme.text(reason), kit.width).slice(0, 2).entries()) after.push(kit.text(`reason${i}`, l));
   if (options.length === 0) after.push(kit.text('novg', 'No volume group is known on the nodes: nothing to choose from.', 'warn'));
   return { head, page: pageLines, after };
 }

@@ -68,6 +68,7 @@ export function NewRolloutWizard(props: NewRolloutWizardProps) {
 
   useNodeListing(state, dispatch, listNodes);
   // The name is chosen with the plan, so what is shown is what is created.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new plan draws a new name; takenNames is read at that moment
   const name = useMemo(() => (state.context ? newRolloutName(takenNames(state.context)) : ''), [state.plan, state.context]);
   useDryRun(state, dispatch, dryRun, name);
 

@@ -16,6 +16,7 @@ export function useNodeListing(
   listNodes: (context: string) => Promise<PlanNode[]>,
 ) {
   const { page } = state;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: listed once per context, again only after the list was dropped
   useEffect(() => {
     const context = state.context;
     if (!context || page === 'context' || state.nodes !== undefined || state.nodesError !== undefined) return;
@@ -39,6 +40,7 @@ export function useDryRun(
 ) {
   const { page } = state;
   const dryRunGeneration = useRef(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one dry run per plan page visit and plan; the spec is read when it starts
   useEffect(() => {
     if (page !== 'plan') {
       dryRunGeneration.current++;
