@@ -90,7 +90,11 @@ export async function runClusterFigures(o: ClusterBenchOptions = DEFAULTS): Prom
         const api = core(configForContext(config, name));
         await ensureNamespace(api, BENCH_NAMESPACE);
         const nodes = await sandboxNodeNames(api);
-        await createPods(api, BENCH_NAMESPACE, 'pause', o.podsPerCluster, nodes, { concurrency: 12, deadline: performance.now() + 6 * 60_000, label: name });
+        await createPods(api, BENCH_NAMESPACE, 'pause', o.podsPerCluster, nodes, {
+          concurrency: 12,
+          deadline: performance.now() + 6 * 60_000,
+          label: name,
+        });
         await waitPodsRunning(api, BENCH_NAMESPACE, o.podsPerCluster, name, 6 * 60_000, abort.signal);
         progress(`${name}: ${o.podsPerCluster} pods Running`);
       }),

@@ -51,12 +51,19 @@ function noPodsLeft(kc: KubeConfig): Promise<string> {
 
 /** The Ready, schedulable node with the fewest pods, and how many it has. */
 async function quietestNode(core: CoreV1Api): Promise<{ node: string; pods: number; slots: number }> {
-  const [nodes, pods] = await Promise.all([core.listNode(), core.listPodForAllNamespaces({ fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed' })]);
+  const [nodes, pods] = await Promise.all([
+    core.listNode(),
+    core.listPodForAllNamespaces({ fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed' }),
+  ]);
   const count = new Map<string, number>();
   for (const p of pods.items) if (p.spec?.nodeName) count.set(p.spec.nodeName, (count.get(p.spec.nodeName) ?? 0) + 1);
   const candidates = nodes.items
     .filter((n) => !n.spec?.unschedulable && (n.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'))
-    .map((n) => ({ node: n.metadata?.name ?? '', pods: count.get(n.metadata?.name ?? '') ?? 0, slots: Number(n.status?.allocatable?.pods ?? 110) }))
+    .map((n) => ({
+      node: n.metadata?.name ?? '',
+      pods: count.get(n.metadata?.name ?? '') ?? 0,
+      slots: Number(n.status?.allocatable?.pods ?? 110),
+    }))
     .sort((a, b) => a.pods - b.pods);
   const best = candidates[0];
   if (!best) throw new Error('no Ready, schedulable node');
@@ -66,7 +73,19 @@ async function quietestNode(core: CoreV1Api): Promise<{ node: string; pods: numb
 function kubectlDrain(kubeconfig: string, context: string, node: string): Promise<{ ms: number; code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
     // -v=1 only adds log lines on stderr, among them client-go's long waits on its rate limiter.
-    const args = ['--kubeconfig', kubeconfig, '--context', context, 'drain', node, '--ignore-daemonsets', '--delete-emptydir-data', '--force', '--timeout=300s', '-v=1'];
+    const args = [
+      '--kubeconfig',
+      kubeconfig,
+      '--context',
+      context,
+      'drain',
+      node,
+      '--ignore-daemonsets',
+      '--delete-emptydir-data',
+      '--force',
+      '--timeout=300s',
+      '-v=1',
+    ];
     const t0 = performance.now();
     const child = spawn(KUBECTL, args, { stdio: ['ignore', 'ignore', 'pipe'], env: childEnv() });
     let stderr = '';
@@ -100,8 +119,11 @@ export async function drainFigure(kubeconfig: string, context: string): Promise<
   try {
     const quiet = await quietestNode(core);
     node = quiet.node;
-    if (quiet.pods + PODS > quiet.slots) throw new Error(`${node} has ${quiet.pods} pods; ${PODS} more exceed its ${quiet.slots} pod slots`);
-    progress(`drain: ${context}: ${PODS} pods of Deployment ${NAMESPACE}/${DEPLOYMENT} pinned to ${node} (${quiet.pods} pods there already)`);
+    if (quiet.pods + PODS > quiet.slots)
+      throw new Error(`${node} has ${quiet.pods} pods; ${PODS} more exceed its ${quiet.slots} pod slots`);
+    progress(
+      `drain: ${context}: ${PODS} pods of Deployment ${NAMESPACE}/${DEPLOYMENT} pinned to ${node} (${quiet.pods} pods there already)`,
+    );
     try {
       await core.createNamespace({ body: { metadata: { name: NAMESPACE } } });
     } catch (err) {
@@ -130,7 +152,9 @@ export async function drainFigure(kubeconfig: string, context: string): Promise<
     const t0 = performance.now();
     const result = await drainNode(kc, node, { force: true, deleteEmptyDirData: true, timeoutMs: WAIT_MS });
     const fleetdeckMs = performance.now() - t0;
-    progress(`drain: fleetdeck: ${result.progress.evicted} evicted, ${result.progress.deleted} deleted, ${result.progress.ignored} ignored in ${(fleetdeckMs / 1000).toFixed(2)} s`);
+    progress(
+      `drain: fleetdeck: ${result.progress.evicted} evicted, ${result.progress.deleted} deleted, ${result.progress.ignored} ignored in ${(fleetdeckMs / 1000).toFixed(2)} s`,
+    );
 
     // The replacement pods wait (Pending) for the node: uncordon and let them come back.
     await uncordon(kc, node);
@@ -148,9 +172,14 @@ export async function drainFigure(kubeconfig: string, context: string): Promise<
       `≤ ${RATIO_TARGET.toFixed(1)}`,
       ratio <= RATIO_TARGET,
     );
-    note(`node ${node} of ${context}; flags --ignore-daemonsets --delete-emptydir-data --force for both; fleetdeck timed in process (drainNode), kubectl as the whole command`);
+    note(
+      `node ${node} of ${context}; flags --ignore-daemonsets --delete-emptydir-data --force for both; fleetdeck timed in process (drainNode), kubectl as the whole command`,
+    );
     const throttled = (k.stderr.match(/due to client-side throttling/g) ?? []).length;
-    if (throttled) note(`kubectl logged ${throttled} waits of over 1 s on its client-side rate limiter (evictions and its per-pod polling GETs share it)`);
+    if (throttled)
+      note(
+        `kubectl logged ${throttled} waits of over 1 s on its client-side rate limiter (evictions and its per-pod polling GETs share it)`,
+      );
   } catch (err) {
     figure(LABEL, `not measured: ${errorLine(err)}`, `≤ ${RATIO_TARGET.toFixed(1)}`, undefined);
   } finally {

@@ -39,7 +39,9 @@ function storeBench(events: number): void {
   global.gc?.();
   const heap = process.memoryUsage().heapUsed - heapBefore;
   console.log(`store: ${events} node updates in ${ms.toFixed(1)} ms (${((events / ms) * 1000).toFixed(0)}/s), ${updates} store updates`);
-  console.log(`store: ${Object.keys(store.getState().contexts.bench!.nodes.items).length} node summaries hold ~${(heap / 1024 / 1024).toFixed(1)} MiB of heap`);
+  console.log(
+    `store: ${Object.keys(store.getState().contexts.bench!.nodes.items).length} node summaries hold ~${(heap / 1024 / 1024).toFixed(1)} MiB of heap`,
+  );
 }
 
 storeBench(50_000);
@@ -56,8 +58,13 @@ if (clusters) {
   await runClusterFigures();
 } else if (kc) {
   const { oneShotFigure } = await import('./oneshot.js');
-  await oneShotFigure(kc, contextInfos(loadKubeconfig({ kubeconfig: kc }).config).map((c) => c.name));
+  await oneShotFigure(
+    kc,
+    contextInfos(loadKubeconfig({ kubeconfig: kc }).config).map((c) => c.name),
+  );
 } else {
-  console.log('cluster: FLEETDECK_BENCH_CLUSTERS=1 (or npm run bench -- --clusters) starts sandboxes and prints the Status figures (about 15 min);');
+  console.log(
+    'cluster: FLEETDECK_BENCH_CLUSTERS=1 (or npm run bench -- --clusters) starts sandboxes and prints the Status figures (about 15 min);',
+  );
   console.log('         FLEETDECK_BENCH_KUBECONFIG=<kubeconfig> compares fleetdeck status with kubectl on existing clusters');
 }

@@ -53,7 +53,12 @@ export function samples(text: string, metric: string): Sample[] {
       const body = line.slice(metric.length + 1, close);
       for (const m of body.matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) labels[m[1]!] = m[2]!;
     }
-    const value = Number(line.slice(close >= 0 ? close + 1 : metric.length).trim().split(/\s+/)[0]);
+    const value = Number(
+      line
+        .slice(close >= 0 ? close + 1 : metric.length)
+        .trim()
+        .split(/\s+/)[0],
+    );
     if (Number.isFinite(value)) out.push({ labels, value });
   }
   return out;
@@ -94,7 +99,10 @@ export function addInto(a: Map<string, number>, b: ReadonlyMap<string, number>):
 }
 
 export function describeCounts(m: ReadonlyMap<string, number>): string {
-  const parts = [...m].filter(([, v]) => v !== 0).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`);
+  const parts = [...m]
+    .filter(([, v]) => v !== 0)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, v]) => `${k} ${v}`);
   return parts.length ? parts.join(', ') : 'none';
 }
 

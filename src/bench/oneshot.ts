@@ -22,7 +22,11 @@ interface Run {
 }
 
 /** Runs a command to completion (killed after `timeoutMs`); wall time from spawn to exit. */
-function timed(cmd: string, args: string[], opts: { keepStdout?: boolean; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<Run> {
+function timed(
+  cmd: string,
+  args: string[],
+  opts: { keepStdout?: boolean; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
+): Promise<Run> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const child = spawn(cmd, args, { stdio: ['ignore', opts.keepStdout ? 'pipe' : 'ignore', 'ignore'], env: opts.env ?? childEnv() });
@@ -45,7 +49,10 @@ const fleetdeckArgs = (kubeconfig: string) => [CLI, 'status', '-o', 'json', '--k
 async function kubectlRound(kubeconfig: string, contexts: readonly string[]): Promise<number> {
   let total = 0;
   for (const c of contexts) {
-    for (const what of [['get', 'nodes', '-o', 'json'], ['get', 'pods', '-A', '-o', 'json']]) {
+    for (const what of [
+      ['get', 'nodes', '-o', 'json'],
+      ['get', 'pods', '-A', '-o', 'json'],
+    ]) {
       const r = await timed(KUBECTL, ['--kubeconfig', kubeconfig, '--context', c, ...what]);
       if (r.code !== 0) throw new Error(`kubectl --context ${c} ${what.join(' ')} exited ${r.code}`);
       total += r.ms;
@@ -64,7 +71,10 @@ function describeStatus(stdout: string): { line: string; withoutPods: string[] }
     const j = JSON.parse(stdout) as StatusOutput;
     return {
       line: j.contexts
-        .map((c) => `${c.name}: ${c.reachable ? 'reachable' : 'UNREACHABLE'}, ${c.nodes?.total ?? '?'} nodes, ${c.pods ? `${c.pods.total ?? '?'} pods` : 'no pod counts'}`)
+        .map(
+          (c) =>
+            `${c.name}: ${c.reachable ? 'reachable' : 'UNREACHABLE'}, ${c.nodes?.total ?? '?'} nodes, ${c.pods ? `${c.pods.total ?? '?'} pods` : 'no pod counts'}`,
+        )
         .join('; '),
       withoutPods: j.contexts.filter((c) => !c.pods).map((c) => c.name),
     };
@@ -120,7 +130,9 @@ async function explain(kubeconfig: string, contexts: readonly string[]): Promise
     for (let i = 0; i < 3; i++) versions.push((await timed(process.execPath, [CLI, '--version'])).ms);
     const kubectlVersion: number[] = [];
     for (let i = 0; i < 3; i++) kubectlVersion.push((await timed(KUBECTL, ['version', '--client'])).ms);
-    note(`process start: node -e 0 ${ms(nodeOnly)}; fleetdeck --version ${ms(median(versions))}; kubectl version --client ${ms(median(kubectlVersion))}`);
+    note(
+      `process start: node -e 0 ${ms(nodeOnly)}; fleetdeck --version ${ms(median(versions))}; kubectl version --client ${ms(median(kubectlVersion))}`,
+    );
 
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-bench-prof-'));
     try {
@@ -135,7 +147,12 @@ async function explain(kubeconfig: string, contexts: readonly string[]): Promise
       note(`CPU profile of one run (${ms(run.ms)} wall, ${ms(s.totalMs)} profiled, ${contexts.length} contexts):`);
       note(`  loading and evaluating modules (inclusive): ${ms(s.importMs)} (${pct(s.importMs)})`);
       for (const [cat, v] of s.categories.slice(0, 8)) note(`  ${cat}: ${ms(v)} (${pct(v)})`);
-      note(`  hottest functions (self): ${s.top.slice(0, 5).map(([fn, v]) => `${fn} ${ms(v)}`).join('; ')}`);
+      note(
+        `  hottest functions (self): ${s.top
+          .slice(0, 5)
+          .map(([fn, v]) => `${fn} ${ms(v)}`)
+          .join('; ')}`,
+      );
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -34,8 +34,25 @@ export function syntheticPod(i: number, generation = 0): V1Pod {
       resourceVersion: String(1000 + i + generation),
       creationTimestamp: now,
       labels: { app: `app-${Math.floor(i / 10)}`, 'pod-template-hash': 'abcdef1234', team: ns },
-      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: `app-${Math.floor(i / 10)}-abcdef1234`, uid: `rs-${Math.floor(i / 10)}`, controller: true }],
-      managedFields: [{ manager: 'kube-controller-manager', operation: 'Update', apiVersion: 'v1', time: now, fieldsType: 'FieldsV1', fieldsV1: { 'f:metadata': {}, 'f:spec': {} } }],
+      ownerReferences: [
+        {
+          apiVersion: 'apps/v1',
+          kind: 'ReplicaSet',
+          name: `app-${Math.floor(i / 10)}-abcdef1234`,
+          uid: `rs-${Math.floor(i / 10)}`,
+          controller: true,
+        },
+      ],
+      managedFields: [
+        {
+          manager: 'kube-controller-manager',
+          operation: 'Update',
+          apiVersion: 'v1',
+          time: now,
+          fieldsType: 'FieldsV1',
+          fieldsV1: { 'f:metadata': {}, 'f:spec': {} },
+        },
+      ],
     },
     spec: {
       nodeName: fault === 'Unschedulable' ? undefined : `node-${i % 1000}`,
@@ -51,7 +68,11 @@ export function syntheticPod(i: number, generation = 0): V1Pod {
     status: {
       phase: pending ? 'Pending' : 'Running',
       conditions: [
-        { type: 'PodScheduled', status: fault === 'Unschedulable' ? 'False' : 'True', ...(fault === 'Unschedulable' ? { reason: 'Unschedulable', message: '0/1000 nodes are available: 1000 Insufficient cpu.' } : {}) },
+        {
+          type: 'PodScheduled',
+          status: fault === 'Unschedulable' ? 'False' : 'True',
+          ...(fault === 'Unschedulable' ? { reason: 'Unschedulable', message: '0/1000 nodes are available: 1000 Insufficient cpu.' } : {}),
+        },
         { type: 'Initialized', status: 'True' },
         { type: 'Ready', status: ready ? 'True' : 'False' },
         { type: 'ContainersReady', status: ready ? 'True' : 'False' },
@@ -132,9 +153,11 @@ export function benchPodTracker(pods: number): void {
   console.log(
     `pods: ${pods} pods listed into the tracker in ${listMs.toFixed(0)} ms; ${summary.problemCount} need attention, ${summary.problems.length} published`,
   );
-  console.log(`pods: ${pods} MODIFIED events in ${stormMs.toFixed(0)} ms (${((pods / stormMs) * 1000).toFixed(0)}/s), ${summaries} summaries`);
   console.log(
-    `pods: the tracker holds ~${mib(held)} of heap (${((held / pods) | 0)} B/pod); the same pods as objects: ~${mib(asObjects)} (${(asObjects / objects.length) | 0} B/pod)`,
+    `pods: ${pods} MODIFIED events in ${stormMs.toFixed(0)} ms (${((pods / stormMs) * 1000).toFixed(0)}/s), ${summaries} summaries`,
+  );
+  console.log(
+    `pods: the tracker holds ~${mib(held)} of heap (${(held / pods) | 0} B/pod); the same pods as objects: ~${mib(asObjects)} (${(asObjects / objects.length) | 0} B/pod)`,
   );
   if (tracker.size !== pods) throw new Error(`tracker lost pods: ${tracker.size}`);
 }

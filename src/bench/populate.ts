@@ -103,15 +103,27 @@ export interface CreateOptions {
 }
 
 /** Creates `count` pause pods `<prefix>-<i>` in `namespace`, bound round-robin to `nodes`. */
-export async function createPods(api: CoreV1Api, namespace: string, prefix: string, count: number, nodes: readonly string[], opts: CreateOptions): Promise<void> {
+export async function createPods(
+  api: CoreV1Api,
+  namespace: string,
+  prefix: string,
+  count: number,
+  nodes: readonly string[],
+  opts: CreateOptions,
+): Promise<void> {
   if (nodes.length === 0) throw new Error(`${opts.label}: no node to bind pods to`);
   const t0 = performance.now();
-  await runPool(count, opts.concurrency, (i) => ignoreConflict(api.createNamespacedPod({ namespace, body: pausePod(`${prefix}-${i}`, nodes[i % nodes.length]!) })), {
-    deadline: opts.deadline,
-    what: `${opts.label}: creating pods`,
-    onProgress: (done) => progress(`${opts.label}: ${done}/${count} pods created`),
-    ...(opts.signal ? { signal: opts.signal } : {}),
-  });
+  await runPool(
+    count,
+    opts.concurrency,
+    (i) => ignoreConflict(api.createNamespacedPod({ namespace, body: pausePod(`${prefix}-${i}`, nodes[i % nodes.length]!) })),
+    {
+      deadline: opts.deadline,
+      what: `${opts.label}: creating pods`,
+      onProgress: (done) => progress(`${opts.label}: ${done}/${count} pods created`),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    },
+  );
   const s = (performance.now() - t0) / 1000;
   progress(`${opts.label}: ${count} pods created in ${s.toFixed(0)} s (${(count / s).toFixed(0)}/s)`);
 }
@@ -130,7 +142,14 @@ export async function createNodes(api: CoreV1Api, prefix: string, count: number,
 }
 
 /** Waits until every pod in `namespace` is Running (the simulated kubelet marks them). */
-export async function waitPodsRunning(api: CoreV1Api, namespace: string, expected: number, label: string, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+export async function waitPodsRunning(
+  api: CoreV1Api,
+  namespace: string,
+  expected: number,
+  label: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<void> {
   let left = expected;
   await waitFor(
     `${label}: ${expected} pods Running`,
@@ -139,7 +158,12 @@ export async function waitPodsRunning(api: CoreV1Api, namespace: string, expecte
       left = list.items.length;
       return left === 0;
     },
-    { timeoutMs, intervalMs: 2000, onWait: () => progress(`${label}: ${left} of ${expected} pods not Running yet`), ...(signal ? { signal } : {}) },
+    {
+      timeoutMs,
+      intervalMs: 2000,
+      onWait: () => progress(`${label}: ${left} of ${expected} pods not Running yet`),
+      ...(signal ? { signal } : {}),
+    },
   );
 }
 

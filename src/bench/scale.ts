@@ -37,7 +37,12 @@ export async function prepareScale(nodes: number, pods: number, signal: AbortSig
   const t0 = performance.now();
   const names = await createNodes(api, 'bench-node', nodes, { concurrency, deadline: t0 + 5 * 60_000, label: 'scale', signal });
   progress(`scale: ${nodes} nodes created in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
-  await createPods(api, BENCH_NAMESPACE, 'bench-pod', pods, names, { concurrency, deadline: performance.now() + 12 * 60_000, label: 'scale', signal });
+  await createPods(api, BENCH_NAMESPACE, 'bench-pod', pods, names, {
+    concurrency,
+    deadline: performance.now() + 12 * 60_000,
+    label: 'scale',
+    signal,
+  });
   return { sandbox, context, nodes, pods };
 }
 
@@ -86,14 +91,24 @@ export async function scaleFigure(cluster: ScaleCluster): Promise<void> {
     `≤ ${FRAME_TARGET_MS / 1000} s`,
     frameAfterData <= FRAME_TARGET_MS,
   );
-  figure(`at scale (${label}): RSS of the dashboard process after the first frame`, mib(r.rssAfterFrame), `≤ ${mib(RSS_TARGET)}`, r.rssAfterFrame <= RSS_TARGET);
+  figure(
+    `at scale (${label}): RSS of the dashboard process after the first frame`,
+    mib(r.rssAfterFrame),
+    `≤ ${mib(RSS_TARGET)}`,
+    r.rssAfterFrame <= RSS_TARGET,
+  );
   note(
     `RSS with the modules loaded (before any request) ${mib(r.rssAtStart)}; after the first frame: V8 heap ${mib(r.heapAfterFrame)} used of ${mib(r.heapTotalAfterFrame)} committed, external ${mib(r.externalAfterFrame)}`,
   );
-  note(`RSS 5 s later ${mib(r.rssAfter5s)}, peak ${mib(r.maxRss)}; after a full GC: heap used ${mib(r.heapUsedAfterGc)}, RSS ${mib(r.rssAfterGc)}`);
-  note(`the frame showed NODES "${r.nodesCell ?? '?'}"${r.podsOnScreen ? `, PODS "${r.podsCell ?? '?'}"` : ' (no PODS column in this build: pods checked in the store only)'}`);
+  note(
+    `RSS 5 s later ${mib(r.rssAfter5s)}, peak ${mib(r.maxRss)}; after a full GC: heap used ${mib(r.heapUsedAfterGc)}, RSS ${mib(r.rssAfterGc)}`,
+  );
+  note(
+    `the frame showed NODES "${r.nodesCell ?? '?'}"${r.podsOnScreen ? `, PODS "${r.podsCell ?? '?'}"` : ' (no PODS column in this build: pods checked in the store only)'}`,
+  );
   note(
     'the bench nodes have no kubelet: their pods stay Pending, so every pod is a problem for the tracker (its worst case), and the node lifecycle controller turns the nodes NotReady over time',
   );
-  if (r.nodes < cluster.nodes || r.pods < cluster.pods) note(`the store held ${r.nodes} nodes and ${r.pods} pods (expected at least ${cluster.nodes} and ${cluster.pods})`);
+  if (r.nodes < cluster.nodes || r.pods < cluster.pods)
+    note(`the store held ${r.nodes} nodes and ${r.pods} pods (expected at least ${cluster.nodes} and ${cluster.pods})`);
 }

@@ -52,7 +52,11 @@ export class VirtualTerminal extends EventEmitter {
 
   /** The screen, one string per row, trailing blanks trimmed. */
   screen(): string[] {
-    return this.grid.map((row) => Array.from(row, (c) => c || ' ').join('').trimEnd());
+    return this.grid.map((row) =>
+      Array.from(row, (c) => c || ' ')
+        .join('')
+        .trimEnd(),
+    );
   }
 
   /** Resolves with the time of the first write after which `test(screen)` holds (checked now, too). */
