@@ -51,14 +51,14 @@ describe('fleetdeck approve on a sandbox cluster', () => {
     expect(roUser.stdout + roUser.stderr).toMatch(/HTTP 403/);
 
     const byName = await runCli(['approve', ...base, `${f.P}-cli-1`, '--yes']);
-    expect(byName.code).toBe(0);
+    expect(byName.code, byName.stdout + byName.stderr).toBe(0);
     expect(byName.stdout).toContain(`${f.P}-cli-1: approved`);
     const again = await runCli(['approve', ...base, `${f.P}-cli-1`, '--yes']);
-    expect(again.code).toBe(0);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
     expect(again.stdout).toMatch(new RegExp(`${f.P}-cli-1: already approved`));
 
     const fromB = await runCli(['approve', ...base, '--all-from', f.REQ_B, '--deny', '--yes', '-o', 'json']);
-    expect(fromB.code).toBe(0);
+    expect(fromB.code, fromB.stdout + fromB.stderr).toBe(0);
     const res = JSON.parse(fromB.stdout) as { decision: string; results: { name: string; outcome: string }[] };
     expect(res.decision).toBe('Denied');
     // REQ_B's pending ones: these two and client-b made first.
@@ -96,19 +96,21 @@ describe('fleetdeck approve on a sandbox cluster', () => {
       },
     );
     let out = '';
+    // What the auto mode printed, when a wait fails.
+    const said = <T>(p: Promise<T>) => p.catch((err: unknown) => Promise.reject(new Error(`${String(err)}; output so far:\n${out}`)));
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
     try {
-      await eventually('auto mode announced', () => out.includes('Auto-approve on kind-workload-2'), 30_000);
+      await said(eventually('auto mode announced', () => out.includes('Auto-approve on kind-workload-2'), 30_000));
       // Pending at the start, and new ones, from REQ_A: approved; REQ_B's: left alone.
-      await eventually('the waiting CSR approved', () => out.includes(`${f.P}-watch-1: approved`), 30_000);
+      await said(eventually('the waiting CSR approved', () => out.includes(`${f.P}-watch-1: approved`), 30_000));
       // REQ_B's request comes first: the watch hands it over before the two of REQ_A that follow,
       // so once both of those are approved the rule has long had its chance at it.
       await f.clientCsr(`${f.P}-auto-b`, f.as(f.REQ_B));
       await f.clientCsr(`${f.P}-auto-a`, f.as(f.REQ_A));
-      await eventually('the new CSR approved', () => out.includes(`${f.P}-auto-a: approved`), 30_000);
+      await said(eventually('the new CSR approved', () => out.includes(`${f.P}-auto-a: approved`), 30_000));
       await f.clientCsr(`${f.P}-auto-a2`, f.as(f.REQ_A));
-      await eventually('the next CSR approved', () => out.includes(`${f.P}-auto-a2: approved`), 30_000);
+      await said(eventually('the next CSR approved', () => out.includes(`${f.P}-auto-a2: approved`), 30_000));
       expect(out).not.toContain(`${f.P}-auto-b`);
       const b = await f.csrApi.readCertificateSigningRequest({ name: `${f.P}-auto-b` });
       expect(b.status?.conditions ?? []).toEqual([]);
