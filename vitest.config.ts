@@ -11,7 +11,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
-          exclude: ['test/**/*.int.test.ts', 'test/**/*.cli.test.ts', 'test/integration/**', 'test/cli/**', '**/node_modules/**'],
+          exclude: ['test/**/*.int.test.ts', 'test/**/*.cli.test.ts', '**/node_modules/**'],
           environment: 'node',
         },
       },
@@ -20,7 +20,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'cli',
-          include: ['test/cli/**/*.test.ts', 'test/**/*.cli.test.ts'],
+          include: ['test/**/*.cli.test.ts'],
           testTimeout: 30_000,
         },
       },
@@ -29,8 +29,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'integration',
-          include: ['test/integration/**/*.test.ts', 'test/**/*.int.test.ts'],
-          globalSetup: ['test/integration/global-setup.ts'],
+          include: ['test/**/*.int.test.ts'],
+          globalSetup: ['test/helpers/sandbox-setup.ts'],
           testTimeout: 180_000,
           hookTimeout: 180_000,
           fileParallelism: false,

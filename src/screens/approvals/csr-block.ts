@@ -1,19 +1,10 @@
 import { wrap } from '../../components/theme/index.js';
 import type { CsrSummary } from '../../kube/csr.js';
-import { ageOf } from '../../report/csr-lines.js';
+import { ageOf, subjectText } from '../../report/csr-lines.js';
 
 export interface BlockLine {
   text: string;
   kind: 'head' | 'detail' | 'warning';
-}
-
-/** The requested subject: "CN=…, O=…", or "(empty)". */
-export function subjectText(c: CsrSummary): string {
-  return (
-    [c.subject.commonName ? `CN=${c.subject.commonName}` : '', ...c.subject.organizations.map((o) => `O=${o}`)]
-      .filter(Boolean)
-      .join(', ') || '(empty)'
-  );
 }
 
 /**

@@ -132,12 +132,12 @@ describe('Keys', () => {
     // When Tab is pressed
     await screen.press(KEYS.tab);
 
-    // Then the Install screen shows
-    await screen.waitFor('The guided install');
+    // Then the Install screen shows, and no longer the contexts
+    expect(await screen.waitFor('The guided install')).not.toContain('kind-hosting');
 
     // When Shift-Tab is pressed
     await screen.press(KEYS.shiftTab);
-    await screen.waitFor('NAME');
+    expect(await screen.waitFor('NAME')).not.toContain('The guided install');
 
     // When 2 is pressed
     await screen.press('2');
@@ -153,7 +153,7 @@ describe('Keys', () => {
     await screen.press(KEYS.tab);
 
     // Then Status is back
-    await screen.waitFor('kind-hosting');
+    expect(await screen.waitFor('kind-hosting')).not.toContain('Coming: what storage');
   });
 
   it('/ filters the contexts by name; Esc clears the filter', async () => {
@@ -201,7 +201,8 @@ describe('Keys', () => {
     await screen.press(KEYS.backspace, KEYS.backspace);
 
     // Then all three rows are back
-    await screen.waitFor((f) => f.includes('3 of 3') && f.includes('kind-hosting'));
+    const frame = await screen.waitFor((f) => f.includes('3 of 3') && f.includes('kind-hosting'));
+    expect(frame).not.toContain('No context matches');
   });
 
   it('takes keys that arrive in one chunk one by one, as over a slow SSH link', async () => {

@@ -222,7 +222,9 @@ describe('the Storage tab: the inventory', () => {
     await screen.waitFor('cannot estimate: the inventory could not be read (r reads it again)');
     fail = false;
     await screen.press('r');
-    await screen.waitFor('vg_data ( 93.1 GB - 87.1 GB free)');
+    const frame = await screen.waitFor('vg_data ( 93.1 GB - 87.1 GB free)');
+    expect(frame).not.toContain('cannot read the storage of kind-cp');
+    expect(fake.reads.filter((r) => r === 'kind-cp')).toHaveLength(2);
   });
 });
 

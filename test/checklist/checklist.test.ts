@@ -19,7 +19,9 @@ describe('formatChecklist', () => {
 
     // Then it reads as operators know it
     expect(text).toBe(
-      ['* API Server status... Running √', '0 workload clusters connected ‼', '  please connect at least one Cluster, otherwise ...'].join('\n'),
+      ['* API Server status... Running √', '0 workload clusters connected ‼', '  please connect at least one Cluster, otherwise ...'].join(
+        '\n',
+      ),
     );
   });
 
@@ -110,7 +112,12 @@ describe('checklistLines', () => {
       { id: 'a', label: 'A', state: 'warn', hint: 'fix a', children: [{ id: 'a1', label: 'A1', state: 'ok' }] },
       { id: 'b', label: 'B', state: 'ok' },
     ];
-    expect(checklistLines(items).map((l) => `${l.depth}:${l.kind}:${l.item.id}`)).toEqual(['0:item:a', '0:hint:a', '1:item:a1', '0:item:b']);
+    expect(checklistLines(items).map((l) => `${l.depth}:${l.kind}:${l.item.id}`)).toEqual([
+      '0:item:a',
+      '0:hint:a',
+      '1:item:a1',
+      '0:item:b',
+    ]);
   });
 });
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { readState, recordedPids, isOurs } from '../../src/sandbox/state.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli } from './cli.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -39,7 +39,9 @@ export default async function setup(project: TestProject) {
     const down = await runCli(['sandbox', 'down', '--dir', dir]);
     const left = pids.filter((p) => isOurs(p, dir));
     if (down.code !== 0 || left.length > 0 || fs.existsSync(dir)) {
-      throw new Error(`sandbox down: exit ${down.code}, processes left: ${left.join(', ') || 'none'}, dir left: ${fs.existsSync(dir)}\n${down.stderr}`);
+      throw new Error(
+        `sandbox down: exit ${down.code}, processes left: ${left.join(', ') || 'none'}, dir left: ${fs.existsSync(dir)}\n${down.stderr}`,
+      );
     }
   };
 }
