@@ -5,7 +5,7 @@
 import type { V1Secret } from '@kubernetes/client-node';
 import { keyMatchesCertificate } from '../../kube/pki.js';
 import { b64, componentKubeconfig, kubeconfigClient } from './kubeconfigs.js';
-import { CERT_SECRET_LABELS } from './specs.js';
+import { CERT_SECRET_LABELS, CERT_SECRET_NAMES } from './specs.js';
 import type { CertSet, KeyMaterial, PartialCertSet } from './types.js';
 
 function secret(name: string, namespace: string, data: Record<string, string>): V1Secret {
@@ -130,15 +130,8 @@ function byName(secrets: Iterable<SecretLike | undefined | null>): (name: string
  */
 export function certSetFromSecrets(secrets: Iterable<SecretLike | undefined | null>): PartialCertSet {
   const get = byName(secrets);
-  const [ca, etcdCa, fpCa, api, etcd, cm] = [
-    'nova-ca',
-    'nova-etcd-ca',
-    'nova-front-proxy-ca',
-    'nova-apiserver-certs',
-    'nova-etcd-certs',
-    'nova-controller-manager',
-  ].map(get) as Record<string, string>[];
-  const [sched, admin, agent] = ['nova-scheduler', 'nova-admin', 'nova-agent-bootstrap'].map(get) as Record<string, string>[];
+  // In CERT_SECRET_NAMES order.
+  const [ca, etcdCa, fpCa, api, etcd, cm, sched, admin, agent] = CERT_SECRET_NAMES.map(get) as Record<string, string>[];
 
   const out: PartialCertSet = {};
   const assign = <K extends keyof PartialCertSet>(k: K, v: PartialCertSet[K] | undefined) => {
