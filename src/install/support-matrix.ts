@@ -2,6 +2,7 @@
  * Which Kubernetes versions each Nova release supports, as the install guide's compatibility
  * table lists them. Kept as data: a new release is one more row.
  */
+import { parseKubeVersion, type KubeMinor } from '../kube/discovery.js';
 
 /** One row of the compatibility table. */
 export interface SupportEntry {
@@ -19,23 +20,6 @@ export const SUPPORT_MATRIX: readonly SupportEntry[] = [
 
 /** The Nova release line fleetdeck installs (its bundle ships agent v0.7.0). */
 export const NOVA_VERSION = 'v0.7';
-
-/** A Kubernetes version reduced to what the matrix compares: major and minor. */
-export interface KubeMinor {
-  major: number;
-  minor: number;
-}
-
-/**
- * Major and minor of a server's gitVersion, tolerating the suffixes providers add
- * (`v1.28.3-gke.1286000`, `v1.27.4+k3s1`, `v1.26.10-eks-e71965b`, `1.25`).
- * Undefined when the text holds no version.
- */
-export function parseKubeVersion(version: string): KubeMinor | undefined {
-  const m = /^v?(\d+)\.(\d+)/.exec(version.trim());
-  if (!m) return undefined;
-  return { major: Number(m[1]), minor: Number(m[2]) };
-}
 
 /** `1.25` for a parsed version. */
 export function formatMinor(v: KubeMinor): string {

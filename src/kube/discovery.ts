@@ -7,6 +7,23 @@ export interface Discovery {
   evictionVersion: EvictionVersion;
 }
 
+/** A Kubernetes version reduced to major and minor (what support tables and version skew compare). */
+export interface KubeMinor {
+  major: number;
+  minor: number;
+}
+
+/**
+ * Major and minor of a gitVersion, tolerating the suffixes providers add
+ * (`v1.28.3-gke.1286000`, `v1.27.4+k3s1`, `v1.26.10-eks-e71965b`, `1.25`).
+ * Undefined when the text holds no version.
+ */
+export function parseKubeVersion(version: string): KubeMinor | undefined {
+  const m = /^v?(\d+)\.(\d+)/.exec(version.trim());
+  if (!m) return undefined;
+  return { major: Number(m[1]), minor: Number(m[2]) };
+}
+
 /** Server gitVersion (e.g. v1.20.2); also the cheapest authenticated round trip. */
 export async function serverVersion(kc: KubeConfig, timeoutMs: number): Promise<string> {
   const info = await makeClient(kc, VersionApi, timeoutMs).getCode();

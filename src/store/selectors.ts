@@ -1,3 +1,4 @@
+import { parseKubeVersion } from '../kube/discovery.js';
 import type { FleetConfig } from '../kube/fleet.js';
 import type { ContextState, NodeCounts } from './types.js';
 import type { CheckItem } from '../checklist/checklist.js';
@@ -10,7 +11,8 @@ export function nodeCounts(ctx: ContextState): NodeCounts {
     else counts.notReady.push({ name: n.name, reason: n.notReadyReason ?? 'NotReady' });
     if (n.unschedulable) counts.cordoned++;
     const zone = n.zone ?? '(no zone)';
-    const z = (counts.byZone[zone] ??= { ready: 0, total: 0 });
+    const z = counts.byZone[zone] ?? { ready: 0, total: 0 };
+    counts.byZone[zone] = z;
     z.total++;
     if (n.ready) z.ready++;
   }
@@ -196,13 +198,6 @@ export function contextChecks(ctx: ContextState, fleet?: FleetConfig): CheckItem
     });
   }
   return items;
-}
-
-/** Major and minor of a Kubernetes version such as v1.27.3, v1.27.3-eks-a5565ad or 1.28.1+k3s1. */
-export function parseKubeVersion(v: string): { major: number; minor: number } | undefined {
-  const m = /^v?(\d+)\.(\d+)(?:\.\d+)?(?:[-+].*)?$/.exec(v.trim());
-  if (!m) return undefined;
-  return { major: Number(m[1]), minor: Number(m[2]) };
 }
 
 /** How many minor versions a kubelet may lag behind its API server: 2 before 1.28, 3 from 1.28 on. */

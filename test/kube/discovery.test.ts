@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evictionVersionFrom } from '../../src/kube/discovery.js';
+import { evictionVersionFrom, parseKubeVersion } from '../../src/kube/discovery.js';
 
 describe('eviction version discovery', () => {
   const core = (group?: string, version?: string) => ({
@@ -17,5 +17,23 @@ describe('eviction version discovery', () => {
     expect(evictionVersionFrom(core(), ['v1', 'v1beta1'])).toBe('policy/v1');
     expect(evictionVersionFrom(core(), ['v1beta1'])).toBe('policy/v1beta1');
     expect(evictionVersionFrom({ groupVersion: 'v1', resources: [] }, ['v1'])).toBe('none');
+  });
+});
+
+describe('parseKubeVersion', () => {
+  it('reads vX.Y.Z with build suffixes', () => {
+    expect(parseKubeVersion('v1.20.2')).toEqual({ major: 1, minor: 20 });
+    expect(parseKubeVersion('v1.27.3-eks-a5565ad')).toEqual({ major: 1, minor: 27 });
+    expect(parseKubeVersion('v1.28.1+k3s1')).toEqual({ major: 1, minor: 28 });
+    expect(parseKubeVersion('1.29')).toEqual({ major: 1, minor: 29 });
+    expect(parseKubeVersion('unknown')).toBeUndefined();
+  });
+
+  it('reads provider-suffixed versions by major and minor', () => {
+    expect(parseKubeVersion('v1.28.3-gke.1286000')).toEqual({ major: 1, minor: 28 });
+    expect(parseKubeVersion('v1.27.4+k3s1')).toEqual({ major: 1, minor: 27 });
+    expect(parseKubeVersion(' v1.26.10-eks-e71965b ')).toEqual({ major: 1, minor: 26 });
+    expect(parseKubeVersion('1.25')).toEqual({ major: 1, minor: 25 });
+    expect(parseKubeVersion('banana')).toBeUndefined();
   });
 });

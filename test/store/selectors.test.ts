@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { emptyContext } from '../../src/store/fleet-store.js';
-import { kubeletSkew, parseKubeVersion } from '../../src/store/selectors.js';
+import { kubeletSkew } from '../../src/store/selectors.js';
 import type { ContextState } from '../../src/store/types.js';
 
 function ctx(server: string | undefined, kubelets: Record<string, string | undefined>): ContextState {
@@ -12,21 +12,16 @@ function ctx(server: string | undefined, kubelets: Record<string, string | undef
   return c;
 }
 
-describe('parseKubeVersion', () => {
-  it('reads vX.Y.Z with build suffixes', () => {
-    expect(parseKubeVersion('v1.20.2')).toEqual({ major: 1, minor: 20 });
-    expect(parseKubeVersion('v1.27.3-eks-a5565ad')).toEqual({ major: 1, minor: 27 });
-    expect(parseKubeVersion('v1.28.1+k3s1')).toEqual({ major: 1, minor: 28 });
-    expect(parseKubeVersion('1.29')).toEqual({ major: 1, minor: 29 });
-    expect(parseKubeVersion('unknown')).toBeUndefined();
-  });
-});
-
 describe('kubeletSkew', () => {
   it('accepts kubelets at most 2 minor versions older before 1.28, flags the rest and any newer one', () => {
     const c = ctx('v1.27.4', { a: 'v1.27.1', b: 'v1.25.9', c: 'v1.24.0-gke.1', d: 'v1.28.0', e: 'v1.27.9' });
     expect(kubeletSkew(c)).toEqual([
-      { node: 'c', kubelet: 'v1.24.0-gke.1', server: 'v1.27.4', problem: 'kubelet v1.24.0-gke.1 is 3 minor versions older than the API server v1.27.4 (at most 2 supported)' },
+      {
+        node: 'c',
+        kubelet: 'v1.24.0-gke.1',
+        server: 'v1.27.4',
+        problem: 'kubelet v1.24.0-gke.1 is 3 minor versions older than the API server v1.27.4 (at most 2 supported)',
+      },
       { node: 'd', kubelet: 'v1.28.0', server: 'v1.27.4', problem: 'kubelet v1.28.0 is newer than the API server v1.27.4' },
     ]);
   });

@@ -4,13 +4,13 @@
  */
 import type { CheckItem, CheckState } from '../../checklist/checklist.js';
 import { describeError } from '../../kube/client.js';
+import { parseKubeVersion } from '../../kube/discovery.js';
 import {
   NOVA_VERSION,
   SUPPORT_MATRIX,
   describeRange,
   formatMinor,
   isSupported,
-  parseKubeVersion,
   supportEntry,
   type SupportEntry,
 } from '../support-matrix.js';

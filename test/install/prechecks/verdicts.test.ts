@@ -16,7 +16,7 @@ import {
   zoneCheck,
   type NodeInfo,
 } from '../../../src/install/prechecks/index.js';
-import { SUPPORT_MATRIX, describeRange, isSupported, parseKubeVersion } from '../../../src/install/support-matrix.js';
+import { SUPPORT_MATRIX, describeRange, isSupported } from '../../../src/install/support-matrix.js';
 import type { CheckItem } from '../../../src/checklist/checklist.js';
 
 const ZONE = 'topology.kubernetes.io/zone';
@@ -41,11 +41,7 @@ describe('support matrix', () => {
     expect(describeRange(v06)).toBe('1.24–1.25');
   });
 
-  it('reads provider-suffixed versions by major and minor', () => {
-    expect(parseKubeVersion('v1.28.3-gke.1286000')).toEqual({ major: 1, minor: 28 });
-    expect(parseKubeVersion('v1.27.4+k3s1')).toEqual({ major: 1, minor: 27 });
-    expect(parseKubeVersion('1.25')).toEqual({ major: 1, minor: 25 });
-    expect(parseKubeVersion('banana')).toBeUndefined();
+  it('compares provider-suffixed versions by major and minor', () => {
     expect(isSupported('v1.26.10-eks-e71965b', SUPPORT_MATRIX[0]!)).toBe(true);
     expect(isSupported('v1.29.0', SUPPORT_MATRIX[0]!)).toBe(false);
   });
@@ -90,7 +86,9 @@ describe('versionCheck', () => {
 describe('reachableCheck', () => {
   it('shows the version when reachable and one error line when not', () => {
     expect(reachableCheck('kind-cp', { version: 'v1.20.2' })).toEqual({ state: 'ok', detail: 'v1.20.2' });
-    const err = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }) });
+    const err = Object.assign(new TypeError('fetch failed'), {
+      cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }),
+    });
     const v = reachableCheck('kind-cp', { error: err });
     expect(v.state).toBe('fail');
     expect(v.detail).toBe('connection refused');
@@ -109,7 +107,11 @@ describe('autopilotCheck', () => {
   it.each([
     ['the auto.gke.io API group', { apiGroups: ['auto.gke.io'], nodes: [] as NodeInfo[] }, 'auto.gke.io'],
     ['gk3- node names', { apiGroups: [], nodes: [node('gk3-prod-pool-2-abc', 'us-central1-a')] }, 'gk3-'],
-    ['the Autopilot node label', { apiGroups: [], nodes: [node('n1', 'a', { labels: { 'cloud.google.com/gke-autopilot': 'true' } })] }, 'gke-autopilot'],
+    [
+      'the Autopilot node label',
+      { apiGroups: [], nodes: [node('n1', 'a', { labels: { 'cloud.google.com/gke-autopilot': 'true' } })] },
+      'gke-autopilot',
+    ],
   ])('fails an Autopilot cluster recognised by %s, with a hint', (_what, cluster, signal) => {
     const v = autopilotCheck(cluster);
     expect(v.state).toBe('fail');
@@ -121,15 +123,22 @@ describe('autopilotCheck', () => {
 
 describe('defaultStorageClassCheck', () => {
   it('finds the default by the GA or the beta annotation', () => {
-    expect(defaultStorageClassCheck([{ name: 'standard', annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } }])).toEqual({
+    expect(
+      defaultStorageClassCheck([{ name: 'standard', annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } }]),
+    ).toEqual({
       state: 'ok',
       detail: 'standard',
     });
-    expect(defaultStorageClassCheck([{ name: 'old', annotations: { 'storageclass.beta.kubernetes.io/is-default-class': 'true' } }]).state).toBe('ok');
+    expect(
+      defaultStorageClassCheck([{ name: 'old', annotations: { 'storageclass.beta.kubernetes.io/is-default-class': 'true' } }]).state,
+    ).toBe('ok');
   });
 
   it('fails without a default, saying etcd needs a PersistentVolume and a provisioner', () => {
-    for (const classes of [[], [{ name: 'standard', annotations: { 'storageclass.kubernetes.io/is-default-class': 'false' } }, { name: 'slow' }]]) {
+    for (const classes of [
+      [],
+      [{ name: 'standard', annotations: { 'storageclass.kubernetes.io/is-default-class': 'false' } }, { name: 'slow' }],
+    ]) {
       const v = defaultStorageClassCheck(classes);
       expect(v.state).toBe('fail');
       expect(v.hint).toContain('PersistentVolume');
@@ -142,7 +151,10 @@ describe('defaultStorageClassCheck', () => {
 
   it('warns about several defaults, naming them', () => {
     const ann = { 'storageclass.kubernetes.io/is-default-class': 'true' };
-    const v = defaultStorageClassCheck([{ name: 'a', annotations: ann }, { name: 'b', annotations: ann }]);
+    const v = defaultStorageClassCheck([
+      { name: 'a', annotations: ann },
+      { name: 'b', annotations: ann },
+    ]);
     expect(v.state).toBe('warn');
     expect(v.detail).toBe('2 defaults: a, b');
     expectOneLineHint(v);
@@ -185,11 +197,18 @@ describe('permissionsCheck', () => {
   it('names permissions as kubectl auth can-i does', () => {
     expect(describePermission(sts)).toBe('create statefulsets.apps in namespace elotl');
     expect(describePermission(ns)).toBe('create namespaces');
-    expect(describePermission({ group: '', resource: 'pods', subresource: 'eviction', verb: 'create', namespace: 'x' })).toBe('create pods/eviction in namespace x');
+    expect(describePermission({ group: '', resource: 'pods', subresource: 'eviction', verb: 'create', namespace: 'x' })).toBe(
+      'create pods/eviction in namespace x',
+    );
   });
 
   it('is ok when all are granted', () => {
-    expect(permissionsCheck([{ permission: sts, allowed: true }, { permission: ns, allowed: true }])).toEqual({ state: 'ok', detail: 'all 2 granted' });
+    expect(
+      permissionsCheck([
+        { permission: sts, allowed: true },
+        { permission: ns, allowed: true },
+      ]),
+    ).toEqual({ state: 'ok', detail: 'all 2 granted' });
   });
 
   it('fails listing each missing permission by name', () => {
@@ -200,12 +219,18 @@ describe('permissionsCheck', () => {
     ]);
     expect(v.state).toBe('fail');
     expect(v.detail).toBe('2 of 3 missing');
-    expect(v.children?.map((c) => c.label)).toEqual(['cannot create statefulsets.apps in namespace elotl', 'cannot delete statefulsets.apps in namespace elotl']);
+    expect(v.children?.map((c) => c.label)).toEqual([
+      'cannot create statefulsets.apps in namespace elotl',
+      'cannot delete statefulsets.apps in namespace elotl',
+    ]);
     expectOneLineHint(v);
   });
 
   it('warns when reviews could not be made', () => {
-    const v = permissionsCheck([{ permission: sts, allowed: false, error: 'HTTP 500' }, { permission: ns, allowed: true }]);
+    const v = permissionsCheck([
+      { permission: sts, allowed: false, error: 'HTTP 500' },
+      { permission: ns, allowed: true },
+    ]);
     expect(v.state).toBe('warn');
     expect(v.children?.[0]?.label).toContain('could not check create statefulsets.apps');
     expectOneLineHint(v);
@@ -273,7 +298,12 @@ describe('zoneCheck', () => {
 
 describe('workloadVersionsCheck', () => {
   it('is ok when all workloads run one minor version', () => {
-    expect(workloadVersionsCheck([{ name: 'w1', version: 'v1.27.3' }, { name: 'w2', version: 'v1.27.9-gke.1' }])).toEqual({ state: 'ok', detail: 'all v1.27' });
+    expect(
+      workloadVersionsCheck([
+        { name: 'w1', version: 'v1.27.3' },
+        { name: 'w2', version: 'v1.27.9-gke.1' },
+      ]),
+    ).toEqual({ state: 'ok', detail: 'all v1.27' });
   });
 
   it('warns when minors differ, naming each cluster and its version', () => {
@@ -286,7 +316,12 @@ describe('workloadVersionsCheck', () => {
 
 describe('summarize', () => {
   it('blocks on any failure and reports warnings, children included', () => {
-    const item = (state: CheckItem['state'], children?: CheckItem[]): CheckItem => ({ id: state, label: state, state, ...(children ? { children } : {}) });
+    const item = (state: CheckItem['state'], children?: CheckItem[]): CheckItem => ({
+      id: state,
+      label: state,
+      state,
+      ...(children ? { children } : {}),
+    });
     expect(summarize([item('ok'), item('warn')])).toEqual({ blocking: false, warnings: true });
     expect(summarize([item('ok', [item('fail')])])).toEqual({ blocking: true, warnings: false });
     expect(summarize([item('ok'), item('info')])).toEqual({ blocking: false, warnings: false });
