@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
-import { Checklist, ChecklistRow } from '../../components/checklist/index.js';
+import { Checklist, type HiddenLines } from '../../components/checklist/index.js';
 import { useTheme, wrap } from '../../components/theme/index.js';
-import { checklistLines, type CheckItem } from '../../checklist/checklist.js';
+import type { CheckItem } from '../../checklist/checklist.js';
 
 import type { PrepareState } from '../../store/prepare.js';
 
@@ -21,43 +21,8 @@ export function prepareSummary(items: readonly CheckItem[]): string {
   return `${fails} failure${fails === 1 ? '' : 's'}${w ? `, ${w}` : ''}: fix them before this host joins a cluster`;
 }
 
-/**
- * The checks within `rows` lines: all of them when they fit; else the passed rows (√ and •)
- * fold into one line so the failures and warnings with their hints stay in sight; if still too
- * tall, the last lines give way to a "↓ n more lines" line.
- */
-export function FittedPreflight({ items, width, rows }: { items: readonly CheckItem[]; width: number; rows: number }) {
-  const theme = useTheme();
-  const budget = Math.max(3, rows);
-  if (checklistLines(items).length <= budget) return <Checklist items={items} width={width} />;
-  const passed = items.filter((i) => i.state === 'ok' || i.state === 'info');
-  const attention = items.filter((i) => i.state !== 'ok' && i.state !== 'info');
-  const folded: CheckItem[] = [
-    ...attention,
-    ...(passed.length
-      ? [
-          {
-            id: 'passed',
-            label: `${passed.length} other check${passed.length === 1 ? '' : 's'} passed`,
-            state: 'ok' as const,
-            detail: passed.map((p) => p.label).join(', '),
-          },
-        ]
-      : []),
-  ];
-  const lines = checklistLines(folded);
-  if (lines.length <= budget) return <Checklist items={folded} width={width} />;
-  const shown = lines.slice(0, budget - 1);
-  const hidden = lines.length - shown.length;
-  return (
-    <Box flexDirection="column">
-      {shown.map((line) => (
-        <ChecklistRow key={`${line.item.id}:${line.kind}`} line={line} width={width} />
-      ))}
-      <Text dimColor>{theme.text(`↓ ${hidden} more line${hidden === 1 ? '' : 's'} (fleetdeck preflight prints them all)`)}</Text>
-    </Box>
-  );
-}
+/** Below the checks that do not fit, once the passed ones folded into one line. */
+const morePreflight = ({ lines }: HiddenLines) => `↓ ${lines} more line${lines === 1 ? '' : 's'} (fleetdeck preflight prints them all)`;
 
 /** The page: a title, the checks (a spinner while they run), the summary. */
 export function PrepareNodesPage({ state, width, height }: PrepareNodesProps) {
@@ -88,7 +53,7 @@ export function PrepareNodesPage({ state, width, height }: PrepareNodesProps) {
           />
         ) : (
           <>
-            <FittedPreflight items={state.items} width={width} rows={rows} />
+            <Checklist items={state.items} width={width} height={rows} fold="passed" more={morePreflight} />
             <Text bold>{theme.text(prepareSummary(state.items))}</Text>
           </>
         )}

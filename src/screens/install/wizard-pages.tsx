@@ -1,8 +1,7 @@
 /** The wizard's result pages: the checks, the plan and the install's progress, fitted to the rows they have. */
 import { Box, Text, useInput } from 'ink';
-import { Checklist, ChecklistRow } from '../../components/checklist/index.js';
+import { Checklist } from '../../components/checklist/index.js';
 import { useTheme } from '../../components/theme/index.js';
-import { checklistLines, type CheckItem } from '../../checklist/checklist.js';
 import type { WizardChoices, WizardState } from './use-wizard-state.js';
 
 export function NoOthers({ onContinue }: { onContinue: () => void }) {
@@ -17,7 +16,8 @@ export function ChecksPage({ state, ha, width, rows }: { state: WizardState['che
   if (!state?.items.length) return <Text>{theme.text('checking…')}</Text>;
   return (
     <Box flexDirection="column">
-      <FittedChecklist items={state.items} width={width} rows={rows} />
+      {/* Finished rows fold their children (keeping those that need attention); if still too tall, the first lines give way. */}
+      <Checklist items={state.items} width={width} height={Math.max(3, rows)} fold="children" keep="end" />
       {state.done ? (
         <Text>
           {state.blocking
@@ -61,7 +61,7 @@ export function PlanPage({
   return (
     <Box flexDirection="column">
       {planRows(choices, kubeconfigPath, userKubeconfig).map(([k, v], i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: continuation rows have an empty key: the index tells them apart
+        // Continuation rows have an empty key: the index tells them apart.
         <Text key={`${i}:${k}`} wrap="truncate-end">
           {k.padEnd(18)} {v}
         </Text>
@@ -75,7 +75,7 @@ export function ProgressPage({ progress, width, rows }: { progress: WizardState[
   if (!progress?.items.length) return <Text>starting…</Text>;
   return (
     <Box flexDirection="column">
-      <FittedChecklist items={progress.items} width={width} rows={rows} />
+      <Checklist items={progress.items} width={width} height={Math.max(3, rows)} fold="children" keep="end" />
       {progress.done ? (
         <Text>
           {progress.ok
@@ -83,38 +83,6 @@ export function ProgressPage({ progress, width, rows }: { progress: WizardState[
             : 'Stopped: fix what the failed row says and run the install again; it continues where it stopped.'}
         </Text>
       ) : null}
-    </Box>
-  );
-}
-
-/** A finished row's children are folded away unless one of them needs attention. */
-function fold(items: readonly CheckItem[]): CheckItem[] {
-  return items.map((i) => {
-    if (!i.children?.length) return i;
-    const attention = i.children.filter((c) => c.state === 'warn' || c.state === 'fail' || c.state === 'running');
-    const children = i.state === 'ok' ? attention : i.children;
-    return { ...i, children: fold(children) };
-  });
-}
-
-/**
- * The checklist within `rows` lines: finished rows fold their children (keeping those that
- * need attention); if it is still too tall, the first lines give way to a "↑ n more" line, so
- * the running and the last rows stay in sight.
- */
-function FittedChecklist({ items, width, rows }: { items: readonly CheckItem[]; width: number; rows: number }) {
-  const theme = useTheme();
-  const folded = fold(items);
-  const lines = checklistLines(folded);
-  const budget = Math.max(3, rows);
-  if (lines.length <= budget) return <Checklist items={folded} width={width} />;
-  const hidden = lines.length - (budget - 1);
-  return (
-    <Box flexDirection="column">
-      <Text dimColor>{theme.text(`↑ ${hidden} more line${hidden === 1 ? '' : 's'} above`)}</Text>
-      {lines.slice(hidden).map((line) => (
-        <ChecklistRow key={`${line.item.id}:${line.kind}:${line.depth}`} line={line} width={width} />
-      ))}
     </Box>
   );
 }
