@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { useWindowSize } from 'ink';
 import { render } from 'ink-testing-library';
 import { type ReactElement, type ReactNode, useEffect } from 'react';
@@ -35,8 +36,25 @@ export interface KeyInput {
   write: (data: string) => void;
 }
 
-/** Let the event loop turn once (React commits, effects run): a yield, not a timed wait. */
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/**
+ * React's task queue, the copy Ink's reconciler runs on (resolved from it). A frame is drawn
+ * when React commits; the effects of that commit (the input listeners of a page just drawn) may
+ * still wait in this queue, and a key written before they run is lost.
+ */
+const reconciler = createRequire(createRequire(import.meta.url).resolve('ink')).resolve('react-reconciler');
+const scheduler = createRequire(reconciler)('scheduler') as {
+  unstable_scheduleCallback: (priority: number, callback: () => void) => unknown;
+  unstable_IdlePriority: number;
+};
+
+/**
+ * Resolve once React has run every task it has queued, and those they queue: a task of the
+ * lowest priority runs after all of them. Not a timed wait.
+ */
+const reactIdle = () =>
+  new Promise<void>((resolve) => {
+    scheduler.unstable_scheduleCallback(scheduler.unstable_IdlePriority, () => resolve());
+  });
 const poll = () => new Promise<void>((resolve) => setTimeout(resolve, 2));
 
 function matcher(expected: FrameCheck): (frame: string) => boolean {
@@ -64,12 +82,16 @@ export async function waitForFrame(
   }
 }
 
-/** Write keys to stdin, one event each, letting the app handle each before the next; then resolve. */
+/**
+ * Write keys to stdin, one event each, each once the app listens (React ran the effects of what
+ * it drew) and handled the one before; then resolve once the app handled the last.
+ */
 export async function press(stdin: KeyInput, keys: string | readonly string[]): Promise<void> {
   for (const key of typeof keys === 'string' ? [keys] : keys) {
+    await reactIdle();
     stdin.write(key);
-    await turn();
   }
+  await reactIdle();
 }
 
 type Rendered = ReturnType<typeof render>;

@@ -16,10 +16,6 @@ function withPreflight(preflight: () => Promise<CheckItem[]>, more: AppActions =
 
 afterEach(() => cleanup());
 
-/** Let the page's input handlers attach (effects run when the event loop turns): a yield, not a timed wait. */
-const settle = async () => {
-  for (let i = 0; i < 3; i++) await new Promise<void>((r) => setImmediate(r));
-};
 const ok = (id: string, label: string, detail = 'fine'): CheckItem => ({ id, label, state: 'ok', detail });
 
 const CHECKS: CheckItem[] = [
@@ -79,7 +75,6 @@ describe('Prepare nodes (Install tab)', () => {
     expect(done).not.toContain('Checking this host');
 
     // When p is pressed again, the checks run again
-    await settle();
     await screen.press('p');
     await screen.waitFor('Checking this host');
     expect(fake.calls.count).toBe(2);

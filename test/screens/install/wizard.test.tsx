@@ -10,18 +10,20 @@ import {
 } from '../../../src/screens/install/use-wizard-state.js';
 import type { CheckItem } from '../../../src/checklist/checklist.js';
 import { updateSlice } from '../../../src/store/fleet-store.js';
-import { appProps, KEYS, renderApp, renderScreen, threeContexts } from '../../helpers/screen.js';
+import { appProps, KEYS, renderApp, renderScreen, threeContexts, type Screen } from '../../helpers/screen.js';
 
 afterEach(() => cleanup());
 
 const CONTEXTS = ['kind-cp', 'kind-workload-1', 'kind-workload-2'];
-/**
- * Let a new page's input handlers attach before the next key: React runs the effects that
- * register them once the event loop turns after the commit (a yield, not a timed wait).
- */
-const settle = async () => {
-  for (let i = 0; i < 3; i++) await new Promise<void>((r) => setImmediate(r));
-};
+/** The pages before the checks when the hosting cluster is given and no workload is picked. */
+const TO_CHECKS = [
+  'Hosting cluster',
+  'Namespace of the control plane',
+  'Workload clusters',
+  'High availability',
+  'Topology key',
+  'Certificate validity',
+];
 const ok = (id: string, label: string): CheckItem => ({ id, label, state: 'ok', detail: 'fine' });
 
 function wizard(overrides: Partial<WizardProps> = {}) {
@@ -63,37 +65,37 @@ function wizard(overrides: Partial<WizardProps> = {}) {
   };
 }
 
+/** Enter on each page up to the checks, each once it shows. */
+async function goToChecks(screen: Screen): Promise<void> {
+  for (const title of TO_CHECKS) {
+    await screen.waitFor(title);
+    await screen.press(KEYS.enter);
+  }
+}
+
 describe('install wizard pages', () => {
   it('walks every page with the keyboard, shows the checks and the plan, then installs', async () => {
     // Given the wizard on three contexts
     const { el, calls, props } = wizard();
     const screen = await renderScreen(el);
     await screen.waitFor('Hosting cluster');
-    await settle();
 
     // When the operator picks kind-cp, keeps the namespace, selects both workloads, renames the second, keeps HA, its key and 10 years
     await screen.press(KEYS.enter);
     await screen.waitFor('Namespace of the control plane');
-    await settle();
     await screen.press(KEYS.enter);
-    await screen.waitFor('Workload clusters');
-    await settle();
-    expect(screen.frame()).not.toMatch(/❯.*kind-cp/);
+    // The hosting cluster is not offered as a workload
+    expect(await screen.waitFor(/Workload clusters[\s\S]*kind-workload-2/)).not.toMatch(/❯.*kind-cp/);
     await screen.press(' ', KEYS.down, ' ', KEYS.enter);
     await screen.waitFor('Cluster name for kind-workload-1');
-    await settle();
     await screen.press(KEYS.enter);
     await screen.waitFor('Cluster name for kind-workload-2');
-    await settle();
     await screen.press(KEYS.backspace, 'b', KEYS.enter);
     await screen.waitFor('High availability');
-    await settle();
     await screen.press(KEYS.enter);
     await screen.waitFor('Topology key');
-    await settle();
     await screen.press(KEYS.enter);
     await screen.waitFor('Certificate validity');
-    await settle();
     await screen.press(KEYS.enter);
 
     // Then the checks run with those choices and their warning is shown with its hint
@@ -157,20 +159,17 @@ describe('install wizard pages', () => {
       },
     });
     const screen = await renderScreen(el);
-    for (let i = 0; i < 6; i++) {
-      await screen.press(KEYS.enter);
-      await settle();
-    }
+    await goToChecks(screen);
     const blocked = await screen.waitFor('Blocked');
     expect(blocked).toContain('use --no-ha or another key');
-    // Enter does not go on while a check fails
-    await screen.press(KEYS.enter);
-    expect(screen.frame()).toContain('Blocked');
-    expect(calls.installs).toHaveLength(0);
-
-    await screen.press('n');
+    // Enter does not go on while a check fails: the page still says Blocked when n, pressed after
+    // it, runs the checks again without HA
+    const shown = screen.frames.length;
+    await screen.press(KEYS.enter, 'n');
     await screen.waitFor('All checks passed');
-    await settle();
+    const rerun = shown + screen.frames.slice(shown).findIndex((f) => !f.includes('Blocked'));
+    expect(screen.frames[rerun - 1]).toContain('Blocked');
+    expect(calls.installs).toHaveLength(0);
     expect(runs).toBe(2);
     expect(calls.checks[1]!.ha).toBe(false);
     await screen.press(KEYS.enter);
@@ -182,28 +181,22 @@ describe('install wizard pages', () => {
     const screen = await renderScreen(el);
     await screen.press(KEYS.enter);
     await screen.waitFor('Namespace of the control plane');
-    await settle();
     await screen.press(...Array<string>(8).fill(KEYS.backspace), 'B', 'a', 'd', KEYS.enter);
     expect(await screen.waitFor('not a valid namespace name')).toContain('"Bad"');
     await screen.press(KEYS.esc);
     await screen.waitFor('Hosting cluster');
-    await settle();
   });
 
   it('in read-only mode the plan says the install is refused and Enter does nothing', async () => {
     const { el, calls } = wizard({ readOnly: true, initial: { hosting: 'kind-cp' } });
     const screen = await renderScreen(el);
-    for (let i = 0; i < 6; i++) {
-      await screen.press(KEYS.enter);
-      await settle();
-    }
+    await goToChecks(screen);
     await screen.waitFor('Warnings above');
-    await settle();
     await screen.press(KEYS.enter);
     await screen.waitFor('Read-only mode');
-    await settle();
-    await screen.press(KEYS.enter);
-    expect(screen.frame()).toContain('Read-only mode');
+    // Enter installs nothing: m, pressed after it, still toggles the merge on the plan
+    await screen.press(KEYS.enter, 'm');
+    expect(await screen.waitFor('and merged into /home/me/.kube/config')).toContain('Read-only mode');
     expect(calls.installs).toHaveLength(0);
   });
 });
@@ -221,15 +214,10 @@ describe('install progress at 80×24', () => {
     }));
     const { el } = wizard({ initial: { hosting: 'kind-cp' }, runInstall: async () => ({ ok: true, steps: rows }) });
     const screen = await renderScreen(el);
-    for (let i = 0; i < 6; i++) {
-      await screen.press(KEYS.enter);
-      await settle();
-    }
+    await goToChecks(screen);
     await screen.waitFor('Warnings above');
-    await settle();
     await screen.press(KEYS.enter);
     await screen.waitFor('Press enter to install');
-    await settle();
     await screen.press(KEYS.enter);
     const frame = await screen.waitFor('Installed');
     expect(frame.split('\n').length).toBeLessThanOrEqual(24);
@@ -266,34 +254,27 @@ describe('the Install tab of the dashboard', () => {
     await screen.waitFor('Press enter to start the install wizard');
     await screen.press(KEYS.enter);
     await screen.waitFor('Hosting cluster');
-    await settle();
 
     // Then keys are the wizard's: q typed into the namespace is text, not quit; Tab does not switch screens
     await screen.press(KEYS.enter);
     await screen.waitFor('Namespace of the control plane');
-    await settle();
     await screen.press('q', KEYS.tab);
-    expect(onQuit).not.toHaveBeenCalled();
     expect(await screen.waitFor('elotlq')).toContain('Install · 2/10');
+    expect(onQuit).not.toHaveBeenCalled();
 
     // When the install runs to the end and q is pressed
     await screen.press(KEYS.backspace, KEYS.enter);
     await screen.waitFor('Workload clusters');
-    await settle();
     await screen.press(KEYS.enter);
     for (const title of ['High availability', 'Topology key', 'Certificate validity']) {
       await screen.waitFor(title);
-      await settle();
       await screen.press(KEYS.enter);
     }
     await screen.waitFor('Warnings above');
-    await settle();
     await screen.press(KEYS.enter);
     await screen.waitFor('Press enter to install');
-    await settle();
     await screen.press(KEYS.enter);
     await screen.waitFor('Installed');
-    await settle();
     await screen.press('q');
 
     // Then the Install tab is back, the dashboard was told, and it did not quit

@@ -9,12 +9,10 @@ import type { RolloutActions } from '../../../src/store/actions.js';
 import { updateSlice } from '../../../src/store/fleet-store.js';
 import { actionChanged, actionKey, navarchosSeen, rolloutChanged, rolloutsListed, watchedContexts } from '../../../src/store/rollouts.js';
 import { navarchosEtaMs, nodeRows } from '../../../src/screens/rollouts/rows.js';
-import { appProps, KEYS, renderApp, threeContexts, type Screen } from '../../helpers/screen.js';
+import { appProps, KEYS, renderApp, threeContexts, waitForFrame, type Screen } from '../../helpers/screen.js';
 
 afterEach(() => cleanup());
 
-/** Let a new page's input handlers attach before the next key. */
-const settle = () => new Promise((r) => setTimeout(r, 30));
 const iso = (msAgo: number) => new Date(Date.now() - msAgo).toISOString();
 const MIN = 60_000;
 const RIGHT = '\u001B[C';
@@ -365,10 +363,8 @@ describe('the new-rollout wizard', () => {
     // When n is pressed and kind-workload-1 chosen
     await screen.press('n');
     await screen.waitFor('New rollout · 1/6 Context');
-    await settle();
     await screen.press(KEYS.down, KEYS.enter);
     await screen.waitFor('New rollout · 2/6 Nodes by label selector · kind-workload-1');
-    await settle();
 
     // Then a typed selector shows what it matches, live; q is text here, not quit
     await screen.press(...'role=q');
@@ -381,26 +377,21 @@ describe('the new-rollout wizard', () => {
     // When it is added with priority 20
     await screen.press(KEYS.enter);
     await screen.waitFor('Priority of the selector');
-    await settle();
     await screen.press(KEYS.backspace, KEYS.backspace, '2', '0', KEYS.enter);
     await screen.waitFor('role=worker  priority 20');
-    await settle();
 
     // And w1-e is picked by name with priority 30
     await screen.press(KEYS.enter);
     const nodes = await screen.waitFor('Nodes by name');
     expect(nodes).toMatch(/w1-a\s+zone-a · selected by a selector, priority 20/);
-    await settle();
     await screen.press(KEYS.down, KEYS.down, KEYS.down, KEYS.down, ' ', KEYS.enter);
     await screen.waitFor('Priority of each node picked by name');
-    await settle();
     await screen.press(KEYS.backspace, KEYS.backspace, '3', '0');
     await screen.waitFor(/w1-e\s+priority 30/);
     await screen.press(KEYS.enter);
 
     // And the options: delete-node, 2 at a time, --force
     await screen.waitFor('How each node is replaced');
-    await settle();
     await screen.press(RIGHT, KEYS.down, '2', KEYS.down, ' ');
     const options = await screen.waitFor(/--force\s+◉/);
     expect(options).toMatch(/Replacement\s+‹ delete-node ›/);
@@ -433,7 +424,6 @@ describe('the new-rollout wizard', () => {
     expect(fake.calls.runs).toHaveLength(0);
 
     // When Enter confirms
-    await settle();
     await screen.press(KEYS.enter);
 
     // Then the rollout runs with what was chosen, and its progress view opens
@@ -482,35 +472,25 @@ describe('the new-rollout wizard', () => {
     const screen = await openRollouts(fake);
     await screen.press('n');
     await screen.waitFor('Context');
-    await settle();
     await screen.press(KEYS.down, KEYS.enter);
     await screen.waitFor('Nodes by label selector');
-    await settle();
     await screen.press(KEYS.enter);
     await screen.waitFor('Nodes by name');
-    await settle();
     await screen.press(' ', KEYS.enter);
     await screen.waitFor('Priority of each node');
-    await settle();
     await screen.press(KEYS.enter);
     await screen.waitFor('How each node is replaced');
-    await settle();
     await screen.press(KEYS.enter);
 
     const refused = await screen.waitFor('Refused: pods on w1-a need a flag');
     expect(refused).toContain('needs --force: declares no controller');
     expect(refused).toContain('does not fit on 0 schedulable Ready nodes');
-    await settle();
-    await screen.press(KEYS.enter);
-    await settle();
-    expect(fake.calls.runs).toHaveLength(0);
-
-    await screen.press(KEYS.esc);
+    // Enter starts nothing: once Esc, pressed after it, is seen going back, Enter was handled.
+    await screen.press(KEYS.enter, KEYS.esc);
     await screen.waitFor('How each node is replaced');
-    await settle();
+    expect(fake.calls.runs).toHaveLength(0);
     await screen.press(KEYS.down, KEYS.down, ' ', KEYS.enter);
     await screen.waitFor('Press enter to start');
-    await settle();
     await screen.press(KEYS.enter);
     await vi.waitFor(() => expect(fake.calls.runs).toHaveLength(1));
     expect(fake.calls.runs[0]).toMatchObject({ nodeNames: [{ name: 'w1-a', priority: 10 }], nodeSelectors: [], drain: { force: true } });
@@ -522,34 +502,38 @@ describe('the new-rollout wizard', () => {
     await screen.waitFor('read-only: plans and dry runs only');
     await screen.press('n');
     await screen.waitFor('Context');
-    await settle();
     await screen.press(KEYS.down, KEYS.enter);
     await screen.waitFor('Nodes by label selector');
-    await settle();
     await screen.press(...'role=infra', KEYS.enter);
     await screen.waitFor('Priority of the selector');
-    await settle();
     await screen.press(KEYS.enter);
     await screen.waitFor('role=infra  priority 10');
-    await settle();
     await screen.press(KEYS.enter);
     await screen.waitFor('Nodes by name');
-    await settle();
     await screen.press(KEYS.enter);
     await screen.waitFor('How each node is replaced');
-    await settle();
     await screen.press(KEYS.enter);
 
     await screen.waitFor('Read-only mode: nothing is started (run fleetdeck without --read-only).');
     const plan = await screen.waitFor('Room on the other nodes');
     expect(plan).toContain('w1-e  priority 10  2 pods: 1 evict, 1 DaemonSet · by role=infra');
-    await settle();
-    await screen.press(KEYS.enter);
-    await settle();
+
+    // Enter starts nothing: once Esc, pressed after it, is seen going back, Enter was handled;
+    // the plan's last frame before that still said read-only.
+    const before = screen.frames.length;
+    await screen.press(KEYS.enter, KEYS.esc);
+    await screen.waitFor('How each node is replaced');
     expect(fake.calls.runs).toHaveLength(0);
-    expect(screen.frame()).toContain('Read-only mode');
+    const afterEnter = screen.frames.slice(
+      0,
+      before + screen.frames.slice(before).findIndex((f) => f.includes('How each node is replaced')),
+    );
+    expect(afterEnter.at(-1)).toContain('Read-only mode');
+    expect(afterEnter.at(-1)).toContain('Room on the other nodes');
 
     // Ctrl-C leaves the wizard, not fleetdeck
+    await screen.press(KEYS.enter);
+    await screen.waitFor('Room on the other nodes');
     await screen.press(KEYS.ctrlC);
     await screen.waitFor('Rollouts in 3 contexts');
   });
@@ -561,25 +545,19 @@ describe('the new-rollout wizard', () => {
     await screen.press('n');
     const contexts = await screen.waitFor('kind-hosting  (Navarchos: creates a NodeRollout)');
     expect(contexts).toContain('New rollout · 1/6');
-    await settle();
     await screen.press(KEYS.enter);
     await screen.waitFor('New rollout · 2/5 Nodes by label selector · kind-hosting');
-    await settle();
     await screen.press(...'role=worker', KEYS.enter);
     await screen.waitFor('Priority of the selector');
-    await settle();
     await screen.press(KEYS.backspace, KEYS.backspace, '2', '0', KEYS.enter);
     await screen.waitFor('role=worker  priority 20');
-    await settle();
     await screen.press(KEYS.enter);
     await screen.waitFor('Nodes by name');
-    await settle();
     await screen.press(KEYS.enter);
 
     // No options page: the controller drains its own way
     const plan = await screen.waitFor('Press enter to create the NodeRollout');
     expect(plan).toContain('New rollout · 5/5 The plan and the dry run');
-    await settle();
     await screen.press(KEYS.enter);
     await vi.waitFor(() => expect(fake.calls.creates).toHaveLength(1));
     expect(fake.calls.creates[0]).toEqual({
@@ -711,12 +689,11 @@ describe('the rollout in a terminal (rollout create, resume, watch NAME)', () =>
       </UiProvider>
     );
     const r = render(tree(first));
-    await new Promise((res) => setTimeout(res, 30));
+    await waitForFrame(r.lastFrame, 'w1-c: eviction blocked by PodDisruptionBudget');
     // The next state dropped the oldest line and added one.
     const next: RolloutState = { ...first, log: [...first.log.slice(1), { time: iso(0), message: 'w1-c: eviction done' }] };
     r.rerender(tree(next));
-    await new Promise((res) => setTimeout(res, 30));
-    const frame = r.lastFrame() ?? '';
+    const frame = await waitForFrame(r.lastFrame, 'w1-c: eviction done');
     // Every line once, in order, though the second state no longer had the first one.
     const messages = [first.log[0]!, ...next.log].map((l) => l.message);
     for (const m of messages) expect(frame.split(m).length - 1, m).toBe(1);
