@@ -31,7 +31,9 @@ await build({
   // Ink loads React's devtools only when DEV=true; it is not a dependency.
   external: ['react-devtools-core'],
   // Bundled CommonJS packages call require(): give them one.
-  banner: { js: "import { createRequire as __fleetdeckCreateRequire } from 'node:module'; const require = __fleetdeckCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __fleetdeckCreateRequire } from 'node:module'; const require = __fleetdeckCreateRequire(import.meta.url);",
+  },
   logLevel: 'warning',
 });
 fs.chmodSync(`${outdir}/cli.js`, 0o755);

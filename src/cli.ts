@@ -2,7 +2,9 @@
 // The entry point checks the Node version before loading anything that needs a newer one.
 const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 12)) {
-  process.stderr.write(`fleetdeck: needs Node.js 22.12 or newer (this is ${process.version}); install a newer Node, or run it through npm (npm run fleetdeck -- …)\n`);
+  process.stderr.write(
+    `fleetdeck: needs Node.js 22.12 or newer (this is ${process.version}); install a newer Node, or run it through npm (npm run fleetdeck -- …)\n`,
+  );
   process.exit(1);
 }
 const { restartWithNodeFlags } = await import('./node-flags.js');

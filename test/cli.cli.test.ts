@@ -119,7 +119,9 @@ describe('fleetdeck command line', () => {
   it('an unreachable context in text: a failed checklist row with a hint', async () => {
     const r = await runCli(['status', '--kubeconfig', deadKubeconfig, '--ascii'], { env });
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/\* Context dead \(https:\/\/127\.0\.0\.1:\d+\)\.\.\. unreachable since \d\d:\d\d:\d\d \(connection refused\) \[xx\]/);
+    expect(r.stdout).toMatch(
+      /\* Context dead \(https:\/\/127\.0\.0\.1:\d+\)\.\.\. unreachable since \d\d:\d\d:\d\d \(connection refused\) \[xx\]/,
+    );
     expect(r.stdout).toContain('kubectl --context dead get --raw /readyz');
   });
 

@@ -58,7 +58,8 @@ export function readFleetFile(file: string): FleetFile | undefined {
   }
   const value: unknown = doc.toJS();
   if (value === null || value === undefined) return {};
-  if (typeof value !== 'object' || Array.isArray(value)) fail(file, 1, 'expected a mapping with hostingContext, controlPlaneContext, namespace, workloads');
+  if (typeof value !== 'object' || Array.isArray(value))
+    fail(file, 1, 'expected a mapping with hostingContext, controlPlaneContext, namespace, workloads');
   const known = new Set(['hostingContext', 'controlPlaneContext', 'namespace', 'workloads', 'kubeconfig']);
   const obj = value as Record<string, unknown>;
   const lineOfKey = (key: string) => {
@@ -69,7 +70,8 @@ export function readFleetFile(file: string): FleetFile | undefined {
     if (!known.has(key)) fail(file, lineOfKey(key), `unknown field "${key}" (known: ${[...known].join(', ')})`);
   }
   for (const key of ['hostingContext', 'controlPlaneContext', 'namespace', 'kubeconfig']) {
-    if (obj[key] !== undefined && (typeof obj[key] !== 'string' || obj[key] === '')) fail(file, lineOfKey(key), `"${key}" must be a non-empty string`);
+    if (obj[key] !== undefined && (typeof obj[key] !== 'string' || obj[key] === ''))
+      fail(file, lineOfKey(key), `"${key}" must be a non-empty string`);
   }
   if (typeof obj.namespace === 'string' && !DNS_LABEL.test(obj.namespace)) {
     fail(file, lineOfKey('namespace'), `"${obj.namespace}" is not a valid namespace name`);

@@ -63,7 +63,11 @@ export class Applier {
   /** The object as the server has it, or undefined. */
   async read<T extends Manifest>(obj: Pick<Manifest, 'apiVersion' | 'kind' | 'metadata'>): Promise<T | undefined> {
     try {
-      return (await this.api.read({ apiVersion: obj.apiVersion, kind: obj.kind, metadata: { name: obj.metadata.name, namespace: obj.metadata.namespace } } as Manifest)) as T;
+      return (await this.api.read({
+        apiVersion: obj.apiVersion,
+        kind: obj.kind,
+        metadata: { name: obj.metadata.name, namespace: obj.metadata.namespace },
+      } as Manifest)) as T;
     } catch (err) {
       if (statusCode(err) === 404) return undefined;
       throw err;
@@ -76,7 +80,14 @@ export class Applier {
     if (opts.dryRun && !before) return { ref, action: 'created' };
     let after: Manifest;
     try {
-      after = (await this.api.patch(toClientObject(obj), undefined, opts.dryRun ? 'All' : undefined, FIELD_MANAGER, true, PatchStrategy.ServerSideApply)) as Manifest;
+      after = (await this.api.patch(
+        toClientObject(obj),
+        undefined,
+        opts.dryRun ? 'All' : undefined,
+        FIELD_MANAGER,
+        true,
+        PatchStrategy.ServerSideApply,
+      )) as Manifest;
     } catch (err) {
       // A dry run of an object in a namespace that does not exist yet: it would be created.
       if (opts.dryRun && statusCode(err) === 404) return { ref, action: 'created' };
@@ -86,7 +97,9 @@ export class Applier {
     // Unchanged when nothing but server bookkeeping differs (an apply may still bump the
     // resourceVersion, e.g. a StatefulSet's volumeClaimTemplates on v1.20, or a controller may
     // have written status meanwhile).
-    const same = before.metadata.resourceVersion === after.metadata.resourceVersion || JSON.stringify(comparable(before)) === JSON.stringify(comparable(after));
+    const same =
+      before.metadata.resourceVersion === after.metadata.resourceVersion ||
+      JSON.stringify(comparable(before)) === JSON.stringify(comparable(after));
     return { ref, action: same ? 'unchanged' : 'configured' };
   }
 
@@ -97,7 +110,11 @@ export class Applier {
   async delete(obj: Pick<Manifest, 'apiVersion' | 'kind' | 'metadata'>): Promise<boolean> {
     try {
       await this.api.delete(
-        { apiVersion: obj.apiVersion, kind: obj.kind, metadata: { name: obj.metadata.name, namespace: obj.metadata.namespace } } as Manifest,
+        {
+          apiVersion: obj.apiVersion,
+          kind: obj.kind,
+          metadata: { name: obj.metadata.name, namespace: obj.metadata.namespace },
+        } as Manifest,
         undefined,
         undefined,
         undefined,

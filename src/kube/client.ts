@@ -40,11 +40,7 @@ const writeGate = new PromiseMiddlewareWrapper({
  * Like KubeConfig.makeApiClient, but every request carries a timeout: a server that accepts
  * the connection and never answers must not hang a screen.
  */
-export function makeClient<T>(
-  kc: KubeConfig,
-  Api: new (config: Configuration) => T,
-  timeoutMs = DEFAULT_TIMEOUT_MS,
-): T {
+export function makeClient<T>(kc: KubeConfig, Api: new (config: Configuration) => T, timeoutMs = DEFAULT_TIMEOUT_MS): T {
   const timeout = new PromiseMiddlewareWrapper({
     pre: async (ctx: RequestContext) => {
       ctx.setSignal(AbortSignal.timeout(timeoutMs));

@@ -138,9 +138,11 @@ class ControlPlaneWatcher implements ContextWatcher {
         resource: 'schedulepolicies.policy.elotl.co',
         path: `/apis/${POLICIES.group}/${POLICIES.version}/${POLICIES.plural}`,
         list: () =>
-          this.custom.listCustomObjectForAllNamespaces({ group: POLICIES.group, version: POLICIES.version, resourcePlural: POLICIES.plural }) as Promise<
-            ListResult<PolicyObject>
-          >,
+          this.custom.listCustomObjectForAllNamespaces({
+            group: POLICIES.group,
+            version: POLICIES.version,
+            resourcePlural: POLICIES.plural,
+          }) as Promise<ListResult<PolicyObject>>,
         summarize: () => true,
         onChange: () => this.changed(),
         onDisconnect: () => this.disconnected(),

@@ -184,7 +184,13 @@ export class WarningTracker {
         count += s.count;
         if (!latest || s.lastSeen >= latest.lastSeen) latest = s;
       }
-      const w: WarningEvent = { reason: entry.reason, message: latest?.message ?? '', object: entry.object, count, lastSeen: entry.lastSeen };
+      const w: WarningEvent = {
+        reason: entry.reason,
+        message: latest?.message ?? '',
+        object: entry.object,
+        count,
+        lastSeen: entry.lastSeen,
+      };
       if (entry.namespace) w.namespace = entry.namespace;
       return w;
     });

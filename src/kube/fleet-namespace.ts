@@ -165,11 +165,15 @@ class FleetNamespaceWatcher implements ContextWatcher {
       synced: this.all().every((c) => c.answered),
       namespace: this.ns,
       // Objects found in it prove it exists even when namespaces cannot be listed.
-      exists: this.namespace.items.size > 0 || (this.namespace.forbidden !== undefined && (this.deployments.items.size > 0 || this.pods.items.size > 0)),
+      exists:
+        this.namespace.items.size > 0 ||
+        (this.namespace.forbidden !== undefined && (this.deployments.items.size > 0 || this.pods.items.size > 0)),
       workloads,
       pods: this.pods.values().sort(byName),
       services: (this.services?.values() ?? []).sort(byName),
-      certs: (this.secrets?.values() ?? []).flat().sort((a, b) => a.secret.localeCompare(b.secret) || a.key.localeCompare(b.key) || a.notAfter - b.notAfter),
+      certs: (this.secrets?.values() ?? [])
+        .flat()
+        .sort((a, b) => a.secret.localeCompare(b.secret) || a.key.localeCompare(b.key) || a.notAfter - b.notAfter),
     };
     if (forbidden.length) summary.forbidden = forbidden.join('; ');
     if (this.secrets?.forbidden) summary.secretsForbidden = this.secrets.forbidden;

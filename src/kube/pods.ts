@@ -107,7 +107,8 @@ export function podState(pod: V1Pod): PodState {
 
   if (deleting && status.reason === 'NodeLost') reason = 'Unknown';
   else if (deleting && phase !== 'Failed') reason = 'Terminating';
-  else if (phase === 'Failed' && status.reason) reason = status.reason; // Evicted, NodeAffinity, Shutdown…
+  else if (phase === 'Failed' && status.reason)
+    reason = status.reason; // Evicted, NodeAffinity, Shutdown…
   else if (phase === 'Pending' && scheduled?.status === 'False' && scheduled.reason === 'Unschedulable') {
     reason = scheduled.message ? `Unschedulable: ${oneLine(scheduled.message)}` : 'Unschedulable';
   } else if (phase === 'Running' && (reason === 'Running' || reason === 'NotReady' || reason === 'Completed')) {
@@ -258,7 +259,8 @@ export class PodTracker {
 export function slimPod(pod: V1Pod): V1Pod {
   const m = pod.metadata;
   const s = pod.status;
-  const container = (c: { name: string; restartPolicy?: string }) => (c.restartPolicy ? { name: c.name, restartPolicy: c.restartPolicy } : { name: c.name });
+  const container = (c: { name: string; restartPolicy?: string }) =>
+    c.restartPolicy ? { name: c.name, restartPolicy: c.restartPolicy } : { name: c.name };
   const containerStatus = (c: V1ContainerStatus): V1ContainerStatus => {
     const r: V1ContainerStatus = { name: c.name, image: '', imageID: '', ready: c.ready, restartCount: c.restartCount };
     if (c.started !== undefined) r.started = c.started;
@@ -285,7 +287,12 @@ export function slimPod(pod: V1Pod): V1Pod {
       ...(s.reason !== undefined ? { reason: s.reason } : {}),
       conditions: (s.conditions ?? [])
         .filter((c) => c.type === 'Ready' || c.type === 'PodScheduled' || c.type === 'Initialized')
-        .map((c) => ({ type: c.type, status: c.status, ...(c.reason ? { reason: c.reason } : {}), ...(c.message ? { message: c.message } : {}) })),
+        .map((c) => ({
+          type: c.type,
+          status: c.status,
+          ...(c.reason ? { reason: c.reason } : {}),
+          ...(c.message ? { message: c.message } : {}),
+        })),
       ...(s.containerStatuses ? { containerStatuses: s.containerStatuses.map(containerStatus) } : {}),
       ...(s.initContainerStatuses ? { initContainerStatuses: s.initContainerStatuses.map(containerStatus) } : {}),
     };
@@ -335,5 +342,11 @@ export interface PodsSummary extends Sync {
 }
 
 export function emptyPods(): PodsSummary {
-  return { synced: false, total: 0, byPhase: { Pending: 0, Running: 0, Succeeded: 0, Failed: 0, Unknown: 0 }, problems: [], problemCount: 0 };
+  return {
+    synced: false,
+    total: 0,
+    byPhase: { Pending: 0, Running: 0, Succeeded: 0, Failed: 0, Unknown: 0 },
+    problems: [],
+    problemCount: 0,
+  };
 }

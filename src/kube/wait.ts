@@ -96,7 +96,10 @@ export function waitFor<T extends { metadata?: { name?: string; resourceVersion?
 }
 
 /** Retries `attempt` until it resolves, every `intervalMs`, for at most `timeoutMs` (for endpoints that cannot be watched, e.g. `/version` of a server coming up). */
-export async function retryUntil<T>(attempt: () => Promise<T>, opts: { timeoutMs: number; intervalMs?: number; signal?: AbortSignal; onError?: (line: string) => void }): Promise<T> {
+export async function retryUntil<T>(
+  attempt: () => Promise<T>,
+  opts: { timeoutMs: number; intervalMs?: number; signal?: AbortSignal; onError?: (line: string) => void },
+): Promise<T> {
   const deadline = Date.now() + opts.timeoutMs;
   for (;;) {
     opts.signal?.throwIfAborted();

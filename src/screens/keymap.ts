@@ -127,17 +127,39 @@ const SECTIONS: KeyHint = { key: 'i/n/p/e', label: 'sections' };
 export function keyHints(mode: HintMode): KeyHint[] {
   switch (mode) {
     case 'list':
-      return [HELP, QUIT, TAB, { key: 'j/k', label: 'move' }, { key: 'enter', label: 'details' }, { key: 'f', label: 'fleet' }, { key: '/', label: 'filter' }, { key: 'A', label: 'approvals' }];
+      return [
+        HELP,
+        QUIT,
+        TAB,
+        { key: 'j/k', label: 'move' },
+        { key: 'enter', label: 'details' },
+        { key: 'f', label: 'fleet' },
+        { key: '/', label: 'filter' },
+        { key: 'A', label: 'approvals' },
+      ];
     case 'fleet':
       return [{ key: 'c', label: 'contexts' }, { key: 'j/k', label: 'scroll' }, HELP, QUIT, TAB];
     case 'detail':
       return [{ key: 'esc', label: 'back' }, SECTIONS, { key: 'j/k', label: 'scroll' }, HELP, QUIT, TAB];
     case 'detailRows':
-      return [{ key: 'esc', label: 'back' }, SECTIONS, { key: 'j/k', label: 'move' }, { key: 'enter', label: 'show' }, { key: '/', label: 'filter' }, HELP, QUIT];
+      return [
+        { key: 'esc', label: 'back' },
+        SECTIONS,
+        { key: 'j/k', label: 'move' },
+        { key: 'enter', label: 'show' },
+        { key: '/', label: 'filter' },
+        HELP,
+        QUIT,
+      ];
     case 'expanded':
       return [{ key: 'enter/esc', label: 'close' }, { key: 'j/k', label: 'next row' }, SECTIONS, HELP, QUIT];
     case 'filtering':
-      return [{ key: 'type', label: 'to filter' }, { key: 'enter', label: 'keep' }, { key: 'esc', label: 'clear' }, { key: 'ctrl-c', label: 'quit' }];
+      return [
+        { key: 'type', label: 'to filter' },
+        { key: 'enter', label: 'keep' },
+        { key: 'esc', label: 'clear' },
+        { key: 'ctrl-c', label: 'quit' },
+      ];
     case 'empty':
       return [HELP, QUIT, TAB];
     case 'emptySandbox':
@@ -151,17 +173,45 @@ export function keyHints(mode: HintMode): KeyHint[] {
     case 'rollouts':
       return [{ key: 'n', label: 'new rollout' }, { key: 'enter', label: 'progress' }, { key: 'j/k', label: 'move' }, HELP, QUIT, TAB];
     case 'rolloutProgress':
-      return [{ key: 'esc', label: 'back' }, { key: 'a', label: 'abort' }, { key: 'r', label: 'resume' }, { key: 'j/k', label: 'scroll' }, { key: 'n', label: 'new' }, HELP, QUIT];
+      return [
+        { key: 'esc', label: 'back' },
+        { key: 'a', label: 'abort' },
+        { key: 'r', label: 'resume' },
+        { key: 'j/k', label: 'scroll' },
+        { key: 'n', label: 'new' },
+        HELP,
+        QUIT,
+      ];
     case 'rolloutNavarchos':
       return [{ key: 'esc', label: 'back' }, { key: 'j/k', label: 'scroll' }, { key: 'n', label: 'new' }, HELP, QUIT, TAB];
     case 'rolloutConfirm':
-      return [{ key: 'y', label: 'abort it' }, { key: 'n/esc', label: 'keep it running' }];
+      return [
+        { key: 'y', label: 'abort it' },
+        { key: 'n/esc', label: 'keep it running' },
+      ];
     case 'storage':
-      return [{ key: 'enter', label: 'estimate' }, { key: '←/→', label: 'context' }, { key: 'j/k', label: 'scroll' }, { key: 'r', label: 'refresh' }, HELP, QUIT, TAB];
+      return [
+        { key: 'enter', label: 'estimate' },
+        { key: '←/→', label: 'context' },
+        { key: 'j/k', label: 'scroll' },
+        { key: 'r', label: 'refresh' },
+        HELP,
+        QUIT,
+        TAB,
+      ];
     case 'approvals':
-      return [{ key: 'y', label: 'approve' }, { key: 'd', label: 'deny' }, { key: 'j/k', label: 'move' }, { key: 'esc', label: 'back' }, QUIT];
+      return [
+        { key: 'y', label: 'approve' },
+        { key: 'd', label: 'deny' },
+        { key: 'j/k', label: 'move' },
+        { key: 'esc', label: 'back' },
+        QUIT,
+      ];
     case 'approvalsConfirm':
-      return [{ key: 'y', label: 'yes' }, { key: 'n/esc', label: 'no, change nothing' }];
+      return [
+        { key: 'y', label: 'yes' },
+        { key: 'n/esc', label: 'no, change nothing' },
+      ];
     case 'placeholder':
       return [HELP, QUIT, TAB, { key: '1-4', label: 'go to screen' }];
   }

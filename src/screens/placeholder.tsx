@@ -60,9 +60,7 @@ export function PlaceholderScreen({ tab, width, readOnly, installer = false, pre
       {wrap(theme.text(plan.text), width).map((line, i) => (
         <Text key={i}>{line}</Text>
       ))}
-      {readOnly && tab !== 'storage' ? (
-        <Text dimColor>{theme.text('Read-only: it will show the plan and change nothing.')}</Text>
-      ) : null}
+      {readOnly && tab !== 'storage' ? <Text dimColor>{theme.text('Read-only: it will show the plan and change nothing.')}</Text> : null}
       <Box marginTop={1}>
         <Checklist items={items} width={width} />
       </Box>

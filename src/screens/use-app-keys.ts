@@ -39,7 +39,20 @@ function printable(input: string): string {
  * pick a section, Enter shows a row in full. Moving inside a section or the fleet
  * checklist is that view's own hook.
  */
-export function useAppKeys({ state: rendered, dispatch: send, order, empty, onQuit, onStartSandbox, onOpenInstall, onPrepareNodes, prepareOpen = false, onClosePrepare, onOpenApprovals, disabled = false }: AppKeysOptions): void {
+export function useAppKeys({
+  state: rendered,
+  dispatch: send,
+  order,
+  empty,
+  onQuit,
+  onStartSandbox,
+  onOpenInstall,
+  onPrepareNodes,
+  prepareOpen = false,
+  onClosePrepare,
+  onOpenApprovals,
+  disabled = false,
+}: AppKeysOptions): void {
   // The state as of the last key, so the second key of a chunk sees what the first did.
   const live = useRef(rendered);
   live.current = rendered;

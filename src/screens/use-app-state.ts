@@ -97,7 +97,9 @@ export function appReducer(state: AppState, action: AppAction): AppState {
     case 'view':
       return { ...state, view: action.view };
     case 'section':
-      return action.section === state.section ? state : { ...state, section: action.section, sectionFilter: '', expanded: false, filtering: false };
+      return action.section === state.section
+        ? state
+        : { ...state, section: action.section, sectionFilter: '', expanded: false, filtering: false };
     case 'toggleExpanded':
       return { ...state, expanded: !state.expanded };
     case 'filterStart':

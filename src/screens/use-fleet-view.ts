@@ -11,7 +11,10 @@ export function filterNames(order: readonly string[], filter: string): string[] 
 
 /** What the chrome needs from the store: names (filtered), and how many are reachable. */
 export function useFleetView(store: FleetStore, filter: string) {
-  const order = useStore(store, useShallow((s) => s.order));
+  const order = useStore(
+    store,
+    useShallow((s) => s.order),
+  );
   const reachable = useStore(store, (s) => s.order.filter((n) => s.contexts[n]?.reachability === 'reachable').length);
   const banner = useStore(store, (s) => s.banner);
   const names = useMemo(() => filterNames(order, filter), [order, filter]);

@@ -64,12 +64,22 @@ export function apiserverHosts(namespace: string, lbAddress: string | undefined,
 }
 
 /** A serving certificate for the API server; `lbAddress` undefined leaves the LB address out. */
-export function apiserverServing(ca: Authority, namespace: string, lbAddress: string | undefined, extra: string[] = []): Promise<KeyMaterial> {
-  return issueCertificate(ca, { commonName: 'kube-apiserver', hosts: apiserverHosts(namespace, lbAddress, extra), usage: 'server', days: DAYS });
+export function apiserverServing(
+  ca: Authority,
+  namespace: string,
+  lbAddress: string | undefined,
+  extra: string[] = [],
+): Promise<KeyMaterial> {
+  return issueCertificate(ca, {
+    commonName: 'kube-apiserver',
+    hosts: apiserverHosts(namespace, lbAddress, extra),
+    usage: 'server',
+    days: DAYS,
+  });
 }
 
 /** The `nova-apiserver-certs` Secret with the given serving certificate. */
-export function apiserverSecret(namespace: string, pki: ControlPlanePki, serving: KeyMaterial, rest: Record<string, string>): V1Secret {
+export function apiserverSecret(namespace: string, _pki: ControlPlanePki, serving: KeyMaterial, rest: Record<string, string>): V1Secret {
   return secret(namespace, 'nova-apiserver-certs', { ...rest, 'apiserver.crt': serving.certPem, 'apiserver.key': serving.keyPem });
 }
 

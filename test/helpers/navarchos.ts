@@ -120,7 +120,12 @@ if (NODE_ROLLOUT_CRD.metadata!.name !== NAVARCHOS_CRDS.rollouts || NODE_REPLACEM
 export async function installNavarchosCrds(kc: KubeConfig): Promise<void> {
   const ext = makeClient(kc, ApiextensionsV1Api);
   for (const body of NAVARCHOS_CRD_OBJECTS) {
-    await eventually(`CRD ${body.metadata!.name} created`, () => ext.createCustomResourceDefinition({ body }).then(() => true), 60_000, 500);
+    await eventually(
+      `CRD ${body.metadata!.name} created`,
+      () => ext.createCustomResourceDefinition({ body }).then(() => true),
+      60_000,
+      500,
+    );
   }
   for (const body of NAVARCHOS_CRD_OBJECTS) {
     await eventually(`CRD ${body.metadata!.name} established`, async () => {

@@ -1,4 +1,11 @@
-import { ApiextensionsV1Api, AppsV1Api, CustomObjectsApi, type KubeConfig, type V1CustomResourceDefinition, type V1PodSpec } from '@kubernetes/client-node';
+import {
+  ApiextensionsV1Api,
+  AppsV1Api,
+  CustomObjectsApi,
+  type KubeConfig,
+  type V1CustomResourceDefinition,
+  type V1PodSpec,
+} from '@kubernetes/client-node';
 import { makeClient, statusCode } from '../../src/kube/client.js';
 import { eventually } from './cli.js';
 
@@ -18,7 +25,14 @@ function crd(plural: string, group: string, kind: string, scope: 'Cluster' | 'Na
       group,
       scope,
       names: { plural, singular: kind.toLowerCase(), kind, listKind: `${kind}List` },
-      versions: [{ name: 'v1alpha1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', x_kubernetes_preserve_unknown_fields: true } } }],
+      versions: [
+        {
+          name: 'v1alpha1',
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: { type: 'object', x_kubernetes_preserve_unknown_fields: true } },
+        },
+      ],
     },
   };
 }
@@ -34,7 +48,12 @@ export const NOVA_CRD_OBJECTS = [
 export async function installNovaCrds(kc: KubeConfig): Promise<void> {
   const ext = makeClient(kc, ApiextensionsV1Api);
   for (const body of NOVA_CRD_OBJECTS) {
-    await eventually(`CRD ${body.metadata!.name} created`, () => ext.createCustomResourceDefinition({ body }).then(() => true), 60_000, 500);
+    await eventually(
+      `CRD ${body.metadata!.name} created`,
+      () => ext.createCustomResourceDefinition({ body }).then(() => true),
+      60_000,
+      500,
+    );
   }
   for (const body of NOVA_CRD_OBJECTS) {
     await eventually(`CRD ${body.metadata!.name} established`, async () => {

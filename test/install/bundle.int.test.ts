@@ -23,7 +23,7 @@ function expectContained(sent: unknown, got: unknown, at: string): void {
   if (Array.isArray(sent)) {
     expect(Array.isArray(got), at).toBe(true);
     expect((got as unknown[]).length, at).toBe(sent.length);
-    sent.forEach((v, i) => expectContained(v, (got as unknown[])[i], `${at}[${i}]`));
+    for (const [i, v] of sent.entries()) expectContained(v, (got as unknown[])[i], `${at}[${i}]`);
   } else if (typeof sent === 'object' && sent !== null) {
     expect(typeof got === 'object' && got !== null, at).toBe(true);
     for (const [k, v] of Object.entries(sent)) expectContained(v, (got as Record<string, unknown>)[k], `${at}.${k}`);

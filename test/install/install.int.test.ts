@@ -41,7 +41,7 @@ const UNINSTALL = [
 
 const kc = (context: string): KubeConfig => configForContext(loadKubeconfig({ kubeconfig }).config, context);
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 let dir: string;
 let env: NodeJS.ProcessEnv;
@@ -152,7 +152,7 @@ describe('install, end to end on the sandbox', () => {
     // idempotent), and once more right after the certificates were stored.
     const steps = installSteps({ workloads: WORKLOADS.map((w) => ({ context: w, clusterName: w })) as never, dryRun: false });
     let ca: string | undefined;
-    for (const when of [...steps.map((s) => new RegExp(`\\d\\d ${escape(s.label)}`)), /\* Certificates\.\.\. .*√/]) {
+    for (const when of [...steps.map((s) => new RegExp(`\\d\\d ${escapeRegExp(s.label)}`)), /\* Certificates\.\.\. .*√/]) {
       const run = await killWhen(INSTALL, when);
       expect(run.killed, `killed at ${String(when)}; output:\n${run.stdout}`).toBe(true);
       const now = await caFingerprint().catch(() => undefined);

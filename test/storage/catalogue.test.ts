@@ -86,7 +86,7 @@ describe('catalogue errors: one line with the file and the line', () => {
     ['a list at the top', '- a\n', /^c\.yaml line 1: the catalogue must be a mapping/],
     [
       'an unknown top field',
-      valid + 'volumes: []\n',
+      `${valid}volumes: []\n`,
       /^c\.yaml line 13: the catalogue has an unknown field "volumes" \(known: name, description, features\)$/,
     ],
     [

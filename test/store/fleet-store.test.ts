@@ -88,7 +88,11 @@ describe('fleet store', () => {
     const batch = new UpdateBatcher(store, -1);
     batch.resetNodes('a', [node('x')]);
     batch.flush();
-    batch.patchContext('a', { reachability: 'unreachable', lastError: 'connection refused', unreachableSince: new Date(2026, 0, 1, 10, 42, 7).getTime() });
+    batch.patchContext('a', {
+      reachability: 'unreachable',
+      lastError: 'connection refused',
+      unreachableSince: new Date(2026, 0, 1, 10, 42, 7).getTime(),
+    });
     batch.flush();
     const ctx = store.getState().contexts.a!;
     expect(Object.keys(ctx.nodes.items)).toEqual(['x']);

@@ -57,7 +57,14 @@ interface Leaf {
 
 const LEAVES: Leaf[] = [
   { id: 'apiserver', ca: 'clusterCA', cn: 'kube-apiserver', orgs: [], eku: [SERVER_AUTH], get: (s) => s.apiserver },
-  { id: 'apiserver-etcd-client', ca: 'etcdCA', cn: 'kube-apiserver-etcd-client', orgs: [], eku: [CLIENT_AUTH], get: (s) => s.apiserverEtcdClient },
+  {
+    id: 'apiserver-etcd-client',
+    ca: 'etcdCA',
+    cn: 'kube-apiserver-etcd-client',
+    orgs: [],
+    eku: [CLIENT_AUTH],
+    get: (s) => s.apiserverEtcdClient,
+  },
   { id: 'front-proxy-client', ca: 'frontProxyCA', cn: 'front-proxy-client', orgs: [], eku: [CLIENT_AUTH], get: (s) => s.frontProxyClient },
   ...[0, 1, 2].flatMap((i): Leaf[] =>
     (['server', 'peer'] as const).map((role) => ({
@@ -69,10 +76,24 @@ const LEAVES: Leaf[] = [
       get: (s: CertSet) => s.etcd[i]![role],
     })),
   ),
-  { id: 'controller-manager', ca: 'clusterCA', cn: 'system:kube-controller-manager', orgs: [], eku: [CLIENT_AUTH], get: (s) => s.controllerManager },
+  {
+    id: 'controller-manager',
+    ca: 'clusterCA',
+    cn: 'system:kube-controller-manager',
+    orgs: [],
+    eku: [CLIENT_AUTH],
+    get: (s) => s.controllerManager,
+  },
   { id: 'scheduler', ca: 'clusterCA', cn: 'system:kube-scheduler', orgs: [], eku: [CLIENT_AUTH], get: (s) => s.scheduler },
   { id: 'admin', ca: 'clusterCA', cn: 'nova-admin', orgs: ['system:masters'], eku: [CLIENT_AUTH], get: (s) => s.admin },
-  { id: 'agent-bootstrap', ca: 'clusterCA', cn: 'nova-agent-bootstrap', orgs: ['nova:agents'], eku: [CLIENT_AUTH], get: (s) => s.agentBootstrap },
+  {
+    id: 'agent-bootstrap',
+    ca: 'clusterCA',
+    cn: 'nova-agent-bootstrap',
+    orgs: ['nova:agents'],
+    eku: [CLIENT_AUTH],
+    get: (s) => s.agentBootstrap,
+  },
 ];
 
 const CAS: { field: CaName; cn: string }[] = [
@@ -85,9 +106,15 @@ const x509 = (pem: string) => new X509Certificate(pem);
 const b64d = (s: string | undefined) => Buffer.from(s ?? '', 'base64').toString('utf8');
 /** SHA-256 of the public key: stands for a private key in assertions. */
 const keyId = (privateKeyPem: string) =>
-  crypto.createHash('sha256').update(createPublicKey(createPrivateKey(privateKeyPem)).export({ type: 'spki', format: 'der' })).digest('hex');
+  crypto
+    .createHash('sha256')
+    .update(createPublicKey(createPrivateKey(privateKeyPem)).export({ type: 'spki', format: 'der' }))
+    .digest('hex');
 const certKeyId = (certPem: string) =>
-  crypto.createHash('sha256').update(x509(certPem).publicKey.export({ type: 'spki', format: 'der' })).digest('hex');
+  crypto
+    .createHash('sha256')
+    .update(x509(certPem).publicKey.export({ type: 'spki', format: 'der' }))
+    .digest('hex');
 const subjectLines = (x: X509Certificate) => x.subject.split('\n').filter(Boolean);
 const forgeExt = (pem: string, name: string) => forge.pki.certificateFromPem(pem).getExtension(name) as Record<string, unknown> | null;
 const actionOf = (r: CertSetResult, id: string) => r.actions.find((a) => a.id === id);
@@ -167,12 +194,17 @@ describe('generateCertSet: a new set', () => {
       fs.writeFileSync(p, pem); // certificates only: no key is written
       return p;
     };
-    const caFiles = Object.fromEntries(CAS.map((c) => [c.field, file(`${c.field}.crt`, first.set[c.field].certPem)])) as Record<CaName, string>;
+    const caFiles = Object.fromEntries(CAS.map((c) => [c.field, file(`${c.field}.crt`, first.set[c.field].certPem)])) as Record<
+      CaName,
+      string
+    >;
     for (const l of LEAVES) {
       const leaf = file(`${l.id}.crt`, l.get(first.set).certPem);
       const purposes = [...(l.eku.includes(SERVER_AUTH) ? ['sslserver'] : []), ...(l.eku.includes(CLIENT_AUTH) ? ['sslclient'] : [])];
       for (const purpose of purposes) {
-        const out = execFileSync('openssl', ['verify', '-x509_strict', '-purpose', purpose, '-CAfile', caFiles[l.ca], leaf], { encoding: 'utf8' });
+        const out = execFileSync('openssl', ['verify', '-x509_strict', '-purpose', purpose, '-CAfile', caFiles[l.ca], leaf], {
+          encoding: 'utf8',
+        });
         expect(out.trim(), `${l.id} ${purpose}`).toBe(`${leaf}: OK`);
       }
       // and not against another CA
@@ -232,7 +264,14 @@ describe('generateCertSet: a new set', () => {
     for (let i = 0; i < 3; i++) {
       for (const role of ['server', 'peer'] as const) {
         const x = x509(first.set.etcd[i]![role].certPem);
-        const names = [`etcd-${i}.etcd.${NS}.svc`, `etcd-${i}.etcd.${NS}.svc.cluster.local`, `etcd-${i}`, `etcd.${NS}.svc`, `etcd.${NS}.svc.cluster.local`, 'localhost'];
+        const names = [
+          `etcd-${i}.etcd.${NS}.svc`,
+          `etcd-${i}.etcd.${NS}.svc.cluster.local`,
+          `etcd-${i}`,
+          `etcd.${NS}.svc`,
+          `etcd.${NS}.svc.cluster.local`,
+          'localhost',
+        ];
         for (const n of names) expect(x.checkHost(n, { subject: 'never' }), `etcd-${i}-${role} ${n}`).toBe(n);
         expect(x.checkIP('127.0.0.1'), `etcd-${i}-${role}`).toBe('127.0.0.1');
         const j = (i + 1) % 3;
@@ -269,7 +308,13 @@ describe('generateCertSet: a new set', () => {
     const sa = first.set.serviceAccount;
     expect(createPrivateKey(sa.privateKeyPem).asymmetricKeyDetails?.modulusLength).toBe(2048);
     expect(sa.publicKeyPem).toMatch(/^-----BEGIN PUBLIC KEY-----/);
-    expect(keyId(sa.privateKeyPem) === crypto.createHash('sha256').update(createPublicKey(sa.publicKeyPem).export({ type: 'spki', format: 'der' })).digest('hex')).toBe(true);
+    expect(
+      keyId(sa.privateKeyPem) ===
+        crypto
+          .createHash('sha256')
+          .update(createPublicKey(sa.publicKeyPem).export({ type: 'spki', format: 'der' }))
+          .digest('hex'),
+    ).toBe(true);
     // every key is its own
     const ids = new Set([...pairs.map(([, km]) => keyId(km.keyPem)), keyId(sa.privateKeyPem)]);
     expect(ids.size).toBe(17);
@@ -347,7 +392,7 @@ describe('Secrets and kubeconfigs', () => {
       ['nova-controller-manager', 'system:kube-controller-manager'],
       ['nova-scheduler', 'system:kube-scheduler'],
     ] as const) {
-      const kc = parseYaml(b64d(secrets.find((s) => s.metadata?.name === name)!.data!['kubeconfig'])) as KubeconfigDoc;
+      const kc = parseYaml(b64d(secrets.find((s) => s.metadata?.name === name)!.data!.kubeconfig)) as KubeconfigDoc;
       expect(kc.clusters[0]!.cluster.server, name).toBe(`https://apiserver.${NS}.svc:443`);
       expect(b64d(kc.clusters[0]!.cluster['certificate-authority-data']), name).toBe(first.set.clusterCA.certPem);
       const cert = b64d(kc.users[0]!.user['client-certificate-data']);
@@ -357,7 +402,7 @@ describe('Secrets and kubeconfigs', () => {
     }
   });
 
-  it('builds the agents\' init kubeconfig and the admin kubeconfig with embedded data', () => {
+  it("builds the agents' init kubeconfig and the admin kubeconfig with embedded data", () => {
     const url = apiserverUrl({ ip: LB_IP });
     expect(url).toBe(`https://${LB_IP}:443`);
     const init = parseYaml(initKubeconfig(first.set, url)) as KubeconfigDoc;
@@ -367,11 +412,20 @@ describe('Secrets and kubeconfigs', () => {
     expect(b64d(init.users[0]!.user['client-key-data']) === first.set.agentBootstrap.keyPem).toBe(true);
 
     const admin = parseYaml(adminKubeconfig(first.set, url)) as KubeconfigDoc;
-    expect([admin['current-context'], admin.contexts[0]!.name, admin.clusters[0]!.name, admin.users[0]!.name]).toEqual(['nova', 'nova', 'nova', 'nova-admin']);
+    expect([admin['current-context'], admin.contexts[0]!.name, admin.clusters[0]!.name, admin.users[0]!.name]).toEqual([
+      'nova',
+      'nova',
+      'nova',
+      'nova-admin',
+    ]);
     expect(b64d(admin.users[0]!.user['client-certificate-data'])).toBe(first.set.admin.certPem);
     expect(b64d(admin.users[0]!.user['client-key-data']) === first.set.admin.keyPem).toBe(true);
     const named = parseYaml(adminKubeconfig(first.set, url, 'nova-prod')) as KubeconfigDoc;
-    expect([named['current-context'], named.contexts[0]!.context.cluster, named.contexts[0]!.context.user]).toEqual(['nova-prod', 'nova-prod', 'nova-prod-admin']);
+    expect([named['current-context'], named.contexts[0]!.context.cluster, named.contexts[0]!.context.user]).toEqual([
+      'nova-prod',
+      'nova-prod',
+      'nova-prod-admin',
+    ]);
 
     expect(apiserverUrl({ hostname: 'lb.example.com' })).toBe('https://lb.example.com:443');
     expect(apiserverUrl({ ip: '2001:db8::10' })).toBe('https://[2001:db8::10]:443');
@@ -390,7 +444,10 @@ describe('Secrets and kubeconfigs', () => {
     const partial = certSetFromSecrets([
       { metadata: { name: 'nova-scheduler' }, data: { kubeconfig: Buffer.from('{{ not yaml').toString('base64') } },
       { metadata: { name: 'nova-apiserver-certs' }, data: { 'ca.crt': Buffer.from(first.set.clusterCA.certPem).toString('base64') } },
-      { metadata: { name: 'nova-etcd-certs' }, data: { 'etcd-1-peer.crt': Buffer.from(first.set.etcd[1]!.peer.certPem).toString('base64') } },
+      {
+        metadata: { name: 'nova-etcd-certs' },
+        data: { 'etcd-1-peer.crt': Buffer.from(first.set.etcd[1]!.peer.certPem).toString('base64') },
+      },
     ]);
     expect(Object.keys(partial).sort()).toEqual(['clusterCA', 'etcd']);
     expect(partial.clusterCA?.certPem).toBe(first.set.clusterCA.certPem);
@@ -508,7 +565,12 @@ describe('generateCertSet: re-runs', () => {
     const one = certSetFromSecrets(certSecrets(first.set, NS));
     one.etcd = one.etcd!.slice(0, 1);
     const r = await generateCertSet(opts(), one);
-    expect(r.actions.filter((a) => a.action !== 'reused').map((a) => a.id)).toEqual(['etcd-1-server', 'etcd-1-peer', 'etcd-2-server', 'etcd-2-peer']);
+    expect(r.actions.filter((a) => a.action !== 'reused').map((a) => a.id)).toEqual([
+      'etcd-1-server',
+      'etcd-1-peer',
+      'etcd-2-server',
+      'etcd-2-peer',
+    ]);
     expect(r.set.etcd).toHaveLength(3);
   });
 

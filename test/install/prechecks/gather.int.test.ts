@@ -234,7 +234,9 @@ describe('install prerequisite checks on the sandbox fleet', () => {
       expect(reach.hint).not.toContain('\n');
       expect(result.blocking).toBe(true);
     }
-    expect(hostingDown.items.filter((i) => i.id.startsWith('hosting/gone-cp/') && !i.id.endsWith('/reachable')).every((i) => i.state === 'info')).toBe(true);
+    expect(
+      hostingDown.items.filter((i) => i.id.startsWith('hosting/gone-cp/') && !i.id.endsWith('/reachable')).every((i) => i.state === 'info'),
+    ).toBe(true);
     expect(item(hostingDown, 'workload/kind-workload-1/permissions').state).toBe('ok');
     expect(item(workloadDown, 'workload/gone-w/permissions')).toMatchObject({ state: 'info', detail: 'skipped: not reachable' });
     expect(item(workloadDown, WORKLOAD_VERSIONS_ID)).toMatchObject({ state: 'ok', detail: 'all v1.20 (not compared: gone-w)' });
