@@ -167,7 +167,7 @@ describe('pod and Warning-event summaries from live watches on a real API server
 
   it('deduplicates Warning events posted twice for the same reason and object', async () => {
     const pod = (await core.listNamespacedPod({ namespace: PODS_NS, labelSelector: 'app=web' })).items[0]!;
-    const post = (name: string, message: string, count: number): Promise<CoreV1Event> =>
+    const post = (name: string, message: string, count: number, at: Date): Promise<CoreV1Event> =>
       core.createNamespacedEvent({
         namespace: PODS_NS,
         body: {
@@ -177,14 +177,15 @@ describe('pod and Warning-event summaries from live watches on a real API server
           message,
           type: 'Warning',
           count,
-          firstTimestamp: new Date(),
-          lastTimestamp: new Date(),
+          firstTimestamp: at,
+          lastTimestamp: at,
           source: { component: 'podwatch-test' },
         },
       });
-    await post('podwatch-1', 'first time', 3);
-    await new Promise((r) => setTimeout(r, 1100)); // a later lastTimestamp (seconds resolution)
-    await post('podwatch-2', 'second time', 1);
+    // The second one two seconds later (timestamps have seconds resolution).
+    const first = new Date(Math.floor(Date.now() / 1000) * 1000);
+    await post('podwatch-1', 'first time', 3, first);
+    await post('podwatch-2', 'second time', 1, new Date(first.getTime() + 2000));
     // And a Normal event, which the server-side filter keeps away.
     await core.createNamespacedEvent({
       namespace: PODS_NS,
