@@ -1,3 +1,4 @@
+import { SEED_NMSC02_LINES } from '../helpers/seed-storage.js';
 import { describe, expect, it } from 'vitest';
 import { EXAMPLE_CATALOGUE_FILE, loadCatalogue, type Catalogue } from '../../src/storage/catalogue.js';
 import { describeNodeStorage } from '../../src/storage/describe.js';
@@ -101,25 +102,7 @@ describe('the seed dialogues, to the number', () => {
   });
 
   it('dialogue 1: the inventory prints as the seed prints it', () => {
-    expect(describeNodeStorage(nmsc02).join('\n')).toBe(
-      [
-        'Volume Groups:',
-        '-  vg_data ( 93.1 GB - 87.1 GB free)',
-        '   on /dev/sdb1',
-        '-  vg_share ( 106.9 GB - 0.0 GB free)',
-        '   on /dev/sdb2',
-        'Total Free space: 87.1 GB',
-        '',
-        'Disks:',
-        '/dev/sda (50G)',
-        '  /dev/sda1 (1M)',
-        '  /dev/sda2 (50G) mounted as /',
-        '/dev/sdb (200G)',
-        '  /dev/sdb1 (93.1G) in Volume Group vg_data',
-        '  /dev/sdb2 (106.9G) in Volume Group vg_share',
-        '    /dev/mapper/ubuntu--vg-shared (100G)',
-      ].join('\n'),
-    );
+    expect(describeNodeStorage(nmsc02)).toEqual(SEED_NMSC02_LINES);
   });
 
   it('dialogue 1: the estimate prints the seed’s lines', () => {

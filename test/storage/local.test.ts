@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SEED_NMSC02_LINES } from '../helpers/seed-storage.js';
 import { describe, expect, it } from 'vitest';
 import { describeNodeStorage } from '../../src/storage/describe.js';
 import { LSBLK_ARGS, PVS_ARGS, VGS_ARGS, parseLsblk, readLocalInventory, type Run } from '../../src/storage/local.js';
@@ -34,23 +35,7 @@ describe('the local host as the seed shows it', () => {
     expect(storage.source).toBe('local');
     expect(storage.missing).toEqual([]);
     expect(storage.nodes.map((n) => n.node)).toEqual(['nmsc02']);
-    expect(describeNodeStorage(storage.nodes[0]!)).toEqual([
-      'Volume Groups:',
-      '-  vg_data ( 93.1 GB - 87.1 GB free)',
-      '   on /dev/sdb1',
-      '-  vg_share ( 106.9 GB - 0.0 GB free)',
-      '   on /dev/sdb2',
-      'Total Free space: 87.1 GB',
-      '',
-      'Disks:',
-      '/dev/sda (50G)',
-      '  /dev/sda1 (1M)',
-      '  /dev/sda2 (50G) mounted as /',
-      '/dev/sdb (200G)',
-      '  /dev/sdb1 (93.1G) in Volume Group vg_data',
-      '  /dev/sdb2 (106.9G) in Volume Group vg_share',
-      '    /dev/mapper/ubuntu--vg-shared (100G)',
-    ]);
+    expect(describeNodeStorage(storage.nodes[0]!)).toEqual(SEED_NMSC02_LINES);
   });
 
   it('keeps the exact byte counts and what uses each partition', async () => {
