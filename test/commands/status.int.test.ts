@@ -17,7 +17,7 @@ import { createNovaCluster, createSchedulePolicy, deleteNovaCrds, ignore, instal
 const kubeconfig = inject('kubeconfig');
 const readOnlyKubeconfig = inject('readOnlyKubeconfig');
 const sandboxDir = inject('sandboxDir');
-const NS = 'nova-e2e';
+const NS = 'nova-status';
 const ctx = (name: string): KubeConfig => configForContext(loadKubeconfig({ kubeconfig }).config, name);
 
 // The sandbox's hosting cluster plays the control plane's API too (it serves the Nova CRDs).
@@ -149,7 +149,7 @@ describe('fleet status on a sandbox fleet', () => {
     expect(out).toContain('* ScheduleGroup CRD presence... installed √');
     expect(out).toContain('All Nova Custom Resource Definitions installed √');
     expect(lineOf(out, '* Agent in kind-workload-1')).toBe('* Agent in kind-workload-1 (cluster e2e-w1)... 1/1 ready, registered, Ready √');
-    expect(lineOf(out, '* Agent in kind-workload-2...')).toMatch(/no agent \(namespace nova-e2e not found\), not registered ✗$/);
+    expect(lineOf(out, '* Agent in kind-workload-2...')).toMatch(new RegExp(`no agent \\(namespace ${NS} not found\\), not registered ✗$`));
     expect(lineOf(out, '* Kubernetes versions...')).toBe('* Kubernetes versions... consistent (v1.20) √');
     // The seed's Cluster table.
     expect(out).toMatch(/NAME\s+K8S-VERSION\s+K8S-CLUSTER\s+REGION\s+ZONE\s+READY\s+IDLE\s+STANDBY/);
