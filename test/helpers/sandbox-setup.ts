@@ -19,6 +19,17 @@ declare module 'vitest' {
  * `sandbox down` left no process behind.
  */
 export default async function setup(project: TestProject) {
+  // A sandbox already running (`fleetdeck sandbox up --dir DIR`) can be reused while working on a
+  // few test files: FLEETDECK_TEST_SANDBOX=DIR. It is left running.
+  const reuse = process.env.FLEETDECK_TEST_SANDBOX;
+  if (reuse) {
+    const running = readState(reuse);
+    if (!running) throw new Error(`FLEETDECK_TEST_SANDBOX=${reuse}: no sandbox state there`);
+    project.provide('sandboxDir', reuse);
+    project.provide('kubeconfig', running.kubeconfig);
+    project.provide('readOnlyKubeconfig', running.readOnlyKubeconfig);
+    return;
+  }
   // Short path: the control socket lives in it (unix socket paths are limited to 108 bytes).
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-it-'));
   const up = await runCli(['sandbox', 'up', '--dir', dir, '--workloads', '2', '--nodes', '6'], { timeoutMs: 60 * 60_000 });
