@@ -2,7 +2,8 @@ import { UsageError, UserError } from '../errors.js';
 import { describeError } from '../kube/client.js';
 import { annotateNode, listLabeledNodes } from '../kube/nodes.js';
 import { configForContext, loadKubeconfig } from '../kube/kubeconfig.js';
-import { controlApiserver, exportLine, healthy, sandboxDown, sandboxStatus, sandboxUp } from '../sandbox/commands.js';
+import { controlApiserver, exportLine, sandboxDown, sandboxStatus, sandboxUp } from '../sandbox/commands.js';
+import type { SandboxStatus } from '../sandbox/health.js';
 import { ensureBinaries } from '../sandbox/binaries.js';
 import { REPLACE_WHEN_DRAINED_ANNOTATION, SANDBOX_NODE_ANNOTATION } from '../sandbox/sim/index.js';
 import { sandboxDir, type SandboxState } from '../sandbox/state.js';
@@ -68,6 +69,24 @@ export async function annotateForReplacement(state: SandboxState): Promise<numbe
   return annotated;
 }
 
+/** `sandbox status` as text: a verdict, a table of the clusters, a line per cluster that is not healthy. */
+function statusText(s: SandboxStatus): void {
+  if (!s.running) {
+    out(s.problem ?? `the sandbox is not running (${s.dir}); start it with: fleetdeck sandbox up`);
+    return;
+  }
+  out(s.healthy ? `sandbox ready in ${s.dir}` : `sandbox in ${s.dir} is NOT healthy: ${s.problem ?? s.phase}`);
+  out(`${'CONTEXT'.padEnd(18)} ${'API SERVER'.padEnd(10)} ${'PROCESSES'.padEnd(9)} ${'NODES'.padEnd(11)} SERVER`);
+  for (const c of s.clusters) {
+    const nodes = c.nodes ? `${c.nodes.ready}/${c.nodes.total} Ready` : '-';
+    out(
+      `${c.context.padEnd(18)} ${c.apiserver.padEnd(10)} ${`${c.processes.running}/${c.processes.expected}`.padEnd(9)} ${nodes.padEnd(11)} ${c.server}`,
+    );
+  }
+  for (const c of s.clusters) if (c.problem) out(c.problem);
+  if (s.kubeconfig) out(`export KUBECONFIG=${s.kubeconfig}`);
+}
+
 export async function runSandbox(opts: GlobalOptions & SandboxCommandOptions): Promise<number> {
   const dir = sandboxDir(opts.dir);
   switch (opts.sub) {
@@ -89,21 +108,9 @@ export async function runSandbox(opts: GlobalOptions & SandboxCommandOptions): P
     case 'status': {
       const output = requireOutput(opts.output);
       const s = await sandboxStatus(dir);
-      if (output === 'json') {
-        out(JSON.stringify(s, null, 2));
-      } else if (!s.running) {
-        out(`the sandbox is not running (${dir}); start it with: fleetdeck sandbox up`);
-      } else {
-        out(`sandbox ${s.phase} in ${s.dir}`);
-        out(`${'CONTEXT'.padEnd(18)} ${'API SERVER'.padEnd(10)} ${'PROCESSES'.padEnd(9)} ${'NODES'.padEnd(11)} SERVER`);
-        for (const c of s.clusters) {
-          const nodes = c.nodes ? `${c.nodes.ready}/${c.nodes.total} Ready` : '-';
-          const line = `${c.context.padEnd(18)} ${c.apiserver.padEnd(10)} ${`${c.processes.running}/${c.processes.expected}`.padEnd(9)} ${nodes.padEnd(11)} ${c.server}`;
-          out(c.error ? `${line}  (${c.error})` : line);
-        }
-        if (s.kubeconfig) out(`export KUBECONFIG=${s.kubeconfig}`);
-      }
-      return healthy(s) ? 0 : 1;
+      if (output === 'json') out(JSON.stringify(s, null, 2));
+      else statusText(s);
+      return s.healthy ? 0 : 1;
     }
     case 'stop-apiserver':
     case 'start-apiserver': {

@@ -2,15 +2,16 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { CoreV1Api } from '@kubernetes/client-node';
+import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { UserError } from '../errors.js';
 import { CLI_PATH } from '../paths.js';
 import { describeError, makeClient } from '../kube/client.js';
 import { configForContext, loadKubeconfig } from '../kube/kubeconfig.js';
 import { summarizeNode } from '../kube/nodes.js';
 import { ensureBinaries } from './binaries.js';
-import { apiserverReady } from './cluster.js';
-import { isOurs, readState, recordedPids, type SandboxState } from './state.js';
+import { apiserverReady, type Role } from './cluster.js';
+import { clusterProblem, ROLES, sandboxVerdict, type ClusterHealth, type SandboxStatus } from './health.js';
+import { isOurs, readState, recordedPids, sandboxDir, type ClusterRecord, type SandboxState } from './state.js';
 
 export interface Out {
   out: (line: string) => void;
@@ -164,60 +165,60 @@ export async function sandboxDown(dir: string, io: Out): Promise<number> {
   return 0;
 }
 
-export interface ClusterHealth {
-  context: string;
-  server: string;
-  apiserver: 'ready' | 'not ready' | 'stopped';
-  processes: { running: number; expected: number };
-  nodes: { ready: number; total: number } | null;
-  error?: string;
+/** ` --dir DIR` for the hints, unless DIR is where the sandbox commands look by default. */
+function dirFlag(dir: string): string {
+  return dir === sandboxDir() ? '' : ` --dir ${dir}`;
 }
 
-export interface SandboxStatus {
-  running: boolean;
-  phase?: SandboxState['phase'];
-  dir: string;
-  kubeconfig?: string;
-  clusters: ClusterHealth[];
+/** One cluster: its processes (each checked to be alive and ours), its API server's /readyz, its nodes. */
+async function clusterHealth(c: ClusterRecord, dir: string, kc: KubeConfig | undefined): Promise<ClusterHealth> {
+  const down = ROLES.filter((role) => !isOurs(c.pids[role], dir));
+  const h: ClusterHealth = {
+    context: c.context,
+    server: `https://127.0.0.1:${c.ports.apiserver}`,
+    apiserver: c.apiserver === 'stopped' ? 'stopped' : down.includes('kube-apiserver') ? 'down' : 'not ready',
+    processes: { running: ROLES.length - down.length, expected: ROLES.length, down },
+    nodes: null,
+  };
+  if (kc && h.apiserver === 'not ready') {
+    const ckc = configForContext(kc, c.context);
+    try {
+      if (await apiserverReady(ckc)) h.apiserver = 'ready';
+      const nodes = (await makeClient(ckc, CoreV1Api, 5000).listNode()).items.map(summarizeNode);
+      h.nodes = { ready: nodes.filter((n) => n.ready).length, total: nodes.length };
+    } catch (err) {
+      h.error = describeError(err);
+    }
+  }
+  const logs = (role: Role) => path.join(dir, 'clusters', c.name, 'logs', `${role}.log`);
+  const problem = clusterProblem(h, dirFlag(dir), logs);
+  return problem ? { ...h, problem } : h;
 }
 
+/**
+ * The sandbox's health: the supervisor, then every cluster's processes, API server and nodes.
+ * The supervisor's phase `ready` only says that it started everything once.
+ */
 export async function sandboxStatus(dir: string): Promise<SandboxStatus> {
   const state = readState(dir);
-  if (!state || !supervisorAlive(state)) return { running: false, dir, clusters: [] };
-  const clusters: ClusterHealth[] = [];
-  const kc = state.phase === 'ready' ? loadKubeconfig({ kubeconfig: state.kubeconfig }).config : undefined;
-  for (const c of state.clusters) {
-    const running = Object.values(c.pids).filter((p) => isOurs(p, dir)).length;
-    const h: ClusterHealth = {
-      context: c.context,
-      server: `https://127.0.0.1:${c.ports.apiserver}`,
-      apiserver: c.apiserver === 'stopped' ? 'stopped' : 'not ready',
-      processes: { running, expected: 4 },
-      nodes: null,
-    };
-    if (kc && c.apiserver !== 'stopped') {
-      const ckc = configForContext(kc, c.context);
-      try {
-        if (await apiserverReady(ckc)) h.apiserver = 'ready';
-        const nodes = (await makeClient(ckc, CoreV1Api, 5000).listNode()).items.map(summarizeNode);
-        h.nodes = { ready: nodes.filter((n) => n.ready).length, total: nodes.length };
-      } catch (err) {
-        h.error = describeError(err);
-      }
-    }
-    clusters.push(h);
+  if (!state) return { running: false, healthy: false, dir, clusters: [] };
+  if (!supervisorAlive(state)) {
+    const problem = `the sandbox's supervisor is gone (its clusters' processes may still run); clean up with \`fleetdeck sandbox down${dirFlag(dir)}\`, then start again with \`fleetdeck sandbox up${dirFlag(dir)}\``;
+    return { running: false, healthy: false, dir, problem, clusters: [] };
   }
-  return { running: true, phase: state.phase, dir, kubeconfig: state.kubeconfig, clusters };
-}
-
-export function healthy(s: SandboxStatus): boolean {
-  return (
-    s.running &&
-    s.phase === 'ready' &&
-    s.clusters.every(
-      (c) => c.apiserver === 'ready' && c.processes.running === c.processes.expected && c.nodes && c.nodes.ready === c.nodes.total,
-    )
-  );
+  const kc = state.phase === 'ready' ? loadKubeconfig({ kubeconfig: state.kubeconfig }).config : undefined;
+  const clusters = await Promise.all(state.clusters.map((c) => clusterHealth(c, dir, kc)));
+  const s = { running: true, phase: state.phase, dir, kubeconfig: state.kubeconfig, clusters };
+  const verdict = sandboxVerdict(s, dirFlag(dir));
+  return {
+    running: true,
+    phase: state.phase,
+    healthy: verdict.healthy,
+    dir,
+    kubeconfig: state.kubeconfig,
+    ...(verdict.problem ? { problem: verdict.problem } : {}),
+    clusters,
+  };
 }
 
 /** Asks the supervisor to stop or start one cluster's API server (outage drills). */

@@ -79,10 +79,71 @@ describe('sandbox lifecycle', () => {
       expect(children.every((p) => isOurs(p, dir))).toBe(true);
       const status = await runCli(['sandbox', 'status', '--dir', dir]);
       expect(status.code).toBe(1);
+      expect(status.stdout).toContain(
+        `the sandbox's supervisor is gone (its clusters' processes may still run); clean up with \`fleetdeck sandbox down --dir ${dir}\``,
+      );
       expect((await runCli(['sandbox', 'up', '--dir', dir, '--workloads', '0', '--nodes', '1'])).code).toBe(0);
       expect(children.filter((p) => isOurs(p, dir))).toEqual([]);
       expect(readState(dir)!.supervisorPid).not.toBe(first.supervisorPid);
       expect((await runCli(['sandbox', 'status', '--dir', dir])).code).toBe(0);
+    } finally {
+      await runCli(['sandbox', 'down', '--dir', dir]);
+    }
+  });
+});
+
+describe('`sandbox status` on a stopped cluster', () => {
+  interface Status {
+    healthy: boolean;
+    phase: string;
+    problem?: string;
+    clusters: { context: string; apiserver: string; processes: { down: string[] }; problem?: string }[];
+  }
+  const status = async (dir: string) => {
+    const text = await runCli(['sandbox', 'status', '--dir', dir]);
+    const json = await runCli(['sandbox', 'status', '--dir', dir, '-o', 'json']);
+    return { code: text.code, text: text.stdout, jsonCode: json.code, json: JSON.parse(json.stdout) as Status };
+  };
+
+  it('names the cluster that is down, says what to do, and exits 1', async () => {
+    // A sandbox of its own: the shared one's servers are never stopped.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-st-'));
+    try {
+      expect((await runCli(['sandbox', 'up', '--dir', dir, '--workloads', '1', '--nodes', '1'])).code).toBe(0);
+      const healthy = await status(dir);
+      expect([healthy.code, healthy.jsonCode, healthy.json.healthy]).toEqual([0, 0, true]);
+      expect(healthy.text.split('\n')[0]).toBe(`sandbox ready in ${dir}`);
+
+      // Given the control socket stopped one API server,
+      expect((await runCli(['sandbox', 'stop-apiserver', 'kind-workload-1', '--dir', dir])).code).toBe(0);
+      // then status is not "ready": it names the cluster and the command that brings it back.
+      const stopped = await status(dir);
+      expect([stopped.code, stopped.jsonCode]).toEqual([1, 1]);
+      expect(stopped.text.split('\n')[0]).toBe(`sandbox in ${dir} is NOT healthy: 1 of 2 clusters not healthy: kind-workload-1`);
+      expect(stopped.text).toContain(
+        `kind-workload-1 is down: its API server was stopped (sandbox stop-apiserver); start it with: fleetdeck sandbox start-apiserver kind-workload-1 --dir ${dir}`,
+      );
+      expect(stopped.json).toMatchObject({ healthy: false, phase: 'ready' });
+      expect(stopped.json.clusters.map((c) => [c.context, c.apiserver, c.processes.down, c.problem !== undefined])).toEqual([
+        ['kind-cp', 'ready', [], false],
+        ['kind-workload-1', 'stopped', ['kube-apiserver'], true],
+      ]);
+
+      // Brought back, it is healthy again (once the simulated kubelet's node is Ready again).
+      expect((await runCli(['sandbox', 'start-apiserver', 'kind-workload-1', '--dir', dir])).code).toBe(0);
+      await eventually('healthy again', async () => (await status(dir)).code === 0, 60_000, 500);
+
+      // Given a cluster's process died (the supervisor does not restart it),
+      const scheduler = readState(dir)!.clusters[0]!.pids['kube-scheduler']!;
+      process.kill(scheduler, 'SIGKILL');
+      await eventually('scheduler gone', () => !isOurs(scheduler, dir));
+      const dead = await status(dir);
+      expect(dead.code).toBe(1);
+      expect(dead.text).toContain(`1 of 2 clusters not healthy: kind-cp`);
+      expect(dead.text).toContain(
+        `kind-cp is down: kube-scheduler is not running (log: ${path.join(dir, 'clusters', 'cp', 'logs', 'kube-scheduler.log')}); restart the sandbox: fleetdeck sandbox down --dir ${dir} && fleetdeck sandbox up --dir ${dir}`,
+      );
+      expect(dead.json.clusters[0]?.processes.down).toEqual(['kube-scheduler']);
     } finally {
       await runCli(['sandbox', 'down', '--dir', dir]);
     }
