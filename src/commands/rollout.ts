@@ -9,8 +9,8 @@ import { UsageError, UserError } from '../errors.js';
 import { assertWritable } from '../kube/gate.js';
 import { initialState, resolvePlan, type Plan } from '../rollout/plan.js';
 import { listPlanNodes } from '../rollout/nodes.js';
-import { abortRollout } from '../rollout/runner/abort.js';
-import { nodesToUncordon } from '../rollout/runner/decide.js';
+import { abortRollout, readAbortNodes } from '../rollout/runner/abort.js';
+import { abortDoneText, abortPreviewLines } from '../rollout/runner/abort-nodes.js';
 import { dryRunRollout, type RolloutDryRun } from '../rollout/runner/dry-run.js';
 import { blockingOwner, ownedElsewhereMessage } from '../rollout/runner/owner.js';
 import { createRollout, listRollouts, mustReadRollout } from '../rollout/state.js';
@@ -143,22 +143,19 @@ export async function runRolloutAbort(name: string, opts: RolloutCommandOptions)
   const { state } = await mustReadRollout(kc, name, context);
   if (state.phase === 'Completed') throw new UserError(`rollout ${name} is Completed: there is nothing to abort`);
   const owner = blockingOwner(state, Date.now(), { host: '', pid: -1 });
-  const toUncordon = nodesToUncordon(state);
   if (output === 'text') {
     const done = state.nodes.filter((n) => n.phase === 'done').length;
     write(`Rollout ${name} on ${context}: ${state.phase}, ${done}/${state.nodes.length} nodes done.`);
     if (owner) write(`It is being run by fleetdeck pid ${owner.pid} on ${owner.host}: that fleetdeck stops.`);
-    write(
-      toUncordon.length ? `Nodes to uncordon (cordoned by the rollout, not finished): ${toUncordon.join(', ')}` : 'No node to uncordon.',
-    );
+    for (const line of abortPreviewLines(await readAbortNodes(kc, state))) write(line);
   }
   if (!opts.yes && !(await confirm(`Abort rollout ${name}?`))) {
     write('Nothing was changed.');
     return 1;
   }
-  const { state: final, uncordoned } = await abortRollout(kc, name);
-  if (output === 'json') write(JSON.stringify({ kind: 'result', uncordoned, state: final }));
-  else write(`Rollout ${name} aborted${uncordoned.length ? `; uncordoned ${uncordoned.join(', ')}` : '; no node needed uncordoning'}.`);
+  const { state: final, ...done } = await abortRollout(kc, name);
+  if (output === 'json') write(JSON.stringify({ kind: 'result', ...done, state: final }));
+  else write(`Rollout ${name} aborted; ${abortDoneText(done)}.`);
   return final.phase === 'Aborted' ? 0 : 1;
 }
 

@@ -3,25 +3,39 @@ import os from 'node:os';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { UserError } from '../../errors.js';
 import { describeError, statusCode } from '../../kube/client.js';
-import { uncordon } from '../../kube/nodes.js';
+import { listLabeledNodes, uncordon } from '../../kube/nodes.js';
 import { readRollout, updateRollout, watchRollouts, type RolloutWatch } from '../state.js';
 import { HEARTBEAT_MS, OWNER_STALE_MS, type RolloutState } from '../types.js';
-import { appendLog, nodesToUncordon } from './decide.js';
+import { abortDoneText, abortNodes, type AbortNodes } from './abort-nodes.js';
+import { appendLog } from './decide.js';
 import { blockingOwner, type Self } from './owner.js';
 
-/** Uncordons the nodes the rollout cordoned and did not finish (a node that is gone is skipped). Resolves with those uncordoned. */
-async function releaseCordons(kc: KubeConfig, state: RolloutState): Promise<string[]> {
-  const done: string[] = [];
-  for (const node of nodesToUncordon(state)) {
+/** The rollout's unfinished nodes sorted by what abort does with them, from one list of the cluster's nodes. */
+export async function readAbortNodes(kc: KubeConfig, state: RolloutState): Promise<AbortNodes> {
+  const nodes = await listLabeledNodes(kc);
+  return abortNodes(state, new Map(nodes.map((n) => [n.name, { unschedulable: n.unschedulable }])));
+}
+
+/** What abort did: the nodes it uncordoned, and what it found and left alone. */
+export type AbortResult = Omit<AbortNodes, 'uncordon'> & { uncordoned: string[] };
+
+/**
+ * Uncordons the nodes the rollout cordoned and did not finish that are still cordoned; a node
+ * uncordoned or deleted meanwhile is reported as such, not as uncordoned.
+ */
+async function releaseCordons(kc: KubeConfig, state: RolloutState): Promise<AbortResult> {
+  const { uncordon: todo, ...found } = await readAbortNodes(kc, state);
+  const res: AbortResult = { ...found, uncordoned: [] };
+  for (const node of todo) {
     try {
-      await uncordon(kc, node);
-      done.push(node);
+      if (await uncordon(kc, node)) res.uncordoned.push(node);
+      else res.alreadySchedulable.push(node);
     } catch (err) {
-      if (statusCode(err) === 404) continue;
-      throw new UserError(`cannot uncordon node ${node}: ${describeError(err)}`);
+      if (statusCode(err) === 404) res.gone.push(node);
+      else throw new UserError(`cannot uncordon node ${node}: ${describeError(err)}`);
     }
   }
-  return done;
+  return res;
 }
 
 /** Waits until no live owner holds the rollout (it saw the abort), its heartbeat went stale, or the signal aborts. */
@@ -53,9 +67,10 @@ function ownerLetGo(kc: KubeConfig, name: string, self: Self, onState: (s: Rollo
 
 /**
  * `fleetdeck rollout abort`: writes phase Aborted (a live owner sees it in its watch and
- * stops), waits up to 30 s for that owner to let go, then uncordons the nodes the rollout
- * cordoned and did not finish. Resolves with the final state and the nodes uncordoned. Aborting an aborted rollout
- * uncordons again; a completed one cannot be aborted (UserError).
+ * stops), waits up to 40 s for that owner to let go, then uncordons the nodes the rollout
+ * cordoned and did not finish that are still cordoned. Resolves with the final state, the nodes
+ * uncordoned, and those found schedulable already, gone, or cordoned by someone else (left so).
+ * Aborting an aborted rollout does that again; a completed one cannot be aborted (UserError).
  */
 export async function abortRollout(
   kc: KubeConfig,
@@ -63,7 +78,7 @@ export async function abortRollout(
   onState: (state: RolloutState) => void = () => {},
   signal?: AbortSignal,
   self: Self = { host: os.hostname(), pid: process.pid },
-): Promise<{ state: RolloutState; uncordoned: string[] }> {
+): Promise<AbortResult & { state: RolloutState }> {
   const aborted = await updateRollout(kc, name, (s) => {
     if (s.phase === 'Completed') throw new UserError(`rollout ${name} is Completed: there is nothing to abort`);
     if (s.phase !== 'Aborted') {
@@ -80,10 +95,12 @@ export async function abortRollout(
   const fresh = await readRollout(kc, name);
   if (!fresh) throw new UserError(`rollout ${name} is gone (its ConfigMap was deleted)`);
   const released = await releaseCordons(kc, fresh.state);
+  // The rollout holds no cordon on those nodes any more: a second abort leaves them alone.
+  const letGo = new Set([...released.uncordoned, ...released.alreadySchedulable, ...released.gone]);
   const res = await updateRollout(kc, name, (s) => {
-    for (const x of s.nodes) if (released.includes(x.name)) x.cordonedByUs = false;
-    appendLog(s, released.length ? `uncordoned ${released.join(', ')} (cordoned by the rollout, not finished)` : 'no node to uncordon');
+    for (const x of s.nodes) if (letGo.has(x.name)) x.cordonedByUs = false;
+    appendLog(s, `abort: ${abortDoneText(released)}`);
   });
   onState(res.state);
-  return { state: res.state, uncordoned: released };
+  return { state: res.state, ...released };
 }

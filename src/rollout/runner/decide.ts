@@ -1,6 +1,6 @@
 /**
  * The runner's decisions, as pure functions (no I/O): which nodes run next, the state at a
- * resume, which nodes abort gives back, whether another fleetdeck owns the rollout, the log,
+ * resume, whether another fleetdeck owns the rollout, the log,
  * what the health gate says, and which node replaced a drained one.
  */
 import { ACTIVE_PHASES, isoMs as ms, LOG_LINES, OWNER_STALE_MS, type NodeStatus, type RolloutOwner, type RolloutState } from '../types.js';
@@ -43,11 +43,6 @@ export function resumedState(state: RolloutState): RolloutState {
   });
   const { message: _message, ...rest } = state;
   return { ...rest, nodes };
-}
-
-/** The nodes abort gives back: cordoned by this rollout and not done. */
-export function nodesToUncordon(state: RolloutState): string[] {
-  return state.nodes.filter((n) => n.cordonedByUs && n.phase !== 'done').map((n) => n.name);
 }
 
 /** Whether another fleetdeck drives the rollout: an owner (not `self`) whose heartbeat is younger than 30 s. */

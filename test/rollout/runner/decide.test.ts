@@ -5,7 +5,6 @@ import {
   healthVerdict,
   liveOwner,
   nextBatch,
-  nodesToUncordon,
   replacementVerdict,
   resumedState,
   type ReplacementNode,
@@ -54,12 +53,6 @@ describe('nextBatch: what runs next', () => {
     expect(r.nodes[0]!.blockingPdb).toBeUndefined();
     expect(r.message).toBeUndefined();
     expect(st.nodes[0]!.phase).toBe('failed'); // not mutated
-  });
-
-  it('abort gives back only the nodes the rollout cordoned and did not finish', () => {
-    const st = state({}, { 'm-1': 'done', 'm-2': 'draining', 'w-1': 'cordoned', 'w-2': 'failed', 'w-3': 'replacing' });
-    for (const n of st.nodes) n.cordonedByUs = n.name !== 'w-3';
-    expect(nodesToUncordon(st)).toEqual(['m-2', 'w-1', 'w-2', 'w-4']);
   });
 });
 
