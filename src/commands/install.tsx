@@ -5,6 +5,7 @@ import { loadBundle, type Bundle } from '../install/bundle.js';
 import { runInstall, type InstallResult } from '../install/install.js';
 import { DEFAULT_TOPOLOGY_KEY, DEFAULT_VALIDITY_DAYS, type InstallOptions } from '../install/plan.js';
 import type { PrecheckResult } from '../install/prechecks/index.js';
+import { mergeRecordPath, unmergeKubeconfigs, unmergeLines } from '../install/kubeconfig-unmerge.js';
 import { runUninstall, uninstallSteps } from '../install/uninstall.js';
 import { formatChecklist } from '../checklist/checklist.js';
 import { asciiOnly, requireOutput } from '../session/options.js';
@@ -138,30 +139,43 @@ export async function runInstallCommand(opts: InstallCommandOptions): Promise<nu
   return result.ok ? 0 : 1;
 }
 
-/** `fleetdeck uninstall`: removes what install created, after a typed confirmation (or --yes). */
+/** The files the uninstall removes, and what it takes out of the kubeconfigs the install merged into (nothing changes). */
+function uninstallFilesLines(fleetFile: string, kubeconfigPath: string, removeFleetFile: boolean): string[] {
+  const files = [removeFleetFile ? fleetFile : undefined, kubeconfigPath, mergeRecordPath(kubeconfigPath)].filter(
+    (f): f is string => f !== undefined && fs.existsSync(f),
+  );
+  const merged = unmergeLines(unmergeKubeconfigs(mergeRecordPath(kubeconfigPath), { dryRun: true }), true);
+  return [...merged.map((l) => `Kubeconfig: ${l}.`), files.length ? `Files: would remove ${files.join(', ')}.` : 'Files: none to remove.'];
+}
+
+/** `fleetdeck uninstall`: removes what install created, after a typed confirmation (or --yes); --dry-run says what it would do. */
 export async function runUninstallCommand(opts: InstallCommandOptions): Promise<number> {
   const output = requireOutput(opts.output);
   const ascii = asciiOnly(opts);
-  assertWritable('uninstall deletes from clusters');
+  if (!opts.dryRun) assertWritable('uninstall deletes from clusters', ' (use --dry-run to see what it would do)');
   const fleetFile = fleetFilePath();
   const r = resolve(opts, fleetFile, true);
   const file = readFleetFile(fleetFile);
   const removeFleetFile = file?.hostingContext === r.hosting.context && (file.namespace ?? DEFAULT_NAMESPACE) === r.namespace;
+  const kubeconfigPath = controlPlaneKubeconfigPath(fleetFile, r.controlPlaneContext);
   const text = output === 'text';
+  const steps = uninstallSteps(r).map((s) => ({ ...s, state: 'pending' as const }));
   if (text) {
     write(
       `Plan: remove the control plane from ${r.hosting.context} (namespace ${r.namespace}) and the agents from ${r.workloads.map((w) => w.context).join(', ') || 'no workload cluster'}:`,
     );
-    write(
-      formatChecklist(
-        uninstallSteps(r).map((s) => ({ ...s, state: 'pending' as const })),
-        { ascii },
-      ),
-    );
+    write(formatChecklist(steps, { ascii }));
+    for (const line of uninstallFilesLines(fleetFile, kubeconfigPath, removeFleetFile)) write(line);
     write(`Deleting the API server Service releases its address for good: a new install gets a new address and new certificates.`);
   }
+  if (opts.dryRun) {
+    const kubeconfigs = unmergeKubeconfigs(mergeRecordPath(kubeconfigPath), { dryRun: true });
+    if (output === 'json') write(JSON.stringify({ ok: true, dryRun: true, steps, deleted: [], kubeconfigs }, null, 2));
+    else write('\nDry run: nothing was changed.');
+    return 0;
+  }
   if (!opts.yes) {
-    if (!interactive()) throw new UsageError('uninstall deletes the control plane: confirm with --yes');
+    if (!interactive()) throw new UsageError('uninstall deletes the control plane: confirm with --yes (or look first with --dry-run)');
     if (!(await confirmTyped(`Type the namespace (${r.namespace}) to delete it all: `, r.namespace))) {
       write('Nothing was changed.');
       return 1;
@@ -173,13 +187,14 @@ export async function runUninstallCommand(opts: InstallCommandOptions): Promise<
       workloads: r.workloads,
       namespace: r.namespace,
       ...(opts.bundle ? { bundleDir: opts.bundle } : {}),
-      kubeconfigPath: controlPlaneKubeconfigPath(fleetFile, r.controlPlaneContext),
+      kubeconfigPath,
       fleetFile,
       removeFleetFile,
     },
     text ? lineReporter(ascii) : () => {},
   );
-  if (output === 'json') write(JSON.stringify({ ok: result.ok, steps: result.steps, deleted: result.deleted }, null, 2));
+  if (output === 'json')
+    write(JSON.stringify({ ok: result.ok, steps: result.steps, deleted: result.deleted, kubeconfigs: result.kubeconfigs }, null, 2));
   else write(result.ok ? '\nUninstalled.' : '\nThe uninstall stopped; run it again once the failed row is fixed.');
   return result.ok ? 0 : 1;
 }

@@ -4,12 +4,25 @@ import { isDeepStrictEqual } from 'node:util';
 import { parse, stringify } from 'yaml';
 import { StepError } from './runner.js';
 
-interface Named {
+export interface Named {
   name: string;
   [k: string]: unknown;
 }
 
-interface KubeconfigDoc {
+export const ENTRY_KINDS = ['clusters', 'users', 'contexts'] as const;
+export type EntryKind = (typeof ENTRY_KINDS)[number];
+
+/** An entry the merge added to a kubeconfig: its list, its name, and the entry itself. */
+export interface AddedEntry {
+  kind: EntryKind;
+  name: string;
+  entry: Named;
+}
+
+/** "context nova", "user nova-admin". */
+export const entryLabel = (e: { kind: EntryKind; name: string }) => `${e.kind.slice(0, -1)} ${e.name}`;
+
+export interface KubeconfigDoc {
   apiVersion?: string;
   kind?: string;
   clusters?: Named[];
@@ -19,7 +32,7 @@ interface KubeconfigDoc {
   [k: string]: unknown;
 }
 
-function read(file: string): KubeconfigDoc {
+export function readKubeconfigDoc(file: string): KubeconfigDoc {
   if (!fs.existsSync(file)) return { apiVersion: 'v1', kind: 'Config', clusters: [], users: [], contexts: [] };
   const doc = (parse(fs.readFileSync(file, 'utf8')) ?? {}) as KubeconfigDoc;
   if (typeof doc !== 'object' || Array.isArray(doc))
@@ -31,13 +44,13 @@ function read(file: string): KubeconfigDoc {
  * Adds the clusters, users and contexts of `source` to the kubeconfig `target`, never
  * overwriting an entry of the same name that differs (the step fails and says which), after a
  * backup of `target` (mode 0600). The current context is left alone. Returns one line for the
- * progress row.
+ * progress row and the entries it added (what the uninstall may remove again).
  */
-export function mergeKubeconfigFile(target: string, source: string, now: Date = new Date()): string {
-  const into = read(target);
-  const from = read(source);
-  const added: string[] = [];
-  for (const key of ['clusters', 'users', 'contexts'] as const) {
+export function mergeKubeconfigFile(target: string, source: string, now: Date = new Date()): { line: string; added: AddedEntry[] } {
+  const into = readKubeconfigDoc(target);
+  const from = readKubeconfigDoc(source);
+  const added: AddedEntry[] = [];
+  for (const key of ENTRY_KINDS) {
     into[key] ??= [];
     const list = into[key];
     for (const entry of from[key] ?? []) {
@@ -50,20 +63,31 @@ export function mergeKubeconfigFile(target: string, source: string, now: Date = 
       }
       if (!same) {
         list.push(entry);
-        added.push(`${key.slice(0, -1)} ${entry.name}`);
+        added.push({ kind: key, name: entry.name, entry });
       }
     }
   }
-  if (added.length === 0) return `already in ${target}`;
+  if (added.length === 0) return { line: `already in ${target}`, added };
+  const backup = writeWithBackup(target, into, now);
+  return { line: `merged into ${target}${backup ? ` (backup ${path.basename(backup)})` : ''}`, added };
+}
+
+/** The backup's path: `<file>.fleetdeck-backup-<time>`. */
+export function backupPath(file: string, now: Date): string {
+  return `${file}.fleetdeck-backup-${now.toISOString().replace(/[:.]/g, '-')}`;
+}
+
+/** Copies `file` to its backup (0600) when it exists, then replaces it atomically with `doc` (0600). Returns the backup's path. */
+export function writeWithBackup(file: string, doc: KubeconfigDoc, now: Date): string | undefined {
   let backup: string | undefined;
-  if (fs.existsSync(target)) {
-    backup = `${target}.fleetdeck-backup-${now.toISOString().replace(/[:.]/g, '-')}`;
-    fs.copyFileSync(target, backup);
+  if (fs.existsSync(file)) {
+    backup = backupPath(file, now);
+    fs.copyFileSync(file, backup);
     fs.chmodSync(backup, 0o600);
   }
-  fs.mkdirSync(path.dirname(target), { recursive: true });
-  const tmp = `${target}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, stringify(into), { mode: 0o600 });
-  fs.renameSync(tmp, target);
-  return `merged into ${target}${backup ? ` (backup ${path.basename(backup)})` : ''}`;
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, stringify(doc), { mode: 0o600 });
+  fs.renameSync(tmp, file);
+  return backup;
 }

@@ -5,6 +5,7 @@ import type { CheckItem } from '../checklist/checklist.js';
 import { forNamespace, loadBundle } from './bundle.js';
 import { CERT_SECRET_NAMES } from './certs/index.js';
 import { INIT_KUBECONFIG_SECRET } from './install.js';
+import { mergeRecordPath, unmergeKubeconfigs, unmergeLines, type UnmergeResult } from './kubeconfig-unmerge.js';
 import type { Target, WorkloadTarget } from './plan.js';
 import { StepError, StepRunner } from './runner.js';
 
@@ -21,10 +22,30 @@ export interface UninstallOptions {
   namespaceTimeoutMs?: number;
 }
 
+/**
+ * The files the install wrote: first what it merged into the user's kubeconfig (per its record,
+ * after a backup), then the fleet file (when it describes this fleet), the control plane's
+ * kubeconfig and the record.
+ */
+function removeFiles(opts: UninstallOptions, result: UninstallResult): { lines: string[]; removed: string[] } {
+  const record = opts.kubeconfigPath ? mergeRecordPath(opts.kubeconfigPath) : undefined;
+  result.kubeconfigs = record ? unmergeKubeconfigs(record) : [];
+  const removed: string[] = [];
+  for (const f of [opts.removeFleetFile ? opts.fleetFile : undefined, opts.kubeconfigPath, record]) {
+    if (f && fs.existsSync(f)) {
+      fs.rmSync(f);
+      removed.push(f);
+    }
+  }
+  return { lines: unmergeLines(result.kubeconfigs, false), removed };
+}
+
 export interface UninstallResult {
   ok: boolean;
   steps: CheckItem[];
   deleted: { context: string; ref: string }[];
+  /** What was taken out of the kubeconfigs the install merged into. */
+  kubeconfigs: UnmergeResult[];
 }
 
 /** The steps, in the reverse order of the install. */
@@ -35,7 +56,7 @@ export function uninstallSteps(opts: Pick<UninstallOptions, 'workloads'>): { id:
     { id: 'certs', label: 'Certificate Secrets removed' },
     { id: 'service', label: 'API server Service removed' },
     { id: 'namespace', label: 'Namespace removed' },
-    { id: 'files', label: 'Fleet file and kubeconfig removed' },
+    { id: 'files', label: 'Fleet file and kubeconfigs cleaned up' },
   ];
 }
 
@@ -43,7 +64,7 @@ export function uninstallSteps(opts: Pick<UninstallOptions, 'workloads'>): { id:
  * Reverses the install: each workload cluster's agent (its objects, the init kubeconfig
  * Secret, the namespace), then the control plane, its certificate Secrets, the API server
  * Service and the namespace — waiting until the namespaces are really gone — and finally the
- * files the install wrote. Deleting what is already gone is not an error: it can be re-run.
+ * files the install wrote and the entries it merged into the user's kubeconfig. Deleting what is already gone is not an error: it can be re-run.
  * The caller confirms first (the Service's address is lost for good).
  */
 export async function runUninstall(
@@ -52,7 +73,7 @@ export async function runUninstall(
   signal?: AbortSignal,
 ): Promise<UninstallResult> {
   const runner = new StepRunner(publish);
-  const result: UninstallResult = { ok: false, steps: [], deleted: [] };
+  const result: UninstallResult = { ok: false, steps: [], deleted: [], kubeconfigs: [] };
   const ns = opts.namespace;
   const timeoutMs = opts.namespaceTimeoutMs ?? 300_000;
   const remove = async (applier: Applier, context: string, objs: Pick<Manifest, 'apiVersion' | 'kind' | 'metadata'>[]) => {
@@ -121,14 +142,8 @@ export async function runUninstall(
       return `${ns} gone from ${opts.hosting.context}`;
     });
     await runner.run('files', async () => {
-      const removed: string[] = [];
-      for (const f of [opts.removeFleetFile ? opts.fleetFile : undefined, opts.kubeconfigPath]) {
-        if (f && fs.existsSync(f)) {
-          fs.rmSync(f);
-          removed.push(f);
-        }
-      }
-      return removed.length ? `removed ${removed.join(', ')}` : 'nothing to remove';
+      const { lines, removed } = removeFiles(opts, result);
+      return [...lines, removed.length ? `removed ${removed.join(', ')}` : 'no file to remove'].join('; ');
     });
     result.ok = true;
   } catch {

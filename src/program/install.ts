@@ -38,9 +38,13 @@ export function registerInstall(program: Command): void {
   installOptions(
     program
       .command('uninstall')
-      .description('remove the agents, the control plane, its certificates, its Service and namespace (asks you to type the namespace)'),
-  ).action(async (_opts, cmd: Command) => {
-    const { runUninstallCommand } = await import('../commands/install.js');
-    process.exitCode = await runUninstallCommand(cmd.optsWithGlobals());
-  });
+      .description(
+        'remove the agents, the control plane, its certificates, its Service and namespace, and what the install added to your kubeconfig (asks you to type the namespace)',
+      ),
+  )
+    .option('--dry-run', 'say what would be removed, change nothing')
+    .action(async (_opts, cmd: Command) => {
+      const { runUninstallCommand } = await import('../commands/install.js');
+      process.exitCode = await runUninstallCommand(cmd.optsWithGlobals());
+    });
 }

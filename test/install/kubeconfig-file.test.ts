@@ -42,7 +42,8 @@ describe('mergeKubeconfigFile', () => {
     );
     fs.writeFileSync(source, stringify(written('https://127.3.0.1:443')));
 
-    const line = mergeKubeconfigFile(target, source, new Date('2026-11-22T10:00:00Z'));
+    const { line, added } = mergeKubeconfigFile(target, source, new Date('2026-11-22T10:00:00Z'));
+    expect(added.map((a) => `${a.kind}/${a.name}`)).toEqual(['clusters/nova', 'users/nova-admin', 'contexts/nova']);
     expect(line).toMatch(/^merged into .*config \(backup config\.fleetdeck-backup-2026-11-22T10-00-00-000Z\)$/);
     const merged = parse(fs.readFileSync(target, 'utf8'));
     expect(merged['current-context']).toBe('prod');
@@ -52,7 +53,7 @@ describe('mergeKubeconfigFile', () => {
     expect(parse(fs.readFileSync(backup, 'utf8')).contexts).toHaveLength(1);
     expect(fs.statSync(backup).mode & 0o777).toBe(0o600);
 
-    expect(mergeKubeconfigFile(target, source)).toBe(`already in ${target}`);
+    expect(mergeKubeconfigFile(target, source)).toEqual({ line: `already in ${target}`, added: [] });
   });
 
   it('never overwrites an entry of the same name that differs, and leaves the file as it was', () => {
