@@ -1,7 +1,7 @@
 /** `fleetdeck rollout list`: the rollouts recorded in a cluster, as rows (JSON) or a table. */
 import { formatElapsed, toAscii } from '../../checklist/checklist.js';
-import { liveOwner } from '../../rollout/runner/decide.js';
-import type { RolloutState } from '../../rollout/types.js';
+import { livenessText, ownerLiveness } from '../../rollout/owner-liveness.js';
+import type { RolloutOwner, RolloutState } from '../../rollout/types.js';
 
 export interface RolloutRow {
   name: string;
@@ -11,9 +11,15 @@ export interface RolloutRow {
   total: number;
   replace: string;
   message: string | null;
-  owner: { host: string; pid: number; heartbeat: string; live: boolean } | null;
+  /** `live` only while its heartbeat is fresh and, on this host, its process is a running fleetdeck. */
+  owner: { host: string; pid: number; heartbeat: string; live: boolean; state: 'live' | 'stale' | 'dead'; detail: string } | null;
   createdAt: string | null;
   updatedAt: string;
+}
+
+function ownerRow(owner: RolloutOwner, now: number): NonNullable<RolloutRow['owner']> {
+  const l = ownerLiveness(owner, now);
+  return { ...owner, live: l.state === 'live', state: l.state, detail: livenessText(l) };
 }
 
 export function rolloutRows(states: readonly RolloutState[], now: number): RolloutRow[] {
@@ -25,7 +31,7 @@ export function rolloutRows(states: readonly RolloutState[], now: number): Rollo
     total: s.nodes.length,
     replace: s.spec.replace,
     message: s.message ?? null,
-    owner: s.owner ? { ...s.owner, live: liveOwner(s, now) !== undefined } : null,
+    owner: s.owner ? ownerRow(s.owner, now) : null,
     createdAt: s.log[0]?.time ?? null,
     updatedAt: s.updatedAt,
   }));
@@ -40,7 +46,7 @@ export function rolloutTable(rows: readonly RolloutRow[], now: number, ascii: bo
       r.phase,
       `${r.done}/${r.total}${r.failed ? ` (${r.failed} failed)` : ''}`,
       r.replace,
-      r.owner ? `pid ${r.owner.pid}@${r.owner.host}${r.owner.live ? '' : ' (stale)'}` : '-',
+      r.owner ? `pid ${r.owner.pid}@${r.owner.host} ${r.owner.detail}` : '-',
       `${formatElapsed(Math.max(0, now - Date.parse(r.updatedAt)), { coarse: true })} ago`,
       r.message ?? '',
     ]),

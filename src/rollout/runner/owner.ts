@@ -1,12 +1,12 @@
 /**
  * Who drives a rollout: the owner recorded in its state, alive while its heartbeat is fresh
- * (and, on this host, while its process exists); claiming the rollout in one write; the
+ * (and, on this host, while its process exists and is a fleetdeck); claiming the rollout in one write; the
  * errors that end a run driven elsewhere (aborted, taken over).
  */
-import os from 'node:os';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { UserError } from '../../errors.js';
 import { updateRollout, type StoredRollout } from '../state.js';
+import { ownerLiveness } from '../owner-liveness.js';
 import { FINAL_PHASES, type RolloutOwner, type RolloutState } from '../types.js';
 import { appendLog, liveOwner, resumedState } from './decide.js';
 
@@ -30,25 +30,13 @@ export class RolloutTakenOver extends Error {
 
 export const sameOwner = (a: Self | undefined, b: Self) => a !== undefined && a.host === b.host && a.pid === b.pid;
 
-/** Whether a process of this host with that pid exists (a killed owner on this host is not alive, whatever its heartbeat says). */
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
- * The owner that keeps others from driving the rollout: one with a heartbeat younger than
- * 30 s — unless it ran on this host and its process is gone (killed), which is not alive.
+ * The owner that keeps others from driving the rollout: one with a heartbeat younger than 30 s —
+ * unless it ran on this host and its process is gone or is no fleetdeck (see owner-liveness.ts).
  */
 export function blockingOwner(state: RolloutState, now: number, self: Self): RolloutOwner | undefined {
   const o = liveOwner(state, now, self);
-  if (!o) return undefined;
-  if (o.host === os.hostname() && !pidAlive(o.pid)) return undefined;
-  return o;
+  return o && ownerLiveness(o, now).state === 'live' ? o : undefined;
 }
 
 /** "rollout NAME is being run by fleetdeck pid P on H (heartbeat N s ago); …" */

@@ -35,6 +35,16 @@ function columns(now: number): Column<RolloutRow>[] {
     { key: 'progress', header: 'NODES', min: 5, max: 9, align: 'right', value: (r) => (r.total ? `${r.done}/${r.total}` : '-') },
     { key: 'started', header: 'STARTED', min: 8, max: 16, shrink: 4, value: (r) => timeText(r.started, now), drop: 1 },
     { key: 'eta', header: 'ETA', min: 3, max: 7, align: 'right', value: (r) => (r.eta !== undefined ? durationText(r.eta) : '') },
+    {
+      key: 'owner',
+      header: 'OWNER',
+      min: 5,
+      max: 30,
+      shrink: 5,
+      value: (r) => r.owner?.text ?? '',
+      color: (r) => (r.owner && r.owner.state !== 'live' ? 'warn' : undefined),
+      drop: 3,
+    },
   ];
 }
 

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { truncate, useTheme, type ColorRole } from '../../components/theme/index.js';
-import { liveOwner } from '../../rollout/runner/decide.js';
+import { livenessText, ownerLiveness } from '../../rollout/owner-liveness.js';
 import { etaMs } from '../../rollout/view.js';
 import { configMapName, ROLLOUT_NAMESPACE, type RolloutState } from '../../rollout/types.js';
 import { clock } from '../../store/selectors.js';
@@ -33,19 +33,20 @@ const PHASE_TONE: Record<string, ColorRole> = {
   Pending: 'pending',
 };
 
-/** Who drives the rollout, one line. */
+/** Who drives the rollout, one line: a live owner, or why the recorded one is not (stale, dead). */
 export function ownerText(state: RolloutState, action: ActionStatus | undefined, now: number): string | undefined {
   if (state.phase === 'Completed' || state.phase === 'Aborted') return undefined;
   const here = action && action.state === 'running' && (action.kind === 'run' || action.kind === 'resume');
-  const owner = liveOwner(state, now);
-  if (owner) {
-    const age = durationText(now - Date.parse(owner.heartbeat));
+  const liveness = state.owner ? ownerLiveness(state.owner, now) : undefined;
+  if (state.owner && liveness?.state === 'live') {
+    const age = durationText(liveness.heartbeatAgeMs);
     return here
       ? `run by this fleetdeck (heartbeat ${age} ago)`
-      : `run by fleetdeck pid ${owner.pid} on ${owner.host} (heartbeat ${age} ago)`;
+      : `run by fleetdeck pid ${state.owner.pid} on ${state.owner.host} (heartbeat ${age} ago)`;
   }
   if (here) return 'starting here…';
-  if (state.owner) return `its fleetdeck (pid ${state.owner.pid} on ${state.owner.host}) stopped sending heartbeats: r resumes it here`;
+  if (state.owner && liveness)
+    return `its fleetdeck (pid ${state.owner.pid} on ${state.owner.host}) is ${livenessText(liveness)}: r resumes it here`;
   return 'nobody runs it: r resumes it here';
 }
 

@@ -448,9 +448,24 @@ spec:
       () => new RegExp(`${a} \\(priority 2\\): draining \\d+/\\d+ pods`).test(first.out()),
       60_000,
     );
+    // While it runs, a second fleetdeck on this host lists its owner as live.
+    const listOwner = async () => {
+      const text = await runCli(cli(['rollout', 'list', '--context', CONTEXT]));
+      const json = await runCli(cli(['rollout', 'list', '--context', CONTEXT, '-o', 'json']));
+      const rows = (JSON.parse(json.stdout) as { rollouts: { name: string; owner: Record<string, unknown> | null }[] }).rollouts;
+      return { line: text.stdout.split('\n').find((l) => l.startsWith(`${name} `)), owner: rows.find((r) => r.name === name)?.owner };
+    };
+    const pid = first.child.pid!;
+    const alive = await listOwner();
+    expect(alive.line).toContain(`pid ${pid}@${os.hostname()} live`);
+    expect(alive.owner).toMatchObject({ pid, host: os.hostname(), live: true, state: 'live', detail: 'live' });
     first.child.kill('SIGKILL');
     const killed = await first.done;
     expect(killed.signal).toBe('SIGKILL');
+    // Killed: its heartbeat is still fresh, but the list calls it dead.
+    const gone = await listOwner();
+    expect(gone.line).toContain(`pid ${pid}@${os.hostname()} dead (pid ${pid} gone)`);
+    expect(gone.owner).toMatchObject({ pid, live: false, state: 'dead', detail: `dead (pid ${pid} gone)` });
 
     // What the killed fleetdeck left: Running, owned by a dead process, the node draining and cordoned.
     const left = await state(name);

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { NavarchosState, NodeReplacementSummary, NodeRolloutRequest, NodeRolloutSummary } from '../../../src/kube/navarchos.js';
@@ -290,9 +291,23 @@ describe('the Rollouts tab', () => {
     const screen = await openRollouts(fake, {}, vi.fn(), { columns: 120 });
     fake.push('kind-workload-1', runningRollout());
     const frame = await screen.waitFor('rollout-20261122-0530');
-    expect(frame).toMatch(/CONTEXT\s+NAME\s+BY\s+PHASE\s+NODES\s+STARTED\s+ETA/);
-    expect(frame).toMatch(/kind-workload-1\s+rollout-20261122-0530\s+fleetdeck\s+Running/);
+    expect(frame).toMatch(/CONTEXT\s+NAME\s+BY\s+PHASE\s+NODES\s+STARTED\s+ETA\s+OWNER/);
+    expect(frame).toMatch(/kind-workload-1\s+rollout-20261122-0530\s+fleetdeck\s+Running.*\slive\s*│?$/m);
     expect(frame).toMatch(/kind-hosting\s+rollout-x7k2p\s+navarchos\s+InProgress/);
+  });
+
+  it('calls an owner whose process on this host is gone dead, in the list and the progress view', async () => {
+    const fake = fakeRollouts();
+    const screen = await openRollouts(fake, {}, vi.fn(), { columns: 120 });
+    const orphan = runningRollout();
+    // A pid no process has (above the kernel's pid_max), heartbeat fresh: a runner killed a moment ago.
+    orphan.owner = { host: os.hostname(), pid: 2 ** 30, heartbeat: iso(2_000) };
+    fake.push('kind-workload-1', orphan);
+    const frame = await screen.waitFor('rollout-20261122-0530');
+    expect(frame).toContain(`dead (pid ${2 ** 30} gone)`);
+    expect(frame).not.toMatch(/\slive\s/);
+    await screen.press(KEYS.enter);
+    await screen.waitFor(`its fleetdeck (pid ${2 ** 30} on ${os.hostname()}) is dead (pid ${2 ** 30} gone): r resumes it here`);
   });
 
   it('Enter shows the progress: a row per node with the blocking PDB, a progress bar with the ETA, and the log', async () => {
