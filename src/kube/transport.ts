@@ -25,10 +25,14 @@ export interface Deadlines {
   bodyIdleMs: number;
 }
 
-/** Connection (TCP and TLS) and first byte of the answer; a list's first byte may take longer. */
+/**
+ * Connection (TCP and TLS) and first byte of the answer. Lists and writes may take longer to
+ * answer: a large list is assembled before the server answers, and a write waits for etcd and
+ * for admission webhooks (which may take up to 30 s each).
+ */
 export const CONNECT_MS = 5_000;
 export const FIRST_BYTE_MS = 5_000;
-export const LIST_FIRST_BYTE_MS = 30_000;
+export const LONG_FIRST_BYTE_MS = 30_000;
 export const BODY_IDLE_MS = 30_000;
 /** A watch without a server-side timeout still ends after this long without a byte. */
 const WATCH_IDLE_MS = 5 * 60_000;
@@ -68,13 +72,14 @@ export function isCollectionPath(pathname: string): boolean {
 /** The deadlines of a request: watches have no whole deadline; a longer --request-timeout stretches the others. */
 export function deadlinesFor(method: string, url: URL, callerMs: number | undefined, flagMs = requestTimeout()): Deadlines {
   const watch = url.searchParams.get('watch') === 'true';
-  const list = method === 'GET' && !watch && isCollectionPath(url.pathname);
+  const read = method === 'GET' || method === 'HEAD';
+  const slow = !watch && (!read || isCollectionPath(url.pathname));
   const stretch = (ms: number) => Math.max(ms, flagMs ?? 0);
   const serverSeconds = Number(url.searchParams.get('timeoutSeconds'));
   const watchIdle = serverSeconds > 0 ? (serverSeconds + 30) * 1000 : WATCH_IDLE_MS;
   return {
     connectMs: stretch(CONNECT_MS),
-    firstByteMs: stretch(list ? LIST_FIRST_BYTE_MS : FIRST_BYTE_MS),
+    firstByteMs: stretch(slow ? LONG_FIRST_BYTE_MS : FIRST_BYTE_MS),
     totalMs: watch ? undefined : flagMs !== undefined ? flagMs || undefined : callerMs,
     bodyIdleMs: watch ? watchIdle : stretch(BODY_IDLE_MS),
   };

@@ -12,7 +12,7 @@ import {
   FIRST_BYTE_MS,
   formatDuration,
   isCollectionPath,
-  LIST_FIRST_BYTE_MS,
+  LONG_FIRST_BYTE_MS,
 } from '../../src/kube/transport.js';
 
 describe('collections (lists and watches) by path', () => {
@@ -45,9 +45,11 @@ describe('deadlines of a request', () => {
     });
   });
 
-  it('a list waits longer for its first byte', () => {
-    expect(deadlinesFor('GET', url('/api/v1/pods?limit=500'), 10_000, undefined).firstByteMs).toBe(LIST_FIRST_BYTE_MS);
-    expect(deadlinesFor('DELETE', url('/api/v1/namespaces/x/pods'), 10_000, undefined).firstByteMs).toBe(FIRST_BYTE_MS);
+  it('lists and writes wait longer for their first byte', () => {
+    expect(deadlinesFor('GET', url('/api/v1/pods?limit=500'), 10_000, undefined).firstByteMs).toBe(LONG_FIRST_BYTE_MS);
+    expect(deadlinesFor('POST', url('/api/v1/namespaces/x/pods/p/eviction'), 30_000, undefined).firstByteMs).toBe(LONG_FIRST_BYTE_MS);
+    expect(deadlinesFor('PATCH', url('/api/v1/nodes/n-1'), 10_000, undefined).firstByteMs).toBe(LONG_FIRST_BYTE_MS);
+    expect(deadlinesFor('GET', url('/api/v1/nodes/n-1'), 10_000, undefined).firstByteMs).toBe(FIRST_BYTE_MS);
   });
 
   it('a watch has no whole deadline and may stay quiet until its server-side timeout has passed', () => {
