@@ -1,9 +1,10 @@
 import { Command, CommanderError } from 'commander';
 import { UsageError, UserError } from './errors.js';
 import { setReadOnly } from './kube/gate.js';
+import { setRequestTimeout } from './kube/request-timeout.js';
 import { registerApprove } from './program/approve.js';
 import { registerInstall } from './program/install.js';
-import { collect, outputOption, quiet } from './program/parsers.js';
+import { collect, outputOption, quiet, requestTimeoutValue } from './program/parsers.js';
 import { registerPreflight } from './program/preflight.js';
 import { registerRollout } from './program/rollout.js';
 import { registerSandbox } from './program/sandbox.js';
@@ -31,11 +32,21 @@ export function buildProgram(): Command {
     .option('--no-color', 'no colours (also when NO_COLOR is set)')
     .option('--ascii', 'ASCII symbols only')
     .option('--sandbox', 'when no --kubeconfig/--context is given: start (or reuse) the built-in sandbox fleet and show it')
+    .option(
+      '--request-timeout <duration>',
+      'give up on a single server request after this long (e.g. 30s, 2m); 0: never (default: each request its own)',
+      requestTimeoutValue,
+    )
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({ writeErr: () => {}, outputError: () => {} })
-    // The write gate is set once, before any command runs: --read-only refuses every change.
-    .hook('preAction', (_program, action) => setReadOnly(!!action.optsWithGlobals<GlobalOptions>().readOnly))
+    // Set once, before any command runs: the write gate (--read-only refuses every change) and
+    // the whole-request deadline of --request-timeout.
+    .hook('preAction', (_program, action) => {
+      const opts = action.optsWithGlobals<GlobalOptions>();
+      setReadOnly(!!opts.readOnly);
+      setRequestTimeout(opts.requestTimeout);
+    })
     .action(async (_opts, cmd: Command) => {
       // Commands load what they need when they run: --help and --version stay instant.
       const { runDashboard } = await import('./commands/dashboard.js');

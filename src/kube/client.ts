@@ -13,15 +13,22 @@ import {
 } from '@kubernetes/client-node';
 import { PromiseMiddlewareWrapper } from '@kubernetes/client-node/dist/gen/middleware.js';
 import { gateRequest } from './gate.js';
+import { newPool } from './pool.js';
+import { dispatcherHttpLibrary, setRequestDeadline, TransportTimeout } from './transport.js';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
-/** client-node's configuration for one context: its server, its authentication on pooled connections. */
-function configurationFor(kc: KubeConfig, middleware: PromiseMiddlewareWrapper[] = []): Configuration {
+/**
+ * client-node's configuration for one context: its server, its authentication on pooled
+ * connections, and fleetdeck's transport (src/kube/transport.ts: the Dispatcher API with
+ * connect and first-byte deadlines) instead of client-node's fetch.
+ */
+export function configurationFor(kc: KubeConfig, middleware: PromiseMiddlewareWrapper[] = []): Configuration {
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new Error('kubeconfig has no current cluster');
   return createConfiguration({
     baseServer: new ServerConfiguration(cluster.server, {}),
+    httpApi: dispatcherHttpLibrary,
     authMethods: { default: pooledAuth(kc) },
     middleware: [writeGate, ...middleware],
   });
@@ -37,13 +44,13 @@ const writeGate = new PromiseMiddlewareWrapper({
 });
 
 /**
- * Like KubeConfig.makeApiClient, but every request carries a timeout: a server that accepts
- * the connection and never answers must not hang a screen.
+ * Like KubeConfig.makeApiClient, but every request carries a whole-request deadline (replaced by
+ * `--request-timeout`), on top of the transport's connect and first-byte deadlines.
  */
 export function makeClient<T>(kc: KubeConfig, Api: new (config: Configuration) => T, timeoutMs = DEFAULT_TIMEOUT_MS): T {
   const timeout = new PromiseMiddlewareWrapper({
     pre: async (ctx: RequestContext) => {
-      ctx.setSignal(AbortSignal.timeout(timeoutMs));
+      setRequestDeadline(ctx, timeoutMs);
       return ctx;
     },
     post: async (res: ResponseContext) => res,
@@ -57,8 +64,8 @@ export interface JsonClient {
 }
 
 /**
- * GETs through client-node's own request pipeline (its authentication, its HTTP library, the
- * context's pooled connections and a timeout), returning the parsed JSON as the server sent it.
+ * GETs through client-node's own request pipeline (its authentication, fleetdeck's transport,
+ * the context's pooled connections and a deadline), returning the parsed JSON as the server sent it.
  * The generated API classes instead build a typed copy of every object through their model
  * serializer: for the large initial lists (50,000 pods) that copy is most of the time and
  * memory of a list, and the trackers keep a few fields of each object anyway. Timestamps stay
@@ -71,7 +78,7 @@ export function makeJsonClient(kc: KubeConfig, timeoutMs = DEFAULT_TIMEOUT_MS): 
       const ctx = config.baseServer.makeRequestContext(path, HttpMethod.GET);
       for (const [k, v] of Object.entries(query)) if (v !== undefined) ctx.setQueryParam(k, String(v));
       ctx.setHeaderParam('Accept', 'application/json');
-      ctx.setSignal(AbortSignal.timeout(timeoutMs));
+      setRequestDeadline(ctx, timeoutMs);
       await config.authMethods.default?.applySecurityAuthentication(ctx);
       const res = await config.httpApi.send(ctx).toPromise();
       const text = await res.body.text();
@@ -94,35 +101,37 @@ type Dispatcher = NonNullable<ReturnType<RequestContext['getDispatcher']>>;
 /** Per KubeConfig (one per context): its TLS identity and the connection pool made for it. */
 const pools = new WeakMap<KubeConfig, { key: string; dispatcher: Dispatcher }>();
 
-/** Fingerprint of what the connections carry: CA, client certificate and key, verification. */
-async function tlsIdentity(kc: KubeConfig): Promise<string> {
-  const opts: RequestOptions = {};
-  await kc.applyToHTTPSOptions(opts);
+/** What the connections carry (CA, client certificate and key, verification) and its fingerprint. */
+async function tlsIdentity(kc: KubeConfig): Promise<{ key: string; https: RequestOptions }> {
+  const https: RequestOptions = {};
+  await kc.applyToHTTPSOptions(https);
   const h = createHash('sha256');
-  for (const part of [opts.ca, opts.cert, opts.key, opts.rejectUnauthorized, opts.servername]) h.update(`${String(part ?? '')}\0`);
-  return h.digest('hex');
+  for (const part of [https.ca, https.cert, https.key, https.rejectUnauthorized, https.servername]) h.update(`${String(part ?? '')}\0`);
+  return { key: h.digest('hex'), https };
 }
 
 /**
- * client-node's own authentication, but requests of one context share one connection pool:
- * by itself it makes a new pool (a new TCP and TLS handshake) for every request. A new TLS
- * identity (e.g. an exec plugin handing out a fresh client certificate) gets a new pool.
+ * client-node's own authentication, but requests of one context share one connection pool
+ * (src/kube/pool.ts): by itself it makes a new pool (a new TCP and TLS handshake) for every
+ * request. A new TLS identity (e.g. an exec plugin handing out a fresh client certificate)
+ * gets a new pool.
  */
 function pooledAuth(kc: KubeConfig): SecurityAuthentication {
   return {
     getName: () => 'pooled',
     applySecurityAuthentication: async (ctx: RequestContext) => {
       await kc.applySecurityAuthentication(ctx);
-      const fresh = ctx.getDispatcher();
-      if (!fresh) return;
-      const key = await tlsIdentity(kc);
+      const { key, https } = await tlsIdentity(kc);
       const pool = pools.get(kc);
       if (pool?.key === key) {
         ctx.setDispatcher(pool.dispatcher);
         return;
       }
       if (pool) void pool.dispatcher.close().catch(() => {});
-      pools.set(kc, { key, dispatcher: fresh });
+      const dispatcher = newPool(kc, https) ?? ctx.getDispatcher();
+      if (!dispatcher) throw new Error('no connection pool for this context');
+      pools.set(kc, { key, dispatcher });
+      ctx.setDispatcher(dispatcher);
     },
   };
 }
@@ -160,6 +169,7 @@ const NET_CODES: Record<string, string> = {
   UND_ERR_SOCKET: 'connection closed',
   UND_ERR_CONNECT_TIMEOUT: 'connect timed out',
   UND_ERR_HEADERS_TIMEOUT: 'no response',
+  UND_ERR_BODY_TIMEOUT: 'the server stopped sending',
   DEPTH_ZERO_SELF_SIGNED_CERT: 'TLS: self-signed certificate not trusted',
   SELF_SIGNED_CERT_IN_CHAIN: 'TLS: self-signed certificate in chain not trusted',
   UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'TLS: certificate signed by an unknown authority',
@@ -178,10 +188,11 @@ export function describeError(err: unknown): string {
     const msg = statusMessage(err);
     return msg ? `HTTP ${err.code}: ${msg}` : `HTTP ${err.code}`;
   }
+  if (err instanceof TransportTimeout) return err.message;
   if (err instanceof DOMException || (err as Error)?.name === 'TimeoutError' || (err as Error)?.name === 'AbortError') {
     return 'timed out';
   }
-  // fetch wraps network errors: TypeError('fetch failed', { cause }).
+  // Network errors carry a code, sometimes on a cause (fetch: TypeError('fetch failed', { cause })).
   let e: unknown = err;
   for (let i = 0; i < 4 && e; i++) {
     const code = (e as { code?: unknown }).code;

@@ -1,14 +1,15 @@
 /**
  * The API server as a node about to join sees it: TCP connect and TLS handshake times (node:net,
  * node:tls), the certificate verified with the context's CA, and the server's clock from the Date
- * header of GET /version (through client-node's HTTP library with the context's credentials) or,
+ * header of GET /version (through client-node's request pipeline with the context's credentials) or,
  * for a bare URL, of a HEAD without credentials.
  */
 import https from 'node:https';
 import net from 'node:net';
 import tls from 'node:tls';
-import { createConfiguration, HttpMethod, ServerConfiguration, type KubeConfig } from '@kubernetes/client-node';
-import { describeError } from './client.js';
+import { HttpMethod, type KubeConfig } from '@kubernetes/client-node';
+import { configurationFor, describeError } from './client.js';
+import { setRequestDeadline } from './transport.js';
 
 /** The API server to probe: a URL, and the context's KubeConfig when it comes from one. */
 export interface ApiTarget {
@@ -109,16 +110,11 @@ async function serverClock(target: ApiTarget, timeoutMs: number): Promise<Pick<A
     let date: string | undefined;
     let via: string;
     if (target.kc) {
-      const kc = target.kc;
-      const config = createConfiguration({
-        baseServer: new ServerConfiguration(target.url, {}),
-        authMethods: {
-          default: { getName: () => 'kubeconfig', applySecurityAuthentication: (ctx) => kc.applySecurityAuthentication(ctx) },
-        },
-      });
+      // The context's own server, credentials and pooled connections, through fleetdeck's transport.
+      const config = configurationFor(target.kc);
       const ctx = config.baseServer.makeRequestContext('/version', HttpMethod.GET);
       ctx.setHeaderParam('Accept', 'application/json');
-      ctx.setSignal(AbortSignal.timeout(timeoutMs));
+      setRequestDeadline(ctx, timeoutMs);
       await config.authMethods.default?.applySecurityAuthentication(ctx);
       const res = await config.httpApi.send(ctx).toPromise();
       await res.body.text();

@@ -1,5 +1,6 @@
-import { Watch, type KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { describeError, statusCode } from './client.js';
+import { streamWatch } from './watch-stream.js';
 
 export interface ListResult<T> {
   items: T[];
@@ -40,17 +41,24 @@ export class ResilientWatch<T extends { metadata?: { resourceVersion?: string } 
   private resourceVersion: string | undefined;
   private attempt = 0;
   private loop: Promise<void> | undefined;
+  /** Resolves at stop(): a list in flight is not waited for. */
+  private stopped$: Promise<'stopped'> = Promise.resolve('stopped');
+  private stopping: (() => void) | undefined;
 
   constructor(private readonly opts: ResilientWatchOptions<T, L>) {}
 
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
+    this.stopped$ = new Promise((resolve) => {
+      this.stopping = () => resolve('stopped');
+    });
     this.loop = this.run();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopping?.();
     this.abort?.abort();
     this.wake?.();
     await this.loop;
@@ -89,8 +97,11 @@ export class ResilientWatch<T extends { metadata?: { resourceVersion?: string } 
     while (!this.stopped) {
       if (this.resourceVersion === undefined) {
         try {
-          const res = await this.opts.list();
-          if (this.stopped) return;
+          // A list in flight does not hold up stop(): it ends by its own deadline.
+          const listing = this.opts.list();
+          listing.catch(() => {});
+          const res = await Promise.race([listing, this.stopped$]);
+          if (res === 'stopped' || this.stopped) return;
           this.resourceVersion = res.metadata?.resourceVersion;
           this.opts.onList(res.items);
           this.attempt = 0;
@@ -118,46 +129,42 @@ export class ResilientWatch<T extends { metadata?: { resourceVersion?: string } 
   }
 
   /** One watch request; resolves when it ends: 'closed' (normal), 'gone' (410) or an error. */
-  private watchOnce(): Promise<'closed' | 'gone' | Error> {
+  private async watchOnce(): Promise<'closed' | 'gone' | Error> {
     const [lo, hi] = this.opts.watchSeconds ?? [240, 300];
     const timeoutSeconds = Math.floor(lo + Math.random() * (hi - lo));
-    const watch = new Watch(this.opts.kc);
-    // The client's inactivity timer (30 s by default, private in the typings) must outlast the
-    // server-side timeout, or quiet collections would be cut off and re-listed every 30 s.
-    (watch as unknown as { requestTimeoutMs: number }).requestTimeoutMs = (timeoutSeconds + 30) * 1000;
-    return new Promise((resolve) => {
-      let gone = false;
-      watch
-        .watch(
-          this.opts.path,
-          {
-            ...this.opts.queryParams,
-            allowWatchBookmarks: 'true',
-            resourceVersion: this.resourceVersion ?? '',
-            timeoutSeconds: String(timeoutSeconds),
-          },
-          (type: string, obj: unknown) => {
-            if (type === 'ERROR') {
-              if ((obj as { code?: number })?.code === 410) gone = true;
-              return;
-            }
-            const o = obj as T;
-            const rv = o?.metadata?.resourceVersion;
-            if (rv) this.resourceVersion = rv;
-            if (type === 'BOOKMARK') return;
-            if (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED') this.opts.onEvent(type, o);
-          },
-          (err: unknown) => {
-            if (gone) resolve('gone');
-            else if (err && !this.stopped) resolve(err instanceof Error ? err : new Error(String(err)));
-            else resolve('closed');
-          },
-        )
-        .then((ctl) => {
-          this.abort = ctl;
-          if (this.stopped) ctl.abort();
-        })
-        .catch((err: unknown) => resolve(err instanceof Error ? err : new Error(String(err))));
-    });
+    // The transport ends a watch that stays silent 30 s past the server-side timeout.
+    const abort = new AbortController();
+    this.abort = abort;
+    if (this.stopped) abort.abort();
+    let gone = false;
+    try {
+      await streamWatch(
+        this.opts.kc,
+        this.opts.path,
+        {
+          ...this.opts.queryParams,
+          allowWatchBookmarks: 'true',
+          resourceVersion: this.resourceVersion ?? '',
+          timeoutSeconds: String(timeoutSeconds),
+        },
+        (type, obj) => {
+          if (type === 'ERROR') {
+            if ((obj as { code?: number })?.code === 410) gone = true;
+            return;
+          }
+          const o = obj as T;
+          const rv = o?.metadata?.resourceVersion;
+          if (rv) this.resourceVersion = rv;
+          if (type === 'BOOKMARK') return;
+          if (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED') this.opts.onEvent(type, o);
+        },
+        abort.signal,
+      );
+      return gone ? 'gone' : 'closed';
+    } catch (err) {
+      if (gone) return 'gone';
+      if (this.stopped) return 'closed';
+      return err instanceof Error ? err : new Error(String(err));
+    }
   }
 }

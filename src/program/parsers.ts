@@ -27,6 +27,12 @@ export function duration(flag: string) {
   };
 }
 
+/** `--request-timeout`: a duration as above, or 0 (any unit) for no deadline, as kubectl has it. */
+export function requestTimeoutValue(value: string): number {
+  if (/^0+(\.0+)?(ms|s|m|h)?$/.test(value.trim())) return 0;
+  return duration('--request-timeout')(value);
+}
+
 export function outputOption(): Option {
   return new Option('-o, --output <format>', 'output format for plain mode').choices(['text', 'json']);
 }

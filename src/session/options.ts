@@ -13,6 +13,8 @@ export interface GlobalOptions {
   controlPlaneContext?: string;
   namespace?: string;
   watch?: boolean;
+  /** --request-timeout in ms (0: none). */
+  requestTimeout?: number;
 }
 
 /** Colours are off with --no-color, NO_COLOR (any value) or a dumb terminal. */
