@@ -10,6 +10,8 @@ import { registerRollout } from './program/rollout.js';
 import { registerSandbox } from './program/sandbox.js';
 import { registerStatus } from './program/status.js';
 import { registerStorage } from './program/storage.js';
+import { usageLine } from './program/usage-line.js';
+import { endQuietlyOnClosedPipe, exitWhenFlushed } from './session/exit.js';
 import type { GlobalOptions } from './session/options.js';
 import { VERSION } from './version.js';
 
@@ -68,10 +70,6 @@ export function buildProgram(): Command {
   return program;
 }
 
-function oneLine(message: string): string {
-  return message.replace(/^error: /, '').split('\n')[0] ?? message;
-}
-
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
   try {
@@ -80,9 +78,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
-      const msg = oneLine(err.message);
-      const cmdHelp = 'run `fleetdeck --help` for usage';
-      process.stderr.write(`fleetdeck: ${msg}; ${cmdHelp}\n`);
+      process.stderr.write(`fleetdeck: ${usageLine(err)}\n`);
       return 2;
     }
     if (err instanceof UsageError || err instanceof UserError) {
@@ -97,7 +93,8 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 export async function run(): Promise<never> {
+  endQuietlyOnClosedPipe();
   const code = await main(process.argv.slice(2));
-  // Keep-alive sockets and timers of finished requests must not hold the process open.
-  process.exit(code);
+  // Whole output first; then keep-alive sockets and timers must not hold the process open.
+  return exitWhenFlushed(code);
 }
