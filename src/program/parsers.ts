@@ -3,9 +3,10 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 
 export function intIn(min: number, max: number) {
   return (value: string): number => {
-    if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`"${value}" is not a whole number`);
+    const range = `a whole number from ${min} to ${max}`;
+    if (!/^-?\d+$/.test(value.trim())) throw new InvalidArgumentError(`"${value}" is not a whole number (${range})`);
     const n = Number(value);
-    if (n < min || n > max) throw new InvalidArgumentError(`${n} is out of range (${min}–${max})`);
+    if (n < min || n > max) throw new InvalidArgumentError(`${n} is out of range (${range})`);
     return n;
   };
 }

@@ -88,7 +88,7 @@ describe('--request-timeout values', () => {
     const lines = res.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
-      /^fleetdeck: option '--request-timeout <duration>' argument '.*' is invalid\. ".*" is not a duration for --request-timeout/,
+      /^fleetdeck: option '--request-timeout <duration>' argument '.*' is invalid: ".*" is not a duration for --request-timeout/,
     );
   });
 });
