@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { KubeConfig, type Cluster, type Context, type User } from '@kubernetes/client-node';
+import { parse } from 'yaml';
 import { UserError } from '../errors.js';
 
 export interface KubeconfigSource {
@@ -54,13 +55,8 @@ export function loadKubeconfig(src: KubeconfigSource = {}): LoadedKubeconfig {
   const contexts = new Map<string, Context>();
   let currentContext = '';
   for (const file of files) {
-    const kc = new KubeConfig();
-    try {
-      kc.loadFromFile(file);
-    } catch (err) {
-      const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
-      throw new UserError(`kubeconfig ${file} cannot be read: ${why}; fix the file or point --kubeconfig elsewhere`);
-    }
+    const kc = readKubeconfigFile(file, file === src.kubeconfig || path.resolve(src.kubeconfig ?? '') === file);
+    if (!kc) continue;
     for (const c of kc.getClusters()) if (!clusters.has(c.name)) clusters.set(c.name, c);
     for (const u of kc.getUsers()) if (!users.has(u.name)) users.set(u.name, u);
     for (const c of kc.getContexts()) if (!contexts.has(c.name)) contexts.set(c.name, c);
@@ -74,6 +70,42 @@ export function loadKubeconfig(src: KubeconfigSource = {}): LoadedKubeconfig {
     currentContext,
   });
   return { files, config };
+}
+
+/**
+ * One kubeconfig file, or undefined for an empty one in the KUBECONFIG list (kubectl skips those).
+ * Every file that cannot be used is a configuration error (exit 2) naming the file.
+ */
+function readKubeconfigFile(file: string, explicit: boolean): KubeConfig | undefined {
+  const fix = explicit ? 'fix the file or pass another to --kubeconfig' : 'fix the file or take it out of KUBECONFIG';
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UserError(`kubeconfig ${file} cannot be read: ${(err as Error).message.split('\n')[0]}; ${fix}`, 2);
+  }
+  if (text.trim() === '') {
+    if (!explicit) return undefined;
+    throw new UserError(`kubeconfig ${file} is empty: it names no cluster, user or context; ${fix}`, 2);
+  }
+  let doc: unknown;
+  try {
+    doc = parse(text, { uniqueKeys: false });
+  } catch (err) {
+    const why = ((err as Error).message.split('\n')[0] ?? '').replace(/:$/, '');
+    throw new UserError(`kubeconfig ${file} is not YAML: ${why}; ${fix}`, 2);
+  }
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
+    throw new UserError(`kubeconfig ${file} is not a kubeconfig (a YAML mapping of clusters, users and contexts); ${fix}`, 2);
+  }
+  const kc = new KubeConfig();
+  try {
+    kc.loadFromFile(file);
+  } catch (err) {
+    const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
+    throw new UserError(`kubeconfig ${file} cannot be used: ${why}; ${fix}`, 2);
+  }
+  return kc;
 }
 
 export function contextInfos(kc: KubeConfig): ContextInfo[] {
@@ -110,11 +142,14 @@ export function selectContexts(kc: KubeConfig, names: string[] = []): ContextInf
  */
 export function configForContext(kc: KubeConfig, name: string): KubeConfig {
   const ctx = kc.getContextObject(name);
-  if (!ctx) throw new UserError(`context "${name}" is not in the kubeconfig; check --context`);
+  if (!ctx) throw new UserError(`context "${name}" is not in the kubeconfig; check --context`, 2);
   const cluster = kc.getCluster(ctx.cluster);
-  if (!cluster) throw new UserError(`context "${name}" names cluster "${ctx.cluster}", which is not in the kubeconfig`);
+  if (!cluster) {
+    throw new UserError(`context "${name}" names cluster "${ctx.cluster}", which is not in the kubeconfig; add it or fix the context`, 2);
+  }
   const user = kc.getUser(ctx.user);
-  if (!user) throw new UserError(`context "${name}" names user "${ctx.user}", which is not in the kubeconfig`);
+  if (!user)
+    throw new UserError(`context "${name}" names user "${ctx.user}", which is not in the kubeconfig; add it or fix the context`, 2);
   const out = new KubeConfig();
   out.loadFromOptions({ clusters: [cluster], users: [user], contexts: [ctx], currentContext: name });
   return out;

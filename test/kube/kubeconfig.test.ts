@@ -92,7 +92,36 @@ describe('kubeconfig loading, as kubectl does it', () => {
   it('a broken file is named in one line', () => {
     const bad = path.join(dir, 'bad.yaml');
     fs.writeFileSync(bad, 'clusters: [unclosed');
-    expect(() => loadKubeconfig({ kubeconfig: bad })).toThrow(/kubeconfig .*bad\.yaml cannot be read/);
+    expect(() => loadKubeconfig({ kubeconfig: bad })).toThrow(/kubeconfig .*bad\.yaml is not YAML/);
+  });
+
+  it('files that cannot be a kubeconfig are configuration errors (exit 2) naming the file', () => {
+    const cases: [string, string, RegExp][] = [
+      ['empty.yaml', '', /empty\.yaml is empty/],
+      ['list.yaml', '- a\n- b\n', /list\.yaml is not a kubeconfig/],
+      ['scalar.yaml', 'hello\n', /scalar\.yaml is not a kubeconfig/],
+      ['tabs.yaml', 'clusters:\n\t- x: [\n', /tabs\.yaml is not YAML/],
+    ];
+    for (const [name, text, message] of cases) {
+      const file = path.join(dir, name);
+      fs.writeFileSync(file, text);
+      let err: unknown;
+      try {
+        loadKubeconfig({ kubeconfig: file });
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(UserError);
+      expect((err as UserError).message).toMatch(message);
+      expect((err as UserError).exitCode).toBe(2);
+    }
+  });
+
+  it('an empty file in KUBECONFIG is skipped, as kubectl skips it', () => {
+    const empty = path.join(dir, 'skipped-empty.yaml');
+    fs.writeFileSync(empty, '');
+    const { config } = loadKubeconfig({ env: { KUBECONFIG: [empty, a].join(path.delimiter) } });
+    expect(config.getContexts().map((c) => c.name)).toEqual(['one', 'shared']);
   });
 
   it('selects named contexts and rejects unknown ones, naming the known', () => {
