@@ -16,6 +16,8 @@ export interface CheckItem {
   bullet?: boolean;
   /** What to do next; shown on its own line under the item. */
   hint?: string;
+  /** The check could not be made (a list forbidden): `state` says how it shows; `status` does not exit 0. */
+  unknown?: boolean;
   /** How long the step took, or has been running (install steps, rollout nodes). */
   elapsedMs?: number;
   children?: CheckItem[];

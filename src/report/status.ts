@@ -180,11 +180,15 @@ export function statusText(state: FleetState, opts: SymbolOptions = { ascii: fal
 
 /**
  * The exit status of `status`: every context reachable and, with a fleet, no item of its
- * checklist failed or still unknown (pending). Warnings (‼) do not make it unhealthy.
+ * checklist failed, still pending, or unknown (a check that could not be made, e.g. a list the
+ * user may not read). Other warnings (‼: degraded, expiring soon, none defined) do not make it
+ * unhealthy.
  */
 export function fleetHealthy(state: FleetState, now: number = Date.now()): boolean {
   const reachable = state.order.every((n) => state.contexts[n]?.reachability === 'reachable');
   if (!reachable) return false;
   if (!state.fleet) return true;
-  return fleetChecklist(state, now).every((i) => i.state !== 'fail' && i.state !== 'pending' && i.state !== 'running');
+  const settled = (i: CheckItem): boolean =>
+    i.state !== 'fail' && i.state !== 'pending' && i.state !== 'running' && !i.unknown && (i.children ?? []).every(settled);
+  return fleetChecklist(state, now).every(settled);
 }

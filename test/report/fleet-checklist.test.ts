@@ -311,8 +311,14 @@ describe('fleet checklist', () => {
     }));
     expect(item(forbidden, 'nova/certificates')).toMatchObject({
       state: 'warn',
+      unknown: true,
       detail: expect.stringMatching(/^cannot check: cannot list secrets/),
     });
+    // A check that could not be made leaves the fleet not known healthy: status exits 1.
+    expect(fleetHealthy(healthy(), NOW)).toBe(true);
+    expect(fleetHealthy(forbidden, NOW)).toBe(false);
+    // An ordinary warning does not.
+    expect(fleetHealthy(none, NOW)).toBe(true);
   });
 
   it('a missing CRD fails with the create command for the control plane context', () => {

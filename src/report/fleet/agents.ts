@@ -11,6 +11,7 @@ interface Part {
   state: CheckState;
   text: string;
   hint?: string;
+  unknown?: boolean;
 }
 
 function agentPart(state: FleetState, fleet: FleetConfig, context: string, clusterName: string): Part {
@@ -24,6 +25,7 @@ function agentPart(state: FleetState, fleet: FleetConfig, context: string, clust
       state: gate.state,
       text: gate.state === 'pending' ? 'agent loading…' : `agent ${gate.detail}`,
       ...(gate.hint ? { hint: gate.hint } : {}),
+      ...(gate.unknown ? { unknown: true } : {}),
     };
   }
   const s = ctx.fleetNamespace as FleetNamespaceSummary;
@@ -54,11 +56,11 @@ function registrationParts(state: FleetState, fleet: FleetConfig, context: strin
   const cp = state.contexts[cpName]?.controlPlane;
   if (gate) {
     if (gate.state === 'pending') return [{ state: 'pending', text: 'registration loading…' }];
-    return [{ state: 'warn', text: `registration unknown (${gate.detail.replace(/^unknown: /, '')})` }];
+    return [{ state: 'warn', unknown: true, text: `registration unknown (${gate.detail.replace(/^unknown: /, '')})` }];
   }
   if (!cp?.synced) return [{ state: 'pending', text: 'registration loading…' }];
   const forbidden = forbiddenFor(cp.forbidden, 'clusters.cluster.elotl.co');
-  if (forbidden) return [{ state: 'warn', text: `registration cannot be checked: ${forbidden}` }];
+  if (forbidden) return [{ state: 'warn', unknown: true, text: `registration cannot be checked: ${forbidden}` }];
   if (!cp.crds.cluster) return [{ state: 'fail', text: 'not registered (no Cluster CRD)', hint: crdHint(fleet) }];
   const c = cp.clusters.find((x) => x.name === clusterName);
   const logs = `kubectl logs --context=${context} -n ${fleet.namespace} deployment/${AGENT_DEPLOYMENT}`;
@@ -95,5 +97,6 @@ export function agentItem(state: FleetState, fleet: FleetConfig, w: { context: s
   parts.push(...registrationParts(state, fleet, w.context, w.clusterName, agentOk));
   const s = worst(parts.map((p) => p.state));
   const hint = parts.find((p) => p.state === s && p.hint)?.hint ?? parts.find((p) => p.hint && p.state !== 'ok')?.hint;
-  return { id, label, state: s, detail: parts.map((p) => p.text).join(', '), ...(hint ? { hint } : {}) };
+  const unknown = parts.some((p) => p.unknown);
+  return { id, label, state: s, detail: parts.map((p) => p.text).join(', '), ...(hint ? { hint } : {}), ...(unknown ? { unknown } : {}) };
 }

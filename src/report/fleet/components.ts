@@ -79,7 +79,7 @@ export function controlPlaneSummaryItem(items: CheckItem[], gate: Gate | undefin
   const id = 'nova/healthy';
   if (gate) {
     if (gate.state === 'pending') return { id, label: 'Checking Nova Control Plane health', state: 'pending' };
-    if (gate.state === 'warn') return { id, label: 'Nova Control Plane health cannot be checked', state: 'warn' };
+    if (gate.state === 'warn') return { id, label: 'Nova Control Plane health cannot be checked', state: 'warn', unknown: true };
     if (gate.detail.startsWith('not installed')) return { id, label: 'Nova Control Plane is not installed', state: 'fail' };
     return { id, label: 'Nova Control Plane health is unknown', state: 'fail' };
   }

@@ -101,6 +101,6 @@ export function crdItems(state: FleetState, fleet: FleetConfig): CheckItem[] {
   // The rows above carry the hint.
   else if (states.includes('fail'))
     items.push({ id: 'crd/all', label: 'Not all Nova Custom Resource Definitions are installed', state: 'fail' });
-  else items.push({ id: 'crd/all', label: 'Nova Custom Resource Definitions cannot all be checked', state: 'warn' });
+  else items.push({ id: 'crd/all', label: 'Nova Custom Resource Definitions cannot all be checked', state: 'warn', unknown: true });
   return items;
 }

@@ -16,6 +16,8 @@ export interface Gate {
   state: CheckState;
   detail: string;
   hint?: string;
+  /** Nothing could be checked (a forbidden list): see CheckItem.unknown. */
+  unknown?: boolean;
 }
 
 /** The part of a joined `forbidden` message about one resource ("cannot list pods in namespace elotl: …"). */
@@ -61,6 +63,7 @@ export function contextGate(
 export function forbiddenGate(message: string, ctx: string): Gate {
   return {
     state: 'warn',
+    unknown: true,
     detail: `cannot check: ${message}`,
     hint: `grant the user of context ${ctx} the permission named above, or use a context that has it`,
   };
@@ -79,5 +82,12 @@ export function namespaceGate(ctx: ContextState, resource: string, install: stri
 }
 
 export function gated(id: string, label: string, gate: Gate, withHint: boolean): CheckItem {
-  return { id, label, state: gate.state, detail: gate.detail, ...(withHint && gate.hint ? { hint: gate.hint } : {}) };
+  return {
+    id,
+    label,
+    state: gate.state,
+    detail: gate.detail,
+    ...(withHint && gate.hint ? { hint: gate.hint } : {}),
+    ...(gate.unknown ? { unknown: true } : {}),
+  };
 }
