@@ -43,6 +43,8 @@ export async function runApproveCommand(opts: ApproveCommandOptions): Promise<nu
   const output = requireOutput(opts.output);
   const names = opts.names ?? [];
   checkFlags(opts, names);
+  if (opts.deny && !names.length && opts.allFrom === undefined)
+    throw new UsageError('--deny needs the requests to deny: their names, or --all-from REQUESTER');
   const changing = opts.auto || names.length > 0 || opts.allFrom !== undefined;
   if (changing) assertWritable(`approve ${opts.deny ? 'denies' : 'approves'} certificate requests`);
   if (changing && !opts.yes && !interactive())
@@ -126,7 +128,10 @@ async function decideTargets(
     } catch (err) {
       results.push({ name: c.name, outcome: 'error', line: `${c.name}: ${describeError(err)}` });
     }
-    if (output === 'text') write(results.at(-1)!.line);
+    const last = results.at(-1)!;
+    // A request that could not be decided is an error: on stderr, so scripts see it apart.
+    if (last.outcome === 'error' || last.outcome === 'conflict') process.stderr.write(`fleetdeck: ${last.line}\n`);
+    else if (output === 'text') write(last.line);
   }
   if (output === 'json') write(JSON.stringify({ context, decision, results }, null, 2));
   return results.some((r) => r.outcome === 'error' || r.outcome === 'conflict') ? 1 : 0;
