@@ -25,9 +25,10 @@ export interface ExecConfig {
  * A kubeconfig user as fleetdeck keeps it: client-node's, plus what client-node leaves out or
  * handles otherwise — `tokenFile` (kubectl's field, absolute; a `token` beside it is kept as
  * `staticToken`, kubectl's fallback) and the exec plugin fleetdeck runs itself (`execPlugin`;
- * `exec` is then empty so client-node does not run it too).
+ * `exec` is then empty so client-node does not run it too). `absent`: the context names a user
+ * the kubeconfig does not have.
  */
-export type KubeUser = User & { tokenFile?: string; staticToken?: string; execPlugin?: ExecConfig };
+export type KubeUser = User & { tokenFile?: string; staticToken?: string; execPlugin?: ExecConfig; absent?: boolean };
 
 /** The auth-provider names client-node has an implementation for. */
 const SUPPORTED_AUTH_PROVIDERS = ['oidc', 'azure', 'gcp'];
@@ -224,6 +225,14 @@ export function credentialsProblem(kc: KubeConfig, opts: { now?: number; termina
   const ca = caProblem(kc.getCurrentCluster());
   if (ca) return new CredentialsError(ca, kc.getCurrentCluster()?.name ?? '');
   if (!u) return undefined;
+  if (u.absent) {
+    const ctx = kc.getCurrentContext();
+    return new CredentialsError(
+      `user "${u.name}" is not in the kubeconfig (context ${ctx} names it)`,
+      u.name,
+      `add user "${u.name}" to the kubeconfig, or point context ${ctx} at a user it has`,
+    );
+  }
   const exec = u.execPlugin ?? (u.exec as ExecConfig | undefined);
   if (exec) {
     const problem = execProblem(u, exec, opts.terminal ?? pluginTerminal());

@@ -145,8 +145,8 @@ export function configForContext(kc: KubeConfig, name: string): KubeConfig {
   if (!ctx) throw new UserError(`context "${name}" is not in the kubeconfig; check --context`);
   const cluster = kc.getCluster(ctx.cluster);
   if (!cluster) throw new UserError(`context "${name}" names cluster "${ctx.cluster}", which is not in the kubeconfig`);
-  const user = kc.getUser(ctx.user);
-  if (!user) throw new UserError(`context "${name}" names user "${ctx.user}", which is not in the kubeconfig`);
+  // A user that is not there is this context's credentials problem (credentials.ts), not the whole run's.
+  const user: KubeUser = kc.getUser(ctx.user) ?? { name: ctx.user, absent: true };
   // Its credentials checked before every request (context-config.ts).
   const out = new ContextKubeConfig();
   out.loadFromOptions({ clusters: [cluster], users: [user], contexts: [ctx], currentContext: name });

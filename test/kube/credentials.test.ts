@@ -5,7 +5,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { credentialsProblem, findExecutable, isCredentialsError } from '../../src/kube/credentials.js';
-import { configForContext, loadKubeconfig } from '../../src/kube/kubeconfig.js';
+import { configForContext, kubeConfigFromString, loadKubeconfig } from '../../src/kube/kubeconfig.js';
 import { createAuthority, issueCertificate, type Authority } from '../../src/kube/pki.js';
 
 let dir: string;
@@ -139,6 +139,22 @@ describe('credentialsProblem: exec plugins and auth-providers', () => {
     expect(problem(contextWith(exec({ apiVersion: 'client.authentication.k8s.io/v1' })))).toBe(
       'exec plugin of user "ci-bot": interactiveMode must be specified for ci-bot to use exec authentication plugin',
     );
+  });
+
+  it('says so when the context names a user the kubeconfig does not have, instead of going on without one', () => {
+    const kc = configForContext(
+      kubeConfigFromString(
+        stringify({
+          clusters: [{ name: 'c', cluster: { server: 'https://127.0.0.1:1' } }],
+          users: [],
+          contexts: [{ name: 'ctx', context: { cluster: 'c', user: 'ghost' } }],
+        }),
+      ),
+      'ctx',
+    );
+    const err = credentialsProblem(kc);
+    expect(err?.message).toBe('user "ghost" is not in the kubeconfig (context ctx names it)');
+    expect(err?.hint).toBe('add user "ghost" to the kubeconfig, or point context ctx at a user it has');
   });
 
   it('refuses an auth-provider client-node does not have, and takes oidc', () => {
