@@ -1,4 +1,5 @@
 import { createFeeds } from '../feeds/feeds.js';
+import { setPluginTerminal } from '../kube/credentials.js';
 import { loadKubeconfig } from '../kube/kubeconfig.js';
 import { sandboxUp } from '../sandbox/commands.js';
 import { sandboxDir } from '../sandbox/state.js';
@@ -30,6 +31,8 @@ export async function runDashboard(opts: GlobalOptions): Promise<number> {
   const session = openSession(opts, { useFleetFile: !sandboxMode });
   if (!interactive(opts)) return runStatus(opts, session);
 
+  // The screens draw on the terminal and read its keys: an exec plugin never gets it here.
+  setPluginTerminal(() => false, 'the dashboard keeps the terminal');
   const store = createFleetStore(session.contexts, session.fleet);
   const feeds = createFeeds<InstallerDeps>(store, session, {
     // The sandbox started from the empty screen: its kubeconfig, the contexts --context picks (it has no fleet file).

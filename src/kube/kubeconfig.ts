@@ -4,6 +4,8 @@ import path from 'node:path';
 import { KubeConfig, type Cluster, type Context, type User } from '@kubernetes/client-node';
 import { parse } from 'yaml';
 import { UserError } from '../errors.js';
+import { ContextKubeConfig } from './context-config.js';
+import type { ExecConfig, KubeUser } from './credentials.js';
 
 export interface KubeconfigSource {
   /** `--kubeconfig`: one file, as in kubectl. */
@@ -58,7 +60,8 @@ export function loadKubeconfig(src: KubeconfigSource = {}): LoadedKubeconfig {
     const kc = readKubeconfigFile(file, file === src.kubeconfig || path.resolve(src.kubeconfig ?? '') === file);
     if (!kc) continue;
     for (const c of kc.getClusters()) if (!clusters.has(c.name)) clusters.set(c.name, c);
-    for (const u of kc.getUsers()) if (!users.has(u.name)) users.set(u.name, u);
+    const raw = rawUsers(file);
+    for (const u of kc.getUsers()) if (!users.has(u.name)) users.set(u.name, withKubectlFields(u, raw.get(u.name), path.dirname(file)));
     for (const c of kc.getContexts()) if (!contexts.has(c.name)) contexts.set(c.name, c);
     if (!currentContext && kc.getCurrentContext()) currentContext = kc.getCurrentContext();
   }
@@ -108,6 +111,34 @@ function readKubeconfigFile(file: string, explicit: boolean): KubeConfig | undef
   return kc;
 }
 
+/** The `user` entries of a kubeconfig file as written, by name (what client-node leaves out is read from them). */
+function rawUsers(file: string): Map<string, Record<string, unknown>> {
+  const out = new Map<string, Record<string, unknown>>();
+  try {
+    const doc = parse(fs.readFileSync(file, 'utf8')) as { users?: { name?: unknown; user?: unknown }[] } | null;
+    for (const u of doc?.users ?? []) {
+      if (typeof u?.name === 'string' && u.user && typeof u.user === 'object') out.set(u.name, u.user as Record<string, unknown>);
+    }
+  } catch {
+    // client-node read it already; nothing more to learn
+  }
+  return out;
+}
+
+/**
+ * kubectl's fields client-node does not keep, with paths relative to the kubeconfig's folder
+ * made absolute as kubectl does: `tokenFile`, and an exec plugin's command when it names a path.
+ */
+function withKubectlFields(user: User, raw: Record<string, unknown> | undefined, dir: string): KubeUser {
+  let u: KubeUser = user;
+  if (typeof raw?.tokenFile === 'string' && raw.tokenFile) u = { ...u, tokenFile: path.resolve(dir, raw.tokenFile) };
+  const exec = u.exec as ExecConfig | undefined;
+  if (exec?.command?.includes('/') && !path.isAbsolute(exec.command)) {
+    u = { ...u, exec: { ...exec, command: path.resolve(dir, exec.command) } };
+  }
+  return u;
+}
+
 export function contextInfos(kc: KubeConfig): ContextInfo[] {
   return kc.getContexts().map((c) => ({
     name: c.name,
@@ -147,10 +178,12 @@ export function configForContext(kc: KubeConfig, name: string): KubeConfig {
   if (!cluster) {
     throw new UserError(`context "${name}" names cluster "${ctx.cluster}", which is not in the kubeconfig; add it or fix the context`, 2);
   }
+  // A kubeconfig naming what it does not hold is a configuration error, as for a cluster.
   const user = kc.getUser(ctx.user);
   if (!user)
     throw new UserError(`context "${name}" names user "${ctx.user}", which is not in the kubeconfig; add it or fix the context`, 2);
-  const out = new KubeConfig();
+  // Its credentials checked before every request (context-config.ts).
+  const out = new ContextKubeConfig();
   out.loadFromOptions({ clusters: [cluster], users: [user], contexts: [ctx], currentContext: name });
   return out;
 }

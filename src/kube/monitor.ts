@@ -3,6 +3,7 @@ import type { ContextSink } from './sink.js';
 import type { ContextWatcher, WatcherEnv, WatcherFactory } from './watcher.js';
 import type { ContextInfo } from './kubeconfig.js';
 import { describeError, forbiddenMessage, makeJsonClient } from './client.js';
+import { isCredentialsError } from './credentials.js';
 import { discover, serverVersion } from './discovery.js';
 import { listJsonPaged } from './list.js';
 import { summarizeNode, type NodeSummary } from './nodes.js';
@@ -118,6 +119,7 @@ export class ContextMonitor {
         version: v,
         lastSuccessAt: this.now(),
         lastError: undefined,
+        hint: undefined,
         unreachableSince: undefined,
         ...(d ? { apiGroups: d.apiGroups, evictionVersion: d.evictionVersion } : {}),
       });
@@ -129,12 +131,25 @@ export class ContextMonitor {
     } catch (err) {
       if (this.stopped) return;
       this.reachable = false;
+      if (isCredentialsError(err)) {
+        // Nothing was sent: the server may be fine, the kubeconfig's user is not.
+        this.discovered = false;
+        this.unreachableSince = undefined;
+        this.batch.patchContext(this.info.name, {
+          reachability: 'credentials',
+          lastError: err.message,
+          hint: err.hint,
+          unreachableSince: undefined,
+        });
+        return;
+      }
       // A server that comes back may have been upgraded: discover again then.
       this.discovered = false;
       this.unreachableSince ??= this.now();
       this.batch.patchContext(this.info.name, {
         reachability: 'unreachable',
         lastError: describeError(err),
+        hint: undefined,
         unreachableSince: this.unreachableSince,
       });
     }

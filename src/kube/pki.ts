@@ -183,6 +183,8 @@ export interface CertRequest {
   days: number;
   /** Certify this private key (PEM) instead of a newly generated one. */
   keyPem?: string;
+  /** Issue it as if it were this time (validity counted from it): expired or not-yet-valid certificates for tests. */
+  now?: Date;
 }
 
 /**
@@ -195,7 +197,7 @@ export async function issueCertificate(ca: Authority, req: CertRequest): Promise
   const cert = pki.createCertificate();
   cert.publicKey = pki.publicKeyFromPem(publicKeyPemOf(keyPem));
   cert.serialNumber = serialNumber();
-  validity(cert, req.days, ca.cert.validity.notAfter);
+  validity(cert, req.days, ca.cert.validity.notAfter, req.now);
   cert.setSubject([
     ...(req.organizations ?? []).map((o) => ({ name: 'organizationName', value: o })),
     { name: 'commonName', value: req.commonName },

@@ -9,7 +9,12 @@ import type { FleetNamespaceSummary } from './fleet-namespace.js';
 import type { NodeSummary } from './nodes.js';
 import type { PodsSummary } from './pods.js';
 
-export type Reachability = 'unknown' | 'reachable' | 'unreachable';
+/**
+ * `credentials`: the context's user cannot be loaded (a missing token or certificate file, an
+ * expired certificate, an exec plugin that is not installed…): nothing is sent, `lastError`
+ * says what failed.
+ */
+export type Reachability = 'unknown' | 'reachable' | 'unreachable' | 'credentials';
 
 /** What the probe of a context reports. */
 export interface ContextProbe {
@@ -20,8 +25,10 @@ export interface ContextProbe {
   version?: string;
   evictionVersion?: EvictionVersion;
   apiGroups?: string[];
-  /** The last error, one line; kept while unreachable. */
+  /** The last error, one line; kept while unreachable or while the credentials cannot be loaded. */
   lastError?: string;
+  /** What to do about `lastError` when it says more than the reachability does (an exec plugin to install). */
+  hint?: string;
   /** Epoch ms of the last successful request. */
   lastSuccessAt?: number;
   /** Epoch ms when it became unreachable (undefined while reachable). */

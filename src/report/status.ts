@@ -1,6 +1,15 @@
 import { formatChecklist, toAscii, type CheckItem, type SymbolOptions } from '../checklist/checklist.js';
 import type { FleetState } from '../store/fleet-store.js';
-import { clock, kubeletSkew, kubeletVersions, nodeCounts, nodesCheck, reachabilityLine, type KubeletSkew } from '../store/selectors.js';
+import {
+  clock,
+  credentialsHint,
+  kubeletSkew,
+  kubeletVersions,
+  nodeCounts,
+  nodesCheck,
+  reachabilityLine,
+  type KubeletSkew,
+} from '../store/selectors.js';
 import type { ContextState, NodeCounts } from '../store/types.js';
 import type { FleetConfig } from '../kube/fleet.js';
 import type { NodeSummary } from '../kube/nodes.js';
@@ -24,7 +33,11 @@ export interface ContextJson {
   name: string;
   cluster: string;
   server: string;
+  /** The kubeconfig user of the context. */
+  user: string;
   reachable: boolean;
+  /** `reachable`, `unreachable`, `credentials` (its user's credentials cannot be loaded: nothing was sent) or `unknown` (not answered yet). */
+  reachability: ContextState['reachability'];
   version: string | null;
   latencyMs: number | null;
   error: string | null;
@@ -49,7 +62,9 @@ export function contextJson(c: ContextState): ContextJson {
     name: c.name,
     cluster: c.cluster,
     server: c.server,
+    user: c.user,
     reachable: c.reachability === 'reachable',
+    reachability: c.reachability,
     version: c.version ?? null,
     latencyMs: c.latencyMs ?? null,
     error: c.lastError ?? null,
@@ -112,7 +127,9 @@ export function contextCheck(c: ContextState, fleet?: FleetConfig): CheckItem {
       hint:
         c.reachability === 'unreachable'
           ? `check that the API server is up and reachable from here: kubectl --context ${c.name} get --raw /readyz`
-          : undefined,
+          : c.reachability === 'credentials'
+            ? credentialsHint(c)
+            : undefined,
     };
   }
   const nodes = nodesCheck(c, fleet);

@@ -6,6 +6,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { fleetContextNames, fleetFilePath, readFleetFile, resolveFleet } from '../config/fleet-config.js';
 import { UsageError, UserError } from '../errors.js';
+import { credentialsProblem } from '../kube/credentials.js';
 import type { FleetConfig } from '../kube/fleet.js';
 import {
   contextConfigs,
@@ -108,7 +109,21 @@ export function resolveContext(
     throw new UsageError(`no --context given and the kubeconfig has no current context${noCurrentHint}`);
   }
   known(loaded, context);
-  return { context, kc: contextConfigs(() => loaded.config)(context) };
+  const kc = contextConfigs(() => loaded.config)(context);
+  requireCredentials(context, kc);
+  return { context, kc };
+}
+
+/**
+ * A command that works on `context` stops here when its user's credentials cannot be loaded
+ * (a file, plugin or certificate the kubeconfig names is not there or not valid): one line,
+ * exit 2, before any request.
+ */
+export function requireCredentials(context: string, kc: KubeConfig): void {
+  const problem = credentialsProblem(kc);
+  if (!problem) return;
+  const hint = problem.hint ?? `fix user "${problem.user}" of context ${context} in the kubeconfig`;
+  throw new UserError(`context ${context}: ${problem.message}; ${hint}`, 2);
 }
 
 export interface ResolveOptions {

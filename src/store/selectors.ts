@@ -37,16 +37,24 @@ export function reachabilityLine(ctx: ContextState): string {
       const since = ctx.unreachableSince !== undefined ? ` since ${clock(ctx.unreachableSince)}` : '';
       return `unreachable${since}${ctx.lastError ? ` (${ctx.lastError})` : ''}`;
     }
+    case 'credentials':
+      return `credentials${ctx.lastError ? `: ${ctx.lastError}` : ''}`;
   }
+}
+
+/** What to do about a context whose credentials cannot be loaded: its kubeconfig user, not the API server. */
+export function credentialsHint(ctx: Pick<ContextState, 'name' | 'user' | 'hint'>): string {
+  if (ctx.hint) return ctx.hint;
+  return `fix user "${ctx.user}" of context ${ctx.name} in the kubeconfig (what it names must exist and be valid); kubectl --context ${ctx.name} get --raw /version fails the same way`;
 }
 
 /** One row of the status table, as plain strings. */
 export interface StatusRow {
   name: string;
   reachability: ContextState['reachability'];
-  /** "reachable", "connecting…" or "unreachable since HH:MM:SS" (the reason is separate). */
+  /** "reachable", "connecting…", "unreachable since HH:MM:SS" or "credentials" (the reason is separate). */
   status: string;
-  /** Why it is unreachable, shown under the row. */
+  /** Why it is unreachable, or what about its credentials failed, shown under the row. */
   reason?: string;
   /** e.g. "12ms"; "-" while not reachable. */
   latency: string;
@@ -68,7 +76,7 @@ export function statusRow(ctx: ContextState): StatusRow {
     nodes: '-',
     nodesWarn: false,
   };
-  if (ctx.reachability === 'unreachable' && ctx.lastError) row.reason = ctx.lastError;
+  if ((ctx.reachability === 'unreachable' || ctx.reachability === 'credentials') && ctx.lastError) row.reason = ctx.lastError;
   if (ctx.nodes.forbidden !== undefined) {
     row.nodes = 'forbidden';
     row.nodesWarn = true;
@@ -118,7 +126,12 @@ export function nodesCheck(ctx: ContextState, fleet?: FleetConfig): CheckItem {
     return { id: 'nodes', label: 'Nodes', state: 'warn', detail: 'cannot list', hint: ctx.nodes.forbidden };
   }
   if (!ctx.nodes.synced) {
-    return { id: 'nodes', label: 'Nodes', state: ctx.reachability === 'unreachable' ? 'pending' : 'running', detail: 'listing…' };
+    return {
+      id: 'nodes',
+      label: 'Nodes',
+      state: ctx.reachability === 'unreachable' || ctx.reachability === 'credentials' ? 'pending' : 'running',
+      detail: 'listing…',
+    };
   }
   const c = nodeCounts(ctx);
   const none = c.total === 0;
@@ -147,6 +160,14 @@ function apiCheck(ctx: ContextState): CheckItem {
         state: 'fail',
         detail: reachabilityLine({ ...ctx, lastError: undefined }),
         hint: 'check the server URL, the network path and the credentials of this context',
+      };
+    case 'credentials':
+      return {
+        id: 'api',
+        label: 'API server',
+        state: 'fail',
+        detail: 'not asked: credentials cannot be loaded',
+        hint: credentialsHint(ctx),
       };
   }
 }
@@ -256,7 +277,7 @@ function fleetSlices(name: string, fleet: FleetConfig | undefined): { namespace:
  */
 export function settled(c: ContextState, fleet?: FleetConfig): boolean {
   if (c.reachability === 'unknown') return false;
-  if (c.reachability === 'unreachable') return true;
+  if (c.reachability === 'unreachable' || c.reachability === 'credentials') return true;
   const answered = (x: { synced: boolean; forbidden?: string }) => x.synced || x.forbidden !== undefined;
   if (!answered(c.nodes) || !answered(c.pods) || !answered(c.events)) return false;
   const slices = fleetSlices(c.name, fleet);

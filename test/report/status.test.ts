@@ -74,7 +74,9 @@ describe('status report', () => {
       name: 'kind-cp',
       cluster: 'kind-cp-cluster',
       server: 'https://kind-cp:6443',
+      user: 'admin',
       reachable: true,
+      reachability: 'reachable',
       version: 'v1.20.2',
       latencyMs: 3,
       error: null,
@@ -137,6 +139,32 @@ describe('status report', () => {
       /^\* Context kind-workload-2 \(https:\/\/kind-workload-2:6443\)\.\.\. unreachable since \d\d:\d\d:\d\d \(connection refused\) ✗$/,
     );
     expect(lines.at(-1)).toMatch(/^2 of 3 contexts reachable at \d\d:\d\d:\d\d ✗$/);
+  });
+
+  it('a context whose credentials cannot be loaded says so, with a hint about its kubeconfig user, not the API server', () => {
+    // Given a context whose token file is missing, and one whose credential plugin is not installed
+    const store = createFleetStore([info('ci'), info('sso')]);
+    const b = new UpdateBatcher(store, -1);
+    const missing = 'cannot read the token file of user "admin": open /etc/ci/token: no such file or directory';
+    b.patchContext('ci', { reachability: 'credentials', lastError: missing });
+    b.patchContext('sso', {
+      reachability: 'credentials',
+      lastError: 'exec plugin of user "admin": getting credentials: exec: executable sso-login not found; …',
+      hint: 'install sso-login, the credential plugin of user "admin", or put it on PATH, or fix the command in the kubeconfig',
+    });
+    b.flush();
+    const state = store.getState();
+    // Then the text line says "credentials" and what failed, the hint names the user
+    const ci = contextCheck(state.contexts.ci!);
+    expect(ci).toMatchObject({ state: 'fail', detail: `credentials: ${missing}` });
+    expect(ci.hint).toBe(
+      'fix user "admin" of context ci in the kubeconfig (what it names must exist and be valid); kubectl --context ci get --raw /version fails the same way',
+    );
+    expect(contextCheck(state.contexts.sso!).hint).toMatch(/^install sso-login, the credential plugin of user "admin"/);
+    expect(formatChecklist([ci], { ascii: false })).not.toContain('API server is up');
+    // And JSON has the state of its own
+    expect(statusJson(state).contexts[0]).toMatchObject({ reachable: false, reachability: 'credentials', error: missing, user: 'admin' });
+    expect(fleetHealthy(state)).toBe(false);
   });
 
   it('a forbidden node list is a warning that names the missing permission', () => {

@@ -9,6 +9,7 @@ import { configForContext, contextInfos, loadKubeconfig, type LoadedKubeconfig }
 import { fleetChecklist } from '../../report/fleet-checklist.js';
 import { fleetHealthy } from '../../report/status.js';
 import type { GlobalOptions } from '../../session/options.js';
+import { requireCredentials } from '../../session/session.js';
 
 export interface InstallCommandOptions extends GlobalOptions {
   workload?: string[];
@@ -85,10 +86,13 @@ export function resolve(opts: InstallCommandOptions, fleetFile: string, forUnins
   for (const w of workloads) check(w.context, '--workload');
   if (workloads.some((w) => w.context === hostingName))
     throw new UsageError(`"${hostingName}" is the hosting context; a workload cluster must be another context`);
+  const hosting = { context: hostingName, kc: configForContext(loaded.config, hostingName) };
+  const targets = workloads.map((w) => ({ ...w, kc: configForContext(loaded.config, w.context) }));
+  for (const t of [hosting, ...targets]) requireCredentials(t.context, t.kc);
   return {
     loaded,
-    hosting: { context: hostingName, kc: configForContext(loaded.config, hostingName) },
-    workloads: workloads.map((w) => ({ ...w, kc: configForContext(loaded.config, w.context) })),
+    hosting,
+    workloads: targets,
     namespace,
     controlPlaneContext: opts.controlPlaneContext ?? DEFAULT_CONTROL_PLANE_CONTEXT,
   };

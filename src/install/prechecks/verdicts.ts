@@ -4,6 +4,7 @@
  */
 import type { CheckItem, CheckState } from '../../checklist/checklist.js';
 import { describeError } from '../../kube/client.js';
+import { isCredentialsError } from '../../kube/credentials.js';
 import { parseKubeVersion } from '../../kube/discovery.js';
 import {
   NOVA_VERSION,
@@ -25,6 +26,14 @@ export const BETA_DEFAULT_CLASS_ANNOTATION = 'storageclass.beta.kubernetes.io/is
  */
 export function reachableCheck(context: string, outcome: { version: string } | { error: unknown }): Verdict {
   if ('version' in outcome) return { state: 'ok', detail: outcome.version };
+  if (isCredentialsError(outcome.error)) {
+    const e = outcome.error;
+    return {
+      state: 'fail',
+      detail: oneLine(`credentials: ${e.message}`),
+      hint: e.hint ?? `fix user "${e.user}" of context ${context} in the kubeconfig; nothing was sent to its API server`,
+    };
+  }
   return {
     state: 'fail',
     detail: oneLine(describeError(outcome.error)),

@@ -1,7 +1,7 @@
 import { fleetFilePath } from '../../config/fleet-config.js';
 import type { CheckItem, CheckState } from '../../checklist/checklist.js';
 import type { FleetState } from '../../store/fleet-store.js';
-import { reachabilityLine } from '../../store/selectors.js';
+import { credentialsHint, reachabilityLine } from '../../store/selectors.js';
 import type { ContextState } from '../../store/types.js';
 import type { FleetConfig } from '../../kube/fleet.js';
 
@@ -57,6 +57,8 @@ export function contextGate(
       hint: `check that the API server is up and reachable from here: kubectl --context=${name} get --raw /readyz`,
     };
   }
+  if (c.reachability === 'credentials')
+    return { state: 'fail', detail: `unknown: ${name} ${reachabilityLine(c)}`, hint: credentialsHint(c) };
   return undefined;
 }
 

@@ -11,7 +11,7 @@ export interface ContextTableProps {
   width: number;
 }
 
-/** One row per context; why a context is unreachable on the line under it. */
+/** One row per context; why a context is unreachable (or its credentials cannot be loaded) on the line under it. */
 export function ContextTable({ rows, withRole, selected, height, width }: ContextTableProps) {
   return (
     <Table

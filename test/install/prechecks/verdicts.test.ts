@@ -18,6 +18,7 @@ import {
 } from '../../../src/install/prechecks/index.js';
 import { SUPPORT_MATRIX, describeRange, isSupported } from '../../../src/install/support-matrix.js';
 import type { CheckItem } from '../../../src/checklist/checklist.js';
+import { CredentialsError } from '../../../src/kube/credentials.js';
 
 const ZONE = 'topology.kubernetes.io/zone';
 const HOST = 'kubernetes.io/hostname';
@@ -94,6 +95,15 @@ describe('reachableCheck', () => {
     expect(v.detail).toBe('connection refused');
     expect(v.hint).toContain('kind-cp');
     expectOneLineHint(v);
+  });
+
+  it('says credentials that cannot be loaded, with the kubeconfig user in the hint', () => {
+    const err = new CredentialsError('cannot read the token file of user "ci": open /t: no such file or directory', 'ci');
+    expect(reachableCheck('kind-cp', { error: err })).toEqual({
+      state: 'fail',
+      detail: 'credentials: cannot read the token file of user "ci": open /t: no such file or directory',
+      hint: 'fix user "ci" of context kind-cp in the kubeconfig; nothing was sent to its API server',
+    });
   });
 });
 
