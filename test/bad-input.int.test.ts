@@ -1,7 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { makeClient } from '../src/kube/client.js';
+import { configForContext, loadKubeconfig } from '../src/kube/kubeconfig.js';
 import { mutatingEvents, readAuditEvents } from '../src/sandbox/audit.js';
 import { ADMIN_USER } from '../src/sandbox/credentials.js';
 import { readState } from '../src/sandbox/state.js';
@@ -26,13 +29,21 @@ interface Case {
 }
 
 const W1 = ['--kubeconfig', inject('kubeconfig'), '--context', 'kind-workload-1'];
-const NODE = 'workload-1-node-2';
-const create = (...more: string[]) => ['rollout', 'create', ...W1, '--node', NODE, '--yes', ...more];
+/** A node of kind-workload-1 (other tests replace nodes: the name is looked up when the corpus starts). */
+let NODE = '';
+const create =
+  (...more: string[]) =>
+  () => ['rollout', 'create', ...W1, '--node', NODE, '--yes', ...more];
 const broken =
   (context: string, ...cmd: string[]) =>
   (f: BadInputFiles) => [...cmd, '--kubeconfig', f.broken, '--context', context];
 const estimate = (...more: string[]) => ['storage', 'estimate', ...W1, ...more];
-const usage = (name: string, args: string[], err: RegExp): Case => ({ name, args: () => args, code: 2, err });
+const usage = (name: string, args: string[] | (() => string[]), err: RegExp): Case => ({
+  name,
+  args: typeof args === 'function' ? args : () => args,
+  code: 2,
+  err,
+});
 
 const CASES: Case[] = [
   // The command line itself.
@@ -47,12 +58,12 @@ const CASES: Case[] = [
   usage('a bad --timeout', create('--timeout', '5x'), /--timeout.*5x/),
   usage('a negative --health-interval', create('--health-interval', '-5s'), /--health-interval/),
   usage('--health-passes 0', create('--health-passes', '0'), /--health-passes/),
-  usage('--priority before any selector', ['rollout', 'create', ...W1, '--priority', '1', '--node', NODE], /--priority/),
+  usage('--priority before any selector', () => ['rollout', 'create', ...W1, '--priority', '1', '--node', NODE], /--priority/),
   usage('a selector that does not parse', ['rollout', 'create', ...W1, '--selector', 'zone in (a', '--yes'], /selector/),
   usage('an unknown --replace mode', create('--replace', 'banana'), /'banana' is invalid.*wait, delete-node, uncordon/),
   usage('a rollout with no nodes', ['rollout', 'create', ...W1, '--yes'], /--selector|--node|-f/),
   usage('a NodeRollout file that is missing', create('-f', '/nonexistent/rollout.yaml'), /\/nonexistent\/rollout\.yaml/),
-  { name: 'a NodeRollout file that is not YAML', args: (f) => create('-f', f.rolloutNotYaml), code: 2, err: /rollout\.yaml/ },
+  { name: 'a NodeRollout file that is not YAML', args: (f) => create('-f', f.rolloutNotYaml)(), code: 2, err: /rollout\.yaml/ },
   usage('resume without a name', ['rollout', 'resume', ...W1], /missing required argument 'name'/),
   usage('abort without a name', ['rollout', 'abort', ...W1], /missing required argument 'name'/),
   usage('a size that is not a number', estimate('--size', 'data=lots'), /--size.*lots/),
@@ -165,7 +176,7 @@ const CASES: Case[] = [
     ['uninstall', ...W1.slice(0, 2), '--hosting-context', 'kind-cp', '--workload', 'kind-workload-1'],
     /--yes/,
   ),
-  usage('rollout create without --yes and no terminal', ['rollout', 'create', ...W1, '--node', NODE], /--yes/),
+  usage('rollout create without --yes and no terminal', () => ['rollout', 'create', ...W1, '--node', NODE], /--yes/),
   usage('approve without --yes and no terminal', ['approve', ...W1, 'csr-nonexistent'], /--yes|csr-nonexistent/),
   // Names that are not there.
   { name: 'resume of an unknown rollout', args: () => ['rollout', 'resume', 'no-such-rollout', ...W1], code: 1, err: /no-such-rollout/ },
@@ -187,6 +198,9 @@ beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-bad-input-'));
   fs.mkdirSync(path.join(tmp, 'home'));
   files = await badInputFiles(tmp, inject('kubeconfig'), inject('sandboxDir'));
+  const kc = configForContext(loadKubeconfig({ kubeconfig: inject('kubeconfig') }).config, 'kind-workload-1');
+  const nodes = await makeClient(kc, CoreV1Api).listNode();
+  NODE = nodes.items[0]?.metadata?.name ?? 'no-node';
 });
 afterAll(async () => {
   await files?.close();
