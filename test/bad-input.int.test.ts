@@ -1,0 +1,242 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CoreV1Api } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { makeClient } from '../src/kube/client.js';
+import { configForContext, loadKubeconfig } from '../src/kube/kubeconfig.js';
+import { mutatingEvents, readAuditEvents } from '../src/sandbox/audit.js';
+import { ADMIN_USER } from '../src/sandbox/credentials.js';
+import { readState } from '../src/sandbox/state.js';
+import { type BadInputFiles, badInputFiles } from './helpers/bad-input-files.js';
+import { runCli } from './helpers/cli.js';
+
+/**
+ * The bad-input corpus: what a stranger types, and what a stranger's kubeconfig holds. For every
+ * case: the exit code the README documents, one line on stderr saying what is wrong (or, for the
+ * fleet-wide `status`, the reason in its report), never a stack trace, and — checked once at the
+ * end in the API servers' audit logs — nothing changed in any cluster.
+ */
+interface Case {
+  name: string;
+  args: (f: BadInputFiles) => string[];
+  code: number;
+  /** The one stderr line. */
+  err?: RegExp;
+  /** For reports on stdout (status): what the report says; stderr then stays empty. */
+  out?: RegExp;
+  env?: (f: BadInputFiles) => NodeJS.ProcessEnv;
+}
+
+const W1 = ['--kubeconfig', inject('kubeconfig'), '--context', 'kind-workload-1'];
+/** A node of kind-workload-1 (other tests replace nodes: the name is looked up when the corpus starts). */
+let NODE = '';
+const create =
+  (...more: string[]) =>
+  () => ['rollout', 'create', ...W1, '--node', NODE, '--yes', ...more];
+const broken =
+  (context: string, ...cmd: string[]) =>
+  (f: BadInputFiles) => [...cmd, '--kubeconfig', f.broken, '--context', context];
+const estimate = (...more: string[]) => ['storage', 'estimate', ...W1, ...more];
+const usage = (name: string, args: string[] | (() => string[]), err: RegExp): Case => ({
+  name,
+  args: typeof args === 'function' ? args : () => args,
+  code: 2,
+  err,
+});
+
+const CASES: Case[] = [
+  // The command line itself.
+  usage('an unknown command', ['frobnicate'], /unknown command 'frobnicate'/),
+  usage('an unknown subcommand', ['rollout', 'frobnicate'], /unknown command 'frobnicate'/),
+  usage('an unknown option', ['--frobnicate'], /unknown option '--frobnicate'/),
+  usage('an unknown output format', ['status', '-o', 'yaml'], /'yaml' is invalid.*text, json/),
+  usage('an option without its value', ['status', '--kubeconfig'], /--kubeconfig <file>' argument missing/),
+  usage('a negative --max-unavailable', create('--max-unavailable', '-1'), /--max-unavailable.*at least 1/),
+  usage('a word for --max-unavailable', create('--max-unavailable', 'two'), /--max-unavailable.*"two" is not a whole number/),
+  usage('--max-unavailable 0', create('--max-unavailable', '0'), /--max-unavailable.*at least 1/),
+  usage('a bad --timeout', create('--timeout', '5x'), /--timeout.*5x/),
+  usage('a negative --health-interval', create('--health-interval', '-5s'), /--health-interval/),
+  usage('--health-passes 0', create('--health-passes', '0'), /--health-passes/),
+  usage('--priority before any selector', () => ['rollout', 'create', ...W1, '--priority', '1', '--node', NODE], /--priority/),
+  usage('a selector that does not parse', ['rollout', 'create', ...W1, '--selector', 'zone in (a', '--yes'], /selector/),
+  usage('an unknown --replace mode', create('--replace', 'banana'), /'banana' is invalid.*wait, delete-node, uncordon/),
+  usage('a rollout with no nodes', ['rollout', 'create', ...W1, '--yes'], /--selector|--node|-f/),
+  usage('a NodeRollout file that is missing', create('-f', '/nonexistent/rollout.yaml'), /\/nonexistent\/rollout\.yaml/),
+  { name: 'a NodeRollout file that is not YAML', args: (f) => create('-f', f.rolloutNotYaml)(), code: 2, err: /rollout\.yaml/ },
+  usage('resume without a name', ['rollout', 'resume', ...W1], /missing required argument 'name'/),
+  usage('abort without a name', ['rollout', 'abort', ...W1], /missing required argument 'name'/),
+  usage('a size that is not a number', estimate('--size', 'data=lots'), /--size.*lots/),
+  usage('an unknown catalogue', estimate('--catalogue', 'no-such-catalogue'), /no-such-catalogue/),
+  { name: 'a catalogue that is not YAML', args: (f) => estimate('--catalogue', f.catalogueNotYaml), code: 2, err: /catalogue\.yaml/ },
+  usage('an unknown feature', estimate('--features', 'no-such-feature'), /no-such-feature/),
+  { name: '--values over an existing file', args: (f) => estimate('--values', f.existingValues), code: 2, err: /--force/ },
+  usage('preflight --min-cpus -1', ['preflight', '--min-cpus', '-1'], /--min-cpus/),
+  usage('preflight --min-memory lots', ['preflight', '--min-memory', 'lots'], /--min-memory/),
+  usage('preflight --server that is no URL', ['preflight', '--server', 'not a url'], /--server/),
+  usage('preflight --root that is missing', ['preflight', '--root', '/nonexistent/root'], /\/nonexistent\/root/),
+  usage('install --cert-validity-days 0', ['install', ...W1, '--cert-validity-days', '0'], /--cert-validity-days/),
+  usage(
+    'install --bundle that is missing',
+    ['install', ...W1.slice(0, 2), '--hosting-context', 'kind-cp', '--bundle', '/nonexistent/bundle', '--dry-run'],
+    /\/nonexistent\/bundle/,
+  ),
+  usage('install without a hosting context', ['install', '--kubeconfig', inject('kubeconfig'), '--yes'], /--hosting-context/),
+  usage('approve --auto without --requester', ['approve', ...W1, '--auto', '--signer', 'kubernetes.io/kubelet-serving'], /--requester/),
+  usage('approve --deny with nothing to deny', ['approve', ...W1, '--deny', '--yes'], /name|--all-from/),
+  usage('sandbox up --workloads -1', ['sandbox', 'up', '--workloads', '-1'], /--workloads/),
+  usage('a bad --request-timeout', ['status', ...W1, '--request-timeout', '5x'], /--request-timeout.*5x/),
+  usage('a negative --request-timeout', ['status', ...W1, '--request-timeout', '-1s'], /--request-timeout/),
+  // Kubeconfigs and fleet files.
+  usage(
+    'a kubeconfig that does not exist',
+    ['status', '--kubeconfig', '/nonexistent/kubeconfig'],
+    /\/nonexistent\/kubeconfig does not exist/,
+  ),
+  { name: 'a kubeconfig that is not YAML', args: (f) => ['status', '--kubeconfig', f.notYaml], code: 2, err: /not-yaml\.kubeconfig/ },
+  {
+    name: 'an empty kubeconfig',
+    args: (f) => ['status', '--kubeconfig', f.empty],
+    code: 2,
+    err: /empty\.kubeconfig|no contexts|no context/,
+  },
+  { name: 'a kubeconfig that is a list', args: (f) => ['status', '--kubeconfig', f.aList], code: 2, err: /list\.kubeconfig/ },
+  { name: 'a context naming a missing user', args: (f) => ['status', '--kubeconfig', f.missingUser], code: 2, err: /user "ghost"/ },
+  {
+    name: 'a context naming a missing cluster',
+    args: (f) => ['status', '--kubeconfig', f.missingCluster],
+    code: 2,
+    err: /cluster "nowhere"/,
+  },
+  usage(
+    'an unknown --context',
+    ['status', '--kubeconfig', inject('kubeconfig'), '--context', 'nope'],
+    /context "nope" is not in the kubeconfig/,
+  ),
+  usage('rollout list on an unknown --context', ['rollout', 'list', '--kubeconfig', inject('kubeconfig'), '--context', 'nope'], /"nope"/),
+  {
+    name: 'a fleet file that is not YAML',
+    args: () => ['status', '--kubeconfig', inject('kubeconfig')],
+    env: (f) => ({ FLEETDECK_FLEET_FILE: f.fleetNotYaml }),
+    code: 2,
+    err: /fleet-not-yaml\.yaml/,
+  },
+  {
+    name: 'a fleet file of the wrong shape',
+    args: () => ['status', '--kubeconfig', inject('kubeconfig')],
+    env: (f) => ({ FLEETDECK_FLEET_FILE: f.fleetWrongShape }),
+    code: 2,
+    err: /fleet-wrong-shape\.yaml/,
+  },
+  // Credentials that cannot be loaded: a single-context command is a configuration error (2),
+  // the fleet-wide status reports the context and exits 1. Never anonymous access.
+  { name: 'a missing tokenFile', args: broken('token-file-missing', 'rollout', 'list'), code: 2, err: /no-such-token.*no such file/ },
+  { name: 'a missing tokenFile in status', args: broken('token-file-missing', 'status'), code: 1, out: /no-such-token/ },
+  { name: 'a missing exec plugin', args: broken('exec-missing', 'rollout', 'list'), code: 2, err: /fleetdeck-no-such-plugin.*not found/ },
+  { name: 'a missing exec plugin in status', args: broken('exec-missing', 'status'), code: 1, out: /fleetdeck-no-such-plugin/ },
+  {
+    name: 'an interactive exec plugin without a terminal',
+    args: broken('exec-interactive', 'rollout', 'list'),
+    code: 2,
+    err: /interactive/,
+  },
+  { name: 'an unsupported auth-provider', args: broken('auth-provider', 'rollout', 'list'), code: 2, err: /no-such-provider/ },
+  { name: 'an expired client certificate', args: broken('cert-expired', 'rollout', 'list'), code: 2, err: /expired/ },
+  { name: 'a missing client-key file', args: broken('key-file-missing', 'rollout', 'list'), code: 2, err: /no-such\.key/ },
+  // Servers that cannot be used: exit 1 with the reason.
+  { name: 'a closed port', args: broken('refused', 'rollout', 'list'), code: 1, err: /connection refused/ },
+  { name: 'a closed port on a blocked fetch port', args: broken('bad-port', 'rollout', 'list'), code: 1, err: /connection refused/ },
+  { name: 'an untrusted server', args: broken('untrusted', 'rollout', 'list'), code: 1, err: /certificate/ },
+  { name: 'a server that never answers', args: broken('silent', 'rollout', 'list'), code: 1, err: /no response|timed out/ },
+  { name: 'status on a server that never answers', args: broken('silent', 'status'), code: 1, out: /no response|timed out/ },
+  {
+    name: 'the read-only user creating a rollout',
+    args: () => [
+      'rollout',
+      'create',
+      '--kubeconfig',
+      inject('readOnlyKubeconfig'),
+      '--context',
+      'kind-workload-1',
+      '--node',
+      NODE,
+      '--yes',
+    ],
+    code: 1,
+    err: /forbidden|cannot|permission/i,
+  },
+  // Nobody to answer a confirmation.
+  usage(
+    'install without --yes and no terminal',
+    ['install', ...W1.slice(0, 2), '--hosting-context', 'kind-cp', '--workload', 'kind-workload-1'],
+    /--yes/,
+  ),
+  usage(
+    'uninstall without --yes and no terminal',
+    ['uninstall', ...W1.slice(0, 2), '--hosting-context', 'kind-cp', '--workload', 'kind-workload-1'],
+    /--yes/,
+  ),
+  usage('rollout create without --yes and no terminal', () => ['rollout', 'create', ...W1, '--node', NODE], /--yes/),
+  usage('approve without --yes and no terminal', ['approve', ...W1, 'csr-nonexistent'], /--yes|csr-nonexistent/),
+  // Names that are not there.
+  { name: 'resume of an unknown rollout', args: () => ['rollout', 'resume', 'no-such-rollout', ...W1], code: 1, err: /no-such-rollout/ },
+  {
+    name: 'abort of an unknown rollout',
+    args: () => ['rollout', 'abort', 'no-such-rollout', ...W1, '--yes'],
+    code: 1,
+    err: /no-such-rollout/,
+  },
+  { name: 'watch of an unknown rollout', args: () => ['rollout', 'watch', 'no-such-rollout', ...W1], code: 1, err: /no-such-rollout/ },
+];
+
+let files: BadInputFiles;
+let since: Date;
+let tmp: string;
+
+beforeAll(async () => {
+  since = new Date(Date.now() - 1000);
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-bad-input-'));
+  fs.mkdirSync(path.join(tmp, 'home'));
+  files = await badInputFiles(tmp, inject('kubeconfig'), inject('sandboxDir'));
+  const kc = configForContext(loadKubeconfig({ kubeconfig: inject('kubeconfig') }).config, 'kind-workload-1');
+  const nodes = await makeClient(kc, CoreV1Api).listNode();
+  NODE = nodes.items[0]?.metadata?.name ?? 'no-node';
+});
+afterAll(async () => {
+  await files?.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe(`the bad-input corpus (${CASES.length} cases)`, () => {
+  it('holds at least 50 cases', () => expect(CASES.length).toBeGreaterThanOrEqual(50));
+
+  it.each(CASES.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
+    const env = { HOME: path.join(tmp, 'home'), KUBECONFIG: '', ...c.env?.(files) };
+    const r = await runCli(c.args(files), { env, timeoutMs: 60_000 });
+    const all = `${r.stdout}\n${r.stderr}`;
+    expect(all).not.toMatch(/\n\s+at .*\(.*:\d+:\d+\)/);
+    expect(all).not.toMatch(/unexpected error|TypeError|ReferenceError|ENOENT/);
+    expect({ code: r.code, stderr: r.stderr }).toMatchObject({ code: c.code });
+    if (c.err) {
+      const lines = r.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^fleetdeck: /);
+      expect(lines[0]).toMatch(c.err);
+      expect(lines[0]).not.toMatch(/\.;|\.\.$/);
+    }
+    if (c.out) {
+      expect(r.stdout).toMatch(c.out);
+      expect(r.stdout).not.toMatch(/system:anonymous/);
+    }
+  });
+
+  it('changed nothing in any cluster', () => {
+    const state = readState(inject('sandboxDir'));
+    if (!state) throw new Error('no sandbox state');
+    const events = state.clusters.flatMap((c) => readAuditEvents(c.auditLog, { since, user: ADMIN_USER }));
+    const changes = mutatingEvents(events).map((e) => `${e.verb} ${e.requestURI}`);
+    expect(changes).toEqual([]);
+    const anonymous = state.clusters.flatMap((c) => readAuditEvents(c.auditLog, { since, user: 'system:anonymous' }));
+    expect(anonymous.map((e) => `${e.verb} ${e.requestURI}`)).toEqual([]);
+  });
+});
