@@ -219,9 +219,9 @@ function csr(name: string, requester: string, node: string, minutesAgo: number):
   };
 }
 
-/** The cluster's answer to approving or denying, when refused: what the approvals feed makes of a 403. */
+/** How the API server refuses an approval to a user without the permission (after the CSR's name). */
 export const FORBIDDEN_APPROVAL =
-  'not approved: HTTP 403: certificatesigningrequests.certificates.k8s.io "csr-aaa11" is forbidden: User "ops-readonly" cannot update resource "certificatesigningrequests/approval" in API group "certificates.k8s.io" at the cluster scope';
+  'not approved: HTTP 403: certificatesigningrequests.certificates.k8s.io "csr-aaa11" is forbidden: User "system:serviceaccount:ops:readonly-bastion-operator" cannot update resource "certificatesigningrequests/approval" in API group "certificates.k8s.io" at the cluster scope';
 
 /** Approvals: three pending requests (two claim one node); approving answers with `answer`. */
 export function approvalActions(store: FleetStore, answer: (name: string) => string = (n) => `${n}: approved`) {
