@@ -4,7 +4,7 @@ import { MIN_SIZE } from './min-size.js';
 
 /**
  * The one line shown instead of the dashboard in a terminal smaller than MIN_SIZE: the longest
- * wording that fits in `width` columns ("fleetdeck needs at least 60×16; this is 30×8").
+ * wording that fits in `width` columns ("fleetdeck needs at least 60×15; this is 30×8").
  */
 export function tooSmallLine(columns: number, rows: number, width: number): string {
   const need = `${MIN_SIZE.columns}×${MIN_SIZE.rows}`;

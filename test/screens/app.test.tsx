@@ -82,7 +82,7 @@ const VISITS: Visit[] = [
     name: 'Rollouts: progress',
     steps: [
       [['3'], 'rollout-20261122-0530'],
-      [[KEYS.down, KEYS.enter], 'w1-c'],
+      [[KEYS.down, KEYS.enter], 'rollout-20261122-0530 · kind-workload-1'],
     ],
     hints: /esc back/,
   },
