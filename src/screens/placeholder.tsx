@@ -74,12 +74,14 @@ export function PlaceholderScreen({ tab, width, height, readOnly, installer = fa
   // The title, the read-only line, the gap above the steps, the keys with the gap above them.
   const fixed = 1 + (readOnlyLine ? 1 : 0) + 1 + (keys.length ? keys.length + 1 : 0);
   const text = wrap(theme.text(plan.text), width);
-  const textRoom = Math.max(1, Math.min(text.length, height - fixed - MIN_STEP_LINES));
+  // The steps keep a few lines; the description gets what is left, and gives way first.
+  const avail = height - fixed;
+  const textRoom = avail > MIN_STEP_LINES ? Math.min(text.length, avail - MIN_STEP_LINES) : 0;
   const shownText = text.slice(0, textRoom);
-  if (shownText.length < text.length) {
+  if (textRoom > 0 && shownText.length < text.length) {
     shownText[textRoom - 1] = truncate(`${shownText[textRoom - 1] ?? ''} ${text[textRoom] ?? ''}`, width, theme.ellipsis);
   }
-  const stepRoom = Math.max(MIN_STEP_LINES, height - fixed - shownText.length);
+  const stepRoom = avail - shownText.length;
   return (
     <Box flexDirection="column">
       <Text bold color={theme.color('accent')}>
@@ -91,9 +93,11 @@ export function PlaceholderScreen({ tab, width, height, readOnly, installer = fa
       {readOnlyLine ? (
         <Text dimColor>{truncate(theme.text('Read-only: it will show the plan and change nothing.'), width, theme.ellipsis)}</Text>
       ) : null}
-      <Box marginTop={1}>
-        <Checklist items={items} width={width} height={stepRoom} />
-      </Box>
+      {stepRoom > 0 ? (
+        <Box marginTop={1}>
+          <Checklist items={items} width={width} height={stepRoom} />
+        </Box>
+      ) : null}
       {keys.length ? (
         <Box marginTop={1} flexDirection="column">
           {keys.map((line, i) => (

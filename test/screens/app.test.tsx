@@ -12,6 +12,8 @@ interface Visit {
   steps: [keys: string[], shows: FrameCheck][];
   /** The key hints (or the page's own key line) at the bottom. */
   hints: RegExp;
+  /** Started with --read-only (some pages say so on a line of their own). */
+  readOnly?: boolean;
 }
 
 const TAB_BAR = /1 Status.*2 Install.*3 Rollouts.*4 Storage/;
@@ -35,6 +37,14 @@ const VISITS: Visit[] = [
     hints: /y yes|n\/esc/,
   },
   { name: 'Install', steps: [[['2'], 'Press enter to start the install wizard']], hints: /enter install wizard/ },
+  {
+    name: 'Install (read-only)',
+    // The screen's last line: the Install tab's keys stay whole whatever gives way above them.
+    steps: [[['2'], 'before it joins']],
+    hints: /enter install wizard/,
+    readOnly: true,
+  },
+  { name: 'Prepare nodes (read-only)', steps: [[['2', 'p'], 'cluster']], hints: /p run again/, readOnly: true },
   { name: 'Install: help', steps: [[['2', '?'], 'Everywhere']], hints: /esc|\?/ },
   { name: 'Prepare nodes', steps: [[['2', 'p'], 'failure']], hints: /esc/ },
   { name: 'Install wizard: hosting', steps: [[['2', KEYS.enter], 'Hosting cluster']], hints: /enter select/ },
@@ -171,7 +181,7 @@ function expectClean(frame: string, columns: number, rows: number, hints: RegExp
 }
 
 async function visit(v: Visit, columns: number, rows: number): Promise<Screen> {
-  const screen = await renderApp(everyTab(), { columns, rows });
+  const screen = await renderApp(everyTab(v.readOnly ? { ui: { readOnly: true, ascii: false, color: false } } : {}), { columns, rows });
   await screen.waitFor('kind-cp');
   let frame = '';
   for (const [keys, shows] of v.steps) {
