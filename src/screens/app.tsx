@@ -65,15 +65,15 @@ function SizeGate(props: AppProps) {
   return (
     <>
       {small ? <TooSmall columns={columns} rows={rows} onQuit={props.onQuit} /> : null}
+      {/* The size comes as props: the tree shown again is drawn at the size it is shown at. */}
       <Activity mode={small ? 'hidden' : 'visible'}>
-        <Dashboard {...props} />
+        <Dashboard {...props} columns={columns} rows={rows} />
       </Activity>
     </>
   );
 }
 
-function Dashboard({ store, ui, kubeconfigFiles, actions = {}, onQuit }: AppProps) {
-  const { columns, rows } = useWindowSize();
+function Dashboard({ store, ui, kubeconfigFiles, actions = {}, onQuit, columns, rows }: AppProps & { columns: number; rows: number }) {
   const [state, dispatch] = useAppState();
   const view = useFleetView(store, state.filter);
   const empty = view.total === 0;
