@@ -6,13 +6,14 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { describeError } from '../kube/client.js';
 import { decide, watchCsrs } from '../kube/csr.js';
+import { withMissingPermission } from '../kube/forbidden.js';
 import type { ApprovalsWork } from './approvals.js';
 
 /** `kc(context)` is that context's KubeConfig in the session as it is now. */
 export function approvalsWork(kc: (context: string) => KubeConfig): ApprovalsWork {
   return {
     watch: (context, onChange, onError) => {
-      const w = watchCsrs(kc(context), { onChange, onError });
+      const w = watchCsrs(kc(context), { onChange, onError: (message) => onError(withMissingPermission(message)) });
       return () => void w.stop();
     },
     decide: async (context, name, decision) => {
@@ -20,7 +21,8 @@ export function approvalsWork(kc: (context: string) => KubeConfig): ApprovalsWor
       try {
         return (await decide(kc(context), name, decision, `${verb} with the fleetdeck dashboard`)).line;
       } catch (err) {
-        return `${name}: not ${verb}: ${describeError(err)}`;
+        // A refusal names the permission it lacks, so the panel can keep it in sight.
+        return withMissingPermission(`${name}: not ${verb}: ${describeError(err)}`);
       }
     },
   };

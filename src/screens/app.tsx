@@ -1,4 +1,5 @@
 import { Box, useWindowSize } from 'ink';
+import { Activity } from 'react';
 import { useStore } from 'zustand';
 import { Banner, bannerLines } from '../components/banner/index.js';
 import { ContextBar } from '../components/context-bar/index.js';
@@ -16,6 +17,8 @@ import { RolloutsTab } from './rollouts/rollouts-tab.js';
 import { StatusScreen } from './status.js';
 import { StorageTab } from './storage/storage-tab.js';
 import { TAB_TITLES } from './tabs.js';
+import { tooSmall } from './min-size.js';
+import { TooSmall } from './too-small.js';
 import { useAppKeys } from './use-app-keys.js';
 import { useAppState, type AppState } from './use-app-state.js';
 import { useAppTabs, type AppActions, type AppTabs } from './use-app-tabs.js';
@@ -47,13 +50,30 @@ export function App(props: AppProps) {
   const color = colorAllowed(props.ui.color);
   return (
     <UiProvider value={{ ascii: props.ui.ascii, color }}>
-      <Dashboard {...props} />
+      <SizeGate {...props} />
     </UiProvider>
   );
 }
 
-function Dashboard({ store, ui, kubeconfigFiles, actions = {}, onQuit }: AppProps) {
+/**
+ * Below the minimum size, one line says so; the dashboard stays mounted but hidden (an
+ * Activity: its state kept, its keys and timers paused) and comes back as it was.
+ */
+function SizeGate(props: AppProps) {
   const { columns, rows } = useWindowSize();
+  const small = tooSmall(columns, rows);
+  return (
+    <>
+      {small ? <TooSmall columns={columns} rows={rows} onQuit={props.onQuit} /> : null}
+      {/* The size comes as props: the tree shown again is drawn at the size it is shown at. */}
+      <Activity mode={small ? 'hidden' : 'visible'}>
+        <Dashboard {...props} columns={columns} rows={rows} />
+      </Activity>
+    </>
+  );
+}
+
+function Dashboard({ store, ui, kubeconfigFiles, actions = {}, onQuit, columns, rows }: AppProps & { columns: number; rows: number }) {
   const [state, dispatch] = useAppState();
   const view = useFleetView(store, state.filter);
   const empty = view.total === 0;
@@ -85,24 +105,22 @@ function Dashboard({ store, ui, kubeconfigFiles, actions = {}, onQuit }: AppProp
     <Box flexDirection="column" width={width}>
       <TabBar tabs={TAB_TITLES} active={state.tab} />
       <ContextBar total={view.total} reachable={view.reachable} kubeconfigFiles={files} readOnly={ui.readOnly} width={width} />
-      {/* Without the key hints (a dialogue shows its own keys), the body has their line too. */}
-      <Box
-        flexDirection="column"
-        marginTop={1}
-        height={bodyHeight + (tabs.storage.ownsKeys || tabs.approvals.ownsKeys ? 1 : 0)}
-        overflow="hidden"
-      >
-        <TabBody
-          store={store}
-          actions={actions}
-          ui={ui}
-          state={state}
-          view={view}
-          tabs={tabs}
-          width={width}
-          height={bodyHeight}
-          onQuit={onQuit}
-        />
+      {/* Without the key hints (a wizard or a dialogue shows its own keys), the body has their line too. */}
+      <Box flexDirection="column" marginTop={1} height={bodyHeight + (tabs.hints ? 0 : 1)} overflow="hidden">
+        {/* A screen taller than its lines is cut at the bottom, never squeezed (squeezed rows overlap). */}
+        <Box flexDirection="column" flexShrink={0}>
+          <TabBody
+            store={store}
+            actions={actions}
+            ui={ui}
+            state={state}
+            view={view}
+            tabs={tabs}
+            width={width}
+            height={bodyHeight}
+            onQuit={onQuit}
+          />
+        </Box>
       </Box>
       {view.banner ? <Banner kind={view.banner.kind} text={view.banner.text} width={width} /> : null}
       {tabs.hints ? <KeyHints hints={tabs.hints} width={width} /> : null}
@@ -131,7 +149,11 @@ function TabBody({ store, actions, ui, state, view, tabs, width, height, onQuit 
   }
   if (state.help) {
     return (
-      <HelpOverlay sections={tabs.rollouts.shown ? ROLLOUTS_HELP_SECTIONS : tabs.storage.shown ? STORAGE_HELP_SECTIONS : HELP_SECTIONS} />
+      <HelpOverlay
+        sections={tabs.rollouts.shown ? ROLLOUTS_HELP_SECTIONS : tabs.storage.shown ? STORAGE_HELP_SECTIONS : HELP_SECTIONS}
+        width={width}
+        height={height}
+      />
     );
   }
   if (tabs.approvals.shown && actions.approvals) {
@@ -190,5 +212,5 @@ function TabBody({ store, actions, ui, state, view, tabs, width, height, onQuit 
     );
   }
   if (tab === 'install') return <InstallTab store={store} install={install} readOnly={ui.readOnly} width={width} height={height} />;
-  return <PlaceholderScreen tab={tab} width={width} readOnly={ui.readOnly} />;
+  return <PlaceholderScreen tab={tab} width={width} height={height} readOnly={ui.readOnly} />;
 }

@@ -18,17 +18,20 @@ export function InstallTab({ store, install, readOnly, width, height }: InstallT
   const wizard = useStore(store, (s) => s.install.wizard);
   const prepare = useStore(store, (s) => s.prepare.state);
   if (install.prepareOpen && prepare) return <PrepareNodesPage state={prepare} width={width} height={height} />;
+  // What the wizard's loading says takes the last line.
+  const status = wizard === 'loading' || typeof wizard === 'object';
   return (
     <>
       <PlaceholderScreen
         tab="install"
         width={width}
+        height={height - (status ? 1 : 0)}
         readOnly={readOnly}
         installer={install.open !== undefined}
         preflight={install.prepare !== undefined}
       />
       {wizard === 'loading' ? <Text>loading the install bundle…</Text> : null}
-      {typeof wizard === 'object' ? <Text>{wizard.error}</Text> : null}
+      {typeof wizard === 'object' ? <Text wrap="truncate-end">{wizard.error}</Text> : null}
     </>
   );
 }

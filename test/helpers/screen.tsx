@@ -103,6 +103,8 @@ export interface Screen extends Rendered {
   press: (...keys: string[]) => Promise<void>;
   /** Resolve once the last frame satisfies `expected`; fail with the frame after `timeoutMs`. */
   waitFor: (expected: FrameCheck, timeoutMs?: number) => Promise<string>;
+  /** Resize the terminal, as a window resized by its user; resolves once the tree rendered at the new size. */
+  resize: (columns: number, rows: number) => Promise<void>;
 }
 
 /**
@@ -126,19 +128,23 @@ export async function renderScreen(tree: ReactElement, size: { columns?: number;
   const result = render(<SizeProbe onSize={onSize}>{tree}</SizeProbe>);
   const { stdout, stdin } = result;
   const frame = () => result.lastFrame() ?? '';
+  const resize = async (c: number, r: number) => {
+    Object.defineProperty(stdout, 'columns', { value: c, configurable: true });
+    Object.defineProperty(stdout, 'rows', { value: r, configurable: true });
+    stdout.emit('resize');
+    await waitForFrame(frame, () => rendered.columns === c && rendered.rows === r);
+  };
   const screen: Screen = {
     ...result,
     frame,
     press: (...keys) => press(stdin, keys),
     waitFor: (expected, timeout) => waitForFrame(frame, expected, { timeout }),
+    resize,
   };
   // Every effect has run: the input and window-size listeners are attached (a key written
   // before that would be lost). Then the terminal takes its size and the tree renders at it.
   await waitForFrame(frame, () => rendered.columns > 0);
-  Object.defineProperty(stdout, 'columns', { value: columns, configurable: true });
-  Object.defineProperty(stdout, 'rows', { value: rows, configurable: true });
-  stdout.emit('resize');
-  await waitForFrame(frame, () => rendered.columns === columns && rendered.rows === rows);
+  await resize(columns, rows);
   return screen;
 }
 

@@ -88,7 +88,8 @@ export interface DroppableSpec extends ColumnSpec {
 /**
  * Which columns to show in `total` columns: all of them when their content fits
  * (one space between), else leave out droppable columns, highest `drop` first,
- * until it fits. Returns the indices kept, in order.
+ * until it fits; when even their minimum widths do not fit, the last ones too.
+ * Returns the indices kept, in order.
  */
 export function visibleColumns(specs: readonly DroppableSpec[], cells: readonly (readonly string[])[], total: number): number[] {
   const natural = specs.map((spec, i) => {
@@ -105,6 +106,9 @@ export function visibleColumns(specs: readonly DroppableSpec[], cells: readonly 
     if (need() <= total) break;
     kept.splice(kept.indexOf(i), 1);
   }
+  // Still too wide at their narrowest: the last columns go, so a row never wraps.
+  const narrowest = () => kept.reduce((a, i) => a + (specs[i]?.min ?? 0), 0) + Math.max(0, kept.length - 1);
+  while (kept.length > 1 && narrowest() > total) kept.pop();
   return kept;
 }
 

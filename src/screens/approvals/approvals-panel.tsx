@@ -8,6 +8,7 @@ import { pendingCsrs } from '../../store/approvals.js';
 import type { FleetStore } from '../../store/fleet-store.js';
 import { keyHints } from '../keymap.js';
 import { csrBlock, firstShown } from './csr-block.js';
+import { STATUS_MAX_LINES, statusLines } from './status-lines.js';
 import { useApprovalsKeys } from './use-approvals-keys.js';
 
 export interface ApprovalsPanelProps {
@@ -41,8 +42,19 @@ export function ApprovalsPanel({ store, actions, readOnly, active, height, width
   const now = Date.now();
   // Lines under a request are indented by 4.
   const blocks = pending.map((c) => csrBlock(c, now, width - 4));
-  // Title, status line and key hints around the requests.
-  const room = Math.max(1, height - 3);
+  const verb = confirm?.decision === 'approve' ? 'Approve' : 'Deny';
+  const status = confirm
+    ? {
+        text: `${verb} ${confirm.csr.name}${confirm.csr.warnings.length ? ` despite ${confirm.csr.warnings.length} warning${confirm.csr.warnings.length === 1 ? '' : 's'}` : ''}? y/n`,
+        kind: 'warn' as const,
+      }
+    : slice.busy
+      ? { text: `${slice.busy}: asking the cluster…`, kind: 'ok' as const }
+      : (notice ?? slice.line ?? (slice.error ? { text: `watch: ${slice.error} (retrying)`, kind: 'fail' as const } : undefined));
+  // The status wraps (a refusal names the permission it lacks); shortened from the middle if need be.
+  const statusText = status ? statusLines(theme.text(status.text), width, STATUS_MAX_LINES, theme.ellipsis) : [' '];
+  // Title, status lines and key hints around the requests.
+  const room = Math.max(1, height - 2 - statusText.length);
   first.current = firstShown(
     blocks.map((b) => b.length),
     index,
@@ -62,16 +74,6 @@ export function ApprovalsPanel({ store, actions, readOnly, active, height, width
   const more = blocks.length - 1 - last;
 
   const title = `Approvals ${theme.separator} ${context} ${theme.separator} ${csrs === undefined ? 'loading…' : `${pending.length} pending`}${readOnly ? ` ${theme.separator} read-only` : ''}${more > 0 ? ` ${theme.separator} ${more} more below` : ''}`;
-  const verb = confirm?.decision === 'approve' ? 'Approve' : 'Deny';
-  const status = confirm
-    ? {
-        text: `${verb} ${confirm.csr.name}${confirm.csr.warnings.length ? ` despite ${confirm.csr.warnings.length} warning${confirm.csr.warnings.length === 1 ? '' : 's'}` : ''}? y/n`,
-        kind: 'warn' as const,
-      }
-    : slice.busy
-      ? { text: `${slice.busy}: asking the cluster…`, kind: 'ok' as const }
-      : (notice ?? slice.line ?? (slice.error ? { text: `watch: ${slice.error} (retrying)`, kind: 'fail' as const } : undefined));
-
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
       <Text bold>{cut(title)}</Text>
@@ -91,7 +93,7 @@ export function ApprovalsPanel({ store, actions, readOnly, active, height, width
           ))
         )}
       </Box>
-      <Text color={status ? theme.color(status.kind) : undefined}>{status ? cut(status.text) : ' '}</Text>
+      <Text color={status ? theme.color(status.kind) : undefined}>{statusText.join('\n')}</Text>
       <KeyHints hints={keyHints(confirm ? 'approvalsConfirm' : 'approvals')} width={width} />
     </Box>
   );

@@ -1,6 +1,7 @@
 /** The wizard's choice pages: hosting context, namespace, workload contexts and their names, HA, topology key, validity. */
 import { MultiSelect, Select, TextInput } from '@inkjs/ui';
 import type { Dispatch } from 'react';
+import { type Theme, truncate, useTheme } from '../../components/theme/index.js';
 import type { WizardAction, WizardState } from './use-wizard-state.js';
 import { NoOthers } from './wizard-pages.js';
 
@@ -15,20 +16,55 @@ const HA_OPTIONS = [
   { label: 'Single replica of each component', value: 'single' },
 ];
 
-function WorkloadsPage({ others, selected, dispatch }: { others: string[]; selected: string[]; dispatch: Dispatch<WizardAction> }) {
-  if (!others.length) return <NoOthers onContinue={() => dispatch({ type: 'workloads', contexts: [] })} />;
+interface Room {
+  width: number;
+  rows: number;
+}
+
+/** Options shown at once: ten, or what the rows allow. */
+const visible = (rows: number) => Math.max(1, Math.min(10, rows));
+
+/** An option's label cut to the width (after the pointer and the checkbox). */
+const label = (theme: Theme, text: string, width: number) => truncate(theme.text(text), Math.max(8, width - 6), theme.ellipsis);
+
+function WorkloadsPage({
+  others,
+  selected,
+  room,
+  dispatch,
+}: {
+  others: string[];
+  selected: string[];
+  room: Room;
+  dispatch: Dispatch<WizardAction>;
+}) {
+  const theme = useTheme();
+  if (!others.length) return <NoOthers width={room.width} onContinue={() => dispatch({ type: 'workloads', contexts: [] })} />;
   return (
     <MultiSelect
-      options={others.map((c) => ({ label: c, value: c }))}
+      options={others.map((c) => ({ label: label(theme, c, room.width), value: c }))}
       defaultValue={selected}
-      visibleOptionCount={10}
+      visibleOptionCount={visible(room.rows)}
       onSubmit={(contexts) => dispatch({ type: 'workloads', contexts })}
     />
   );
 }
 
 /** The page of one choice, or null when the page is not a choice. */
-export function ChoicePage({ state, contexts, dispatch }: { state: WizardState; contexts: string[]; dispatch: Dispatch<WizardAction> }) {
+export function ChoicePage({
+  state,
+  contexts,
+  width,
+  rows,
+  dispatch,
+}: {
+  state: WizardState;
+  contexts: string[];
+  width: number;
+  rows: number;
+  dispatch: Dispatch<WizardAction>;
+}) {
+  const theme = useTheme();
   const { page, choices } = state;
   const currentName = choices.workloads[state.nameIndex];
   switch (page) {
@@ -36,8 +72,8 @@ export function ChoicePage({ state, contexts, dispatch }: { state: WizardState; 
       return (
         <Select
           // The current choice first: Select reports a choice only when it differs from its value.
-          options={firstOf(contexts, choices.hosting).map((c) => ({ label: c, value: c }))}
-          visibleOptionCount={10}
+          options={firstOf(contexts, choices.hosting).map((c) => ({ label: label(theme, c, width), value: c }))}
+          visibleOptionCount={visible(rows)}
           onChange={(context) => dispatch({ type: 'hosting', context })}
         />
       );
@@ -50,7 +86,14 @@ export function ChoicePage({ state, contexts, dispatch }: { state: WizardState; 
         />
       );
     case 'workloads':
-      return <WorkloadsPage others={contexts.filter((c) => c !== choices.hosting)} selected={choices.workloads} dispatch={dispatch} />;
+      return (
+        <WorkloadsPage
+          others={contexts.filter((c) => c !== choices.hosting)}
+          selected={choices.workloads}
+          room={{ width, rows }}
+          dispatch={dispatch}
+        />
+      );
     case 'names':
       if (!currentName) return null;
       return (
@@ -62,7 +105,10 @@ export function ChoicePage({ state, contexts, dispatch }: { state: WizardState; 
       );
     case 'ha':
       return (
-        <Select options={firstOf(HA_OPTIONS, choices.ha ? 'ha' : 'single')} onChange={(v) => dispatch({ type: 'ha', ha: v === 'ha' })} />
+        <Select
+          options={firstOf(HA_OPTIONS, choices.ha ? 'ha' : 'single').map((o) => ({ ...o, label: label(theme, o.label, width) }))}
+          onChange={(v) => dispatch({ type: 'ha', ha: v === 'ha' })}
+        />
       );
     case 'topology':
       return (

@@ -31,8 +31,9 @@ export function PrepareNodesPage({ state, width, height }: PrepareNodesProps) {
     theme.text('Preflight checks of this host before it becomes a node (the API server is the current context’s).'),
     width,
   );
-  // Title, intro, the gap, the summary line.
-  const rows = Math.max(3, height - 1 - intro.length - 1 - 1);
+  const summary = state.status === 'done' ? wrap(theme.text(prepareSummary(state.items)), width) : [];
+  // Title, intro, the gap, the summary's lines.
+  const rows = Math.max(3, height - 1 - intro.length - 1 - summary.length);
   return (
     <Box flexDirection="column">
       <Text bold color={theme.color('accent')}>
@@ -54,7 +55,7 @@ export function PrepareNodesPage({ state, width, height }: PrepareNodesProps) {
         ) : (
           <>
             <Checklist items={state.items} width={width} height={rows} fold="passed" more={morePreflight} />
-            <Text bold>{theme.text(prepareSummary(state.items))}</Text>
+            <Text bold>{summary.join('\n')}</Text>
           </>
         )}
       </Box>

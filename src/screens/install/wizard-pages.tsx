@@ -1,34 +1,54 @@
 /** The wizard's result pages: the checks, the plan and the install's progress, fitted to the rows they have. */
 import { Box, Text, useInput } from 'ink';
 import { Checklist } from '../../components/checklist/index.js';
-import { useTheme } from '../../components/theme/index.js';
+import { FitLines } from '../../components/fit/index.js';
+import { truncate, useTheme, wrap } from '../../components/theme/index.js';
+import type { CheckItem } from '../../checklist/checklist.js';
 import type { WizardChoices, WizardState } from './use-wizard-state.js';
 
-export function NoOthers({ onContinue }: { onContinue: () => void }) {
+export function NoOthers({ width, onContinue }: { width: number; onContinue: () => void }) {
+  const theme = useTheme();
   useInput((_input, key) => {
     if (key.return) onContinue();
   });
-  return <Text>No other context in the kubeconfig: the control plane is installed without workload clusters (enter continues).</Text>;
+  const text = 'No other context in the kubeconfig: the control plane is installed without workload clusters (enter continues).';
+  return <Text>{wrap(theme.text(text), width).join('\n')}</Text>;
+}
+
+/** A checklist over its summary line (wrapped), both within `rows`. */
+function ChecklistWithSummary({
+  items,
+  summary,
+  width,
+  rows,
+}: {
+  items: CheckItem[];
+  summary: string | undefined;
+  width: number;
+  rows: number;
+}) {
+  const theme = useTheme();
+  const lines = summary ? wrap(theme.text(summary), width) : [];
+  return (
+    <Box flexDirection="column">
+      {/* Finished rows fold their children (keeping those that need attention); if still too tall, the first lines give way. */}
+      <Checklist items={items} width={width} height={Math.max(2, rows - lines.length)} fold="children" keep="end" />
+      {lines.length ? <Text>{lines.join('\n')}</Text> : null}
+    </Box>
+  );
 }
 
 export function ChecksPage({ state, ha, width, rows }: { state: WizardState['checks']; ha: boolean; width: number; rows: number }) {
   const theme = useTheme();
   if (!state?.items.length) return <Text>{theme.text('checking…')}</Text>;
-  return (
-    <Box flexDirection="column">
-      {/* Finished rows fold their children (keeping those that need attention); if still too tall, the first lines give way. */}
-      <Checklist items={state.items} width={width} height={Math.max(3, rows)} fold="children" keep="end" />
-      {state.done ? (
-        <Text>
-          {state.blocking
-            ? `Blocked: fix what failed and press r${ha ? ', or n to continue without HA' : ''}. Nothing was changed.`
-            : state.warnings
-              ? 'Warnings above: press enter to go on anyway.'
-              : 'All checks passed.'}
-        </Text>
-      ) : null}
-    </Box>
-  );
+  const summary = !state.done
+    ? undefined
+    : state.blocking
+      ? `Blocked: fix what failed and press r${ha ? ', or n to continue without HA' : ''}. Nothing was changed.`
+      : state.warnings
+        ? 'Warnings above: press enter to go on anyway.'
+        : 'All checks passed.';
+  return <ChecklistWithSummary items={state.items} summary={summary} width={width} rows={rows} />;
 }
 
 function planRows(choices: WizardChoices, kubeconfigPath?: string, userKubeconfig?: string): [string, string][] {
@@ -50,39 +70,45 @@ function planRows(choices: WizardChoices, kubeconfigPath?: string, userKubeconfi
 export function PlanPage({
   choices,
   readOnly,
+  width,
+  rows,
   kubeconfigPath,
   userKubeconfig,
 }: {
   choices: WizardChoices;
   readOnly: boolean;
+  width: number;
+  rows: number;
   kubeconfigPath?: string;
   userKubeconfig?: string;
 }) {
+  const theme = useTheme();
+  const press = wrap(
+    theme.text(readOnly ? 'Read-only mode: the install is refused (start fleetdeck without --read-only).' : 'Press enter to install.'),
+    width,
+  );
+  const plan = planRows(choices, kubeconfigPath, userKubeconfig);
   return (
     <Box flexDirection="column">
-      {planRows(choices, kubeconfigPath, userKubeconfig).map(([k, v], i) => (
+      <FitLines
+        lines={plan}
+        height={Math.max(2, rows - press.length)}
         // Continuation rows have an empty key: the index tells them apart.
-        <Text key={`${i}:${k}`} wrap="truncate-end">
-          {k.padEnd(18)} {v}
-        </Text>
-      ))}
-      <Text>{readOnly ? 'Read-only mode: the install is refused (start fleetdeck without --read-only).' : 'Press enter to install.'}</Text>
+        keyOf={([k], i) => `${i}:${k}`}
+        render={([k, v]) => <Text>{truncate(theme.text(`${k.padEnd(18)} ${v}`), width, theme.ellipsis)}</Text>}
+        marker={({ total, start, end }) => `↓ ${total - (end - start)} more lines of the plan`}
+      />
+      <Text>{press.join('\n')}</Text>
     </Box>
   );
 }
 
 export function ProgressPage({ progress, width, rows }: { progress: WizardState['progress']; width: number; rows: number }) {
   if (!progress?.items.length) return <Text>starting…</Text>;
-  return (
-    <Box flexDirection="column">
-      <Checklist items={progress.items} width={width} height={Math.max(3, rows)} fold="children" keep="end" />
-      {progress.done ? (
-        <Text>
-          {progress.ok
-            ? 'Installed: the fleet is recorded; fleetdeck shows it live.'
-            : 'Stopped: fix what the failed row says and run the install again; it continues where it stopped.'}
-        </Text>
-      ) : null}
-    </Box>
-  );
+  const summary = !progress.done
+    ? undefined
+    : progress.ok
+      ? 'Installed: the fleet is recorded; fleetdeck shows it live.'
+      : 'Stopped: fix what the failed row says and run the install again; it continues where it stopped.';
+  return <ChecklistWithSummary items={progress.items} summary={summary} width={width} rows={rows} />;
 }

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { useTheme } from '../../components/theme/index.js';
+import { truncate, useTheme, wrap } from '../../components/theme/index.js';
 import type { CheckItem } from '../../checklist/checklist.js';
 import { ChoicePage } from './choice-page.js';
 import { type ChecksOutcome, type InstallOutcome, useChecksRun, useInstallRun, useWizardKeys } from './use-wizard.js';
@@ -56,41 +56,48 @@ function keyLine(page: WizardPage, checksDone: boolean, installDone: boolean, ha
     case 'plan':
       return 'enter install · esc back · ctrl-c quit';
     case 'progress':
-      return installDone ? 'q done' : 'installing… (ctrl-c stops; running the install again continues where it stopped)';
+      return installDone ? 'q done' : 'installing… (ctrl-c stops; run the install again to continue)';
     default:
       return 'enter continue · esc back · ctrl-c quit';
   }
 }
 
-/** The body of the current page. */
+/** The body of the current page, in `rows` lines. */
 function PageBody({
   state,
   props,
+  rows,
   dispatch,
 }: {
   state: WizardState;
   props: WizardProps;
+  rows: number;
   dispatch: Parameters<typeof ChoicePage>[0]['dispatch'];
 }) {
-  const { width, height = 24, readOnly, kubeconfigPath, userKubeconfig } = props;
+  const { width, readOnly, kubeconfigPath, userKubeconfig } = props;
   switch (state.page) {
     case 'checks':
-      return <ChecksPage state={state.checks} ha={state.choices.ha} width={width} rows={height - 6} />;
+      return <ChecksPage state={state.checks} ha={state.choices.ha} width={width} rows={rows} />;
     case 'plan':
       return (
         <PlanPage
           choices={state.choices}
           readOnly={readOnly}
+          width={width}
+          rows={rows}
           {...(kubeconfigPath ? { kubeconfigPath } : {})}
           {...(userKubeconfig ? { userKubeconfig } : {})}
         />
       );
     case 'progress':
-      return <ProgressPage progress={state.progress} width={width} rows={height - 6} />;
+      return <ProgressPage progress={state.progress} width={width} rows={rows} />;
     default:
-      return <ChoicePage state={state} contexts={props.contexts} dispatch={dispatch} />;
+      return <ChoicePage state={state} contexts={props.contexts} width={width} rows={rows} dispatch={dispatch} />;
   }
 }
+
+/** Below this many rows the wizard leaves out the blank lines around its page. */
+const ROWS_FOR_GAPS = 14;
 
 /**
  * The install wizard: one page per choice (hosting context, namespace, workload contexts and
@@ -98,7 +105,7 @@ function PageBody({
  * the plan to confirm, then every install step live. Esc goes back a page; Ctrl-C leaves.
  */
 export function InstallWizard(props: WizardProps) {
-  const { initial, readOnly, userKubeconfig, width, runChecks, runInstall, onExit } = props;
+  const { initial, readOnly, userKubeconfig, width, height = 24, runChecks, runInstall, onExit } = props;
   const theme = useTheme();
   const [state, dispatch] = useWizardState(initial);
   const { page, choices } = state;
@@ -108,18 +115,20 @@ export function InstallWizard(props: WizardProps) {
 
   const step = PAGES.indexOf(page) + 1;
   const currentName = choices.workloads[state.nameIndex];
+  const title = `Install · ${step}/${PAGES.length} ${TITLES[page]}${page === 'names' && currentName ? ` for ${currentName}` : ''}`;
+  const keys = wrap(theme.text(keyLine(page, state.checks?.done === true, state.progress?.done === true, choices.ha)), width);
+  const error = state.error ? wrap(theme.text(state.error), width) : [];
+  const gap = height >= ROWS_FOR_GAPS ? 1 : 0;
+  const rows = Math.max(3, height - 1 - 2 * gap - keys.length - error.length);
   return (
     <Box flexDirection="column" width={width}>
-      <Text bold>
-        Install · {step}/{PAGES.length} {theme.text(TITLES[page])}
-        {page === 'names' && currentName ? ` for ${currentName}` : ''}
-      </Text>
-      <Box flexDirection="column" marginTop={1}>
-        <PageBody state={state} props={props} dispatch={dispatch} />
+      <Text bold>{truncate(theme.text(title), width, theme.ellipsis)}</Text>
+      <Box flexDirection="column" marginTop={gap}>
+        <PageBody state={state} props={props} rows={rows} dispatch={dispatch} />
       </Box>
-      {state.error ? <Text color={theme.color('fail')}>{theme.text(state.error)}</Text> : null}
-      <Box marginTop={1}>
-        <Text dimColor>{theme.text(keyLine(page, state.checks?.done === true, state.progress?.done === true, choices.ha))}</Text>
+      {error.length ? <Text color={theme.color('fail')}>{error.join('\n')}</Text> : null}
+      <Box marginTop={gap}>
+        <Text dimColor>{keys.join('\n')}</Text>
       </Box>
     </Box>
   );

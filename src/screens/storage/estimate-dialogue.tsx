@@ -91,20 +91,27 @@ export function EstimateDialogue(props: EstimateDialogueProps) {
   const nodeBudget = Math.max(0, height - fixed - pageShown.length);
   const nodeLines = nodeTable(kit, nodeRows, nodeBudget);
 
-  const lines: Line[] = [
+  // The rows scrolled out of sight are counted on the line under the page (blank otherwise).
+  const hidden = pageLines.length - pageShown.length;
+  const gap1 = hidden > 0 ? kit.text('gap1', `… ${hidden} more (↑/↓)`, 'muted') : { key: 'gap1', node: <Text> </Text> };
+  const all: Line[] = [
     ...head,
     ...pageShown,
     ...after,
-    { key: 'gap1', node: <Text> </Text> },
+    gap1,
     ...footer,
     ...nodeLines,
     ...tail,
     { key: 'gap2', node: <Text> </Text> },
     keyLine,
   ];
+  // Still too tall: the reminder and the blank line go first, then lines above the keys, which always show.
+  const spare = new Set(['remember', 'gap2']);
+  const lines = all.length > height ? all.filter((l) => !spare.has(l.key)) : all;
+  const fitted = lines.length > height ? [...lines.slice(0, Math.max(0, height - 1)), keyLine] : lines;
   return (
     <Box flexDirection="column" width={width}>
-      {lines.slice(0, Math.max(1, height)).map((l) => (
+      {fitted.map((l) => (
         <Box key={l.key}>{l.node}</Box>
       ))}
     </Box>

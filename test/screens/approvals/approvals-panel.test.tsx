@@ -4,6 +4,9 @@ import { KUBELET_CLIENT_SIGNER, withWarnings, type CsrSummary } from '../../../s
 import type { ApprovalActions } from '../../../src/store/actions.js';
 import { approvalsClosed, approvalsOpened, csrsChanged, decisionDone, decisionStarted } from '../../../src/store/approvals.js';
 import { updateSlice } from '../../../src/store/fleet-store.js';
+import { withMissingPermission } from '../../../src/kube/forbidden.js';
+import { csrsFailed } from '../../../src/store/approvals.js';
+import { everyTab, FORBIDDEN_APPROVAL } from '../../helpers/every-tab.js';
 import { appProps, KEYS, renderApp, threeContexts } from '../../helpers/screen.js';
 
 afterEach(() => cleanup());
@@ -150,5 +153,52 @@ describe('Approvals panel (A on the Status contexts)', () => {
     // A is handled before j: once j is seen moving the cursor on the contexts table, A opened nothing
     await s.press('A', 'j');
     expect(await s.waitFor(/❯ kind-workload-1/)).not.toContain('Approvals ·');
+  });
+});
+
+describe('a refusal from the cluster', () => {
+  /** The frame's lines joined, so text wrapped over lines reads as one. */
+  const joined = (frame: string) =>
+    frame
+      .split('\n')
+      .map((l) => l.trim())
+      .join(' ');
+
+  it.each([
+    [80, 24],
+    [60, 16],
+  ])('at %i×%i shows which permission is missing, wrapped or shortened from the middle', async (columns, rows) => {
+    // Given the cluster refuses approvals with a 403, as the approvals feed words it
+    const props = everyTab({}, (name) => withMissingPermission(`${name}: ${FORBIDDEN_APPROVAL}`));
+    const s = await renderApp(props, { columns, rows });
+    await s.press('A');
+    await s.waitFor('3 pending');
+
+    // When a request is approved
+    await s.press('y');
+    await s.waitFor('y/n');
+    await s.press('y');
+
+    // Then the line says which request, that it was not approved, and what permission is missing
+    const frame = await s.waitFor((f) => joined(f).includes('needs update on certificatesigningrequests/approval)'));
+    expect(joined(frame)).toMatch(/csr-aaa11: not approved: HTTP 403/);
+    const lines = frame.split('\n');
+    for (const line of lines) expect([...line].length, frame).toBeLessThan(columns);
+    expect(lines.length, frame).toBeLessThan(rows);
+    expect(frame).toContain('y approve');
+  });
+
+  it('a watch refused says what it needs too', async () => {
+    const props = everyTab({}, undefined);
+    const s = await renderApp(props, { columns: 60, rows: 16 });
+    await s.press('A');
+    await s.waitFor('3 pending');
+    const context = props.store.getState().approvals.context ?? '';
+    const refused = withMissingPermission(
+      'HTTP 403: certificatesigningrequests.certificates.k8s.io is forbidden: User "system:serviceaccount:ops:readonly-bastion-operator" cannot watch resource "certificatesigningrequests" in API group "certificates.k8s.io" at the cluster scope',
+    );
+    updateSlice(props.store, 'approvals', (a) => csrsFailed(a, context, refused));
+    const frame = await s.waitFor((f) => joined(f).includes('(needs watch on certificatesigningrequests) (retrying)'));
+    expect(joined(frame)).toContain('watch: HTTP 403');
   });
 });
