@@ -194,6 +194,7 @@ async function visit(v: Visit, columns: number, rows: number): Promise<Screen> {
 
 describe.each([
   [MIN_SIZE.columns, MIN_SIZE.rows],
+  [60, 16],
   [80, 24],
 ])('at %i×%i every screen lays out cleanly', (columns, rows) => {
   it.each(VISITS.map((v) => [v.name, v] as const))('%s', async (_name, v) => {
