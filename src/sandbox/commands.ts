@@ -10,6 +10,7 @@ import { configForContext, loadKubeconfig } from '../kube/kubeconfig.js';
 import { summarizeNode } from '../kube/nodes.js';
 import { ensureBinaries } from './binaries.js';
 import { apiserverReady } from './cluster.js';
+import type { ControlledRole } from './control.js';
 import { isOurs, readState, recordedPids, type SandboxState } from './state.js';
 
 export interface Out {
@@ -220,8 +221,8 @@ export function healthy(s: SandboxStatus): boolean {
   );
 }
 
-/** Asks the supervisor to stop or start one cluster's API server (outage drills). */
-export async function controlApiserver(dir: string, context: string, action: 'stop' | 'start'): Promise<string> {
+/** Asks the supervisor to stop or start one cluster's API server or etcd (outage drills). */
+export async function controlProcess(dir: string, context: string, role: ControlledRole, action: 'stop' | 'start'): Promise<string> {
   const state = readState(dir);
   if (!state || !supervisorAlive(state) || state.phase !== 'ready') {
     throw new UserError('the sandbox is not running; start it with `fleetdeck sandbox up`');
@@ -232,7 +233,7 @@ export async function controlApiserver(dir: string, context: string, action: 'st
   }
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { socketPath: state.controlSocket, method: 'POST', path: `/apiserver/${action}?context=${encodeURIComponent(context)}` },
+      { socketPath: state.controlSocket, method: 'POST', path: `/${role}/${action}?context=${encodeURIComponent(context)}` },
       (res) => {
         let body = '';
         res.on('data', (d: Buffer) => (body += d.toString()));
