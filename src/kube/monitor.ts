@@ -2,8 +2,8 @@ import type { KubeConfig, V1Node } from '@kubernetes/client-node';
 import type { ContextSink } from './sink.js';
 import type { ContextWatcher, WatcherEnv, WatcherFactory } from './watcher.js';
 import type { ContextInfo } from './kubeconfig.js';
-import { describeError, forbiddenMessage, makeJsonClient } from './client.js';
-import { discover, serverVersion } from './discovery.js';
+import { describeError, forbiddenMessage, makeJsonClient, type JsonClient } from './client.js';
+import { discover, notReadyReason, serverVersion } from './discovery.js';
 import { listJsonPaged } from './list.js';
 import { summarizeNode, type NodeSummary } from './nodes.js';
 import { ResilientWatch } from './watch.js';
@@ -32,6 +32,9 @@ export class ContextMonitor {
   private probing: Promise<void> | undefined;
   private reachable: boolean | undefined;
   private unreachableSince: number | undefined;
+  private notReadySince: number | undefined;
+  /** Short requests of the probe (GET /readyz), on the context's pooled connection. */
+  private readonly probeClient: JsonClient;
   private discovered = false;
   private stopped = false;
   private readonly nodes: ResilientWatch<V1Node, NodeSummary>;
@@ -48,6 +51,7 @@ export class ContextMonitor {
     this.probeTimeoutMs = opts.probeTimeoutMs ?? 3_000;
     this.now = opts.now ?? Date.now;
     const client = makeJsonClient(kc, opts.requestTimeoutMs ?? 15_000);
+    this.probeClient = makeJsonClient(kc, this.probeTimeoutMs);
     const name = info.name;
     this.nodes = new ResilientWatch<V1Node, NodeSummary>({
       kc,
@@ -108,10 +112,12 @@ export class ContextMonitor {
       const d = this.discovered ? undefined : await discover(this.kc, this.probeTimeoutMs);
       const v = d?.version ?? (await serverVersion(this.kc, this.probeTimeoutMs));
       const latencyMs = Math.round(performance.now() - started);
+      const notReady = await this.readiness();
       if (this.stopped) return;
-      const wasUnreachable = this.reachable === false;
+      const wasDown = this.reachable === false || this.notReadySince !== undefined;
       this.reachable = true;
       this.unreachableSince = undefined;
+      this.notReadySince = notReady === undefined ? undefined : (this.notReadySince ?? this.now());
       this.batch.patchContext(this.info.name, {
         reachability: 'reachable',
         latencyMs,
@@ -119,10 +125,13 @@ export class ContextMonitor {
         lastSuccessAt: this.now(),
         lastError: undefined,
         unreachableSince: undefined,
+        notReady,
+        notReadySince: this.notReadySince,
         ...(d ? { apiGroups: d.apiGroups, evictionVersion: d.evictionVersion } : {}),
       });
       if (d) this.discovered = true;
-      if (wasUnreachable) {
+      // Back (reachable and ready): the watches waiting out a backoff try again now.
+      if (wasDown && notReady === undefined) {
         this.nodes.retryNow();
         for (const w of this.watchers) w.retryNow();
       }
@@ -132,11 +141,23 @@ export class ContextMonitor {
       // A server that comes back may have been upgraded: discover again then.
       this.discovered = false;
       this.unreachableSince ??= this.now();
+      this.notReadySince = undefined;
       this.batch.patchContext(this.info.name, {
         reachability: 'unreachable',
         lastError: describeError(err),
         unreachableSince: this.unreachableSince,
+        notReady: undefined,
+        notReadySince: undefined,
       });
+    }
+  }
+
+  /** Why the server says it cannot serve (its /readyz), or undefined when it is ready. */
+  private async readiness(): Promise<string | undefined> {
+    try {
+      return await notReadyReason(this.probeClient);
+    } catch (err) {
+      return `/readyz: ${describeError(err)}`;
     }
   }
 }

@@ -26,13 +26,19 @@ export function clock(ms: number): string {
   return [d.getHours(), d.getMinutes(), d.getSeconds()].map((v) => String(v).padStart(2, '0')).join(':');
 }
 
-/** One line describing reachability, e.g. "unreachable since 10:42:07 (connection refused)". */
+/**
+ * One line describing reachability, e.g. "unreachable since 10:42:07 (connection refused)", or
+ * "reachable but not ready since 10:42:07 (etcd failed)" for a server that answers but cannot serve.
+ */
 export function reachabilityLine(ctx: ContextState): string {
   switch (ctx.reachability) {
     case 'unknown':
       return 'connecting…';
-    case 'reachable':
-      return 'reachable';
+    case 'reachable': {
+      if (ctx.notReady === undefined) return 'reachable';
+      const since = ctx.notReadySince !== undefined ? ` since ${clock(ctx.notReadySince)}` : '';
+      return `reachable but not ready${since} (${ctx.notReady})`;
+    }
     case 'unreachable': {
       const since = ctx.unreachableSince !== undefined ? ` since ${clock(ctx.unreachableSince)}` : '';
       return `unreachable${since}${ctx.lastError ? ` (${ctx.lastError})` : ''}`;
@@ -44,9 +50,11 @@ export function reachabilityLine(ctx: ContextState): string {
 export interface StatusRow {
   name: string;
   reachability: ContextState['reachability'];
-  /** "reachable", "connecting…" or "unreachable since HH:MM:SS" (the reason is separate). */
+  /** "reachable", "connecting…", "unreachable since HH:MM:SS" or "not ready since HH:MM:SS" (the reason is separate). */
   status: string;
-  /** Why it is unreachable, shown under the row. */
+  /** Reachable, but the API server cannot serve (its /readyz failed). */
+  notReady?: true;
+  /** Why it is unreachable or not ready, shown under the row. */
   reason?: string;
   /** e.g. "12ms"; "-" while not reachable. */
   latency: string;
@@ -69,6 +77,11 @@ export function statusRow(ctx: ContextState): StatusRow {
     nodesWarn: false,
   };
   if (ctx.reachability === 'unreachable' && ctx.lastError) row.reason = ctx.lastError;
+  if (reachable && ctx.notReady !== undefined) {
+    row.notReady = true;
+    row.status = `not ready${ctx.notReadySince !== undefined ? ` since ${clock(ctx.notReadySince)}` : ''}`;
+    row.reason = ctx.notReady;
+  }
   if (ctx.nodes.forbidden !== undefined) {
     row.nodes = 'forbidden';
     row.nodesWarn = true;
@@ -256,7 +269,8 @@ function fleetSlices(name: string, fleet: FleetConfig | undefined): { namespace:
  */
 export function settled(c: ContextState, fleet?: FleetConfig): boolean {
   if (c.reachability === 'unknown') return false;
-  if (c.reachability === 'unreachable') return true;
+  // Unreachable, or not ready (its lists would only time out): the answer is in.
+  if (c.reachability === 'unreachable' || c.notReady !== undefined) return true;
   const answered = (x: { synced: boolean; forbidden?: string }) => x.synced || x.forbidden !== undefined;
   if (!answered(c.nodes) || !answered(c.pods) || !answered(c.events)) return false;
   const slices = fleetSlices(c.name, fleet);
