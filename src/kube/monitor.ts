@@ -8,8 +8,11 @@ import { listJsonPaged } from './list.js';
 import { summarizeNode, type NodeSummary } from './nodes.js';
 import { ResilientWatch } from './watch.js';
 
+/** How often an unreachable or not ready server is probed. */
+const DOWN_PROBE_MS = 1_000;
+
 export interface MonitorOptions {
-  /** How often reachability and latency are measured. */
+  /** How often reachability and latency are measured (every second while the server is down). */
   probeIntervalMs?: number;
   /** A probe slower than this counts as unreachable. */
   probeTimeoutMs?: number;
@@ -99,7 +102,9 @@ export class ContextMonitor {
       this.probing = undefined;
       if (this.timer) clearTimeout(this.timer);
       if (!this.stopped) {
-        this.timer = setTimeout(() => void this.probe(), this.probeIntervalMs);
+        // While it is down, a second apart: it is marked back within about a second.
+        const down = this.reachable === false || this.notReadySince !== undefined;
+        this.timer = setTimeout(() => void this.probe(), down ? Math.min(DOWN_PROBE_MS, this.probeIntervalMs) : this.probeIntervalMs);
         this.timer.unref?.();
       }
     });
