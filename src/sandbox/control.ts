@@ -46,7 +46,8 @@ function stopRole({ c, role, save, log, reply }: Drill): void {
   const name = ROLES[role];
   setRecorded({ c, role, save, log, reply }, 'stopped');
   log(`${c.spec.context}: stopping ${name} on request`);
-  c.procs.stopRole(name).then(
+  // A drill, not a shutdown: the process gets 2 s to exit on SIGTERM, then SIGKILL.
+  c.procs.stopRole(name, 2000).then(
     () => reply(200, `${c.spec.context}: ${name} stopped`),
     (err: unknown) => reply(500, describeError(err)),
   );
