@@ -89,11 +89,15 @@ describe('a watch answered with 410 Gone', () => {
     });
     watch.start();
     await eventually('listed', () => lists === 1 && seen.has('before'), 30_000);
+    // The list's connection, then the first watch's (client-node opens one per watch).
+    await eventually('the first watch connected', () => relay!.accepted >= 2, 15_000, 20);
 
     // The next watch request waits in the relay: the watch is gone.
     relay.hold();
     await eventually('the resumed watch is held', () => relay!.held > 0, 15_000, 20);
     await core.createNamespacedEvent({ namespace: NS, body: warning('while-gone') });
+    // One more write: the compaction below goes past the event's own revision too.
+    await core.createNamespacedEvent({ namespace: NS, body: warning('later') });
     await compactEtcd(etcdPort, await etcdRevision(etcdPort));
     expect(seen.has('while-gone')).toBe(false);
     expect(lists).toBe(1);

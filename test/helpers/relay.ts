@@ -10,6 +10,8 @@ export class Relay {
   private readonly waiting: (() => void)[] = [];
   private readonly sockets = new Set<net.Socket>();
   private holding = false;
+  /** Connections accepted so far. */
+  accepted = 0;
 
   constructor(private readonly target: { host: string; port: number }) {
     this.server = net.createServer((client) => this.accept(client));
@@ -44,6 +46,7 @@ export class Relay {
   }
 
   private accept(client: net.Socket): void {
+    this.accepted++;
     this.sockets.add(client);
     client.on('close', () => this.sockets.delete(client));
     client.on('error', () => client.destroy());
