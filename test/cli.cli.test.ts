@@ -147,9 +147,11 @@ describe('fleetdeck command line', () => {
     expect(down.stdout).toMatch(/not running/);
   });
 
-  it('stop-apiserver without a running sandbox: one line, exit 1', async () => {
-    const r = await runCli(['sandbox', 'stop-apiserver', 'kind-cp', '--dir', path.join(tmp, 'none')], { env });
-    expect(r.code).toBe(1);
-    expectOneLine(r.stderr, /the sandbox is not running/);
+  it('stop-apiserver and stop-etcd without a running sandbox: one line, exit 1', async () => {
+    for (const sub of ['stop-apiserver', 'stop-etcd']) {
+      const r = await runCli(['sandbox', sub, 'kind-cp', '--dir', path.join(tmp, 'none')], { env });
+      expect(r.code).toBe(1);
+      expectOneLine(r.stderr, /the sandbox is not running/);
+    }
   });
 });

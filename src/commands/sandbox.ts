@@ -2,7 +2,7 @@ import { UsageError, UserError } from '../errors.js';
 import { describeError } from '../kube/client.js';
 import { annotateNode, listLabeledNodes } from '../kube/nodes.js';
 import { configForContext, loadKubeconfig } from '../kube/kubeconfig.js';
-import { controlApiserver, exportLine, sandboxDown, sandboxStatus, sandboxUp } from '../sandbox/commands.js';
+import { controlProcess, exportLine, sandboxDown, sandboxStatus, sandboxUp } from '../sandbox/commands.js';
 import type { SandboxStatus } from '../sandbox/health.js';
 import { ensureBinaries } from '../sandbox/binaries.js';
 import { REPLACE_WHEN_DRAINED_ANNOTATION, SANDBOX_NODE_ANNOTATION } from '../sandbox/sim/index.js';
@@ -11,7 +11,7 @@ import { supervise } from '../sandbox/supervisor.js';
 import { requireOutput, type GlobalOptions } from '../session/options.js';
 
 export interface SandboxCommandOptions {
-  sub: 'up' | 'down' | 'status' | 'stop-apiserver' | 'start-apiserver' | '__supervise';
+  sub: 'up' | 'down' | 'status' | 'stop-apiserver' | 'start-apiserver' | 'stop-etcd' | 'start-etcd' | '__supervise';
   dir?: string;
   workloads?: number;
   nodes?: number;
@@ -113,10 +113,13 @@ export async function runSandbox(opts: GlobalOptions & SandboxCommandOptions): P
       return s.healthy ? 0 : 1;
     }
     case 'stop-apiserver':
-    case 'start-apiserver': {
+    case 'start-apiserver':
+    case 'stop-etcd':
+    case 'start-etcd': {
       const context = opts.args?.[0];
       if (!context) throw new UsageError(`sandbox ${opts.sub} needs a context, e.g. kind-workload-1`);
-      out(await controlApiserver(dir, context, opts.sub === 'stop-apiserver' ? 'stop' : 'start'));
+      const [action, role] = opts.sub.split('-') as ['stop' | 'start', 'apiserver' | 'etcd'];
+      out(await controlProcess(dir, context, role, action));
       return 0;
     }
     case '__supervise': {

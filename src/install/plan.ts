@@ -80,6 +80,10 @@ export const COMPONENTS = [
   { id: 'scheduler', label: 'Nova scheduler', selector: 'component=nova-scheduler', kind: 'Deployment', name: 'nova-scheduler' },
 ] as const;
 
+/** A wait gave up on an API server that stopped answering (ServerLost). */
+export const lostHint = (context: string) =>
+  `the API server of ${context} stopped answering: once it answers again (kubectl --context=${context} get --raw /readyz), run the same command again; it continues where it stopped`;
+
 /** The guide's hints, word for word where it has them. */
 export const HINTS = {
   loadBalancer:

@@ -1,7 +1,7 @@
 import type { CheckItem, CheckState } from '../checklist/checklist.js';
 import { ProgressBoard, type RowKey } from '../checklist/progress-board.js';
 import { describeError } from '../kube/client.js';
-import { WaitTimeout } from '../kube/wait.js';
+import { ServerLost, WaitTimeout } from '../kube/wait.js';
 
 /** A failure with the hint the row shows under it. */
 export class StepError extends Error {
@@ -32,7 +32,7 @@ export type StepOutcome = string | { detail: string; state?: 'ok' | 'warn'; hint
 
 /** The one-line message of a step's failure. */
 function failureDetail(err: unknown): string {
-  return err instanceof StepError || err instanceof WaitTimeout ? err.message : describeError(err);
+  return err instanceof StepError || err instanceof WaitTimeout || err instanceof ServerLost ? err.message : describeError(err);
 }
 
 /**

@@ -61,6 +61,8 @@ export function makeClient<T>(kc: KubeConfig, Api: new (config: Configuration) =
 /** GETs of API paths answered as plain parsed JSON. */
 export interface JsonClient {
   get<T>(path: string, query?: Record<string, string | number | undefined>): Promise<T>;
+  /** A GET whose answer is text, whatever its status (health endpoints such as /readyz). */
+  getText(path: string): Promise<{ status: number; text: string }>;
 }
 
 /**
@@ -92,6 +94,13 @@ export function makeJsonClient(kc: KubeConfig, timeoutMs = DEFAULT_TIMEOUT_MS): 
         throw new ApiException(res.httpStatusCode, `HTTP-Code: ${res.httpStatusCode}`, body, res.headers);
       }
       return JSON.parse(text) as T;
+    },
+    async getText(path: string): Promise<{ status: number; text: string }> {
+      const ctx = config.baseServer.makeRequestContext(path, HttpMethod.GET);
+      ctx.setSignal(AbortSignal.timeout(timeoutMs));
+      await config.authMethods.default?.applySecurityAuthentication(ctx);
+      const res = await config.httpApi.send(ctx).toPromise();
+      return { status: res.httpStatusCode, text: await res.body.text() };
     },
   };
 }

@@ -1,5 +1,5 @@
 import { ApisApi, CoreV1Api, VersionApi, type KubeConfig, type V1APIResourceList } from '@kubernetes/client-node';
-import { makeClient, makeJsonClient } from './client.js';
+import { makeClient, makeJsonClient, type JsonClient } from './client.js';
 
 export interface Discovery {
   version: string;
@@ -28,6 +28,32 @@ export function parseKubeVersion(version: string): KubeMinor | undefined {
 export async function serverVersion(kc: KubeConfig, timeoutMs: number): Promise<string> {
   const info = await makeClient(kc, VersionApi, timeoutMs).getCode();
   return info.gitVersion;
+}
+
+/**
+ * Why the API server says it cannot serve requests (GET /readyz, open to every user since
+ * 1.16): its failed checks in one line ("etcd failed"). Undefined when it is ready, or when it
+ * cannot tell (no /readyz before 1.16, or a server that does not let this user read it).
+ * Throws when /readyz does not answer (e.g. timed out).
+ */
+export async function notReadyReason(client: JsonClient): Promise<string | undefined> {
+  const { status, text } = await client.getText('/readyz');
+  return readyzVerdict(status, text);
+}
+
+/** The answer of /readyz read: undefined (ready, or cannot tell), else its failed checks ("etcd failed"). */
+export function readyzVerdict(status: number, text: string): string | undefined {
+  if (status === 200 || status === 401 || status === 403 || status === 404) return undefined;
+  const failed = text
+    .split('\n')
+    .filter((l) => l.startsWith('[-]'))
+    .map((l) =>
+      l
+        .slice(3)
+        .replace(/: reason withheld$/, '')
+        .trim(),
+    );
+  return failed.length > 0 ? failed.join(', ') : `/readyz answered HTTP ${status}`;
 }
 
 /**

@@ -2,15 +2,18 @@ import type { KubeConfig, V1Node } from '@kubernetes/client-node';
 import type { ContextSink } from './sink.js';
 import type { ContextWatcher, WatcherEnv, WatcherFactory } from './watcher.js';
 import type { ContextInfo } from './kubeconfig.js';
-import { describeError, forbiddenMessage, makeJsonClient } from './client.js';
+import { describeError, forbiddenMessage, makeJsonClient, type JsonClient } from './client.js';
 import { isCredentialsError } from './credentials.js';
-import { discover, serverVersion } from './discovery.js';
+import { discover, notReadyReason, serverVersion } from './discovery.js';
 import { listJsonPaged } from './list.js';
 import { summarizeNode, type NodeSummary } from './nodes.js';
 import { ResilientWatch } from './watch.js';
 
+/** How often an unreachable or not ready server is probed. */
+const DOWN_PROBE_MS = 1_000;
+
 export interface MonitorOptions {
-  /** How often reachability and latency are measured. */
+  /** How often reachability and latency are measured (every second while the server is down). */
   probeIntervalMs?: number;
   /** A probe slower than this counts as unreachable. */
   probeTimeoutMs?: number;
@@ -33,6 +36,9 @@ export class ContextMonitor {
   private probing: Promise<void> | undefined;
   private reachable: boolean | undefined;
   private unreachableSince: number | undefined;
+  private notReadySince: number | undefined;
+  /** Short requests of the probe (GET /readyz), on the context's pooled connection. */
+  private readonly probeClient: JsonClient;
   private discovered = false;
   private stopped = false;
   private readonly nodes: ResilientWatch<V1Node, NodeSummary>;
@@ -49,6 +55,7 @@ export class ContextMonitor {
     this.probeTimeoutMs = opts.probeTimeoutMs ?? 3_000;
     this.now = opts.now ?? Date.now;
     const client = makeJsonClient(kc, opts.requestTimeoutMs ?? 15_000);
+    this.probeClient = makeJsonClient(kc, this.probeTimeoutMs);
     const name = info.name;
     this.nodes = new ResilientWatch<V1Node, NodeSummary>({
       kc,
@@ -96,7 +103,9 @@ export class ContextMonitor {
       this.probing = undefined;
       if (this.timer) clearTimeout(this.timer);
       if (!this.stopped) {
-        this.timer = setTimeout(() => void this.probe(), this.probeIntervalMs);
+        // While it is down, a second apart: it is marked back within about a second.
+        const down = this.reachable === false || this.notReadySince !== undefined;
+        this.timer = setTimeout(() => void this.probe(), down ? Math.min(DOWN_PROBE_MS, this.probeIntervalMs) : this.probeIntervalMs);
         this.timer.unref?.();
       }
     });
@@ -109,10 +118,12 @@ export class ContextMonitor {
       const d = this.discovered ? undefined : await discover(this.kc, this.probeTimeoutMs);
       const v = d?.version ?? (await serverVersion(this.kc, this.probeTimeoutMs));
       const latencyMs = Math.round(performance.now() - started);
+      const notReady = await this.readiness();
       if (this.stopped) return;
-      const wasUnreachable = this.reachable === false;
+      const wasDown = this.reachable === false || this.notReadySince !== undefined;
       this.reachable = true;
       this.unreachableSince = undefined;
+      this.notReadySince = notReady === undefined ? undefined : (this.notReadySince ?? this.now());
       this.batch.patchContext(this.info.name, {
         reachability: 'reachable',
         latencyMs,
@@ -121,10 +132,13 @@ export class ContextMonitor {
         lastError: undefined,
         hint: undefined,
         unreachableSince: undefined,
+        notReady,
+        notReadySince: this.notReadySince,
         ...(d ? { apiGroups: d.apiGroups, evictionVersion: d.evictionVersion } : {}),
       });
       if (d) this.discovered = true;
-      if (wasUnreachable) {
+      // Back (reachable and ready): the watches waiting out a backoff try again now.
+      if (wasDown && notReady === undefined) {
         this.nodes.retryNow();
         for (const w of this.watchers) w.retryNow();
       }
@@ -135,23 +149,38 @@ export class ContextMonitor {
         // Nothing was sent: the server may be fine, the kubeconfig's user is not.
         this.discovered = false;
         this.unreachableSince = undefined;
+        this.notReadySince = undefined;
         this.batch.patchContext(this.info.name, {
           reachability: 'credentials',
           lastError: err.message,
           hint: err.hint,
           unreachableSince: undefined,
+          notReady: undefined,
+          notReadySince: undefined,
         });
         return;
       }
       // A server that comes back may have been upgraded: discover again then.
       this.discovered = false;
       this.unreachableSince ??= this.now();
+      this.notReadySince = undefined;
       this.batch.patchContext(this.info.name, {
         reachability: 'unreachable',
         lastError: describeError(err),
         hint: undefined,
         unreachableSince: this.unreachableSince,
+        notReady: undefined,
+        notReadySince: undefined,
       });
+    }
+  }
+
+  /** Why the server says it cannot serve (its /readyz), or undefined when it is ready. */
+  private async readiness(): Promise<string | undefined> {
+    try {
+      return await notReadyReason(this.probeClient);
+    } catch (err) {
+      return `/readyz: ${describeError(err)}`;
     }
   }
 }

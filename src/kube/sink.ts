@@ -33,6 +33,13 @@ export interface ContextProbe {
   lastSuccessAt?: number;
   /** Epoch ms when it became unreachable (undefined while reachable). */
   unreachableSince?: number;
+  /**
+   * Reachable, but the API server says it cannot serve (its /readyz failed, e.g. etcd is down):
+   * why, one line ("etcd failed"); undefined while it is ready.
+   */
+  notReady?: string;
+  /** Epoch ms since when it is not ready. */
+  notReadySince?: number;
 }
 
 /** Summaries a watcher replaces whole (it keeps its own working state). */

@@ -21,6 +21,26 @@ export interface WaitOptions<T> {
   signal?: AbortSignal;
   /** Each new detail line while waiting. */
   onProgress?: (detail: string) => void;
+  /** Give up (ServerLost) when the API server has not answered for this long (default LOST_AFTER_MS). */
+  lostAfterMs?: number;
+}
+
+/**
+ * How long a wait goes on while the API server does not answer at all (connection refused, timed
+ * out, 5xx) before it gives up with ServerLost: the work that waits stops, resumable, instead of
+ * waiting out its whole timeout on a server that is gone.
+ */
+export const LOST_AFTER_MS = 60_000;
+
+/** A wait gave up: the API server did not answer for `lostAfterMs`. */
+export class ServerLost extends Error {
+  constructor(
+    readonly lastError: string,
+    readonly lostAfterMs: number,
+  ) {
+    super(`no answer from the API server for ${Math.round(lostAfterMs / 1000)} s (${lastError})`);
+    this.name = 'ServerLost';
+  }
 }
 
 export class WaitTimeout extends Error {
@@ -44,8 +64,11 @@ export function waitFor<T extends { metadata?: { name?: string; resourceVersion?
   if (opts.labelSelector) query.labelSelector = opts.labelSelector;
   if (opts.fieldSelector) query.fieldSelector = opts.fieldSelector;
   let last = 'waiting';
+  const lostAfterMs = opts.lostAfterMs ?? LOST_AFTER_MS;
   return new Promise<string>((resolve, reject) => {
     let finished = false;
+    /** Since when nothing answered (undefined while the server answers). */
+    let failingSince: number | undefined;
     const finish = (err: Error | undefined) => {
       if (finished) return;
       finished = true;
@@ -69,11 +92,13 @@ export function waitFor<T extends { metadata?: { name?: string; resourceVersion?
       queryParams: query,
       list: () => client.get<{ items: T[]; metadata?: { resourceVersion?: string } }>(opts.path, query),
       onList: (list) => {
+        failingSince = undefined;
         items.clear();
         for (const o of list) items.set(o.metadata?.name ?? '', o);
         evaluate();
       },
       onEvent: (type, o) => {
+        failingSince = undefined;
         if (type === 'DELETED') items.delete(o.metadata?.name ?? '');
         else items.set(o.metadata?.name ?? '', o);
         evaluate();
@@ -84,6 +109,10 @@ export function waitFor<T extends { metadata?: { name?: string; resourceVersion?
           last = detail;
           opts.onProgress?.(last);
         }
+        // An answer (403, 404…) is not a lost server.
+        if (/^HTTP 4\d\d\b/.test(message)) return;
+        failingSince ??= Date.now();
+        if (Date.now() - failingSince >= lostAfterMs) finish(new ServerLost(message, lostAfterMs));
       },
       backoff: { initialMs: 500, maxMs: 5_000 },
     });

@@ -1,4 +1,4 @@
-/** `fleetdeck sandbox up|down|status|stop-apiserver|start-apiserver` (and the hidden supervisor). The command's code is loaded when it runs. */
+/** `fleetdeck sandbox up|down|status|stop-apiserver|start-apiserver|stop-etcd|start-etcd` (and the hidden supervisor). The command's code is loaded when it runs. */
 import type { Command } from 'commander';
 import type { SandboxCommandOptions } from '../commands/sandbox.js';
 import type { GlobalOptions } from '../session/options.js';
@@ -45,6 +45,16 @@ export function registerSandbox(program: Command): void {
     .description('start a stopped API server again')
     .argument('<context>', 'sandbox context, e.g. kind-workload-1')
     .action(sandboxAction('start-apiserver'));
+  sandbox
+    .command('stop-etcd')
+    .description('stop one cluster’s etcd (an outage drill: its API server answers errors); start-etcd brings it back')
+    .argument('<context>', 'sandbox context, e.g. kind-workload-1')
+    .action(sandboxAction('stop-etcd'));
+  sandbox
+    .command('start-etcd')
+    .description('start a stopped etcd again')
+    .argument('<context>', 'sandbox context, e.g. kind-workload-1')
+    .action(sandboxAction('start-etcd'));
   sandbox
     .command('__supervise', { hidden: true })
     .option('--workloads <n>', '', intIn(0, 8), 2)

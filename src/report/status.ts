@@ -43,6 +43,9 @@ export interface ContextJson {
   error: string | null;
   lastSuccessAt: string | null;
   unreachableSince: string | null;
+  /** Why the API server says it cannot serve (its /readyz failed, e.g. "etcd failed"); null while ready. */
+  serverNotReady: string | null;
+  serverNotReadySince: string | null;
   evictionVersion: string | null;
   /** Counts, and every node as the Nodes view shows it (sorted by name). */
   nodes: (NodeCounts & { forbidden: string | null; items: NodeSummary[] }) | null;
@@ -70,6 +73,8 @@ export function contextJson(c: ContextState): ContextJson {
     error: c.lastError ?? null,
     lastSuccessAt: iso(c.lastSuccessAt),
     unreachableSince: iso(c.unreachableSince),
+    serverNotReady: c.notReady ?? null,
+    serverNotReadySince: iso(c.notReadySince),
     evictionVersion: c.evictionVersion ?? null,
     nodes:
       c.nodes.synced || c.nodes.forbidden
@@ -132,6 +137,15 @@ export function contextCheck(c: ContextState, fleet?: FleetConfig): CheckItem {
             : undefined,
     };
   }
+  if (c.notReady !== undefined) {
+    return {
+      id: c.name,
+      label: `Context ${c.name} (${c.server})`,
+      state: 'fail',
+      detail: reachabilityLine(c),
+      hint: `the API server answers but cannot serve requests (its data is stale here): check its log and its etcd; kubectl --context ${c.name} get --raw '/readyz?verbose'`,
+    };
+  }
   const nodes = nodesCheck(c, fleet);
   const problem = nodes.state === 'warn' || nodes.state === 'fail';
   const notReady = nodes.children ?? [];
@@ -146,15 +160,17 @@ export function contextCheck(c: ContextState, fleet?: FleetConfig): CheckItem {
 
 /** One item per context, then how many are reachable. */
 export function contextsChecklist(state: FleetState): CheckItem[] {
-  const items = state.order.flatMap((n) => (state.contexts[n] ? [contextCheck(state.contexts[n], state.fleet)] : []));
-  const reachable = items.filter((i) => i.state === 'ok' || i.state === 'warn').length;
+  const contexts = state.order.flatMap((n) => (state.contexts[n] ? [state.contexts[n]] : []));
+  const items = contexts.map((c) => contextCheck(c, state.fleet));
+  const reachable = contexts.filter((c) => c.reachability === 'reachable').length;
+  const notReady = contexts.filter((c) => c.reachability === 'reachable' && c.notReady !== undefined).length;
   return [
     { id: 'title', label: 'Checking contexts', state: 'info' },
     ...items,
     {
       id: 'summary',
-      label: `${reachable} of ${items.length} contexts reachable at ${clock(Date.now())}`,
-      state: reachable === items.length ? 'ok' : 'fail',
+      label: `${reachable} of ${items.length} contexts reachable${notReady ? ` (${notReady} not ready)` : ''} at ${clock(Date.now())}`,
+      state: items.every((i) => i.state === 'ok' || i.state === 'warn') ? 'ok' : 'fail',
     },
   ];
 }
@@ -196,14 +212,14 @@ export function statusText(state: FleetState, opts: SymbolOptions = { ascii: fal
 }
 
 /**
- * The exit status of `status`: every context reachable and, with a fleet, no item of its
+ * The exit status of `status`: every context reachable and ready and, with a fleet, no item of its
  * checklist failed, still pending, or unknown (a check that could not be made, e.g. a list the
  * user may not read). Other warnings (‼: degraded, expiring soon, none defined) do not make it
  * unhealthy.
  */
 export function fleetHealthy(state: FleetState, now: number = Date.now()): boolean {
-  const reachable = state.order.every((n) => state.contexts[n]?.reachability === 'reachable');
-  if (!reachable) return false;
+  const serving = state.order.every((n) => state.contexts[n]?.reachability === 'reachable' && state.contexts[n].notReady === undefined);
+  if (!serving) return false;
   if (!state.fleet) return true;
   const settled = (i: CheckItem): boolean =>
     i.state !== 'fail' && i.state !== 'pending' && i.state !== 'running' && !i.unknown && (i.children ?? []).every(settled);

@@ -10,6 +10,7 @@ import { configForContext, loadKubeconfig } from '../kube/kubeconfig.js';
 import { summarizeNode } from '../kube/nodes.js';
 import { ensureBinaries } from './binaries.js';
 import { apiserverReady, type Role } from './cluster.js';
+import type { ControlledRole } from './control.js';
 import { clusterProblem, ROLES, sandboxVerdict, type ClusterHealth, type SandboxStatus } from './health.js';
 import { isOurs, readState, recordedPids, sandboxDir, type ClusterRecord, type SandboxState } from './state.js';
 
@@ -221,8 +222,8 @@ export async function sandboxStatus(dir: string): Promise<SandboxStatus> {
   };
 }
 
-/** Asks the supervisor to stop or start one cluster's API server (outage drills). */
-export async function controlApiserver(dir: string, context: string, action: 'stop' | 'start'): Promise<string> {
+/** Asks the supervisor to stop or start one cluster's API server or etcd (outage drills). */
+export async function controlProcess(dir: string, context: string, role: ControlledRole, action: 'stop' | 'start'): Promise<string> {
   const state = readState(dir);
   if (!state || !supervisorAlive(state) || state.phase !== 'ready') {
     throw new UserError('the sandbox is not running; start it with `fleetdeck sandbox up`');
@@ -233,7 +234,7 @@ export async function controlApiserver(dir: string, context: string, action: 'st
   }
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { socketPath: state.controlSocket, method: 'POST', path: `/apiserver/${action}?context=${encodeURIComponent(context)}` },
+      { socketPath: state.controlSocket, method: 'POST', path: `/${role}/${action}?context=${encodeURIComponent(context)}` },
       (res) => {
         let body = '';
         res.on('data', (d: Buffer) => (body += d.toString()));

@@ -2,10 +2,13 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { describeError } from '../kube/client.js';
-import { apiserverReady, waitFor, type ClusterProcesses } from './cluster.js';
+import { apiserverReady, etcdHealthy, waitFor, type ClusterProcesses, type Role } from './cluster.js';
 import type { ClusterRecord } from './state.js';
 
-/** The supervisor's control socket: the outage drills of `sandbox stop-apiserver` and `start-apiserver`. */
+/**
+ * The supervisor's control socket: the outage drills of `sandbox stop-apiserver` /
+ * `start-apiserver` and `sandbox stop-etcd` / `start-etcd`.
+ */
 
 /** A cluster the supervisor runs, as the control socket needs it. */
 export interface ControlledCluster {
@@ -14,38 +17,62 @@ export interface ControlledCluster {
   procs: ClusterProcesses;
   /** The sandbox's own access to the cluster (to wait for its API server). */
   kc: KubeConfig;
+  /** etcd's client port (to wait for its health). */
+  etcdPort: number;
 }
+
+/** The processes a drill may stop and start, by the name in the socket's paths. */
+export type ControlledRole = 'apiserver' | 'etcd';
+
+const ROLES: Record<ControlledRole, Role> = { apiserver: 'kube-apiserver', etcd: 'etcd' };
 
 type Reply = (code: number, message: string) => void;
 
-function stopApiserver(c: ControlledCluster, save: () => void, log: (l: string) => void, reply: Reply): void {
-  c.record.apiserver = 'stopped';
-  save();
-  log(`${c.spec.context}: stopping kube-apiserver on request`);
-  c.procs.stopRole('kube-apiserver').then(
-    () => reply(200, `${c.spec.context}: kube-apiserver stopped`),
+interface Drill {
+  c: ControlledCluster;
+  role: ControlledRole;
+  save: () => void;
+  log: (l: string) => void;
+  reply: Reply;
+}
+
+function setRecorded(d: Drill, value: 'running' | 'stopped'): void {
+  if (d.role === 'apiserver') d.c.record.apiserver = value;
+  else d.c.record.etcd = value;
+  d.save();
+}
+
+function stopRole({ c, role, save, log, reply }: Drill): void {
+  const name = ROLES[role];
+  setRecorded({ c, role, save, log, reply }, 'stopped');
+  log(`${c.spec.context}: stopping ${name} on request`);
+  // A drill, not a shutdown: the process gets 2 s to exit on SIGTERM, then SIGKILL.
+  c.procs.stopRole(name, 2000).then(
+    () => reply(200, `${c.spec.context}: ${name} stopped`),
     (err: unknown) => reply(500, describeError(err)),
   );
 }
 
-function startApiserver(c: ControlledCluster, save: () => void, log: (l: string) => void, reply: Reply): void {
-  if (c.procs.running('kube-apiserver')) {
-    reply(200, `${c.spec.context}: kube-apiserver already running`);
+function startRole(d: Drill): void {
+  const { c, role, log, reply } = d;
+  const name = ROLES[role];
+  if (c.procs.running(name)) {
+    reply(200, `${c.spec.context}: ${name} already running`);
     return;
   }
-  log(`${c.spec.context}: starting kube-apiserver on request`);
-  c.procs.spawn('kube-apiserver');
-  waitFor(`${c.spec.context} kube-apiserver`, () => apiserverReady(c.kc), 90_000).then(
+  log(`${c.spec.context}: starting ${name} on request`);
+  c.procs.spawn(name);
+  const ready = role === 'apiserver' ? () => apiserverReady(c.kc) : () => etcdHealthy(c.etcdPort);
+  waitFor(`${c.spec.context} ${name}`, ready, 90_000).then(
     () => {
-      c.record.apiserver = 'running';
-      save();
-      reply(200, `${c.spec.context}: kube-apiserver ready`);
+      setRecorded(d, 'running');
+      reply(200, `${c.spec.context}: ${name} ready`);
     },
     (err: unknown) => reply(500, describeError(err)),
   );
 }
 
-/** HTTP on a unix socket: POST /apiserver/stop?context=C and /apiserver/start?context=C. */
+/** HTTP on a unix socket: POST /<apiserver|etcd>/<stop|start>?context=C. */
 export async function serveControl(
   socket: string,
   clusters: readonly ControlledCluster[],
@@ -62,8 +89,11 @@ export async function serveControl(
     const c = clusters.find((x) => x.spec.context === url.searchParams.get('context'));
     if (req.method !== 'POST') return reply(405, 'use POST');
     if (!c) return reply(404, `no sandbox cluster has context "${url.searchParams.get('context')}"`);
-    if (url.pathname === '/apiserver/stop') return stopApiserver(c, save, log, reply);
-    if (url.pathname === '/apiserver/start') return startApiserver(c, save, log, reply);
+    const [, role, action] = url.pathname.split('/');
+    if (role !== 'apiserver' && role !== 'etcd') return reply(404, `unknown path ${url.pathname}`);
+    const drill: Drill = { c, role, save, log, reply };
+    if (action === 'stop') return stopRole(drill);
+    if (action === 'start') return startRole(drill);
     reply(404, `unknown path ${url.pathname}`);
   });
   await new Promise<void>((resolve, reject) => {

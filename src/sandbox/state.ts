@@ -16,6 +16,8 @@ export interface ClusterRecord {
   auditLog: string;
   /** `stopped` after `sandbox stop-apiserver`. */
   apiserver: 'running' | 'stopped' | 'exited';
+  /** `stopped` after `sandbox stop-etcd` (absent: running). */
+  etcd?: 'running' | 'stopped';
   /**
    * PIDs of the processes run for pods (etcd and kube-apiserver images), by
    * `<namespace>/<pod>/<container>@<pod uid prefix>`; their command lines name the sandbox dir.

@@ -55,6 +55,8 @@ interface RunningCluster {
   /** The sandbox's own user (see SIM_USER): its probes, set-up and simulators. */
   kc: KubeConfig;
   sims?: Simulators;
+  /** etcd's client port (the control socket waits for its health). */
+  etcdPort: number;
 }
 
 /** state.json as the supervisor starts: every cluster with its ports and audit log, nothing running yet. */
@@ -192,7 +194,14 @@ class Supervisor {
       if (role === 'kube-apiserver' && !pid && record.apiserver === 'running' && !this.stopping) record.apiserver = 'exited';
       this.save();
     });
-    const cluster: RunningCluster = { spec, access, procs, record, kc: accessConfig(spec, access, 'sim') };
+    const cluster: RunningCluster = {
+      spec,
+      access,
+      procs,
+      record,
+      kc: accessConfig(spec, access, 'sim'),
+      etcdPort: spec.ports.etcdClient,
+    };
     this.running.push(cluster);
     const step = (what: string) => {
       this.log(`${spec.context}: ${what}`);

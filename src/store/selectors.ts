@@ -26,13 +26,19 @@ export function clock(ms: number): string {
   return [d.getHours(), d.getMinutes(), d.getSeconds()].map((v) => String(v).padStart(2, '0')).join(':');
 }
 
-/** One line describing reachability, e.g. "unreachable since 10:42:07 (connection refused)". */
+/**
+ * One line describing reachability, e.g. "unreachable since 10:42:07 (connection refused)", or
+ * "reachable but not ready since 10:42:07 (etcd failed)" for a server that answers but cannot serve.
+ */
 export function reachabilityLine(ctx: ContextState): string {
   switch (ctx.reachability) {
     case 'unknown':
       return 'connecting…';
-    case 'reachable':
-      return 'reachable';
+    case 'reachable': {
+      if (ctx.notReady === undefined) return 'reachable';
+      const since = ctx.notReadySince !== undefined ? ` since ${clock(ctx.notReadySince)}` : '';
+      return `reachable but not ready${since} (${ctx.notReady})`;
+    }
     case 'unreachable': {
       const since = ctx.unreachableSince !== undefined ? ` since ${clock(ctx.unreachableSince)}` : '';
       return `unreachable${since}${ctx.lastError ? ` (${ctx.lastError})` : ''}`;
@@ -52,9 +58,11 @@ export function credentialsHint(ctx: Pick<ContextState, 'name' | 'user' | 'hint'
 export interface StatusRow {
   name: string;
   reachability: ContextState['reachability'];
-  /** "reachable", "connecting…", "unreachable since HH:MM:SS" or "credentials" (the reason is separate). */
+  /** "reachable", "connecting…", "unreachable since HH:MM:SS", "not ready since HH:MM:SS" or "credentials" (the reason is separate). */
   status: string;
-  /** Why it is unreachable, or what about its credentials failed, shown under the row. */
+  /** Reachable, but the API server cannot serve (its /readyz failed). */
+  notReady?: true;
+  /** Why it is unreachable or not ready, or what about its credentials failed, shown under the row. */
   reason?: string;
   /** e.g. "12ms"; "-" while not reachable. */
   latency: string;
@@ -77,6 +85,11 @@ export function statusRow(ctx: ContextState): StatusRow {
     nodesWarn: false,
   };
   if ((ctx.reachability === 'unreachable' || ctx.reachability === 'credentials') && ctx.lastError) row.reason = ctx.lastError;
+  if (reachable && ctx.notReady !== undefined) {
+    row.notReady = true;
+    row.status = `not ready${ctx.notReadySince !== undefined ? ` since ${clock(ctx.notReadySince)}` : ''}`;
+    row.reason = ctx.notReady;
+  }
   if (ctx.nodes.forbidden !== undefined) {
     row.nodes = 'forbidden';
     row.nodesWarn = true;
@@ -277,7 +290,8 @@ function fleetSlices(name: string, fleet: FleetConfig | undefined): { namespace:
  */
 export function settled(c: ContextState, fleet?: FleetConfig): boolean {
   if (c.reachability === 'unknown') return false;
-  if (c.reachability === 'unreachable' || c.reachability === 'credentials') return true;
+  // Unreachable, credentials not loadable, or not ready (its lists would only time out): the answer is in.
+  if (c.reachability === 'unreachable' || c.reachability === 'credentials' || c.notReady !== undefined) return true;
   const answered = (x: { synced: boolean; forbidden?: string }) => x.synced || x.forbidden !== undefined;
   if (!answered(c.nodes) || !answered(c.pods) || !answered(c.events)) return false;
   const slices = fleetSlices(c.name, fleet);

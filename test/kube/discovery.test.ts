@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evictionVersionFrom, parseKubeVersion } from '../../src/kube/discovery.js';
+import { evictionVersionFrom, parseKubeVersion, readyzVerdict } from '../../src/kube/discovery.js';
 
 describe('eviction version discovery', () => {
   const core = (group?: string, version?: string) => ({
@@ -35,5 +35,19 @@ describe('parseKubeVersion', () => {
     expect(parseKubeVersion(' v1.26.10-eks-e71965b ')).toEqual({ major: 1, minor: 26 });
     expect(parseKubeVersion('1.25')).toEqual({ major: 1, minor: 25 });
     expect(parseKubeVersion('banana')).toBeUndefined();
+  });
+});
+
+describe('readiness from /readyz', () => {
+  const failed =
+    '[+]ping ok\n[+]log ok\n[-]etcd failed: reason withheld\n[+]informer-sync ok\n[-]shutdown failed: reason withheld\nreadyz check failed';
+  it('names the failed checks of a 500, one line', () => {
+    expect(readyzVerdict(500, failed)).toBe('etcd failed, shutdown failed');
+  });
+  it('ready, or cannot tell (no /readyz, not allowed): undefined', () => {
+    for (const status of [200, 401, 403, 404]) expect(readyzVerdict(status, 'ok')).toBeUndefined();
+  });
+  it('another answer without checks says its status', () => {
+    expect(readyzVerdict(503, 'Service Unavailable')).toBe('/readyz answered HTTP 503');
   });
 });

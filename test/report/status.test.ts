@@ -82,6 +82,8 @@ describe('status report', () => {
       error: null,
       lastSuccessAt: '1970-01-01T00:00:00.000Z',
       unreachableSince: null,
+      serverNotReady: null,
+      serverNotReadySince: null,
       evictionVersion: 'policy/v1beta1',
       nodes: {
         ready: 2,
@@ -165,6 +167,34 @@ describe('status report', () => {
     // And JSON has the state of its own
     expect(statusJson(state).contexts[0]).toMatchObject({ reachable: false, reachability: 'credentials', error: missing, user: 'admin' });
     expect(fleetHealthy(state)).toBe(false);
+  });
+
+  it('a reachable server that is not ready (etcd down) fails its line, says why, and makes the fleet unhealthy', () => {
+    const store = createFleetStore([info('cp')]);
+    const b = new UpdateBatcher(store, -1);
+    b.patchContext('cp', { reachability: 'reachable', version: 'v1.20.2', latencyMs: 1, notReady: 'etcd failed', notReadySince: 0 });
+    b.resetNodes('cp', [node('a')]);
+    b.flush();
+    const c = store.getState().contexts.cp!;
+    const item = contextCheck(c);
+    expect(item.state).toBe('fail');
+    expect(item.detail).toMatch(/^reachable but not ready since \d\d:\d\d:\d\d \(etcd failed\)$/);
+    expect(item.hint).toContain("kubectl --context cp get --raw '/readyz?verbose'");
+    // Its lists would only time out: a one-shot status does not wait for them.
+    expect(settled(c)).toBe(true);
+    expect(fleetHealthy(store.getState())).toBe(false);
+    expect(statusJson(store.getState()).contexts[0]).toMatchObject({
+      reachable: true,
+      serverNotReady: 'etcd failed',
+      serverNotReadySince: '1970-01-01T00:00:00.000Z',
+    });
+    const lines = formatChecklist(statusChecks(store.getState()), { ascii: true }).split('\n');
+    expect(lines.at(-1)).toMatch(/^1 of 1 contexts reachable \(1 not ready\) at \d\d:\d\d:\d\d \[xx\]$/);
+    // Ready again: the line is the usual one.
+    b.patchContext('cp', { notReady: undefined, notReadySince: undefined });
+    b.flush();
+    expect(contextCheck(store.getState().contexts.cp!).state).toBe('ok');
+    expect(fleetHealthy(store.getState())).toBe(true);
   });
 
   it('a forbidden node list is a warning that names the missing permission', () => {

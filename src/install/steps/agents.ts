@@ -1,8 +1,8 @@
 import { Applier, type ApplyResult, type Manifest, objectRef } from '../../kube/apply.js';
 import { readSecret } from '../../kube/secret.js';
-import { waitFor } from '../../kube/wait.js';
+import { ServerLost, waitFor } from '../../kube/wait.js';
 import { forNamespace, withClusterName } from '../bundle.js';
-import { HINTS, TIMEOUTS, type WorkloadTarget } from '../plan.js';
+import { HINTS, lostHint, TIMEOUTS, type WorkloadTarget } from '../plan.js';
 import { type RowControl, type RowHandle, StepError } from '../runner.js';
 import { INIT_KUBECONFIG_SECRET, type InstallRun, MANAGED_LABELS, messageOf, namespaceObject, summarize } from './run.js';
 
@@ -52,7 +52,7 @@ async function waitAgentReady(run: InstallRun, w: WorkloadTarget, name: string, 
     row.set('fail', messageOf(err));
     throw new StepError(
       `agent in ${w.context} not Ready: ${messageOf(err)}`,
-      `kubectl --context=${w.context} -n ${ns} describe deploy/nova-agent`,
+      err instanceof ServerLost ? lostHint(w.context) : `kubectl --context=${w.context} -n ${ns} describe deploy/nova-agent`,
     );
   }
 }
@@ -78,8 +78,9 @@ async function waitClusterReady(run: InstallRun, w: WorkloadTarget, row: RowHand
     });
     row.set('ok', 'Ready');
   } catch (err) {
-    row.set('fail', messageOf(err), hint);
-    throw new StepError(`cluster ${w.clusterName} did not register`, hint);
+    const why = err instanceof ServerLost ? lostHint(run.opts.controlPlaneContext) : hint;
+    row.set('fail', messageOf(err), why);
+    throw new StepError(`cluster ${w.clusterName} did not register`, why);
   }
 }
 

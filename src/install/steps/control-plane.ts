@@ -1,7 +1,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { podState } from '../../kube/pods.js';
-import { waitFor } from '../../kube/wait.js';
-import { COMPONENTS, HINTS, TIMEOUTS } from '../plan.js';
+import { ServerLost, waitFor } from '../../kube/wait.js';
+import { COMPONENTS, HINTS, lostHint, TIMEOUTS } from '../plan.js';
 import { type RowControl, type RowHandle, StepError } from '../runner.js';
 import { type InstallRun, messageOf, summarize } from './run.js';
 
@@ -43,9 +43,13 @@ async function waitComponent(run: InstallRun, c: Component, child: RowHandle, de
     });
     child.set('ok', `Running ${detail}`);
   } catch (err) {
-    child.set('fail', messageOf(err), c.id === 'etcd' ? HINTS.etcdPending : undefined);
     const hint =
-      c.id === 'etcd' ? HINTS.etcdPending : `kubectl --context=${opts.hosting.context} -n ${opts.namespace} describe pods -l ${c.selector}`;
+      err instanceof ServerLost
+        ? lostHint(opts.hosting.context)
+        : c.id === 'etcd'
+          ? HINTS.etcdPending
+          : `kubectl --context=${opts.hosting.context} -n ${opts.namespace} describe pods -l ${c.selector}`;
+    child.set('fail', messageOf(err), err instanceof ServerLost || c.id === 'etcd' ? hint : undefined);
     throw new StepError(`${c.label}: ${messageOf(err)}`, hint);
   }
 }

@@ -1,8 +1,8 @@
 import type { Manifest } from '../../kube/apply.js';
 import { type ServiceJson, loadBalancerAddress, readServiceAddress } from '../../kube/service.js';
-import { waitFor } from '../../kube/wait.js';
+import { ServerLost, waitFor } from '../../kube/wait.js';
 import { forNamespace } from '../bundle.js';
-import { HINTS, TIMEOUTS } from '../plan.js';
+import { HINTS, lostHint, TIMEOUTS } from '../plan.js';
 import { type RowControl, StepError } from '../runner.js';
 import { type InstallRun, hostOf, messageOf, summarize } from './run.js';
 
@@ -25,7 +25,7 @@ async function waitForAddress(run: InstallRun, svc: Manifest, row: RowControl): 
       onProgress: (d) => row.progress(d),
     });
   } catch (err) {
-    throw new StepError(messageOf(err), HINTS.loadBalancer);
+    throw new StepError(messageOf(err), err instanceof ServerLost ? lostHint(run.opts.hosting.context) : HINTS.loadBalancer);
   } finally {
     clearTimeout(hintLater);
   }

@@ -11,7 +11,7 @@ export function worst(states: CheckState[]): CheckState {
   return states.reduce<CheckState>((a, b) => (SEVERITY[b] > SEVERITY[a] ? b : a), 'ok');
 }
 
-/** Why a row cannot be checked (yet): its context is missing, unreachable, loading, or a list is forbidden. */
+/** Why a row cannot be checked (yet): its context is missing, unreachable or not ready, loading, or a list is forbidden. */
 export interface Gate {
   state: CheckState;
   detail: string;
@@ -59,6 +59,13 @@ export function contextGate(
   }
   if (c.reachability === 'credentials')
     return { state: 'fail', detail: `unknown: ${name} ${reachabilityLine(c)}`, hint: credentialsHint(c) };
+  if (c.notReady !== undefined) {
+    return {
+      state: 'fail',
+      detail: `unknown: ${name} ${reachabilityLine(c)}`,
+      hint: `the API server answers but cannot serve requests: check its log and its etcd; kubectl --context=${name} get --raw '/readyz?verbose'`,
+    };
+  }
   return undefined;
 }
 

@@ -148,7 +148,10 @@ export class PodRunner {
     if (this.isReal(pod)) {
       const uid = pod.metadata?.uid ?? '';
       const rp = this.real.get(uid);
-      return !rp || !pod.status?.podIP || this.reported.get(uid) !== rp.version;
+      if (!rp || !pod.status?.podIP || this.reported.get(uid) !== rp.version) return true;
+      // Someone else changed what was reported (the node controller marks the pods of a node it
+      // lost touch with not Ready): report it again, as a kubelet does.
+      return (reported(pod) === 'Running') !== rp.ready();
     }
     return reported(pod) !== (faultOf(pod) ?? 'Running');
   }

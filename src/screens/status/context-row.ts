@@ -39,6 +39,9 @@ export function contextRow(ctx: ContextState, fleet: FleetConfig | undefined): C
     const reason = [since, ctx.lastError].filter((s): s is string => s !== undefined).join(': ');
     base.status = 'unreachable';
     if (reason) base.reason = reason;
+  } else if (base.notReady) {
+    base.status = 'not ready';
+    base.reason = ctx.notReadySince !== undefined ? `since ${clock(ctx.notReadySince)}: ${ctx.notReady}` : ctx.notReady;
   }
   if (ctx.nodes.forbidden !== undefined) base.nodes = DENIED;
   const warn = events.forbidden !== undefined ? DENIED : events.synced ? String(events.warnings.length) : '-';

@@ -10,7 +10,7 @@ const STATUS: Column<ContextRow> = {
   max: 30,
   shrink: 1,
   value: (r) => r.status,
-  color: (r) => (r.reachability === 'reachable' ? 'ok' : r.reachability === 'unknown' ? 'warn' : 'fail'),
+  color: (r) => (r.notReady ? 'fail' : r.reachability === 'reachable' ? 'ok' : r.reachability === 'unknown' ? 'warn' : 'fail'),
 };
 const LATENCY: Column<ContextRow> = { key: 'latency', header: 'LATENCY', min: 7, max: 8, align: 'right', drop: 1, value: (r) => r.latency };
 const VERSION: Column<ContextRow> = { key: 'version', header: 'VERSION', min: 7, max: 14, shrink: 3, value: (r) => r.version };

@@ -23,4 +23,17 @@ describe('contextRow', () => {
       { text: ', 3 bad', color: 'warn' },
     ]);
   });
+
+  it('a reachable server that is not ready: STATUS "not ready", since when and why under the row', () => {
+    // Given a context whose API server answers but whose etcd is down
+    const ctx = {
+      ...emptyContext(info('prod')),
+      reachability: 'reachable' as const,
+      latencyMs: 4,
+      notReady: 'etcd failed',
+      notReadySince: AT_10_42_07,
+    };
+    // Then
+    expect(contextRow(ctx, undefined)).toMatchObject({ status: 'not ready', notReady: true, reason: 'since 10:42:07: etcd failed' });
+  });
 });

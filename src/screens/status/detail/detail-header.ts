@@ -32,7 +32,7 @@ export function detailHeader(ctx: ContextState, fleet: FleetConfig | undefined):
   const { pods, events } = ctx;
   return {
     reachability: reachabilityLine({ ...ctx, lastError: undefined }) + latency,
-    tone: ctx.reachability === 'reachable' ? 'ok' : ctx.reachability === 'unknown' ? 'warn' : 'fail',
+    tone: ctx.notReady !== undefined ? 'fail' : ctx.reachability === 'reachable' ? 'ok' : ctx.reachability === 'unknown' ? 'warn' : 'fail',
     role: contextRoles(fleet, ctx.name).join(' and '),
     version: ctx.version ?? '',
     nodes: ctx.nodes.forbidden !== undefined ? 'forbidden' : c ? `${c.ready}/${c.total}` : '',

@@ -1,0 +1,117 @@
+/**
+ * Fault suite: etcd of one cluster stopped. Its API server still answers, but with errors and
+ * timeouts; the dashboard's store, `fleetdeck status` and `status --watch` say the context is not
+ * ready and why (etcd failed), nothing crashes, and everything recovers once etcd is back. On a
+ * sandbox of its own.
+ */
+import { CoreV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStatusFeed, type StatusFeed } from '../../src/feeds/status-feed.js';
+import { describeError, makeClient } from '../../src/kube/client.js';
+import { contextInfos, loadKubeconfig } from '../../src/kube/kubeconfig.js';
+import { contextRow } from '../../src/screens/status/context-row.js';
+import { eventually, runCli } from '../helpers/cli.js';
+import { type FaultSandbox, faultSandbox, type RunningCli, secs, startCli, stopCli, summary } from '../helpers/fault-sandbox.js';
+
+const CONTEXT = 'kind-workload-1';
+const NODE = 'workload-1-node-2';
+
+let sandbox: FaultSandbox;
+let feed: StatusFeed | undefined;
+let watch: RunningCli | undefined;
+let etcdStopped = false;
+
+beforeAll(async () => {
+  sandbox = await faultSandbox();
+});
+
+afterAll(async () => {
+  await feed?.stop();
+  if (watch) await stopCli(watch);
+  if (etcdStopped) await sandbox.drill('start', 'etcd', CONTEXT).catch(() => {});
+  await sandbox?.down();
+});
+
+type WatchLine = { id: string; state: string; detail?: string | null };
+const watchLine = (text: string, test: (l: WatchLine) => boolean) => {
+  try {
+    const l = JSON.parse(text) as WatchLine;
+    return l.id === CONTEXT && test(l);
+  } catch {
+    return false;
+  }
+};
+
+describe('etcd of one cluster stopped', () => {
+  it('the API server answers errors; fleetdeck says the context is not ready because of etcd, and recovers', async () => {
+    const { config } = loadKubeconfig({ kubeconfig: sandbox.kubeconfig });
+    feed = startStatusFeed(config, contextInfos(config));
+    watch = startCli(['status', '--watch', '-o', 'json', '--kubeconfig', sandbox.kubeconfig]);
+    const state = () => feed!.store.getState().contexts[CONTEXT]!;
+    const core = makeClient(sandbox.kc(CONTEXT), CoreV1Api, 5_000);
+    await eventually('the store has the nodes', () => state().reachability === 'reachable' && state().nodes.synced, 30_000);
+    await eventually('status --watch reports the context', () => watch!.find(0, (t) => watchLine(t, (l) => l.state === 'ok')), 30_000);
+
+    await sandbox.drill('stop', 'etcd', CONTEXT);
+    etcdStopped = true;
+    const stopped = Date.now();
+    // The API server itself still answers, with an error or not in time.
+    const listed = core.listNamespace().then(
+      () => 'answered',
+      (err: unknown) => describeError(err),
+    );
+    await eventually('the store says not ready: etcd failed', () => state().notReady === 'etcd failed', 30_000, 50);
+    const shown = Date.now();
+    expect(state().reachability).toBe('reachable');
+    expect(contextRow(state(), undefined)).toMatchObject({ status: 'not ready', reason: expect.stringMatching(/etcd failed$/) });
+    // The last known nodes stay on screen.
+    expect(Object.keys(state().nodes.items)).toHaveLength(2);
+    const line = await eventually('status --watch prints it not ready', () =>
+      watch!.find(stopped, (t) => watchLine(t, (l) => l.state === 'fail' && /not ready since .*\(etcd failed\)/.test(l.detail ?? ''))),
+    );
+    const failure = await listed;
+    expect(failure).toMatch(/^HTTP 5\d\d|^timed out$/);
+    const once = await runCli(['status', '--kubeconfig', sandbox.kubeconfig], { timeoutMs: 60_000 });
+    expect(once.code).toBe(1);
+    expect(once.stderr).toBe('');
+    expect(once.stdout).toMatch(
+      new RegExp(
+        `\\* Context ${CONTEXT} \\(https://[^)]+\\)\\.\\.\\. reachable but not ready since \\d\\d:\\d\\d:\\d\\d \\(etcd failed\\) ✗`,
+      ),
+    );
+    expect(once.stdout).toContain("get --raw '/readyz?verbose'");
+
+    await sandbox.drill('start', 'etcd', CONTEXT);
+    etcdStopped = false;
+    const started = Date.now();
+    await core.patchNode(
+      { name: NODE, body: { spec: { unschedulable: true } } },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
+    await eventually(
+      'the store is ready again with the cordon made after the restart',
+      () => state().notReady === undefined && state().nodes.items[NODE]?.unschedulable === true,
+      60_000,
+      50,
+    );
+    const storeBack = Date.now();
+    const back = await eventually(
+      'status --watch prints it reachable with the cordon',
+      () => watch!.find(started, (t) => watchLine(t, (l) => /^reachable,.*1 cordoned/.test(l.detail ?? ''))),
+      60_000,
+    );
+    await core.patchNode(
+      { name: NODE, body: { spec: { unschedulable: null } } },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
+    const alive = watch.child.exitCode === null && watch.child.signalCode === null;
+    summary('etcd stopped', {
+      'API server answered': failure,
+      crashes: alive ? 0 : 1,
+      'not ready shown after (store / status --watch)': `${secs(shown - stopped)} / ${secs(line.at - stopped)}`,
+      'recovered after (store / status --watch)': `${secs(storeBack - started)} / ${secs(back.at - started)}`,
+    });
+    expect(alive, `status --watch ended: ${watch.stderr()}`).toBe(true);
+    expect(watch.stderr()).toBe('');
+  });
+});

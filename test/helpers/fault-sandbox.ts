@@ -1,0 +1,142 @@
+/**
+ * A sandbox of its own for the fault suite (hosting + 1 workload cluster, 2 nodes each), started
+ * and stopped through the built CLI, so stopping its API servers and etcd never disturbs the
+ * integration run's shared sandbox. Its drills, the CLI as a child whose lines are read as they
+ * come, and the one summary line per scenario.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import vm from 'node:vm';
+import v8 from 'node:v8';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { configForContext, loadKubeconfig } from '../../src/kube/kubeconfig.js';
+import { isOurs, readState, recordedPids, type SandboxState } from '../../src/sandbox/state.js';
+import { CLI, ROOT, runCli } from './cli.js';
+
+export interface FaultSandbox {
+  dir: string;
+  state: SandboxState;
+  kubeconfig: string;
+  kc(context: string): KubeConfig;
+  /** `sandbox stop-…`/`start-…` through the CLI; throws when it fails. */
+  drill(action: 'stop' | 'start', role: 'apiserver' | 'etcd', context: string): Promise<void>;
+  /** Stops everything; throws when a process or the directory is left. */
+  down(): Promise<void>;
+}
+
+export async function faultSandbox(): Promise<FaultSandbox> {
+  // Short path: the control socket lives in it (unix socket paths are limited to 108 bytes).
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-fault-'));
+  const up = await runCli(['sandbox', 'up', '--dir', dir, '--workloads', '1', '--nodes', '2'], { timeoutMs: 60 * 60_000 });
+  const state = readState(dir);
+  if (up.code !== 0 || !state) {
+    await runCli(['sandbox', 'down', '--dir', dir]);
+    throw new Error(`sandbox up failed (exit ${up.code}):\n${up.stderr}\n${up.stdout}`);
+  }
+  const config = loadKubeconfig({ kubeconfig: state.kubeconfig }).config;
+  return {
+    dir,
+    state,
+    kubeconfig: state.kubeconfig,
+    kc: (context) => configForContext(config, context),
+    drill: async (action, role, context) => {
+      const r = await runCli(['sandbox', `${action}-${role}`, context, '--dir', dir], { timeoutMs: 120_000 });
+      if (r.code !== 0) throw new Error(`sandbox ${action}-${role} ${context}: exit ${r.code}: ${r.stderr}`);
+    },
+    down: async () => {
+      const pids = recordedPids(readState(dir) ?? state);
+      const down = await runCli(['sandbox', 'down', '--dir', dir]);
+      const left = pids.filter((p) => isOurs(p, dir));
+      if (down.code !== 0 || left.length > 0 || fs.existsSync(dir)) {
+        throw new Error(`sandbox down: exit ${down.code}, processes left: ${left.join(', ') || 'none'}\n${down.stderr}`);
+      }
+    },
+  };
+}
+
+/** A line of a running CLI with the time it arrived. */
+export interface TimedLine {
+  at: number;
+  text: string;
+}
+
+export interface RunningCli {
+  child: ChildProcess;
+  lines: TimedLine[];
+  stderr: () => string;
+  done: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** The first line after `since` matching `test`, once it has arrived (or undefined). */
+  find(since: number, test: (text: string) => boolean): TimedLine | undefined;
+  /** Resident memory (VmRSS) in bytes, from /proc. */
+  rss(): number;
+}
+
+/** The built CLI as a child process whose stdout lines are read as they come. */
+export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): RunningCli {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env: { ...process.env, CI: 'true', FLEETDECK_FLEET_FILE: path.join(ROOT, 'test', 'no-fleet.yaml'), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: TimedLine[] = [];
+  let err = '';
+  createInterface({ input: child.stdout! }).on('line', (text) => lines.push({ at: Date.now(), text }));
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal })),
+  );
+  return {
+    child,
+    lines,
+    stderr: () => err,
+    done,
+    find: (since, test) => lines.find((l) => l.at >= since && test(l.text)),
+    rss: () => {
+      const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+    },
+  };
+}
+
+/** Ends a CLI started by startCli (Ctrl-C) and waits for it. */
+export async function stopCli(cli: RunningCli): Promise<void> {
+  if (cli.child.exitCode === null && cli.child.signalCode === null) cli.child.kill('SIGINT');
+  await cli.done;
+}
+
+v8.setFlagsFromString('--expose-gc');
+const collect = vm.runInNewContext('gc') as () => void;
+
+/** This process's heap in use after a full garbage collection, in bytes. */
+export function heapAfterGc(): number {
+  collect();
+  collect();
+  return process.memoryUsage().heapUsed;
+}
+
+export const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+export const secs = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+/** One plain line of figures per scenario, in the test output. */
+export function summary(scenario: string, figures: Record<string, string | number>): void {
+  const parts = Object.entries(figures).map(([k, v]) => `${k} ${v}`);
+  console.log(`fault summary: ${scenario}: ${parts.join(', ')}`);
+}
+
+/** etcd's current revision, through its JSON gateway (etcd 3.4: /v3/kv/range). */
+export async function etcdRevision(port: number): Promise<string> {
+  const res = await fetch(`http://127.0.0.1:${port}/v3/kv/range`, { method: 'POST', body: JSON.stringify({ key: 'AA==' }) });
+  const body = (await res.json()) as { header: { revision: string } };
+  return body.header.revision;
+}
+
+/** Compacts etcd's history up to `revision` (a watch from before it is answered 410 Gone). */
+export async function compactEtcd(port: number, revision: string): Promise<void> {
+  const res = await fetch(`http://127.0.0.1:${port}/v3/kv/compaction`, {
+    method: 'POST',
+    body: JSON.stringify({ revision, physical: true }),
+  });
+  if (!res.ok) throw new Error(`etcd compaction: HTTP ${res.status} ${await res.text()}`);
+}
