@@ -121,7 +121,11 @@ describe('signals and a closed stdout', () => {
     const run = start('script', ['-qefc', cmd, '/dev/null'], { env: { ...tty, TERM: 'xterm-256color' } });
     await eventually('the dashboard drawn', () => run.stdout().includes('dead'), 20_000);
     // The shell exec'd fleetdeck: it is script's only child.
-    const pid = Number(execFileSync('ps', ['-o', 'pid=', '--ppid', String(run.child.pid)]).toString().trim());
+    const pid = Number(
+      execFileSync('ps', ['-o', 'pid=', '--ppid', String(run.child.pid)])
+        .toString()
+        .trim(),
+    );
     expect(pid).toBeGreaterThan(0);
     const hidden = run.stdout().lastIndexOf('\x1b[?25l');
     expect(hidden).toBeGreaterThanOrEqual(0);

@@ -1,13 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  installSignals,
-  onStop,
-  releaseSignals,
-  runSignal,
-  signalExitCode,
-  stopReason,
-  untilStopped,
-} from '../../src/session/signals.js';
+import { installSignals, onStop, releaseSignals, runSignal, signalExitCode, stopReason, untilStopped } from '../../src/session/signals.js';
 
 // process.emit runs the listeners only: nothing is delivered to the test process.
 const emitSignal = (s: NodeJS.Signals) => (process.emit as (e: string, ...a: unknown[]) => boolean)(s, s);
