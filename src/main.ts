@@ -73,7 +73,7 @@ export function buildProgram(): Command {
 
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
-  // SIGINT, SIGTERM, SIGHUP and a closed stdout stop the run's work (src/session/signals.ts).
+  // SIGINT, SIGTERM and SIGHUP stop the run's work (src/session/signals.ts).
   installSignals();
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -8,7 +8,7 @@ import { clock } from '../store/selectors.js';
 import { requireOutput, type GlobalOptions } from '../session/options.js';
 import { confirm, interactive } from '../session/prompt.js';
 import { resolveContext } from '../session/session.js';
-import { onStop, stopReason } from '../session/signals.js';
+import { onStop } from '../session/signals.js';
 
 export interface ApproveCommandOptions extends GlobalOptions {
   allFrom?: string;
@@ -161,10 +161,10 @@ async function runAuto(
   const rules = autoApprover(kc, context, requester, signer, emit);
   return new Promise<number>((resolve) => {
     const watch = watchCsrs(kc, { onChange: rules.onChange, onError: rules.onError });
-    // Ctrl-C, SIGTERM, SIGHUP (the run exits with the signal's code) or a closed stdout.
+    // Ctrl-C, SIGTERM, SIGHUP: the run exits with the signal's code.
     onStop(() => {
       void watch.stop().then(() => {
-        if (stopReason()?.kind !== 'closed-output') emit({ kind: 'stopped' }, 'Auto-approve stopped.');
+        emit({ kind: 'stopped' }, 'Auto-approve stopped.');
         resolve(rules.failures() ? 1 : 0);
       });
     });

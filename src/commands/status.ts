@@ -60,7 +60,7 @@ async function watchStatus(
   };
   const unsubscribe = watcher.store.subscribe(emit);
   emit();
-  // Until Ctrl-C, SIGTERM, SIGHUP or a closed stdout.
+  // Until Ctrl-C, SIGTERM or SIGHUP.
   await untilStopped();
   unsubscribe();
   await watcher.stop();

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { installSignals, onStop, releaseSignals, runSignal, signalExitCode, stopReason, untilStopped } from '../../src/session/signals.js';
+import { installSignals, onStop, releaseSignals, runSignal, signalExitCode, stopSignal, untilStopped } from '../../src/session/signals.js';
 
 // process.emit runs the listeners only: nothing is delivered to the test process.
 const emitSignal = (s: NodeJS.Signals) => (process.emit as (e: string, ...a: unknown[]) => boolean)(s, s);
@@ -25,7 +25,7 @@ describe('the run stop signal', () => {
     expect(signalExitCode()).toBeUndefined();
     emitSignal(signal);
     expect(work.aborted).toBe(true);
-    expect(stopReason()).toEqual({ kind: 'signal', signal });
+    expect(stopSignal()).toBe(signal);
     expect(signalExitCode()).toBe(code);
     expect(stopped).toHaveBeenCalledTimes(1);
     await expect(untilStopped()).resolves.toBeUndefined();
@@ -42,14 +42,6 @@ describe('the run stop signal', () => {
     expect(exit).not.toHaveBeenCalled();
     emitSignal('SIGINT');
     expect(exit).toHaveBeenCalledWith(143);
-  });
-
-  it('a closed stdout stops the work quietly and keeps the command’s exit code', () => {
-    const err = Object.assign(new Error('write EPIPE'), { code: 'EPIPE' });
-    process.stdout.emit('error', err);
-    expect(runSignal().aborted).toBe(true);
-    expect(stopReason()).toEqual({ kind: 'closed-output' });
-    expect(signalExitCode()).toBeUndefined();
   });
 
   it('installs once: a second install adds no listeners', () => {

@@ -53,7 +53,7 @@ export function watchUntilEnd(t: WatchTarget): Promise<number> {
         resolve(code);
       });
     };
-    // Ctrl-C, SIGTERM, SIGHUP or a closed stdout (the run exits with the signal's code).
+    // Ctrl-C, SIGTERM, SIGHUP: the run exits with the signal's code.
     const cancelStop = onStop(() => finish(name ? 1 : 0));
     const watch = watchRollouts(
       t.kc,
