@@ -13,6 +13,7 @@ import { registerStorage } from './program/storage.js';
 import { usageLine } from './program/usage-line.js';
 import { endQuietlyOnClosedPipe, exitWhenFlushed } from './session/exit.js';
 import type { GlobalOptions } from './session/options.js';
+import { installSignals, signalExitCode } from './session/signals.js';
 import { VERSION } from './version.js';
 
 export function buildProgram(): Command {
@@ -72,9 +73,12 @@ export function buildProgram(): Command {
 
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
+  // SIGINT, SIGTERM and SIGHUP stop the run's work (src/session/signals.ts).
+  installSignals();
   try {
     await program.parseAsync(argv, { from: 'user' });
-    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+    // Stopped by a signal: the shell's code for it (129, 130, 143), whatever the command returned.
+    return signalExitCode() ?? (typeof process.exitCode === 'number' ? process.exitCode : 0);
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;

@@ -8,6 +8,7 @@ import { clock } from '../store/selectors.js';
 import { requireOutput, type GlobalOptions } from '../session/options.js';
 import { confirm, interactive } from '../session/prompt.js';
 import { resolveContext } from '../session/session.js';
+import { onStop } from '../session/signals.js';
 
 export interface ApproveCommandOptions extends GlobalOptions {
   allFrom?: string;
@@ -160,13 +161,13 @@ async function runAuto(
   const rules = autoApprover(kc, context, requester, signer, emit);
   return new Promise<number>((resolve) => {
     const watch = watchCsrs(kc, { onChange: rules.onChange, onError: rules.onError });
-    process.once('SIGINT', () => {
+    // Ctrl-C, SIGTERM, SIGHUP: the run exits with the signal's code.
+    onStop(() => {
       void watch.stop().then(() => {
         emit({ kind: 'stopped' }, 'Auto-approve stopped.');
         resolve(rules.failures() ? 1 : 0);
       });
     });
-    process.once('SIGTERM', () => void watch.stop().then(() => resolve(rules.failures() ? 1 : 0)));
   });
 }
 

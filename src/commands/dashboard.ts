@@ -8,6 +8,7 @@ import { renderApp } from '../screens/render.js';
 import { createFleetStore } from '../store/fleet-store.js';
 import { asciiOnly, colorEnabled, type GlobalOptions } from '../session/options.js';
 import { openSession } from '../session/session.js';
+import { onStop } from '../session/signals.js';
 import { upWithInterrupt } from './sandbox.js';
 import { runStatus } from './status.js';
 
@@ -54,8 +55,12 @@ export async function runDashboard(opts: GlobalOptions): Promise<number> {
     actions: feeds.actions,
     onQuit: () => app.unmount(),
   });
+  // SIGTERM, SIGHUP (a closed SSH session), Ctrl-C outside raw mode: quit as with q — ink gives the
+  // terminal back (raw mode off, cursor shown); the run exits with the signal's code.
+  const cancelStop = onStop(() => app.unmount());
   await app.waitUntilExit();
-  // Rollouts run here pause (resumable); every feed stops.
+  cancelStop();
+  // Rollouts run here pause (resumable, recorded); every feed stops.
   await feeds.stop();
   return 0;
 }

@@ -10,6 +10,7 @@ import { runUninstall, uninstallSteps } from '../install/uninstall.js';
 import { formatChecklist } from '../checklist/checklist.js';
 import { asciiOnly, requireOutput } from '../session/options.js';
 import { confirm, confirmTyped, interactive } from '../session/prompt.js';
+import { runSignal } from '../session/signals.js';
 import { assertWritable } from '../kube/gate.js';
 import { lineReporter, write } from './install/lines.js';
 import { controlPlaneKubeconfigPath, fleetStatusCheck, resolve, type InstallCommandOptions, type Resolved } from './install/resolve.js';
@@ -59,16 +60,9 @@ async function confirmed(opts: InstallCommandOptions, checks: PrecheckResult): P
   return false;
 }
 
-/** The steps, live; Ctrl-C stops them where they are. */
-async function runSteps(o: InstallOptions, publish: Parameters<typeof runInstall>[1]): Promise<InstallResult> {
-  const abort = new AbortController();
-  const onSigint = () => abort.abort(new Error('interrupted'));
-  process.once('SIGINT', onSigint);
-  try {
-    return await runInstall(o, publish, fleetStatusCheck, abort.signal);
-  } finally {
-    process.off('SIGINT', onSigint);
-  }
+/** The steps, live; Ctrl-C, SIGTERM or SIGHUP stops them where they are (the same command again continues). */
+function runSteps(o: InstallOptions, publish: Parameters<typeof runInstall>[1]): Promise<InstallResult> {
+  return runInstall(o, publish, fleetStatusCheck, runSignal());
 }
 
 function printResult(output: string, o: InstallOptions, checks: PrecheckResult, result: InstallResult): void {

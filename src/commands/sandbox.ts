@@ -9,6 +9,7 @@ import { REPLACE_WHEN_DRAINED_ANNOTATION, SANDBOX_NODE_ANNOTATION } from '../san
 import { sandboxDir, type SandboxState } from '../sandbox/state.js';
 import { supervise } from '../sandbox/supervisor.js';
 import { requireOutput, type GlobalOptions } from '../session/options.js';
+import { releaseSignals, runSignal, signalExitCode } from '../session/signals.js';
 
 export interface SandboxCommandOptions {
   sub: 'up' | 'down' | 'status' | 'stop-apiserver' | 'start-apiserver' | 'stop-etcd' | 'start-etcd' | '__supervise';
@@ -23,7 +24,7 @@ export interface SandboxCommandOptions {
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const err = (line: string) => process.stderr.write(`${line}\n`);
 
-/** Runs `sandbox up` with Ctrl-C handling: an interrupt stops whatever was started. */
+/** Runs `sandbox up` stopping on Ctrl-C, SIGTERM or SIGHUP: an interrupt stops whatever was started. */
 export async function upWithInterrupt(
   dir: string,
   workloads: number,
@@ -31,18 +32,12 @@ export async function upWithInterrupt(
   progress: (l: string) => void,
   opts: { replaceDrained?: boolean } = {},
 ) {
-  const abort = new AbortController();
-  const onSignal = () => abort.abort();
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const signal = runSignal();
   try {
-    return await sandboxUp({ dir, workloads, nodes, progress, signal: abort.signal, replaceDrained: opts.replaceDrained === true });
+    return await sandboxUp({ dir, workloads, nodes, progress, signal, replaceDrained: opts.replaceDrained === true });
   } catch (err) {
-    if (abort.signal.aborted) throw new UserError('interrupted: everything the sandbox had started was stopped', 130);
+    if (signal.aborted) throw new UserError('interrupted: everything the sandbox had started was stopped', signalExitCode() ?? 1);
     throw err;
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
   }
 }
 
@@ -123,6 +118,8 @@ export async function runSandbox(opts: GlobalOptions & SandboxCommandOptions): P
       return 0;
     }
     case '__supervise': {
+      // The supervisor handles the signals itself: each shuts everything down in order, a second one does not cut that short.
+      releaseSignals();
       const binaries = await ensureBinaries();
       const replaceDrained = opts.replaceDrained === true;
       return supervise({ dir, workloads: opts.workloads ?? 2, nodes: opts.nodes ?? 6, binaries, replaceDrained });

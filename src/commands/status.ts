@@ -8,6 +8,7 @@ import type { ContextInfo } from '../kube/kubeconfig.js';
 import type { FleetConfig } from '../kube/fleet.js';
 import { asciiOnly, requireOutput, type GlobalOptions } from '../session/options.js';
 import { openSession, type Session } from '../session/session.js';
+import { untilStopped } from '../session/signals.js';
 
 const write = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 
@@ -59,10 +60,8 @@ async function watchStatus(
   };
   const unsubscribe = watcher.store.subscribe(emit);
   emit();
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  // Until Ctrl-C, SIGTERM or SIGHUP.
+  await untilStopped();
   unsubscribe();
   await watcher.stop();
   return 0;

@@ -4,6 +4,7 @@
  * So fleetdeck exits once stdout and stderr have handed everything to the OS — and still exits
  * then, though keep-alive sockets and timers of finished requests would hold the process open.
  */
+import { hangUp, signalExitCode } from './signals.js';
 
 /** The exit code after the reader of stdout went away (`fleetdeck … | head -1`): 128 + SIGPIPE, as other tools end. */
 export const CLOSED_PIPE_EXIT = 141;
@@ -41,6 +42,10 @@ export async function exitWhenFlushed(code: number): Promise<never> {
 export function endQuietlyOnClosedPipe(): void {
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (err: NodeJS.ErrnoException) => {
+      // The terminal went away with its session (writes fail with EIO): as SIGHUP, the work stops and the run exits 129.
+      if (err.code === 'EIO') return hangUp();
+      // Stopping on a signal already: nothing more can be shown, the stop goes on.
+      if (signalExitCode() !== undefined) return;
       if (isClosedPipe(err)) process.exit(CLOSED_PIPE_EXIT);
       throw err;
     });

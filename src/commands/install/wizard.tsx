@@ -11,6 +11,7 @@ import { colorAllowed, UiProvider } from '../../components/theme/index.js';
 import { InstallWizard, type InstallerDeps } from '../../screens/install/wizard.js';
 import type { WizardChoices } from '../../screens/install/use-wizard-state.js';
 import { asciiOnly, colorEnabled } from '../../session/options.js';
+import { onStop } from '../../session/signals.js';
 import { controlPlaneKubeconfigPath, fleetStatusCheck, parseWorkloads, type InstallCommandOptions } from './resolve.js';
 
 /** The wizard's first answers, from the flags. */
@@ -103,10 +104,13 @@ export async function runWizard(opts: InstallCommandOptions, fleetFile: string):
   return new Promise<number>((resolvePromise) => {
     let app: Instance | undefined;
     const exit = (code: number) => {
+      cancelStop();
       abort.abort(new Error('cancelled'));
       app?.unmount();
       resolvePromise(code);
     };
+    // SIGTERM, SIGHUP (a closed SSH session): stop the steps where they are and give the terminal back.
+    const cancelStop = onStop(() => exit(1));
     app = render(
       <UiProvider value={{ ascii: asciiOnly(opts), color: colorAllowed(colorEnabled(opts)) }}>
         <InstallWizard

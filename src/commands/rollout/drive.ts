@@ -4,6 +4,7 @@ import { runRollout } from '../../rollout/runner/run.js';
 import type { RolloutState } from '../../rollout/types.js';
 import { renderRolloutLive, type LiveView } from '../../screens/rollouts/rollout-live.js';
 import { colorEnabled, type GlobalOptions } from '../../session/options.js';
+import { runSignal } from '../../session/signals.js';
 import { changePrinter, resultLines, write } from './lines.js';
 
 /** The live view, in a terminal without -o (and not in CI). */
@@ -20,22 +21,16 @@ export interface DriveOptions {
   forceTakeover: boolean;
 }
 
-/** Runs the rollout here with a line per change; Ctrl-C (or SIGTERM) pauses it, resumable. */
+/** Runs the rollout here with a line per change; Ctrl-C, SIGTERM or SIGHUP pauses it (recorded, resumable). */
 export async function drive(kc: KubeConfig, state: RolloutState, context: string, d: DriveOptions, opts: GlobalOptions): Promise<number> {
-  const abort = new AbortController();
-  const onSignal = () => abort.abort(new Error('interrupted'));
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
   // In a terminal: the log scrolls by above a live table of the nodes; otherwise a line per change.
   const live = liveView(opts, d.ascii, `starting rollout ${state.spec.name}…`);
   const onState = live ? (s: RolloutState) => live.update(s) : changePrinter(d.output, d.ascii);
   let final: RolloutState;
   try {
-    final = await runRollout(kc, state, { forceTakeover: d.forceTakeover }, onState, abort.signal);
+    final = await runRollout(kc, state, { forceTakeover: d.forceTakeover }, onState, runSignal());
   } finally {
     live?.stop();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
   }
   if (d.output === 'json') write(JSON.stringify({ kind: 'result', state: final }));
   else for (const l of resultLines(final, context)) write(l);

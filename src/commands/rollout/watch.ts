@@ -5,6 +5,7 @@ import { watchRollouts } from '../../rollout/state.js';
 import { OWNER_STALE_MS, type RolloutState } from '../../rollout/types.js';
 import { clock } from '../../store/selectors.js';
 import type { LiveView } from '../../screens/rollouts/rollout-live.js';
+import { onStop } from '../../session/signals.js';
 import { changePrinter, resultLines, write } from './lines.js';
 
 const ENDED = new Set(['Completed', 'Aborted', 'Failed', 'Paused']);
@@ -45,17 +46,15 @@ export function watchUntilEnd(t: WatchTarget): Promise<number> {
       if (finished) return;
       finished = true;
       clearInterval(staleCheck);
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      cancelStop();
       void watch.stop().then(() => {
         t.live?.stop();
         if (line) write(line);
         resolve(code);
       });
     };
-    const onSignal = () => finish(name ? 1 : 0);
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+    // Ctrl-C, SIGTERM, SIGHUP: the run exits with the signal's code.
+    const cancelStop = onStop(() => finish(name ? 1 : 0));
     const watch = watchRollouts(
       t.kc,
       {
