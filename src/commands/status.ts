@@ -4,6 +4,7 @@ import { fleetHealthy, statusChecks, statusJson, statusText } from '../report/st
 import { collectStatus } from '../feeds/status-feed.js';
 import { ChecklistDiff } from '../report/watch-lines.js';
 import { clock } from '../store/selectors.js';
+import { requestTimeout } from '../kube/request-timeout.js';
 import type { ContextInfo } from '../kube/kubeconfig.js';
 import type { FleetConfig } from '../kube/fleet.js';
 import { asciiOnly, requireOutput, type GlobalOptions } from '../session/options.js';
@@ -27,10 +28,17 @@ export async function runStatus(opts: GlobalOptions, sel: Session = openSession(
     return 1;
   }
   if (opts.watch) return watchStatus(sel.kc, contexts, fleet, output, ascii);
-  const state = await collectStatus(sel.kc, contexts, 15_000, fleet);
+  const state = await collectStatus(sel.kc, contexts, statusWaitMs(), fleet);
   if (output === 'json') write(JSON.stringify(statusJson(state), null, 2));
   else write(statusText(state, { ascii }));
   return fleetHealthy(state) ? 0 : 1;
+}
+
+/** How long a one-shot status waits for every context: 15 s, or longer when --request-timeout allows it (0: as long as it takes). */
+function statusWaitMs(): number {
+  const perRequest = requestTimeout();
+  if (perRequest === undefined) return 15_000;
+  return perRequest === 0 ? 2 ** 31 - 1 : Math.max(15_000, perRequest);
 }
 
 /**
