@@ -35,7 +35,7 @@ export async function runStatus(opts: GlobalOptions, sel: Session = openSession(
 }
 
 /** How long a one-shot status waits for every context: 15 s, or longer when --request-timeout allows it (0: as long as it takes). */
-function statusWaitMs(): number {
+export function statusWaitMs(): number {
   const perRequest = requestTimeout();
   if (perRequest === undefined) return 15_000;
   return perRequest === 0 ? 2 ** 31 - 1 : Math.max(15_000, perRequest);
