@@ -49,6 +49,10 @@ describe('etcd of one cluster stopped', () => {
     watch = startCli(['status', '--watch', '-o', 'json', '--kubeconfig', sandbox.kubeconfig]);
     const state = () => feed!.store.getState().contexts[CONTEXT]!;
     const core = makeClient(sandbox.kc(CONTEXT), CoreV1Api, 5_000);
+    const cordon = (unschedulable: true | null) =>
+      core
+        .patchNode({ name: NODE, body: { spec: { unschedulable } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch))
+        .then(() => true);
     await eventually('the store has the nodes', () => state().reachability === 'reachable' && state().nodes.synced, 30_000);
     await eventually('status --watch reports the context', () => watch!.find(0, (t) => watchLine(t, (l) => l.state === 'ok')), 30_000);
 
@@ -84,10 +88,8 @@ describe('etcd of one cluster stopped', () => {
     await sandbox.drill('start', 'etcd', CONTEXT);
     etcdStopped = false;
     const started = Date.now();
-    await core.patchNode(
-      { name: NODE, body: { spec: { unschedulable: true } } },
-      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
-    );
+    // Right after etcd comes back the API server may still time out a write: retry until it takes it.
+    await eventually('the API server takes a cordon again', () => cordon(true), 60_000, 500);
     await eventually(
       'the store is ready again with the cordon made after the restart',
       () => state().notReady === undefined && state().nodes.items[NODE]?.unschedulable === true,
@@ -100,10 +102,7 @@ describe('etcd of one cluster stopped', () => {
       () => watch!.find(started, (t) => watchLine(t, (l) => /^reachable,.*1 cordoned/.test(l.detail ?? ''))),
       60_000,
     );
-    await core.patchNode(
-      { name: NODE, body: { spec: { unschedulable: null } } },
-      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
-    );
+    await eventually('the API server takes the uncordon', () => cordon(null), 60_000, 500);
     const alive = watch.child.exitCode === null && watch.child.signalCode === null;
     summary('etcd stopped', {
       'API server answered': failure,

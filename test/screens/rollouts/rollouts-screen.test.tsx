@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { cleanup } from 'ink-testing-library';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { NavarchosState, NodeReplacementSummary, NodeRolloutRequest, NodeRolloutSummary } from '../../../src/kube/navarchos.js';
 import type { PodClassification } from '../../../src/rollout/drain/filters.js';
 import type { Plan } from '../../../src/rollout/plan.js';
@@ -12,7 +12,17 @@ import { actionChanged, actionKey, navarchosSeen, rolloutChanged, rolloutsListed
 import { navarchosEtaMs, nodeRows } from '../../../src/screens/rollouts/rows.js';
 import { appProps, KEYS, renderApp, threeContexts, waitForFrame, type Screen } from '../../helpers/screen.js';
 
-afterEach(() => cleanup());
+// Start times show as a clock time on the day they happened and as a date before it: the rollouts
+// below started minutes ago, so the clock is set to midday, where minutes ago is still today.
+beforeEach(() => {
+  const midday = new Date();
+  midday.setHours(12, 0, 0, 0);
+  vi.useFakeTimers({ toFake: ['Date'], now: midday, shouldAdvanceTime: true });
+});
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
 
 const iso = (msAgo: number) => new Date(Date.now() - msAgo).toISOString();
 const MIN = 60_000;
