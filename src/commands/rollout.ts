@@ -20,6 +20,15 @@ import { asciiOnly, requireOutput, type GlobalOptions } from '../session/options
 import { confirm, interactive } from '../session/prompt.js';
 import { resolveContext, type OneContext } from '../session/session.js';
 import { drive, liveView } from './rollout/drive.js';
+import {
+  inClusterPlanLines,
+  runnerSettings,
+  startedJson,
+  startedLines,
+  startInCluster,
+  type InClusterFlags,
+} from './rollout/in-cluster.js';
+import { runAsRunner } from './rollout/runner-mode.js';
 import { dryRunJson, dryRunLines, planLines, write } from './rollout/lines.js';
 import { rolloutRows, rolloutTable } from './rollout/list.js';
 import { chooseName, explicitName, readFileSpec, specFromOptions } from './rollout/spec.js';
@@ -32,9 +41,13 @@ export interface RolloutTarget {
   priority?: number;
 }
 
-export interface RolloutCommandOptions extends GlobalOptions {
+export interface RolloutCommandOptions extends GlobalOptions, InClusterFlags {
   yes?: boolean;
   forceTakeover?: boolean;
+  /** Run it in the cluster, as a Job (create, resume). */
+  inCluster?: boolean;
+  /** This process is the in-cluster runner (the Job's command). */
+  runner?: boolean;
 }
 
 export interface RolloutCreateOptions extends RolloutCommandOptions {
@@ -94,7 +107,9 @@ export async function runRolloutCreate(opts: RolloutCreateOptions): Promise<numb
   const draft = specFromOptions(opts, context, given ?? 'draft', fileSpec);
   const spec: RolloutSpec = { ...draft, name: await chooseName(kc, context, given) };
   const plan = resolvePlan(await listPlanNodes(kc, context), spec);
+  const runner = opts.inCluster ? runnerSettings(opts) : undefined;
   const refused = printPlan(spec, plan, await dryRunRollout(kc, spec, plan), output, ascii);
+  if (runner && output === 'text') for (const l of inClusterPlanLines(initialState(spec, plan), runner)) write(l);
   if (opts.dryRun) return refused.length ? 1 : 0;
   if (refused.length) {
     const message = `nothing was changed: ${refused.map((n) => n.refused).join('; ')}; give the flag, or move or delete those pods, and run it again`;
@@ -102,7 +117,8 @@ export async function runRolloutCreate(opts: RolloutCreateOptions): Promise<numb
     else write(JSON.stringify({ kind: 'result', refused: refused.map((n) => ({ node: n.node, message: n.refused })) }));
     return 1;
   }
-  if (!opts.yes && !(await confirm(startQuestion(spec, plan, context)))) {
+  const where = runner ? ` in the cluster (Job in ${runner.namespace}, with the RBAC above)` : '';
+  if (!opts.yes && !(await confirm(`${startQuestion(spec, plan, context).slice(0, -1)}${where}?`))) {
     write('Nothing was changed.');
     return 1;
   }
@@ -111,6 +127,12 @@ export async function runRolloutCreate(opts: RolloutCreateOptions): Promise<numb
     write(
       `\nRollout ${spec.name} recorded in ConfigMap kube-system/fleetdeck-rollout-${spec.name}; watch it elsewhere with: fleetdeck rollout watch ${spec.name} --context ${context}`,
     );
+  if (runner) {
+    const started = await startInCluster(kc, created.state, runner, (l) => output === 'text' && write(l));
+    if (output === 'json') write(startedJson(spec.name, runner, started));
+    else for (const l of startedLines(spec.name, context, runner, started)) write(l);
+    return 0;
+  }
   return drive(kc, created.state, context, { output, ascii, forceTakeover: false }, opts);
 }
 
@@ -120,6 +142,7 @@ export async function runRolloutResume(name: string, opts: RolloutCommandOptions
   const ascii = asciiOnly(opts);
   assertWritable('rollout resume cordons, drains and replaces nodes');
   const { kc, context } = rolloutContext(opts, false);
+  if (opts.runner) return runAsRunner(kc, name, context, { output, ascii }, opts);
   const { state } = await mustReadRollout(kc, name, context);
   if (state.phase === 'Completed' || state.phase === 'Aborted')
     throw new UserError(`rollout ${name} is ${state.phase}: there is nothing to resume`);
@@ -130,6 +153,19 @@ export async function runRolloutResume(name: string, opts: RolloutCommandOptions
     write(
       `Resuming rollout ${name} on ${context}: ${state.phase}, ${done}/${state.nodes.length} nodes done${state.message ? ` (${state.message})` : ''}`,
     );
+  }
+  if (opts.inCluster) {
+    const runner = runnerSettings(opts);
+    if (output === 'text') for (const l of inClusterPlanLines(state, runner)) write(l);
+    if (!opts.yes && !interactive()) throw new UsageError('rollout resume --in-cluster changes the cluster: confirm with --yes');
+    if (!opts.yes && !(await confirm(`Start a Job in ${runner.namespace} to resume rollout ${name}, with the RBAC above?`))) {
+      write('Nothing was changed.');
+      return 1;
+    }
+    const started = await startInCluster(kc, state, runner, (l) => output === 'text' && write(l));
+    if (output === 'json') write(startedJson(name, runner, started));
+    else for (const l of startedLines(name, context, runner, started)) write(l);
+    return 0;
   }
   return drive(kc, state, context, { output, ascii, forceTakeover: opts.forceTakeover === true }, opts);
 }

@@ -1,4 +1,4 @@
-/** `fleetdeck rollout create|resume|abort|watch|list`. The command's code is loaded when it runs. */
+/** `fleetdeck rollout create|resume|abort|watch|list|cleanup`. The command's code is loaded when it runs. */
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { RolloutTarget } from '../commands/rollout.js';
 import { UsageError } from '../errors.js';
@@ -13,7 +13,7 @@ export function registerRollout(program: Command): void {
     .allowExcessArguments(true)
     .action((_opts, cmd: Command) => {
       const [sub] = cmd.args;
-      if (sub !== undefined) throw new UsageError(`unknown command 'rollout ${sub}' (create, resume, abort, watch, list)`);
+      if (sub !== undefined) throw new UsageError(`unknown command 'rollout ${sub}' (create, resume, abort, watch, list, cleanup)`);
       // `fleetdeck rollout` alone: its help, as a usage error.
       rollout.outputHelp();
       process.exitCode = 2;
@@ -24,6 +24,11 @@ export function registerRollout(program: Command): void {
     .description('continue a paused, failed or interrupted rollout from every node’s recorded phase')
     .argument('<name>', 'the rollout')
     .option('--force-takeover', 'take over from another fleetdeck whose heartbeat is younger than 30 s')
+    .option('--in-cluster', 'start a new Job in the cluster to run it instead of running it here')
+    .option('--runner-namespace <namespace>', 'with --in-cluster: the namespace of the runner Job', 'fleetdeck-system')
+    .option('--image <image>', 'with --in-cluster: the fleetdeck image the Job runs (default: this release’s)')
+    .option('-y, --yes', 'with --in-cluster: do not ask for confirmation')
+    .addOption(new Option('--runner', 'run as the in-cluster runner (what the Job runs)').hideHelp())
     .addOption(outputOption())
     .action(async (name: string, _opts, cmd: Command) => {
       const { runRolloutResume } = await import('../commands/rollout.js');
@@ -56,6 +61,17 @@ export function registerRollout(program: Command): void {
       const { runRolloutList } = await import('../commands/rollout.js');
       process.exitCode = await runRolloutList(cmd.optsWithGlobals());
     });
+  rollout
+    .command('cleanup')
+    .description('delete the runner Jobs that finished and, when no rollout runs in the cluster, the runner’s account and RBAC')
+    .option('--runner-namespace <namespace>', 'the namespace of the runner Jobs', 'fleetdeck-system')
+    .option('--dry-run', 'show what would be deleted, change nothing')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .addOption(outputOption())
+    .action(async (_opts, cmd: Command) => {
+      const { runRolloutCleanup } = await import('../commands/rollout/cleanup.js');
+      process.exitCode = await runRolloutCleanup(cmd.optsWithGlobals());
+    });
   for (const cmd of rollout.commands) {
     quiet(cmd);
   }
@@ -70,7 +86,9 @@ function registerCreate(rollout: Command): void {
   };
   rollout
     .command('create')
-    .description('resolve the nodes, show the order and the dry run, then (confirmed, or --yes) run the rollout here, a line per change')
+    .description(
+      'resolve the nodes, show the order and the dry run, then (confirmed, or --yes) run the rollout here, a line per change, or in the cluster',
+    )
     .option(
       '--selector <selector>',
       'label selector of nodes to replace, kubectl syntax (repeatable; the --priority after it applies to it)',
@@ -115,6 +133,9 @@ function registerCreate(rollout: Command): void {
         .argParser(duration('--health-timeout'))
         .default(10 * 60_000, '10m'),
     )
+    .option('--in-cluster', 'run the rollout in the cluster, as a Job (returns once it runs); default from the fleet file')
+    .option('--runner-namespace <namespace>', 'with --in-cluster: the namespace of the runner Job', 'fleetdeck-system')
+    .option('--image <image>', 'with --in-cluster: the fleetdeck image the Job runs (default: this release’s)')
     .option('--dry-run', 'show the order and what would happen to every pod, change nothing')
     .option('-y, --yes', 'do not ask for confirmation')
     .addOption(outputOption())

@@ -89,6 +89,15 @@ export interface RolloutState {
   updatedAt: string;
   /** The fleetdeck driving the rollout; absent when nobody does. */
   owner?: RolloutOwner;
+  /** Set when the rollout runs in the cluster: the Job of its latest run. */
+  runner?: RolloutRunner;
+}
+
+/** Where an in-cluster rollout's runner is: a Job in the rollout's cluster. */
+export interface RolloutRunner {
+  namespace: string;
+  job: string;
+  image: string;
 }
 
 /** A node as the plan reads it (from the cluster's Node objects). */

@@ -23,6 +23,17 @@ export interface DriveOptions {
 
 /** Runs the rollout here with a line per change; Ctrl-C, SIGTERM or SIGHUP pauses it (recorded, resumable). */
 export async function drive(kc: KubeConfig, state: RolloutState, context: string, d: DriveOptions, opts: GlobalOptions): Promise<number> {
+  return exitFor(await driveToEnd(kc, state, context, d, opts));
+}
+
+/** As drive, resolving with the rollout's final state. */
+export async function driveToEnd(
+  kc: KubeConfig,
+  state: RolloutState,
+  context: string,
+  d: DriveOptions,
+  opts: GlobalOptions,
+): Promise<RolloutState> {
   // In a terminal: the log scrolls by above a live table of the nodes; otherwise a line per change.
   const live = liveView(opts, d.ascii, `starting rollout ${state.spec.name}…`);
   const onState = live ? (s: RolloutState) => live.update(s) : changePrinter(d.output, d.ascii);
@@ -34,5 +45,5 @@ export async function drive(kc: KubeConfig, state: RolloutState, context: string
   }
   if (d.output === 'json') write(JSON.stringify({ kind: 'result', state: final }));
   else for (const l of resultLines(final, context)) write(l);
-  return exitFor(final);
+  return final;
 }
