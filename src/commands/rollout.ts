@@ -5,6 +5,7 @@
  * failed, paused, was aborted or the confirmation was declined, 2 usage. The output is in
  * rollout/lines.ts, the spec from the flags in rollout/spec.ts.
  */
+import { inClusterDefaults } from '../config/fleet-config.js';
 import { UsageError, UserError } from '../errors.js';
 import { assertWritable } from '../kube/gate.js';
 import { initialState, resolvePlan, type Plan } from '../rollout/plan.js';
@@ -20,14 +21,9 @@ import { asciiOnly, requireOutput, type GlobalOptions } from '../session/options
 import { confirm, interactive } from '../session/prompt.js';
 import { resolveContext, type OneContext } from '../session/session.js';
 import { drive, liveView } from './rollout/drive.js';
-import {
-  inClusterPlanLines,
-  runnerSettings,
-  startedJson,
-  startedLines,
-  startInCluster,
-  type InClusterFlags,
-} from './rollout/in-cluster.js';
+import { runnerSettings, type InClusterFlags } from '../rollout/in-cluster/manifests.js';
+import { inClusterPlanLines, startedJson, startedLines } from './rollout/in-cluster.js';
+import { startInCluster } from '../rollout/in-cluster/start.js';
 import { runAsRunner } from './rollout/runner-mode.js';
 import { dryRunJson, dryRunLines, planLines, write } from './rollout/lines.js';
 import { rolloutRows, rolloutTable } from './rollout/list.js';
@@ -72,6 +68,13 @@ function rolloutContext(opts: GlobalOptions, required: boolean): OneContext {
   return resolveContext(opts, 'a rollout works on one cluster', need);
 }
 
+/** Where a new rollout runs: --in-cluster / --no-in-cluster, else the fleet file's setting for the context. */
+function inClusterRunner(opts: RolloutCreateOptions, context: string) {
+  const fleet = inClusterDefaults(context);
+  if (!(opts.inCluster ?? fleet.inCluster)) return undefined;
+  return runnerSettings({ runnerNamespace: opts.runnerNamespace ?? fleet.namespace, image: opts.image ?? fleet.image });
+}
+
 /** Prints the plan and the dry run; resolves with the nodes' refusals (a flag is needed). */
 function printPlan(spec: RolloutSpec, plan: Plan, dry: RolloutDryRun, output: 'text' | 'json', ascii: boolean) {
   if (output === 'text') {
@@ -107,7 +110,7 @@ export async function runRolloutCreate(opts: RolloutCreateOptions): Promise<numb
   const draft = specFromOptions(opts, context, given ?? 'draft', fileSpec);
   const spec: RolloutSpec = { ...draft, name: await chooseName(kc, context, given) };
   const plan = resolvePlan(await listPlanNodes(kc, context), spec);
-  const runner = opts.inCluster ? runnerSettings(opts) : undefined;
+  const runner = inClusterRunner(opts, context);
   const refused = printPlan(spec, plan, await dryRunRollout(kc, spec, plan), output, ascii);
   if (runner && output === 'text') for (const l of inClusterPlanLines(initialState(spec, plan), runner)) write(l);
   if (opts.dryRun) return refused.length ? 1 : 0;

@@ -16,6 +16,14 @@ export interface FleetFile {
   workloads?: (string | { context: string; clusterName?: string })[];
   /** A kubeconfig file with the control plane's context (written by the install), read after the user's. */
   kubeconfig?: string;
+  /** Rollouts of these contexts run in the cluster by default (their nodes can pull `image`). */
+  inClusterRollouts?: InClusterRollouts;
+}
+
+export interface InClusterRollouts {
+  contexts: string[];
+  image?: string;
+  namespace?: string;
 }
 
 export interface FleetFlags {
@@ -60,7 +68,7 @@ export function readFleetFile(file: string): FleetFile | undefined {
   if (value === null || value === undefined) return {};
   if (typeof value !== 'object' || Array.isArray(value))
     fail(file, 1, 'expected a mapping with hostingContext, controlPlaneContext, namespace, workloads');
-  const known = new Set(['hostingContext', 'controlPlaneContext', 'namespace', 'workloads', 'kubeconfig']);
+  const known = new Set(['hostingContext', 'controlPlaneContext', 'namespace', 'workloads', 'kubeconfig', 'inClusterRollouts']);
   const obj = value as Record<string, unknown>;
   const lineOfKey = (key: string) => {
     const pair = (doc.contents as { items?: { key?: { value?: unknown; range?: [number] } }[] })?.items?.find((p) => p.key?.value === key);
@@ -83,18 +91,42 @@ export function readFleetFile(file: string): FleetFile | undefined {
       if (!ok) fail(file, lineOfKey('workloads'), 'each workload is a context name or {context, clusterName}');
     }
   }
+  if (obj.inClusterRollouts !== undefined)
+    checkInCluster(obj.inClusterRollouts, (what) => fail(file, lineOfKey('inClusterRollouts'), what));
   return obj as FleetFile;
+}
+
+function checkInCluster(v: unknown, bad: (what: string) => never): void {
+  const o = v as Record<string, unknown> | null;
+  if (typeof o !== 'object' || o === null || Array.isArray(o)) bad('"inClusterRollouts" must be a mapping with contexts, image, namespace');
+  const contexts = o.contexts;
+  if (!Array.isArray(contexts) || contexts.some((c) => typeof c !== 'string' || !c))
+    bad('"inClusterRollouts.contexts" must be a list of context names');
+  for (const key of Object.keys(o))
+    if (!['contexts', 'image', 'namespace'].includes(key))
+      bad(`unknown field "inClusterRollouts.${key}" (known: contexts, image, namespace)`);
+  for (const key of ['image', 'namespace'])
+    if (o[key] !== undefined && (typeof o[key] !== 'string' || o[key] === '')) bad(`"inClusterRollouts.${key}" must be a non-empty string`);
+  if (typeof o.namespace === 'string' && !DNS_LABEL.test(o.namespace)) bad(`"${o.namespace}" is not a valid namespace name`);
 }
 
 /** Written by the install wizard; 0600 like other files that name credentials' contexts. */
 export function writeFleetFile(file: string, fleet: FleetConfig, extra: { kubeconfig?: string } = {}): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
+  // Settings the install does not own are kept.
+  let kept: InClusterRollouts | undefined;
+  try {
+    kept = readFleetFile(file)?.inClusterRollouts;
+  } catch {
+    kept = undefined;
+  }
   const body: FleetFile = {
     hostingContext: fleet.hostingContext,
     controlPlaneContext: fleet.controlPlaneContext,
     namespace: fleet.namespace,
     workloads: fleet.workloads.map((w) => (w.clusterName === w.context ? w.context : w)),
     ...(extra.kubeconfig ? { kubeconfig: extra.kubeconfig } : {}),
+    ...(kept ? { inClusterRollouts: kept } : {}),
   };
   const tmp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, stringify(body), { mode: 0o600 });
@@ -124,4 +156,15 @@ export function resolveFleet(file: FleetFile | undefined, flags: FleetFlags): Fl
 /** The fleet's contexts in display order: hosting, control plane, workloads (no duplicates). */
 export function fleetContextNames(fleet: FleetConfig): string[] {
   return [...new Set([fleet.hostingContext, fleet.controlPlaneContext, ...fleet.workloads.map((w) => w.context)])];
+}
+
+/** The fleet file's in-cluster setting for a context: run there by default, with its image and namespace. */
+export function inClusterDefaults(context: string, file = fleetFilePath()): { inCluster: boolean; image?: string; namespace?: string } {
+  const setting = readFleetFile(file)?.inClusterRollouts;
+  if (!setting?.contexts.includes(context)) return { inCluster: false };
+  return {
+    inCluster: true,
+    ...(setting.image ? { image: setting.image } : {}),
+    ...(setting.namespace ? { namespace: setting.namespace } : {}),
+  };
 }

@@ -6,7 +6,10 @@
  * refuses it under --read-only.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
+import { inClusterDefaults } from '../config/fleet-config.js';
 import { UserError } from '../errors.js';
+import { runnerSettings } from '../rollout/in-cluster/manifests.js';
+import { startInCluster } from '../rollout/in-cluster/start.js';
 import { createNodeRollout } from '../kube/navarchos-create.js';
 import { watchNavarchos } from '../kube/navarchos-watch.js';
 import { initialState, resolvePlan } from '../rollout/plan.js';
@@ -17,6 +20,12 @@ import { createRollout, mustReadRollout, readRollout, watchRollouts } from '../r
 import { listPlanNodes } from '../rollout/nodes.js';
 import type { RolloutWork } from './rollouts.js';
 
+/** The runner's namespace and image for a context: the fleet file's, else the defaults. */
+function fleetRunner(context: string) {
+  const d = inClusterDefaults(context);
+  return runnerSettings({ runnerNamespace: d.namespace, image: d.image });
+}
+
 /** `kc(context)` is that context's KubeConfig in the session as it is now. */
 export function rolloutWork(kc: (context: string) => KubeConfig): RolloutWork {
   return {
@@ -24,17 +33,22 @@ export function rolloutWork(kc: (context: string) => KubeConfig): RolloutWork {
     watchNavarchos: (context, onChange, signal) => watchNavarchos(kc(context), onChange, signal),
     listNodes: (context) => listPlanNodes(kc(context), context),
     dryRun: (spec, plan) => dryRunRollout(kc(spec.context), spec, plan),
-    run: async (spec, signal) => {
+    run: async (spec, signal, inCluster) => {
       const k = kc(spec.context);
       if (await readRollout(k, spec.name)) throw new UserError(`a rollout named ${spec.name} exists already in ${spec.context}`);
       // As `rollout create`: the plan from the nodes as they are now.
       const plan = resolvePlan(await listPlanNodes(k, spec.context), spec);
+      const runner = inCluster ? fleetRunner(spec.context) : undefined;
       const created = await createRollout(k, initialState(spec, plan));
+      if (runner) return startInCluster(k, created.state, runner, () => {});
       return runRollout(k, created.state, {}, () => {}, signal);
     },
+    inClusterDefault: (context) => inClusterDefaults(context).inCluster,
     resume: async (context, name, signal) => {
       const k = kc(context);
       const { state } = await mustReadRollout(k, name, context);
+      // A rollout that ran in the cluster resumes there: a new Job, as `resume --in-cluster`.
+      if (state.runner) return startInCluster(k, state, { namespace: state.runner.namespace, image: state.runner.image }, () => {});
       return runRollout(k, state, {}, () => {}, signal);
     },
     abort: (context, name, signal) => abortRollout(kc(context), name, () => {}, signal),

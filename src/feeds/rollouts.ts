@@ -33,8 +33,13 @@ export interface RolloutWork {
   watchNavarchos?: (context: string, onChange: (state: NavarchosState) => void, signal: AbortSignal) => unknown;
   listNodes: (context: string) => Promise<PlanNode[]>;
   dryRun: (spec: RolloutSpec, plan: Plan) => Promise<RolloutDryRun>;
-  /** Create the rollout and run it to its end (rejects when it cannot start); stops (Paused) when `signal` aborts. */
-  run: (spec: RolloutSpec, signal: AbortSignal) => Promise<unknown>;
+  /**
+   * Create the rollout and run it to its end (rejects when it cannot start); stops (Paused) when
+   * `signal` aborts. In the cluster: resolves once its Job's pod runs.
+   */
+  run: (spec: RolloutSpec, signal: AbortSignal, inCluster?: boolean) => Promise<unknown>;
+  /** The fleet file's in-cluster default for a context. */
+  inClusterDefault?: (context: string) => boolean;
   resume: (context: string, name: string, signal: AbortSignal) => Promise<unknown>;
   abort: (context: string, name: string, signal: AbortSignal) => Promise<unknown>;
   createNodeRollout: (context: string, request: NodeRolloutRequest) => Promise<NodeRolloutSummary>;
@@ -128,7 +133,8 @@ export function startRolloutsFeed(store: FleetStore, work: RolloutWork): Rollout
       for (const name of contexts) stopWatch(name);
       for (const name of contexts) start(name);
     },
-    run: (spec) => track('run', spec.context, spec.name, () => work.run(spec, quit.signal)),
+    run: (spec, inCluster) => track('run', spec.context, spec.name, () => work.run(spec, quit.signal, inCluster)),
+    inClusterDefault: (context) => work.inClusterDefault?.(context) ?? false,
     resume: (context, name) => track('resume', context, name, () => work.resume(context, name, quit.signal)),
     abort: (context, name) => track('abort', context, name, () => work.abort(context, name, quit.signal)),
     createNodeRollout: (context, request) => work.createNodeRollout(context, request),

@@ -55,7 +55,8 @@ export function tabFeeds(store: FleetStore, kc: (context: string) => KubeConfig,
   const actions: Required<Pick<Actions, 'rollouts' | 'storage' | 'approvals'>> = {
     rollouts: {
       show: () => void rollouts.start(),
-      run: (spec) => rollouts.current()?.run(spec),
+      run: (spec, inCluster) => rollouts.current()?.run(spec, inCluster),
+      inClusterDefault: (context) => rollouts.current()?.inClusterDefault?.(context) ?? false,
       resume: (context, name) => rollouts.current()?.resume(context, name),
       abort: (context, name) => rollouts.current()?.abort(context, name),
       createNodeRollout: (context, request) => rollouts.current()?.createNodeRollout(context, request) ?? notLoaded('rollouts'),

@@ -25,7 +25,7 @@ export function registerRollout(program: Command): void {
     .argument('<name>', 'the rollout')
     .option('--force-takeover', 'take over from another fleetdeck whose heartbeat is younger than 30 s')
     .option('--in-cluster', 'start a new Job in the cluster to run it instead of running it here')
-    .option('--runner-namespace <namespace>', 'with --in-cluster: the namespace of the runner Job', 'fleetdeck-system')
+    .option('--runner-namespace <namespace>', 'with --in-cluster: the namespace of the runner Job (default: fleetdeck-system)')
     .option('--image <image>', 'with --in-cluster: the fleetdeck image the Job runs (default: this release’s)')
     .option('-y, --yes', 'with --in-cluster: do not ask for confirmation')
     .addOption(new Option('--runner', 'run as the in-cluster runner (what the Job runs)').hideHelp())
@@ -64,7 +64,7 @@ export function registerRollout(program: Command): void {
   rollout
     .command('cleanup')
     .description('delete the runner Jobs that finished and, when no rollout runs in the cluster, the runner’s account and RBAC')
-    .option('--runner-namespace <namespace>', 'the namespace of the runner Jobs', 'fleetdeck-system')
+    .option('--runner-namespace <namespace>', 'the namespace of the runner Jobs (default: fleetdeck-system)')
     .option('--dry-run', 'show what would be deleted, change nothing')
     .option('-y, --yes', 'do not ask for confirmation')
     .addOption(outputOption())
@@ -133,8 +133,12 @@ function registerCreate(rollout: Command): void {
         .argParser(duration('--health-timeout'))
         .default(10 * 60_000, '10m'),
     )
-    .option('--in-cluster', 'run the rollout in the cluster, as a Job (returns once it runs); default from the fleet file')
-    .option('--runner-namespace <namespace>', 'with --in-cluster: the namespace of the runner Job', 'fleetdeck-system')
+    .option(
+      '--in-cluster',
+      'run the rollout in the cluster, as a Job, and return once it runs (default: the fleet file’s inClusterRollouts)',
+    )
+    .option('--no-in-cluster', 'run it here, even where the fleet file says in the cluster')
+    .option('--runner-namespace <namespace>', 'with --in-cluster: the namespace of the runner Job (default: fleetdeck-system)')
     .option('--image <image>', 'with --in-cluster: the fleetdeck image the Job runs (default: this release’s)')
     .option('--dry-run', 'show the order and what would happen to every pod, change nothing')
     .option('-y, --yes', 'do not ask for confirmation')

@@ -32,8 +32,13 @@ export interface PrepareActions {
 export interface RolloutActions {
   /** The tab is shown: start watching every context (once; the watches run as long as the dashboard). */
   show(): void;
-  /** Create the rollout and run it here, as `fleetdeck rollout create`; its outcome goes to the slice's actions. */
-  run(spec: RolloutSpec): void;
+  /**
+   * Create the rollout and run it here, as `fleetdeck rollout create` (or, `inCluster`, start its
+   * Job in the cluster, as `create --in-cluster`); its outcome goes to the slice's actions.
+   */
+  run(spec: RolloutSpec, inCluster?: boolean): void;
+  /** Whether the fleet file makes rollouts of the context run in the cluster by default. */
+  inClusterDefault?(context: string): boolean;
   /** Resume a paused rollout here, as `fleetdeck rollout resume`. */
   resume(context: string, name: string): void;
   /** Abort a rollout, as `fleetdeck rollout abort`: uncordons what it cordoned and did not finish. */

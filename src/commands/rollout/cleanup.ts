@@ -5,7 +5,9 @@ import { asciiOnly, requireOutput, type GlobalOptions } from '../../session/opti
 import { confirm, interactive } from '../../session/prompt.js';
 import { resolveContext } from '../../session/session.js';
 import { toAscii } from '../../checklist/checklist.js';
-import { cleanup, cleanupLines, cleanupPlan, runnerSettings, type InClusterFlags } from './in-cluster.js';
+import { cleanup, cleanupPlan } from '../../rollout/in-cluster/cleanup.js';
+import { runnerSettings, type InClusterFlags } from '../../rollout/in-cluster/manifests.js';
+import { cleanupLines } from './in-cluster.js';
 import { write } from './lines.js';
 
 export interface CleanupOptions extends GlobalOptions, InClusterFlags {

@@ -4,6 +4,7 @@
  * the record, the Lease and the Events need; deleting Nodes only when a rollout deletes them),
  * and one Job per run whose pod runs `fleetdeck rollout resume NAME --runner`.
  */
+import { UserError } from '../../errors.js';
 import type { Manifest } from '../../kube/apply.js';
 import { VERSION } from '../../version.js';
 import { MANAGED_BY_LABEL, ROLLOUT_LABEL, ROLLOUT_NAMESPACE, type RolloutState } from '../types.js';
@@ -20,6 +21,23 @@ export const RUNNER_BACKOFF_LIMIT = 6;
 export interface RunnerSettings {
   namespace: string;
   image: string;
+}
+
+export interface InClusterFlags {
+  runnerNamespace?: string;
+  image?: string;
+}
+
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/** The Job's namespace and image from the flags (defaults: fleetdeck-system, the release's image). */
+export function runnerSettings(flags: InClusterFlags): RunnerSettings {
+  const namespace = flags.runnerNamespace ?? DEFAULT_RUNNER_NAMESPACE;
+  if (!DNS_LABEL.test(namespace) || namespace.length > 63)
+    throw new UserError(`--runner-namespace "${namespace}" is not a namespace name (lower-case letters, digits and '-')`, 2);
+  const image = flags.image ?? DEFAULT_RUNNER_IMAGE;
+  if (!image || /\s/.test(image)) throw new UserError(`--image "${image}" is not an image reference`, 2);
+  return { namespace, image };
 }
 
 interface Rule {

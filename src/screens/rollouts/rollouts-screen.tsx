@@ -147,6 +147,7 @@ function Wizard({ store, actions, dispatch, contexts, initialContext, readOnly, 
       contexts={contexts}
       initialContext={initialContext}
       navarchosIn={(c) => store.getState().rollouts.byContext[c]?.navarchos?.installed === true}
+      inClusterDefault={(c) => actions.inClusterDefault?.(c) ?? false}
       takenNames={(c) => Object.keys(store.getState().rollouts.byContext[c]?.rollouts ?? {})}
       listNodes={actions.listNodes}
       dryRun={actions.dryRun}
@@ -155,7 +156,7 @@ function Wizard({ store, actions, dispatch, contexts, initialContext, readOnly, 
       height={height}
       onConfirm={async (request: NewRolloutRequest) => {
         if (request.kind === 'navarchos') return (await actions.createNodeRollout(request.context, request.request)).name;
-        actions.run(request.spec);
+        actions.run(request.spec, request.inCluster);
         return request.spec.name;
       }}
       onExit={(started) => dispatch(started ? { type: 'wizardDone', opened: started } : { type: 'wizardDone' })}

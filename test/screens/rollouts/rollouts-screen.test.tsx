@@ -189,7 +189,11 @@ function pod(name: string, action: PodClassification['action'], over: Partial<Po
  * rollout's state into the slice as the feed's watch would.
  */
 function fakeRollouts(
-  opts: { navarchos?: Record<string, NavarchosState>; dryRun?: (nodes: string[], s: RolloutSpec) => RolloutDryRun } = {},
+  opts: {
+    navarchos?: Record<string, NavarchosState>;
+    dryRun?: (nodes: string[], s: RolloutSpec) => RolloutDryRun;
+    inClusterIn?: string[];
+  } = {},
 ) {
   const store = threeContexts();
   const order = store.getState().order;
@@ -199,6 +203,7 @@ function fakeRollouts(
   const calls = {
     shown: 0,
     runs: [] as RolloutSpec[],
+    inCluster: [] as (boolean | undefined)[],
     aborts: [] as string[],
     resumes: [] as string[],
     dryRuns: [] as { spec: RolloutSpec; plan: Plan }[],
@@ -223,10 +228,12 @@ function fakeRollouts(
       };
     },
     // Runs until the test is over, as a real rollout would.
-    run: (s) => {
+    run: (s, inCluster) => {
       calls.runs.push(s);
+      calls.inCluster.push(inCluster);
       running('run', s.context, s.name);
     },
+    inClusterDefault: (context) => opts.inClusterIn?.includes(context) ?? false,
     resume: (context, name) => {
       calls.resumes.push(`${context}/${name}`);
       running('resume', context, name);
@@ -519,6 +526,51 @@ describe('the new-rollout wizard', () => {
     await screen.press(KEYS.enter);
     await vi.waitFor(() => expect(fake.calls.runs).toHaveLength(1));
     expect(fake.calls.runs[0]).toMatchObject({ nodeNames: [{ name: 'w1-a', priority: 10 }], nodeSelectors: [], drain: { force: true } });
+  });
+
+  it('the plan page says where the rollout runs, the fleet file’s default first; i switches to the cluster and Enter starts it there', async () => {
+    // Given a fleet file that runs kind-workload-1's rollouts in the cluster, and none of kind-hosting's
+    const fake = fakeRollouts({ inClusterIn: ['kind-workload-1'] });
+    const screen = await openRollouts(fake);
+    const toPlan = async (down: number) => {
+      await screen.press('n');
+      await screen.waitFor('1/6 Context');
+      await screen.press(...Array<string>(down).fill(KEYS.down), KEYS.enter);
+      await screen.waitFor('Nodes by label selector');
+      await screen.press(KEYS.enter);
+      await screen.waitFor('Nodes by name');
+      await screen.press(' ', KEYS.enter);
+      await screen.waitFor('Priority of each node');
+      await screen.press(KEYS.enter);
+      await screen.waitFor('How each node is replaced');
+      await screen.press(KEYS.enter);
+    };
+    // When a rollout of kind-hosting is planned, it runs here unless i is pressed
+    await toPlan(0);
+    const here = await screen.waitFor('Press enter to start: it cordons');
+    expectFits(here);
+    expect(here).toContain('runs here: quitting fleetdeck pauses it (i: run it in the cluster)');
+    expect(here).toContain('i run in the cluster');
+    await screen.press('i');
+    const there = await screen.waitFor('Press enter to start a Job');
+    expectFits(there);
+    expect(there).toContain('runs in the cluster, as a Job: fleetdeck may quit (i: run it here)');
+    await screen.press('i');
+    await screen.waitFor('runs here: quitting');
+    await screen.press('i', KEYS.enter);
+    await vi.waitFor(() => expect(fake.calls.runs).toHaveLength(1));
+    expect(fake.calls.runs[0]!.context).toBe('kind-hosting');
+    expect(fake.calls.inCluster[0]).toBe(true);
+
+    // And one of kind-workload-1 runs in the cluster by default
+    await screen.press(KEYS.esc);
+    await screen.waitFor('Rollouts in 3 contexts');
+    await toPlan(1);
+    await screen.waitFor('Press enter to start a Job');
+    await screen.press(KEYS.enter);
+    await vi.waitFor(() => expect(fake.calls.runs).toHaveLength(2));
+    expect(fake.calls.runs[1]!.context).toBe('kind-workload-1');
+    expect(fake.calls.inCluster[1]).toBe(true);
   });
 
   it('in read-only mode shows the plan and the dry run and refuses to run', async () => {

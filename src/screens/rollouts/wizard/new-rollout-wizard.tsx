@@ -15,7 +15,7 @@ import { pagesFor, useNewRolloutState, type NewRolloutPage, type NewRolloutState
 
 /** What confirming starts: a rollout fleetdeck runs, or a NodeRollout for the Navarchos controller. */
 export type NewRolloutRequest =
-  | { kind: 'fleetdeck'; spec: RolloutSpec }
+  | { kind: 'fleetdeck'; spec: RolloutSpec; inCluster: boolean }
   | { kind: 'navarchos'; context: string; request: NodeRolloutRequest };
 
 export interface NewRolloutWizardProps {
@@ -25,6 +25,8 @@ export interface NewRolloutWizardProps {
   initialContext?: string | undefined;
   /** Whether the context runs the Navarchos controller. */
   navarchosIn: (context: string) => boolean;
+  /** Whether the fleet file makes rollouts of the context run in the cluster (the plan page's default). */
+  inClusterDefault?: (context: string) => boolean;
   /** Names of the fleetdeck rollouts of the context (a new name avoids them). */
   takenNames: (context: string) => string[];
   listNodes: (context: string) => Promise<PlanNode[]>;
@@ -74,7 +76,7 @@ export function NewRolloutWizard(props: NewRolloutWizardProps) {
 
   const verdict = state.plan ? planItems(state.plan, state.dryRun, state.navarchos) : undefined;
   const planLines = verdict ? checklistLines(verdict.items) : [];
-  const planBudget = Math.max(3, height - 10);
+  const planBudget = Math.max(3, height - (state.navarchos ? 10 : 11));
   const maxScroll = Math.max(0, planLines.length - planBudget);
 
   const confirm = () => {
@@ -83,7 +85,7 @@ export function NewRolloutWizard(props: NewRolloutWizardProps) {
     const context = state.context;
     const request: NewRolloutRequest = state.navarchos
       ? { kind: 'navarchos', context, request: nodeRolloutFrom(state) }
-      : { kind: 'fleetdeck', spec: specFrom(state, name) };
+      : { kind: 'fleetdeck', spec: specFrom(state, name), inCluster: state.inCluster };
     dispatch({ type: 'starting' });
     onConfirm(request).then(
       (created) => onExit({ context, kind: request.kind, name: created }),
@@ -118,7 +120,9 @@ export function NewRolloutWizard(props: NewRolloutWizardProps) {
               value: c,
             }))}
             visibleOptionCount={Math.max(3, Math.min(10, height - 6))}
-            onChange={(context) => dispatch({ type: 'context', context, navarchos: navarchosIn(context) })}
+            onChange={(context) =>
+              dispatch({ type: 'context', context, navarchos: navarchosIn(context), inCluster: props.inClusterDefault?.(context) ?? false })
+            }
           />
         ) : page === 'selectors' ? (
           <SelectorsPage
@@ -176,7 +180,7 @@ function keyLine(page: NewRolloutPage, state: NewRolloutState, readOnly: boolean
       if (state.starting) return 'starting…';
       return readOnly
         ? 'j/k scroll · esc back · ctrl-c leave'
-        : `enter ${state.navarchos ? 'create the NodeRollout' : 'start the rollout'} · j/k scroll · esc back · ctrl-c leave`;
+        : `enter ${state.navarchos ? 'create the NodeRollout' : 'start the rollout'}${state.navarchos ? '' : ` · i run ${state.inCluster ? 'here' : 'in the cluster'}`} · j/k scroll · esc back · ctrl-c leave`;
   }
 }
 

@@ -248,6 +248,9 @@ export function PlanPage({
     : [
         `${name} · ${count} node${count === 1 ? '' : 's'} in this order`,
         `replace: ${state.replace} · ${state.maxUnavailable} at a time · ${flags}`,
+        state.inCluster
+          ? 'runs in the cluster, as a Job: fleetdeck may quit (i: run it here)'
+          : 'runs here: quitting fleetdeck pauses it (i: run it in the cluster)',
       ];
   const start = Math.min(state.scroll, Math.max(0, lines.length - budget));
   const shown = lines.slice(start, start + budget);
@@ -265,13 +268,16 @@ export function PlanPage({
     footer = [
       state.navarchos
         ? 'Press enter to create the NodeRollout: the Navarchos controller does the work.'
-        : `Press enter to start: it cordons and drains ${count} node${count === 1 ? '' : 's'}, highest priority first.`,
+        : state.inCluster
+          ? `Press enter to start a Job that cordons and drains ${count} node${count === 1 ? '' : 's'}, highest priority first.`
+          : `Press enter to start: it cordons and drains ${count} node${count === 1 ? '' : 's'}, highest priority first.`,
       'ok',
     ];
   return (
     <Box flexDirection="column">
       {text(head[0]!)}
       {text(head[1]!, 'muted')}
+      {head[2] ? text(head[2], state.inCluster ? 'running' : 'muted') : null}
       {start > 0 ? text(`↑ ${start} more line${start === 1 ? '' : 's'}`, 'muted') : null}
       {shown.map((l) => (
         <ChecklistRow key={`${l.item.id}:${l.kind}:${l.depth}`} line={l} width={width} />

@@ -94,6 +94,7 @@ export function useWizardKeys(page: NewRolloutPage, dispatch: Dispatch<NewRollou
       else if (up) dispatch({ type: 'scroll', delta: -1, max: k.maxScroll });
       else if (key.pageDown) dispatch({ type: 'scroll', delta: k.planBudget, max: k.maxScroll });
       else if (key.pageUp) dispatch({ type: 'scroll', delta: -k.planBudget, max: k.maxScroll });
+      else if (input === 'i') dispatch({ type: 'toggleInCluster' });
       else if (key.return) k.confirm();
     }
   });

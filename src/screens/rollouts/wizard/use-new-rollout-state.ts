@@ -32,12 +32,15 @@ export interface NewRolloutState {
   scroll: number;
   /** Confirmed: the rollout is being created. */
   starting: boolean;
+  /** Run it in the cluster, as a Job (`create --in-cluster`), rather than in this fleetdeck. */
+  inCluster: boolean;
   /** A one-line problem with the last answer. */
   error?: string;
 }
 
 export type NewRolloutAction =
-  | { type: 'context'; context: string; navarchos: boolean }
+  | { type: 'context'; context: string; navarchos: boolean; inCluster?: boolean }
+  | { type: 'toggleInCluster' }
   | { type: 'nodes'; nodes: PlanNode[] }
   | { type: 'nodesFailed'; error: string }
   | { type: 'draft'; text: string }
@@ -204,7 +207,9 @@ function onDryRun(state: NewRolloutState, action: Act<'dryRun'>): NewRolloutStat
 export function newRolloutReducer(state: NewRolloutState, action: NewRolloutAction): NewRolloutState {
   switch (action.type) {
     case 'context':
-      return onContext(state, action);
+      return { ...onContext(state, action), inCluster: action.inCluster ?? false };
+    case 'toggleInCluster':
+      return state.page === 'plan' && !state.navarchos && !state.starting ? { ...state, inCluster: !state.inCluster } : state;
     case 'nodes':
       return { ...state, nodes: action.nodes };
     case 'nodesFailed':
@@ -287,6 +292,7 @@ export function initialNewRolloutState(context?: string): NewRolloutState {
     deleteEmptyDirData: false,
     scroll: 0,
     starting: false,
+    inCluster: false,
   };
 }
 
