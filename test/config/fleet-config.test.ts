@@ -2,7 +2,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fleetContextNames, fleetFilePath, readFleetFile, resolveFleet, writeFleetFile } from '../../src/config/fleet-config.js';
+import {
+  fleetContextNames,
+  fleetFilePath,
+  inClusterDefaults,
+  readFleetFile,
+  resolveFleet,
+  writeFleetFile,
+} from '../../src/config/fleet-config.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-fleet-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -88,5 +95,25 @@ describe('fleet config', () => {
       /ns\.yaml line 2: "Not_Valid" is not a valid namespace name/,
     );
     expect(() => readFleetFile(file('list.yaml', '- a\n'))).toThrow(/list\.yaml line 1: expected a mapping/);
+  });
+
+  it('inClusterRollouts names the contexts whose rollouts run in the cluster, with their image; an install keeps it', () => {
+    const f = file(
+      'in-cluster.yaml',
+      'hostingContext: a\ninClusterRollouts:\n  contexts: [w1]\n  image: reg.example/fleetdeck:v1\n  namespace: ops\n',
+    );
+    expect(inClusterDefaults('w1', f)).toEqual({ inCluster: true, image: 'reg.example/fleetdeck:v1', namespace: 'ops' });
+    expect(inClusterDefaults('w2', f)).toEqual({ inCluster: false });
+    writeFleetFile(f, { hostingContext: 'b', controlPlaneContext: 'nova', namespace: 'elotl', workloads: [] });
+    expect(readFleetFile(f)).toMatchObject({
+      hostingContext: 'b',
+      inClusterRollouts: { contexts: ['w1'], image: 'reg.example/fleetdeck:v1' },
+    });
+    expect(() => readFleetFile(file('bad-ic.yaml', 'inClusterRollouts:\n  contexts: w1\n'))).toThrow(
+      /bad-ic\.yaml line 1: "inClusterRollouts.contexts" must be a list of context names/,
+    );
+    expect(() => readFleetFile(file('bad-ic2.yaml', 'inClusterRollouts:\n  contexts: [w1]\n  imag: x\n'))).toThrow(
+      /unknown field "inClusterRollouts.imag"/,
+    );
   });
 });
