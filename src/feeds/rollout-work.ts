@@ -12,6 +12,7 @@ import { watchNavarchos } from '../kube/navarchos-watch.js';
 import { initialState, resolvePlan } from '../rollout/plan.js';
 import { abortRollout } from '../rollout/runner/abort.js';
 import { dryRunRollout } from '../rollout/runner/dry-run.js';
+import { watchRolloutLeases } from '../rollout/ownership.js';
 import { runRollout } from '../rollout/runner/run.js';
 import { createRollout, mustReadRollout, readRollout, watchRollouts } from '../rollout/state.js';
 import { listPlanNodes } from '../rollout/nodes.js';
@@ -21,6 +22,7 @@ import type { RolloutWork } from './rollouts.js';
 export function rolloutWork(kc: (context: string) => KubeConfig): RolloutWork {
   return {
     watch: (context, handlers) => watchRollouts(kc(context), handlers),
+    watchLeases: (context, handlers) => watchRolloutLeases(kc(context), handlers),
     watchNavarchos: (context, onChange, signal) => watchNavarchos(kc(context), onChange, signal),
     listNodes: (context) => listPlanNodes(kc(context), context),
     dryRun: (spec, plan) => dryRunRollout(kc(spec.context), spec, plan),
@@ -30,12 +32,12 @@ export function rolloutWork(kc: (context: string) => KubeConfig): RolloutWork {
       // As `rollout create`: the plan from the nodes as they are now.
       const plan = resolvePlan(await listPlanNodes(k, spec.context), spec);
       const created = await createRollout(k, initialState(spec, plan));
-      return runRollout(k, created.state, {}, () => {}, signal);
+      return runRollout(k, created.state, { context: spec.context }, () => {}, signal);
     },
     resume: async (context, name, signal) => {
       const k = kc(context);
       const { state } = await mustReadRollout(k, name, context);
-      return runRollout(k, state, {}, () => {}, signal);
+      return runRollout(k, state, { context }, () => {}, signal);
     },
     abort: (context, name, signal) => abortRollout(kc(context), name, () => {}, signal),
     createNodeRollout: (context, request) => createNodeRollout(kc(context), request),

@@ -23,7 +23,7 @@ export function registerRollout(program: Command): void {
     .command('resume')
     .description('continue a paused, failed or interrupted rollout from every node’s recorded phase')
     .argument('<name>', 'the rollout')
-    .option('--force-takeover', 'take over from another fleetdeck whose heartbeat is younger than 30 s')
+    .option('--force-takeover', "take the rollout's Lease from another holder that still renews it")
     .addOption(outputOption())
     .action(async (name: string, _opts, cmd: Command) => {
       const { runRolloutResume } = await import('../commands/rollout.js');

@@ -28,7 +28,7 @@ export async function drive(kc: KubeConfig, state: RolloutState, context: string
   const onState = live ? (s: RolloutState) => live.update(s) : changePrinter(d.output, d.ascii);
   let final: RolloutState;
   try {
-    final = await runRollout(kc, state, { forceTakeover: d.forceTakeover }, onState, runSignal());
+    final = await runRollout(kc, state, { forceTakeover: d.forceTakeover, context }, onState, runSignal());
   } finally {
     live?.stop();
   }
