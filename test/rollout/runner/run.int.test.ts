@@ -391,6 +391,8 @@ spec:
         ),
       ).toBe(true);
       expect(await unschedulable(node)).toBe(true);
+      // The other process is watching (it may start slowly on a busy machine) before the budget lets go.
+      await eventually('rollout watch prints the drain', () => watcher.out().includes(`${node} (priority 0): draining`), 60_000);
       await scale(NS.pdb, 'guarded', 3);
       const final = await run;
       expect(final.phase).toBe('Completed');
