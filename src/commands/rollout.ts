@@ -13,7 +13,7 @@ import { listPlanNodes } from '../rollout/nodes.js';
 import { abortRollout, readAbortNodes } from '../rollout/runner/abort.js';
 import { abortDoneText, abortPreviewLines } from '../rollout/runner/abort-nodes.js';
 import { dryRunRollout, type RolloutDryRun } from '../rollout/runner/dry-run.js';
-import { blockingOwner, ownedElsewhereMessage } from '../rollout/runner/owner.js';
+import { blockingHolder, listRolloutLeases, ownedElsewhereMessage } from '../rollout/ownership.js';
 import { createRollout, listRollouts, mustReadRollout } from '../rollout/state.js';
 import type { RolloutSpec } from '../rollout/types.js';
 import { toAscii } from '../checklist/checklist.js';
@@ -149,8 +149,8 @@ export async function runRolloutResume(name: string, opts: RolloutCommandOptions
   const { state } = await mustReadRollout(kc, name, context);
   if (state.phase === 'Completed' || state.phase === 'Aborted')
     throw new UserError(`rollout ${name} is ${state.phase}: there is nothing to resume`);
-  const other = blockingOwner(state, Date.now(), { host: '', pid: -1 });
-  if (other && !opts.forceTakeover) throw new UserError(ownedElsewhereMessage(name, other, Date.now()));
+  const other = await blockingHolder(kc, state);
+  if (other && !opts.forceTakeover) throw new UserError(ownedElsewhereMessage(name, other, context));
   if (output === 'text') {
     const done = state.nodes.filter((n) => n.phase === 'done').length;
     write(
@@ -181,11 +181,11 @@ export async function runRolloutAbort(name: string, opts: RolloutCommandOptions)
   const { kc, context } = rolloutContext(opts, false);
   const { state } = await mustReadRollout(kc, name, context);
   if (state.phase === 'Completed') throw new UserError(`rollout ${name} is Completed: there is nothing to abort`);
-  const owner = blockingOwner(state, Date.now(), { host: '', pid: -1 });
+  const owner = await blockingHolder(kc, state);
   if (output === 'text') {
     const done = state.nodes.filter((n) => n.phase === 'done').length;
     write(`Rollout ${name} on ${context}: ${state.phase}, ${done}/${state.nodes.length} nodes done.`);
-    if (owner) write(`It is being run by fleetdeck pid ${owner.pid} on ${owner.host}: that fleetdeck stops.`);
+    if (owner) write(`It is being run by ${owner.holder}: that fleetdeck stops.`);
     for (const line of abortPreviewLines(await readAbortNodes(kc, state))) write(line);
   }
   if (!opts.yes && !(await confirm(`Abort rollout ${name}?`))) {
@@ -216,10 +216,10 @@ export async function runRolloutWatch(name: string | undefined, opts: RolloutCom
 export async function runRolloutList(opts: RolloutCommandOptions): Promise<number> {
   const output = requireOutput(opts.output);
   const { kc, context } = rolloutContext(opts, false);
-  const now = Date.now();
-  const rows = rolloutRows(await listRollouts(kc), now);
+  const [states, leases] = await Promise.all([listRollouts(kc), listRolloutLeases(kc)]);
+  const rows = rolloutRows(states, leases, Date.now());
   if (output === 'json') write(JSON.stringify({ context, rollouts: rows }, null, 2));
   else if (rows.length === 0) write(`No rollouts in ${context}.`);
-  else for (const line of rolloutTable(rows, now, asciiOnly(opts))) write(line);
+  else for (const line of rolloutTable(rows, Date.now(), asciiOnly(opts))) write(line);
   return 0;
 }

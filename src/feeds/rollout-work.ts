@@ -15,6 +15,7 @@ import { watchNavarchos } from '../kube/navarchos-watch.js';
 import { initialState, resolvePlan } from '../rollout/plan.js';
 import { abortRollout } from '../rollout/runner/abort.js';
 import { dryRunRollout } from '../rollout/runner/dry-run.js';
+import { watchRolloutLeases } from '../rollout/ownership.js';
 import { runRollout } from '../rollout/runner/run.js';
 import { createRollout, mustReadRollout, readRollout, watchRollouts } from '../rollout/state.js';
 import { listPlanNodes } from '../rollout/nodes.js';
@@ -30,6 +31,7 @@ function fleetRunner(context: string) {
 export function rolloutWork(kc: (context: string) => KubeConfig): RolloutWork {
   return {
     watch: (context, handlers) => watchRollouts(kc(context), handlers),
+    watchLeases: (context, handlers) => watchRolloutLeases(kc(context), handlers),
     watchNavarchos: (context, onChange, signal) => watchNavarchos(kc(context), onChange, signal),
     listNodes: (context) => listPlanNodes(kc(context), context),
     dryRun: (spec, plan) => dryRunRollout(kc(spec.context), spec, plan),
@@ -41,7 +43,7 @@ export function rolloutWork(kc: (context: string) => KubeConfig): RolloutWork {
       const runner = inCluster ? fleetRunner(spec.context) : undefined;
       const created = await createRollout(k, initialState(spec, plan));
       if (runner) return startInCluster(k, created.state, runner, () => {});
-      return runRollout(k, created.state, {}, () => {}, signal);
+      return runRollout(k, created.state, { context: spec.context }, () => {}, signal);
     },
     inClusterDefault: (context) => inClusterDefaults(context).inCluster,
     resume: async (context, name, signal) => {
@@ -49,7 +51,7 @@ export function rolloutWork(kc: (context: string) => KubeConfig): RolloutWork {
       const { state } = await mustReadRollout(k, name, context);
       // A rollout that ran in the cluster resumes there: a new Job, as `resume --in-cluster`.
       if (state.runner) return startInCluster(k, state, { namespace: state.runner.namespace, image: state.runner.image }, () => {});
-      return runRollout(k, state, {}, () => {}, signal);
+      return runRollout(k, state, { context }, () => {}, signal);
     },
     abort: (context, name, signal) => abortRollout(kc(context), name, () => {}, signal),
     createNodeRollout: (context, request) => createNodeRollout(kc(context), request),

@@ -1,10 +1,11 @@
 /**
- * The Rollouts tab's feed: a watch of fleetdeck's rollouts and one of Navarchos in every
+ * The Rollouts tab's feed: a watch of fleetdeck's rollouts, one of their Leases and one of Navarchos in every
  * context of the dashboard, into the rollouts slice; and the actions started from the screen
  * (run, resume, abort), tracked there with their outcome. Runs as long as the dashboard, not the
  * tab, so a rollout started from the wizard keeps running while the operator looks elsewhere;
  * quitting pauses what runs here (resumable, as after Ctrl-C in `fleetdeck rollout create`).
  */
+import type { LeaseWatchHandlers } from '../kube/lease.js';
 import type { NavarchosState, NodeRolloutRequest, NodeRolloutSummary } from '../kube/navarchos.js';
 import type { Plan } from '../rollout/plan.js';
 import type { RolloutDryRun } from '../rollout/runner/dry-run.js';
@@ -15,6 +16,9 @@ import { updateSlice, type FleetStore } from '../store/fleet-store.js';
 import {
   actionChanged,
   actionKey,
+  leaseChanged,
+  leaseDeleted,
+  leasesListed,
   navarchosSeen,
   rolloutChanged,
   rolloutDeleted,
@@ -29,6 +33,8 @@ import {
 export interface RolloutWork {
   /** Watch the fleetdeck rollouts (their ConfigMaps) of a context, as watchRollouts does. */
   watch: (context: string, handlers: RolloutWatchHandlers) => { stop(): Promise<void> | void };
+  /** Watch the rollouts' Leases of a context (who runs each, how fresh). Absent: the list shows the records' owners only. */
+  watchLeases?: (context: string, handlers: LeaseWatchHandlers) => { stop(): Promise<void> | void };
   /** Watch Navarchos' NodeRollouts and NodeReplacements of a context; stops when `signal` aborts. Absent: Navarchos is not looked for. */
   watchNavarchos?: (context: string, onChange: (state: NavarchosState) => void, signal: AbortSignal) => unknown;
   listNodes: (context: string) => Promise<PlanNode[]>;
@@ -84,6 +90,17 @@ export function startRolloutsFeed(store: FleetStore, work: RolloutWork): Rollout
       onDeleted: (name) => write((s) => rolloutDeleted(s, context, name)),
       onError: (error) => write((s) => rolloutsFailed(s, context, error)),
     });
+    let leases: { stop(): Promise<void> | void } | undefined;
+    try {
+      leases = work.watchLeases?.(context, {
+        onList: (ls) => write((s) => leasesListed(s, context, ls)),
+        onChanged: (l) => write((s) => leaseChanged(s, context, l)),
+        onDeleted: (l) => write((s) => leaseDeleted(s, context, l)),
+        onError: (error) => write((s) => rolloutsFailed(s, context, `Leases: ${error}`)),
+      });
+    } catch (err) {
+      write((s) => rolloutsFailed(s, context, `Leases: ${message(err)}`));
+    }
     const navarchos = new AbortController();
     try {
       work.watchNavarchos?.(context, (n) => write((s) => navarchosSeen(s, context, n)), navarchos.signal);
@@ -93,6 +110,7 @@ export function startRolloutsFeed(store: FleetStore, work: RolloutWork): Rollout
     slot.stop = () => {
       navarchos.abort();
       void Promise.resolve(own.stop()).catch(() => {});
+      if (leases) void Promise.resolve(leases.stop()).catch(() => {});
     };
   };
 

@@ -22,6 +22,8 @@ export interface StoredRecord {
   labels: Record<string, string>;
   data: Record<string, string>;
   resourceVersion: string;
+  /** The ConfigMap's uid (what other objects name as their owner). */
+  uid: string;
   /** The API server's time of the write that returned this (the latest managedFields time), when known. */
   serverTime?: string;
 }
@@ -43,6 +45,7 @@ function toRecord(cm: V1ConfigMap): StoredRecord {
     labels: cm.metadata?.labels ?? {},
     data: cm.data ?? {},
     resourceVersion: cm.metadata?.resourceVersion ?? '',
+    uid: cm.metadata?.uid ?? '',
     ...(serverTime ? { serverTime } : {}),
   };
 }

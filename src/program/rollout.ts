@@ -23,7 +23,7 @@ export function registerRollout(program: Command): void {
     .command('resume')
     .description('continue a paused, failed or interrupted rollout from every node’s recorded phase')
     .argument('<name>', 'the rollout')
-    .option('--force-takeover', 'take over from another fleetdeck whose heartbeat is younger than 30 s')
+    .option('--force-takeover', "take the rollout's Lease from another holder that still renews it")
     .option('--in-cluster', 'start a new Job in the cluster to run it instead of running it here')
     .option('--runner-namespace <namespace>', 'with --in-cluster: the namespace of the runner Job (default: fleetdeck-system)')
     .option('--image <image>', 'with --in-cluster: the fleetdeck image the Job runs (default: this release’s)')

@@ -1,19 +1,26 @@
 /**
- * Whether a rollout's recorded owner still runs it: live while its heartbeat is fresh and — when
- * it ran on this host — its process exists and is a fleetdeck; otherwise stale (no heartbeat) or
- * dead (its process is gone, or the pid now belongs to something else).
+ * Whether a rollout's holder still runs it. The holder is its Lease's holderIdentity (`host/pid`
+ * for a fleetdeck run in a terminal, `pod/NAME` for one run in a pod): live while the Lease is
+ * renewed (renewTime + leaseDurationSeconds is ahead) and — for a process on this host — while
+ * that process exists and is a fleetdeck; otherwise expired (not renewed in time) or dead (its
+ * process here is gone, or the pid now belongs to something else). Records written before the
+ * Lease (an owner with a heartbeat, no Lease) are judged by that heartbeat the same way.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { formatElapsed } from '../checklist/checklist.js';
+import type { LeaseHold } from '../kube/lease.js';
 import { CLI_PATH } from '../paths.js';
-import { OWNER_STALE_MS, type RolloutOwner } from './types.js';
+import { OWNER_STALE_MS, type RolloutOwner, type RolloutState } from './types.js';
 
 export type OwnerLiveness =
-  | { state: 'live'; heartbeatAgeMs: number }
-  | { state: 'stale'; heartbeatAgeMs: number }
+  | { state: 'live'; renewAgeMs: number }
+  | { state: 'expired'; renewAgeMs: number }
   | { state: 'dead'; reason: string };
+
+/** Who holds a rollout, as its identity says. */
+export type Holder = { kind: 'pod'; identity: string; pod: string } | { kind: 'process'; identity: string; host: string; pid: number };
 
 /** What this host says of a pid: a fleetdeck process, another process, or none. */
 export type ProcessProbe = (pid: number) => 'fleetdeck' | 'other' | 'gone';
@@ -45,28 +52,106 @@ export const localProbe: ProcessProbe = (pid) => {
   }
 };
 
-/** The owner's liveness at `now`, seen from `host` (the owner's process is checked only on its own host). */
-export function ownerLiveness(
-  owner: RolloutOwner,
+/** This process as a holder: `pod/$POD_NAME` in a pod, `host/pid` elsewhere. */
+export function selfHolder(env: NodeJS.ProcessEnv = process.env, host: string = os.hostname(), pid: number = process.pid): Holder {
+  const pod = env.POD_NAME?.trim();
+  if (pod) return { kind: 'pod', identity: `pod/${pod}`, pod };
+  return { kind: 'process', identity: `${host}/${pid}`, host, pid };
+}
+
+/** `pod/NAME` or `host/pid`; anything else is kept as an identity of some other holder (a pod, by its name). */
+export function parseHolder(identity: string): Holder {
+  if (identity.startsWith('pod/')) return { kind: 'pod', identity, pod: identity.slice(4) };
+  const m = /^(.+)\/(\d+)$/.exec(identity);
+  if (m) return { kind: 'process', identity, host: m[1]!, pid: Number(m[2]) };
+  return { kind: 'pod', identity, pod: identity };
+}
+
+/** A process holder on this host that is gone or is no fleetdeck: why; undefined otherwise. */
+function deadHere(h: Holder, host: string, probe: ProcessProbe): string | undefined {
+  if (h.kind !== 'process' || h.host !== host) return undefined;
+  const p = probe(h.pid);
+  if (p === 'gone') return `pid ${h.pid} gone`;
+  if (p === 'other') return `pid ${h.pid} is not fleetdeck`;
+  return undefined;
+}
+
+/** What liveness reads of a Lease. */
+export type LeaseTimes = Pick<LeaseHold, 'holderIdentity' | 'renewTime' | 'acquireTime' | 'leaseDurationSeconds'>;
+
+/** The holder's liveness at `now`, seen from `host` (a process is checked only on its own host). */
+export function holderLiveness(
+  hold: LeaseTimes,
   now: number,
   host: string = os.hostname(),
   probe: ProcessProbe = localProbe,
 ): OwnerLiveness {
-  if (owner.host === host) {
-    const p = probe(owner.pid);
-    if (p === 'gone') return { state: 'dead', reason: `pid ${owner.pid} gone` };
-    if (p === 'other') return { state: 'dead', reason: `pid ${owner.pid} is not fleetdeck` };
-  }
-  const age = now - Date.parse(owner.heartbeat);
-  if (!Number.isFinite(age) || age >= OWNER_STALE_MS) return { state: 'stale', heartbeatAgeMs: Number.isFinite(age) ? age : Infinity };
-  return { state: 'live', heartbeatAgeMs: Math.max(0, age) };
+  const dead = hold.holderIdentity ? deadHere(parseHolder(hold.holderIdentity), host, probe) : undefined;
+  if (dead) return { state: 'dead', reason: dead };
+  const renewed = Date.parse(hold.renewTime ?? hold.acquireTime ?? '');
+  const age = now - renewed;
+  if (!Number.isFinite(age)) return { state: 'expired', renewAgeMs: Infinity };
+  if (age >= hold.leaseDurationSeconds * 1000) return { state: 'expired', renewAgeMs: age };
+  return { state: 'live', renewAgeMs: Math.max(0, age) };
 }
 
-/** "live", "stale (no heartbeat for 2m)", "dead (pid 123 gone)". */
+/** A record written before the Lease: its owner's heartbeat, as a Lease of 30 s. */
+export function legacyHold(owner: RolloutOwner): Pick<LeaseHold, 'holderIdentity' | 'renewTime' | 'leaseDurationSeconds'> {
+  return {
+    holderIdentity: owner.holder ?? `${owner.host}/${owner.pid}`,
+    ...(owner.heartbeat ? { renewTime: owner.heartbeat } : {}),
+    leaseDurationSeconds: OWNER_STALE_MS / 1000,
+  };
+}
+
+/** "live", "expired (not renewed for 2m)", "dead (pid 123 gone)". */
 export function livenessText(l: OwnerLiveness): string {
   if (l.state === 'live') return 'live';
   if (l.state === 'dead') return `dead (${l.reason})`;
-  return Number.isFinite(l.heartbeatAgeMs)
-    ? `stale (no heartbeat for ${formatElapsed(l.heartbeatAgeMs, { coarse: true })})`
-    : 'stale (no heartbeat)';
+  return Number.isFinite(l.renewAgeMs)
+    ? `expired (not renewed for ${formatElapsed(l.renewAgeMs, { coarse: true })})`
+    : 'expired (never renewed)';
+}
+
+/** A rollout's holder as seen now: identity, liveness, and the Lease's renewal. */
+export interface HolderView {
+  holder: string;
+  liveness: OwnerLiveness;
+  /** ISO time of the latest renewal (or an old record's heartbeat). */
+  renewTime?: string;
+  /** From a record written before the Lease (no Lease, an owner with a heartbeat). */
+  legacy?: boolean;
+}
+
+/** The holder of a rollout from its Lease — or, without one, from an old record's heartbeat; undefined when nobody holds it. */
+export function holderView(
+  lease: LeaseTimes | undefined,
+  state: Pick<RolloutState, 'owner'> | undefined,
+  now: number,
+  host?: string,
+  probe?: ProcessProbe,
+): HolderView | undefined {
+  if (lease?.holderIdentity) {
+    return {
+      holder: lease.holderIdentity,
+      liveness: holderLiveness(lease, now, host, probe),
+      ...(lease.renewTime ? { renewTime: lease.renewTime } : {}),
+    };
+  }
+  if (lease || !state?.owner?.heartbeat) return undefined;
+  const hold = legacyHold(state.owner);
+  return { holder: hold.holderIdentity!, liveness: holderLiveness(hold, now, host, probe), renewTime: state.owner.heartbeat, legacy: true };
+}
+
+/** "pod/x (live, lease renewed 4 s ago)" style text of a view. */
+export function holderText(v: HolderView): string {
+  return `${v.holder} ${livenessText(v.liveness)}`;
+}
+
+/** "rollout X is being run by H (lease renewed N s ago); watch it with …, or take over with --force-takeover" */
+export function ownedElsewhereMessage(name: string, v: HolderView, context?: string): string {
+  const age = v.liveness.state === 'dead' ? 0 : Math.round(v.liveness.renewAgeMs / 1000);
+  const what = v.legacy ? 'heartbeat' : 'lease renewed';
+  const where = context ? ` --context ${context}` : '';
+  return `rollout ${name} is being run by ${v.holder} (${what} ${age} s ago); watch it with fleetdeck rollout watch ${name}${where}, or take over with --force-takeover`;
 }

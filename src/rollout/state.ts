@@ -5,7 +5,6 @@
  * (resourceVersion; a 409 re-reads and tries again), watched (by label) for a live view. The
  * ConfigMap itself is read and written by src/kube/rollout-record.ts.
  */
-import os from 'node:os';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { UserError } from '../errors.js';
 import { describeError, statusCode } from '../kube/client.js';
@@ -18,21 +17,15 @@ import {
   watchRecords,
   type StoredRecord,
 } from '../kube/rollout-record.js';
-import {
-  configMapName,
-  MANAGED_BY_LABEL,
-  ROLLOUT_LABEL,
-  ROLLOUT_NAMESPACE,
-  STATE_KEY,
-  type RolloutOwner,
-  type RolloutState,
-} from './types.js';
+import { configMapName, MANAGED_BY_LABEL, ROLLOUT_LABEL, ROLLOUT_NAMESPACE, STATE_KEY, type RolloutState } from './types.js';
 
 const CONFLICT_RETRIES = 8;
 
 export interface StoredRollout {
   state: RolloutState;
   resourceVersion: string;
+  /** The ConfigMap's uid (the owner of the rollout's Lease), when known. */
+  uid?: string;
   /** The API server's time of the write that returned this (from the ConfigMap's managedFields), when known. */
   serverTime?: string;
 }
@@ -69,7 +62,7 @@ export async function readRollout(kc: KubeConfig, name: string): Promise<StoredR
   } catch (err) {
     throw new UserError(`cannot read rollout ${name}: ${describeError(err)}`);
   }
-  return record && { state: stateOf(record), resourceVersion: record.resourceVersion };
+  return record && { state: stateOf(record), resourceVersion: record.resourceVersion, uid: record.uid };
 }
 
 /** Like readRollout, but a missing rollout is a UserError naming it. */
@@ -86,7 +79,7 @@ export async function createRollout(kc: KubeConfig, state: RolloutState): Promis
   const stamped = { ...state, updatedAt: new Date().toISOString() };
   try {
     const record = await createRecord(kc, refOf(state.spec.name), labelsOf(stamped), dataOf(stamped));
-    return { state: stamped, resourceVersion: record.resourceVersion };
+    return { state: stamped, resourceVersion: record.resourceVersion, uid: record.uid };
   } catch (err) {
     if (statusCode(err) === 409)
       throw new RolloutExists(`a rollout named ${state.spec.name} exists already (fleetdeck rollout list shows it); choose another --name`);
@@ -103,7 +96,12 @@ export async function createRollout(kc: KubeConfig, state: RolloutState): Promis
 export async function writeRollout(kc: KubeConfig, state: RolloutState, resourceVersion: string): Promise<StoredRollout> {
   const stamped = { ...state, updatedAt: new Date().toISOString() };
   const record = await replaceRecord(kc, refOf(state.spec.name), labelsOf(stamped), dataOf(stamped), resourceVersion);
-  return { state: stamped, resourceVersion: record.resourceVersion, ...(record.serverTime ? { serverTime: record.serverTime } : {}) };
+  return {
+    state: stamped,
+    resourceVersion: record.resourceVersion,
+    uid: record.uid,
+    ...(record.serverTime ? { serverTime: record.serverTime } : {}),
+  };
 }
 
 /**
@@ -190,9 +188,4 @@ export function watchRollouts(kc: KubeConfig, handlers: RolloutWatchHandlers, na
     onDeleted: (r) => handlers.onDeleted?.(r.labels[ROLLOUT_LABEL] ?? r.name),
     onError: (message) => handlers.onError?.(message),
   });
-}
-
-/** This process as a rollout's owner. */
-export function selfOwner(now: Date = new Date()): RolloutOwner {
-  return { host: os.hostname(), pid: process.pid, heartbeat: now.toISOString() };
 }

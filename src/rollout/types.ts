@@ -65,12 +65,23 @@ export const isoMs = (iso: string | undefined) => (iso ? Date.parse(iso) : Numbe
 
 export type RolloutPhase = 'Pending' | 'Running' | 'Paused' | 'Completed' | 'Aborted' | 'Failed';
 
+/**
+ * Who runs the rollout, for information: whether it still does is its Lease's to say
+ * (src/rollout/ownership.ts). Records written before the Lease have host, pid and a heartbeat.
+ */
 export interface RolloutOwner {
-  host: string;
-  pid: number;
-  /** ISO time of the owner's last heartbeat (every 10 s while it runs). */
-  heartbeat: string;
+  /** The Lease's holderIdentity: `host/pid`, or `pod/NAME` in a pod (absent in records written before the Lease). */
+  holder?: string;
+  host?: string;
+  pid?: number;
+  /** When it took the rollout. */
+  since?: string;
+  /** Records written before the Lease: ISO time of the owner's last heartbeat. */
+  heartbeat?: string;
 }
+
+/** The owner's holder identity (`host/pid` for records written before the Lease). */
+export const ownerIdentity = (o: RolloutOwner): string => o.holder ?? `${o.host ?? '?'}/${o.pid ?? '?'}`;
 
 export interface RolloutLogLine {
   time: string;
@@ -118,8 +129,9 @@ export const DEFAULT_REPLACE_TIMEOUT_MS = 30 * 60_000;
 
 /** Lines of the rollout's log kept in its state. */
 export const LOG_LINES = 200;
-export const HEARTBEAT_MS = 10_000;
-/** An owner whose heartbeat is younger than this is alive: `resume` refuses to take over. */
+/** The runner renews its Lease this often. */
+export const RENEW_MS = 10_000;
+/** The Lease's leaseDurationSeconds, in ms: a holder that has not renewed for this long has lost it (and an old record's heartbeat this old is stale). */
 export const OWNER_STALE_MS = 30_000;
 
 /** Where the state lives. */

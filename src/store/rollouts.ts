@@ -1,8 +1,9 @@
 /**
- * The Rollouts tab's slice: every watched context's fleetdeck rollouts (their ConfigMaps) and
- * Navarchos as last seen, and the actions started from the screen (run, resume, abort) with
+ * The Rollouts tab's slice: every watched context's fleetdeck rollouts (their ConfigMaps), their
+ * Leases (who runs them, and how fresh) and Navarchos as last seen, and the actions started from the screen (run, resume, abort) with
  * their outcome. Pure reducers; the rollouts feed is their only caller.
  */
+import type { LeaseSummary } from '../kube/lease.js';
 import type { NavarchosState } from '../kube/navarchos.js';
 import type { RolloutState } from '../rollout/types.js';
 import type { FeedStatus } from './types.js';
@@ -19,6 +20,8 @@ export interface ActionStatus {
 export interface ContextRollouts {
   /** fleetdeck's rollouts, by name. */
   rollouts: Record<string, RolloutState>;
+  /** The rollouts' Leases, by rollout name (a rollout without one: nobody took it since). */
+  leases?: Record<string, LeaseSummary>;
   /** The first list arrived. */
   listed: boolean;
   /** Why the list is incomplete (the watch retries), one line. */
@@ -78,6 +81,22 @@ export const rolloutDeleted = (s: RolloutsSlice, context: string, name: string) 
     delete rollouts[name];
     return { ...c, rollouts };
   });
+
+export const leasesListed = (s: RolloutsSlice, context: string, leases: readonly LeaseSummary[]) =>
+  patchContext(s, context, (c) => ({ ...c, leases: Object.fromEntries(leases.map((l) => [leaseRollout(l), l])) }));
+
+export const leaseChanged = (s: RolloutsSlice, context: string, lease: LeaseSummary) =>
+  patchContext(s, context, (c) => ({ ...c, leases: { ...c.leases, [leaseRollout(lease)]: lease } }));
+
+export const leaseDeleted = (s: RolloutsSlice, context: string, lease: LeaseSummary) =>
+  patchContext(s, context, (c) => {
+    const leases = { ...c.leases };
+    delete leases[leaseRollout(lease)];
+    return { ...c, leases };
+  });
+
+/** The rollout a Lease is about: its fleetdeck.io/rollout label. */
+const leaseRollout = (l: LeaseSummary) => l.labels['fleetdeck.io/rollout'] ?? l.name.replace(/^fleetdeck-rollout-/, '');
 
 export const rolloutsFailed = (s: RolloutsSlice, context: string, error: string) => patchContext(s, context, (c) => ({ ...c, error }));
 

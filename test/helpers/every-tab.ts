@@ -60,6 +60,7 @@ function runningRollout(): RolloutState {
       { time: iso(30_000), message: 'w1-c: eviction blocked by PodDisruptionBudget default/web (0 disruptions allowed)' },
     ],
     updatedAt: iso(1_000),
+    // Written before the Lease: its heartbeat says who runs it.
     owner: { host: 'bastion', pid: 4242, heartbeat: iso(3_000) },
   };
 }

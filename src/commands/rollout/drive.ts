@@ -39,7 +39,7 @@ export async function driveToEnd(
   const onState = live ? (s: RolloutState) => live.update(s) : changePrinter(d.output, d.ascii);
   let final: RolloutState;
   try {
-    final = await runRollout(kc, state, { forceTakeover: d.forceTakeover }, onState, runSignal());
+    final = await runRollout(kc, state, { forceTakeover: d.forceTakeover, context }, onState, runSignal());
   } finally {
     live?.stop();
   }

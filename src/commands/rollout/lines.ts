@@ -3,7 +3,7 @@ import { formatElapsed, toAscii } from '../../checklist/checklist.js';
 import type { DrainAction, PodClassification } from '../../rollout/drain/filters.js';
 import type { Plan } from '../../rollout/plan.js';
 import type { RolloutDryRun } from '../../rollout/runner/dry-run.js';
-import type { RolloutSpec, RolloutState } from '../../rollout/types.js';
+import { ownerIdentity, type RolloutSpec, type RolloutState } from '../../rollout/types.js';
 import { etaMs, nodeDetail, rolloutChanges, rolloutSummary, type RolloutChange } from '../../rollout/view.js';
 import { clock } from '../../store/selectors.js';
 
@@ -154,9 +154,7 @@ export function resultLines(state: RolloutState, context: string): string[] {
       return [`Rollout ${name} aborted${state.message ? ` (${state.message})` : ''}: ${done}/${state.nodes.length} nodes done.`];
     default:
       if (state.owner)
-        return [
-          `Rollout ${name} was taken over by fleetdeck pid ${state.owner.pid} on ${state.owner.host}: it goes on there (fleetdeck rollout watch ${where}).`,
-        ];
+        return [`Rollout ${name} was taken over by ${ownerIdentity(state.owner)}: it goes on there (fleetdeck rollout watch ${where}).`];
       return [`Rollout ${name}: ${state.phase}`];
   }
 }

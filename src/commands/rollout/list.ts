@@ -1,7 +1,23 @@
 /** `fleetdeck rollout list`: the rollouts recorded in a cluster, as rows (JSON) or a table. */
 import { formatElapsed, toAscii } from '../../checklist/checklist.js';
-import { livenessText, ownerLiveness } from '../../rollout/owner-liveness.js';
-import type { RolloutOwner, RolloutState } from '../../rollout/types.js';
+import { livenessText, parseHolder, type LeaseTimes } from '../../rollout/owner-liveness.js';
+import { holderView } from '../../rollout/ownership.js';
+import type { RolloutState } from '../../rollout/types.js';
+
+/** Who holds a rollout's Lease (or, for a record written before the Lease, its owner's heartbeat). */
+export interface OwnerRow {
+  /** The Lease's holderIdentity: `host/pid` or `pod/NAME`. */
+  holder: string;
+  host: string | null;
+  pid: number | null;
+  pod: string | null;
+  /** The latest renewal (or heartbeat), ISO. */
+  renewTime: string | null;
+  /** `live` only while the Lease is renewed and, on this host, its process is a running fleetdeck. */
+  live: boolean;
+  state: 'live' | 'expired' | 'dead';
+  detail: string;
+}
 
 export interface RolloutRow {
   name: string;
@@ -11,18 +27,29 @@ export interface RolloutRow {
   total: number;
   replace: string;
   message: string | null;
-  /** `live` only while its heartbeat is fresh and, on this host, its process is a running fleetdeck. */
-  owner: { host: string; pid: number; heartbeat: string; live: boolean; state: 'live' | 'stale' | 'dead'; detail: string } | null;
+  owner: OwnerRow | null;
   createdAt: string | null;
   updatedAt: string;
 }
 
-function ownerRow(owner: RolloutOwner, now: number): NonNullable<RolloutRow['owner']> {
-  const l = ownerLiveness(owner, now);
-  return { ...owner, live: l.state === 'live', state: l.state, detail: livenessText(l) };
+function ownerRow(state: RolloutState, lease: LeaseTimes | undefined, now: number): OwnerRow | null {
+  const v = holderView(lease, state, now);
+  if (!v) return null;
+  const h = parseHolder(v.holder);
+  return {
+    holder: v.holder,
+    host: h.kind === 'process' ? h.host : null,
+    pid: h.kind === 'process' ? h.pid : null,
+    pod: h.kind === 'pod' ? h.pod : null,
+    renewTime: v.renewTime ?? null,
+    live: v.liveness.state === 'live',
+    state: v.liveness.state,
+    detail: livenessText(v.liveness),
+  };
 }
 
-export function rolloutRows(states: readonly RolloutState[], now: number): RolloutRow[] {
+/** The rows of the rollouts, each with its holder from `leases` (by rollout name). */
+export function rolloutRows(states: readonly RolloutState[], leases: ReadonlyMap<string, LeaseTimes>, now: number): RolloutRow[] {
   return states.map((s) => ({
     name: s.spec.name,
     phase: s.phase,
@@ -31,7 +58,7 @@ export function rolloutRows(states: readonly RolloutState[], now: number): Rollo
     total: s.nodes.length,
     replace: s.spec.replace,
     message: s.message ?? null,
-    owner: s.owner ? ownerRow(s.owner, now) : null,
+    owner: ownerRow(s, leases.get(s.spec.name), now),
     createdAt: s.log[0]?.time ?? null,
     updatedAt: s.updatedAt,
   }));
@@ -46,7 +73,7 @@ export function rolloutTable(rows: readonly RolloutRow[], now: number, ascii: bo
       r.phase,
       `${r.done}/${r.total}${r.failed ? ` (${r.failed} failed)` : ''}`,
       r.replace,
-      r.owner ? `pid ${r.owner.pid}@${r.owner.host} ${r.owner.detail}` : '-',
+      r.owner ? `${r.owner.holder} ${r.owner.detail}` : '-',
       `${formatElapsed(Math.max(0, now - Date.parse(r.updatedAt)), { coarse: true })} ago`,
       r.message ?? '',
     ]),

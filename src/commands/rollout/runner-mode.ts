@@ -6,7 +6,8 @@
  * next pod resumes it.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { blockingOwner, ownedElsewhereMessage } from '../../rollout/runner/owner.js';
+import { selfHolder } from '../../rollout/owner-liveness.js';
+import { blockingHolder, ownedElsewhereMessage, untilHolderGone } from '../../rollout/ownership.js';
 import { readRollout } from '../../rollout/state.js';
 import { FINAL_PHASES, OWNER_STALE_MS, type RolloutState } from '../../rollout/types.js';
 import type { GlobalOptions } from '../../session/options.js';
@@ -15,7 +16,6 @@ import { write } from './lines.js';
 
 /** How long a new runner waits for the previous one's ownership to expire (a killed pod renews nothing). */
 const TAKEOVER_WAIT_MS = 2 * OWNER_STALE_MS + 10_000;
-const POLL_MS = 2_000;
 
 /** Did the run end because it was cut off (resumable by the next pod), rather than with an outcome? */
 export function cutOff(final: RolloutState): boolean {
@@ -29,8 +29,8 @@ export async function runAsRunner(
   d: { output: 'text' | 'json'; ascii: boolean },
   opts: GlobalOptions,
 ): Promise<number> {
-  const deadline = Date.now() + TAKEOVER_WAIT_MS;
-  let said = false;
+  const self = selfHolder().identity;
+  let waited = false;
   for (;;) {
     const stored = await readRollout(kc, name);
     if (!stored) {
@@ -42,17 +42,18 @@ export async function runAsRunner(
       write(`rollout ${name} is ${state.phase}: nothing to run`);
       return 0;
     }
-    const other = blockingOwner(state, Date.now(), { host: '', pid: -1 });
+    const other = await blockingHolder(kc, state, self);
     if (!other) {
       const final = await driveToEnd(kc, state, context, { ...d, forceTakeover: false }, opts);
       return cutOff(final) ? 1 : 0;
     }
-    if (Date.now() > deadline) {
-      write(ownedElsewhereMessage(name, other, Date.now()));
+    // Once: a runner killed a moment ago renews nothing, and its Lease expires within its duration.
+    if (waited) {
+      write(ownedElsewhereMessage(name, other));
       return 1;
     }
-    if (!said) write(`${ownedElsewhereMessage(name, other, Date.now())}; waiting for it to stop renewing`);
-    said = true;
-    await new Promise((r) => setTimeout(r, POLL_MS));
+    write(`${ownedElsewhereMessage(name, other)}; waiting for it to stop renewing`);
+    await untilHolderGone(kc, state, self, TAKEOVER_WAIT_MS);
+    waited = true;
   }
 }

@@ -1,6 +1,7 @@
 /** `fleetdeck rollout watch`: a rollout's progress from its ConfigMap until it ends, or every rollout until Ctrl-C. */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { liveOwner } from '../../rollout/runner/decide.js';
+import { livenessText } from '../../rollout/owner-liveness.js';
+import { holderView, readRolloutLease } from '../../rollout/ownership.js';
 import { watchRollouts } from '../../rollout/state.js';
 import { OWNER_STALE_MS, type RolloutState } from '../../rollout/types.js';
 import { clock } from '../../store/selectors.js';
@@ -20,16 +21,16 @@ export interface WatchTarget {
   live: LiveView | undefined;
 }
 
-/** A Running rollout whose owner stopped writing its heartbeat is not going anywhere: the line that says so. */
-function staleLine(t: WatchTarget, last: RolloutState): string | undefined {
-  if (last.phase !== 'Running' || liveOwner(last, Date.now())) return undefined;
-  const o = last.owner;
-  const why = o
-    ? `its owner (fleetdeck pid ${o.pid} on ${o.host}) stopped reporting ${Math.round((Date.now() - Date.parse(o.heartbeat)) / 1000)} s ago`
-    : 'nobody runs it';
+/** A Running rollout whose holder no longer renews its Lease is not going anywhere: the line that says so. */
+async function staleLine(t: WatchTarget, last: RolloutState): Promise<string | undefined> {
+  if (last.phase !== 'Running') return undefined;
+  const lease = await readRolloutLease(t.kc, last.spec.name).catch(() => undefined);
+  const v = holderView(lease, last, Date.now());
+  if (v?.liveness.state === 'live') return undefined;
+  const why = v ? `its holder ${v.holder} is ${livenessText(v.liveness)}` : 'nobody runs it';
   return t.output === 'text'
     ? `Rollout ${t.name} is Running but ${why}; continue it with: fleetdeck rollout resume ${t.name} --context ${t.context}`
-    : JSON.stringify({ kind: 'stale', rollout: t.name, owner: o ?? null });
+    : JSON.stringify({ kind: 'stale', rollout: t.name, owner: v ? { holder: v.holder, state: v.liveness.state } : null });
 }
 
 /**
@@ -75,8 +76,10 @@ export function watchUntilEnd(t: WatchTarget): Promise<number> {
       name,
     );
     const staleCheck = setInterval(() => {
-      const line = name && last ? staleLine(t, last) : undefined;
-      if (line) finish(1, line);
+      if (!name || !last) return;
+      void staleLine(t, last).then((line) => {
+        if (line) finish(1, line);
+      });
     }, OWNER_STALE_MS / 3);
   });
 }

@@ -81,7 +81,7 @@ async function tooManyRequests(ctx: EvictContext, t: Target, err: unknown, n: At
   const pdb = covering[0];
   if (pdb) {
     const ref = pdbRef(pdb);
-    ctx.tracker.setBlocked(uid, ref);
+    ctx.tracker.setBlocked(uid, ref, `${namespace}/${name}`);
     const why = `eviction refused by PodDisruptionBudget ${ref.namespace}/${ref.name} (${ref.disruptionsAllowed} disruptions allowed)`;
     ctx.tracker.setError(uid, `${namespace}/${name}: ${why}; retrying`);
   } else {

@@ -20,6 +20,10 @@ export interface DrainProgress {
   remaining: number;
   /** The budget that refused the latest eviction of a pod that is still waiting. */
   blockingPdb?: PdbRef;
+  /** The pod (namespace/name) whose eviction that budget refused. */
+  blockedPod?: string;
+  /** Evictions refused by a budget so far (each retry counts). */
+  refusals?: number;
   lastError?: string;
 }
 
@@ -41,6 +45,9 @@ export class DrainTracker {
   readonly targets = new Map<string, Target>();
   /** The budget that refused each waiting pod's latest eviction, latest last. */
   readonly blocked = new Map<string, PdbRef>();
+  /** The pods (namespace/name) of the blocked uids. */
+  private readonly blockedPods = new Map<string, string>();
+  private refusals = 0;
   classes: PodClassification[] = [];
   lastError: string | undefined;
   /** The pod the last error was about: the error is cleared once that pod is evicted or gone. */
@@ -65,9 +72,11 @@ export class DrainTracker {
   }
 
   /** A budget refused the pod's eviction: it is the one shown (the latest refusal). */
-  setBlocked(uid: string, ref: PdbRef): void {
+  setBlocked(uid: string, ref: PdbRef, pod?: string): void {
     this.blocked.delete(uid);
     this.blocked.set(uid, ref);
+    if (pod) this.blockedPods.set(uid, pod);
+    this.refusals++;
   }
 
   progress(): DrainProgress {
@@ -82,7 +91,9 @@ export class DrainTracker {
       else evicted++;
     }
     const ignored = this.classes.filter((c) => c.action === 'ignored-daemonset' || c.action === 'skipped-mirror').length;
-    const blocking = [...this.blocked.values()].at(-1);
+    const blockingUid = [...this.blocked.keys()].at(-1);
+    const blocking = blockingUid === undefined ? undefined : this.blocked.get(blockingUid);
+    const blockedPod = blockingUid === undefined ? undefined : this.blockedPods.get(blockingUid);
     return {
       node: this.node,
       total: this.classes.length,
@@ -92,6 +103,8 @@ export class DrainTracker {
       failed,
       remaining,
       ...(blocking ? { blockingPdb: blocking } : {}),
+      ...(blockedPod ? { blockedPod } : {}),
+      ...(this.refusals ? { refusals: this.refusals } : {}),
       ...(this.lastError ? { lastError: this.lastError } : {}),
     };
   }

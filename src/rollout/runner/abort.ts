@@ -1,14 +1,16 @@
 /** `fleetdeck rollout abort`: phase Aborted, the owner let go, the rollout's cordons undone. */
-import os from 'node:os';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { UserError } from '../../errors.js';
 import { describeError, statusCode } from '../../kube/client.js';
 import { listLabeledNodes, uncordon } from '../../kube/nodes.js';
-import { readRollout, updateRollout, watchRollouts, type RolloutWatch } from '../state.js';
-import { HEARTBEAT_MS, OWNER_STALE_MS, type RolloutState } from '../types.js';
+import { selfHolder } from '../owner-liveness.js';
+import { blockingHolder, untilHolderGone } from '../ownership.js';
+import { readRollout, updateRollout } from '../state.js';
+import { OWNER_STALE_MS, RENEW_MS, type RolloutState } from '../types.js';
 import { abortDoneText, abortNodes, type AbortNodes } from './abort-nodes.js';
 import { appendLog } from './decide.js';
-import { blockingOwner, type Self } from './owner.js';
+import { rolloutEvents } from './events.js';
+import type { Self } from './owner.js';
 
 /** The rollout's unfinished nodes sorted by what abort does with them, from one list of the cluster's nodes. */
 export async function readAbortNodes(kc: KubeConfig, state: RolloutState): Promise<AbortNodes> {
@@ -38,33 +40,6 @@ async function releaseCordons(kc: KubeConfig, state: RolloutState): Promise<Abor
   return res;
 }
 
-/** Waits until no live owner holds the rollout (it saw the abort), its heartbeat went stale, or the signal aborts. */
-function ownerLetGo(kc: KubeConfig, name: string, self: Self, onState: (s: RolloutState) => void, signal?: AbortSignal): Promise<void> {
-  const deadline = Date.now() + OWNER_STALE_MS + HEARTBEAT_MS;
-  return new Promise<void>((resolve) => {
-    let w: RolloutWatch | undefined;
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      void w?.stop();
-      resolve();
-    };
-    const timer = setTimeout(done, Math.max(0, deadline - Date.now()));
-    signal?.addEventListener('abort', done, { once: true });
-    w = watchRollouts(
-      kc,
-      {
-        onState: (s) => {
-          onState(s);
-          if (!blockingOwner(s, Date.now(), self)) done();
-        },
-        onDeleted: done,
-      },
-      name,
-    );
-  });
-}
-
 /**
  * `fleetdeck rollout abort`: writes phase Aborted (a live owner sees it in its watch and
  * stops), waits up to 40 s for that owner to let go, then uncordons the nodes the rollout
@@ -77,19 +52,20 @@ export async function abortRollout(
   name: string,
   onState: (state: RolloutState) => void = () => {},
   signal?: AbortSignal,
-  self: Self = { host: os.hostname(), pid: process.pid },
+  self: Self = selfHolder(),
 ): Promise<AbortResult & { state: RolloutState }> {
   const aborted = await updateRollout(kc, name, (s) => {
     if (s.phase === 'Completed') throw new UserError(`rollout ${name} is Completed: there is nothing to abort`);
     if (s.phase !== 'Aborted') {
       s.phase = 'Aborted';
-      s.message = `aborted by fleetdeck pid ${self.pid} on ${self.host}`;
+      s.message = `aborted by ${self.identity}`;
       appendLog(s, s.message);
     }
   });
   onState(aborted.state);
-  // A live owner stops when its watch sees the phase; wait until it lets go (or its heartbeat goes stale).
-  if (blockingOwner(aborted.state, Date.now(), self)) await ownerLetGo(kc, name, self, onState, signal);
+  // A live holder stops when its watch sees the phase; wait until it lets go (or its Lease expires).
+  if (await blockingHolder(kc, aborted.state, self.identity))
+    await untilHolderGone(kc, aborted.state, self.identity, OWNER_STALE_MS + RENEW_MS, signal);
   signal?.throwIfAborted();
 
   const fresh = await readRollout(kc, name);
@@ -102,5 +78,8 @@ export async function abortRollout(
     appendLog(s, `abort: ${abortDoneText(released)}`);
   });
   onState(res.state);
+  const events = rolloutEvents(kc, { name, recordUid: fresh.uid }, self.identity, () => {});
+  events.rollout('Warning', 'RolloutAborted', `Rollout ${name} aborted by ${self.identity}; ${abortDoneText(released)}`);
+  await events.flush();
   return { state: res.state, ...released };
 }

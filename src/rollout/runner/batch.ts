@@ -46,6 +46,8 @@ async function gate(ctx: RunContext, names: string[]): Promise<void> {
     writer.change((st) => {
       for (const x of st.nodes) if (names.includes(x.name)) x.error = message;
     });
+    for (const n of names) ctx.events.node(n, writer.node(n).uid, 'Warning', 'HealthGateFailed', message);
+    ctx.events.rollout('Warning', 'HealthGateFailed', `${names.join(', ')}: ${message}`);
     throw new NodeStop('pause', message);
   }
   writer.change((st) => {
@@ -59,6 +61,9 @@ async function gate(ctx: RunContext, names: string[]): Promise<void> {
     appendLog(st, `health gate passed (${verdict.detail}): ${names.join(', ')} done`);
   });
   await writer.flush();
+  const passed = `Health gate passed (${verdict.detail})`;
+  for (const n of names) ctx.events.node(n, writer.node(n).uid, 'Normal', 'HealthGatePassed', passed);
+  ctx.events.rollout('Normal', 'HealthGatePassed', `${passed}: ${names.join(', ')} done`);
 }
 
 /** The batch's nodes, then the health gate; a NodeStop says how the rollout stops. */

@@ -1,6 +1,7 @@
 /** What every phase handler of a run gets, and how a node (or its batch) stops the run. */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { RolloutSpec } from '../types.js';
+import type { RolloutEvents } from './events.js';
 import type { StateWriter } from './writer.js';
 
 export interface RunContext {
@@ -11,6 +12,8 @@ export interface RunContext {
   signal: AbortSignal;
   /** `wait` replacement: how long to wait for the node to go and a new one to join. */
   replaceTimeoutMs: number;
+  /** The Events written on the nodes and the record (never failing the run). */
+  events: RolloutEvents;
 }
 
 /** Why a node (or the batch) stopped: `fail` ends the rollout (Failed), `pause` pauses it. */

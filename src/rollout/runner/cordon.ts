@@ -39,6 +39,16 @@ export async function cordonPhase(ctx: RunContext, name: string): Promise<void> 
   });
   await writer.flush();
   await cordon(ctx.kc, name);
+  const cordoned = writer.node(name);
+  ctx.events.node(
+    name,
+    cordoned.uid,
+    'Normal',
+    'NodeCordoned',
+    cordoned.cordonedByUs
+      ? `Node ${name} cordoned by rollout ${ctx.spec.name}`
+      : `Node ${name} was cordoned already; rollout ${ctx.spec.name} takes it`,
+  );
   // Every node there is now was created before that write: wait mode's replacement comes after (written with the next change).
   const after = writer.serverTime;
   if (after)

@@ -3,7 +3,7 @@
  * resume, whether another fleetdeck owns the rollout, the log,
  * what the health gate says, and which node replaced a drained one.
  */
-import { ACTIVE_PHASES, isoMs as ms, LOG_LINES, OWNER_STALE_MS, type NodeStatus, type RolloutOwner, type RolloutState } from '../types.js';
+import { ACTIVE_PHASES, isoMs as ms, LOG_LINES, type NodeStatus, type RolloutState } from '../types.js';
 
 export type NextStep =
   | { kind: 'complete' }
@@ -43,15 +43,6 @@ export function resumedState(state: RolloutState): RolloutState {
   });
   const { message: _message, ...rest } = state;
   return { ...rest, nodes };
-}
-
-/** Whether another fleetdeck drives the rollout: an owner (not `self`) whose heartbeat is younger than 30 s. */
-export function liveOwner(state: RolloutState, now: number, self?: { host: string; pid: number }): RolloutOwner | undefined {
-  const o = state.owner;
-  if (!o) return undefined;
-  if (self && o.host === self.host && o.pid === self.pid) return undefined;
-  const age = now - Date.parse(o.heartbeat);
-  return Number.isFinite(age) && age < OWNER_STALE_MS ? o : undefined;
 }
 
 /** Appends a line to the state's log (the last LOG_LINES kept). Mutates and returns the state. */

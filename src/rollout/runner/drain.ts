@@ -33,6 +33,7 @@ async function startDrain(ctx: RunContext, name: string): Promise<void> {
     appendLog(st, `${name}: draining`);
   });
   await writer.flush();
+  ctx.events.node(name, writer.node(name).uid, 'Normal', 'DrainStarted', `Draining node ${name} for rollout ${ctx.spec.name}`);
   // Resumed from a kill right after the cordon: the server time now is still before any replacement.
   const after = writer.serverTime;
   if (after && !writer.node(name).replaceAfter)
@@ -42,12 +43,27 @@ async function startDrain(ctx: RunContext, name: string): Promise<void> {
 }
 
 /** The drain's progress into the state (written soon), with a log line when a new budget blocks it. */
-const onProgress = (ctx: RunContext, name: string) => (p: DrainProgress) => {
-  const before = ctx.writer.node(name).blockingPdb?.name;
-  ctx.writer.changeSoon((st) => {
-    applyProgress(st.nodes.find((y) => y.name === name)!, p);
-    if (p.blockingPdb && p.blockingPdb.name !== before) appendLog(st, `${name}: eviction blocked by ${describePdb(p.blockingPdb)}`);
-  });
+const onProgress = (ctx: RunContext, name: string) => {
+  let refusals = 0;
+  return (p: DrainProgress) => {
+    const before = ctx.writer.node(name).blockingPdb?.name;
+    // Every refusal by a budget is one DrainBlocked (identical ones aggregated into its count).
+    if (p.blockingPdb && (p.refusals ?? 0) > refusals) {
+      const pod = p.blockedPod ? `pod ${p.blockedPod}` : 'a pod';
+      ctx.events.node(
+        name,
+        ctx.writer.node(name).uid,
+        'Warning',
+        'DrainBlocked',
+        `Eviction of ${pod} refused by PodDisruptionBudget ${p.blockingPdb.namespace}/${p.blockingPdb.name} (${p.blockingPdb.disruptionsAllowed} disruptions allowed); retrying`,
+      );
+    }
+    refusals = p.refusals ?? refusals;
+    ctx.writer.changeSoon((st) => {
+      applyProgress(st.nodes.find((y) => y.name === name)!, p);
+      if (p.blockingPdb && p.blockingPdb.name !== before) appendLog(st, `${name}: eviction blocked by ${describePdb(p.blockingPdb)}`);
+    });
+  };
 };
 
 /** The drain failed: recorded; refused (a flag is needed) fails the rollout, anything else pauses it. */
@@ -63,6 +79,7 @@ async function drainFailed(ctx: RunContext, name: string, err: unknown): Promise
     appendLog(st, `${name}: ${message}`);
   });
   await ctx.writer.flush();
+  ctx.events.node(name, ctx.writer.node(name).uid, 'Warning', 'DrainFailed', message);
   throw new NodeStop(refused ? 'fail' : 'pause', message);
 }
 
@@ -80,6 +97,8 @@ export async function drainPhase(ctx: RunContext, name: string): Promise<void> {
       appendLog(st, `${name}: drained (${x.evicted} evicted, ${x.ignored} ignored); replacement: ${spec.replace}`);
     });
     await writer.flush();
+    const x = writer.node(name);
+    ctx.events.node(name, x.uid, 'Normal', 'Drained', `Node ${name} drained: ${x.evicted} pods evicted, ${x.ignored} ignored`);
   } catch (err) {
     if (ctx.signal.aborted) throw abortReason(ctx.signal);
     await drainFailed(ctx, name, err);

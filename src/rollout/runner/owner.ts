@@ -1,16 +1,17 @@
 /**
- * Who drives a rollout: the owner recorded in its state, alive while its heartbeat is fresh
- * (and, on this host, while its process exists and is a fleetdeck); claiming the rollout in one write; the
+ * Who drives a rollout: the holder of its Lease (src/rollout/ownership.ts); the record names it
+ * too (`owner`, for information). Claiming the record in one write once the Lease is held; the
  * errors that end a run driven elsewhere (aborted, taken over).
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { UserError } from '../../errors.js';
+import type { Holder } from '../owner-liveness.js';
+import type { HolderView } from '../ownership.js';
 import { updateRollout, type StoredRollout } from '../state.js';
-import { ownerLiveness } from '../owner-liveness.js';
-import { FINAL_PHASES, type RolloutOwner, type RolloutState } from '../types.js';
-import { appendLog, liveOwner, resumedState } from './decide.js';
+import { FINAL_PHASES, ownerIdentity, type RolloutOwner } from '../types.js';
+import { appendLog, resumedState } from './decide.js';
 
-export type Self = { host: string; pid: number };
+export type Self = Holder;
 
 /** Another fleetdeck aborted the rollout (phase Aborted in the ConfigMap). */
 export class RolloutAborted extends Error {
@@ -20,52 +21,40 @@ export class RolloutAborted extends Error {
   }
 }
 
-/** Another fleetdeck took the rollout over. */
+/** Another holder took the rollout over (its Lease, or the record naming another owner), or the Lease was lost. */
 export class RolloutTakenOver extends Error {
-  constructor(owner: RolloutOwner) {
-    super(`the rollout was taken over by fleetdeck pid ${owner.pid} on ${owner.host}`);
+  constructor(
+    readonly holder: string | undefined,
+    message = `the rollout was taken over by ${holder ?? 'another fleetdeck'}`,
+  ) {
+    super(message);
     this.name = 'RolloutTakenOver';
   }
 }
 
-export const sameOwner = (a: Self | undefined, b: Self) => a !== undefined && a.host === b.host && a.pid === b.pid;
+export const sameOwner = (a: RolloutOwner | undefined, self: Self) => a !== undefined && ownerIdentity(a) === self.identity;
+
+/** The record's owner for `self`. */
+export const ownerOf = (self: Self, since: string): RolloutOwner =>
+  self.kind === 'process' ? { holder: self.identity, host: self.host, pid: self.pid, since } : { holder: self.identity, since };
 
 /**
- * The owner that keeps others from driving the rollout: one with a heartbeat younger than 30 s —
- * unless it ran on this host and its process is gone or is no fleetdeck (see owner-liveness.ts).
+ * Claims the record in one write (phase Running, owner = self), once `self` holds the Lease.
+ * Refused when the rollout is over. `previous` is the holder the Lease was taken from.
  */
-export function blockingOwner(state: RolloutState, now: number, self: Self): RolloutOwner | undefined {
-  const o = liveOwner(state, now, self);
-  return o && ownerLiveness(o, now).state === 'live' ? o : undefined;
-}
-
-/** "rollout NAME is being run by fleetdeck pid P on H (heartbeat N s ago); …" */
-export function ownedElsewhereMessage(name: string, other: RolloutOwner, now: number): string {
-  const age = Math.round((now - Date.parse(other.heartbeat)) / 1000);
-  return `rollout ${name} is being run by fleetdeck pid ${other.pid} on ${other.host} (heartbeat ${age} s ago); watch it with fleetdeck rollout watch ${name}, or take over with --force-takeover`;
-}
-
-/**
- * Claims the rollout in one write (phase Running, owner = self), so two fleetdecks cannot both
- * take it: the second one's write conflicts, re-reads, sees a live owner. Refused when the
- * rollout is over, or owned by another live fleetdeck (unless `forceTakeover`).
- */
-export function claimRollout(kc: KubeConfig, name: string, self: Self, forceTakeover: boolean): Promise<StoredRollout> {
+export function claimRollout(kc: KubeConfig, name: string, self: Self, previous?: HolderView): Promise<StoredRollout> {
   return updateRollout(kc, name, (s) => {
     if (FINAL_PHASES.includes(s.phase)) throw new UserError(`rollout ${name} is ${s.phase}: there is nothing to resume`);
-    const other = blockingOwner(s, Date.now(), self);
-    if (other && !forceTakeover) throw new UserError(ownedElsewhereMessage(name, other, Date.now()));
     const resumed = s.phase !== 'Pending';
-    const previous = s.owner && !sameOwner(s.owner, self) ? s.owner : undefined;
     const next = resumedState(s);
     next.phase = 'Running';
-    next.owner = { ...self, heartbeat: new Date().toISOString() };
-    const taken = other
-      ? ` (taken over from pid ${other.pid} on ${other.host})`
-      : previous
-        ? ` (its previous owner, pid ${previous.pid} on ${previous.host}, is gone)`
-        : '';
-    appendLog(next, `${resumed ? 'resumed' : 'started'} by fleetdeck pid ${self.pid} on ${self.host}${taken}`);
+    next.owner = ownerOf(self, new Date().toISOString());
+    const taken = previous
+      ? previous.liveness.state === 'live'
+        ? ` (taken over from ${previous.holder})`
+        : ` (its previous holder, ${previous.holder}, is ${previous.liveness.state})`
+      : '';
+    appendLog(next, `${resumed ? 'resumed' : 'started'} by ${self.identity}${taken}`);
     return next;
   });
 }

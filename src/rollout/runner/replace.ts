@@ -54,6 +54,7 @@ export async function replacePhase(ctx: RunContext, name: string): Promise<void>
       appendLog(st, `${name}: ${message}`);
     });
     await writer.flush();
+    ctx.events.node(name, writer.node(name).uid, 'Warning', 'ReplacementFailed', message);
     throw new NodeStop('pause', message);
   }
   writer.changeNode(name, (x, st) => {
@@ -65,4 +66,10 @@ export async function replacePhase(ctx: RunContext, name: string): Promise<void>
     appendLog(st, `${name}: ${what}`);
   });
   await writer.flush();
+  const uid = writer.node(name).uid;
+  if (spec.replace === 'uncordon')
+    ctx.events.node(name, uid, 'Normal', 'NodeUncordoned', `Node ${name} uncordoned by rollout ${spec.name}`);
+  else if (spec.replace === 'delete-node')
+    ctx.events.node(name, uid, 'Normal', 'NodeDeleted', `Node ${name} deleted by rollout ${spec.name}`);
+  else ctx.events.node(name, uid, 'Normal', 'NodeReplaced', `Node ${name} replaced by ${replacement ?? 'a new node'}`);
 }

@@ -4,54 +4,56 @@
  * health gate before the next batch (batch.ts and the phase handlers beside it). Every
  * transition is written to the rollout's ConfigMap before the next action, so a fleetdeck killed
  * at any point resumes where it stopped; drain progress is written at most every second. The
- * owner writes a heartbeat every 10 s and watches its ConfigMap: a phase Aborted written by
- * `fleetdeck rollout abort` elsewhere stops it.
+ * runner holds the rollout's Lease (src/rollout/ownership.ts), renewed every 10 s, and watches
+ * its ConfigMap: a phase Aborted written by `fleetdeck rollout abort` elsewhere, another holder
+ * of the Lease, or a Lease it could not renew for its duration stops it before the next node.
+ * Every step is also an Event on the node and on the record (events.ts).
  */
-import os from 'node:os';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { describeError } from '../../kube/client.js';
 import { abortReason } from '../abortable.js';
-import { updateRollout, readRollout, watchRollouts } from '../state.js';
-import { DEFAULT_REPLACE_TIMEOUT_MS, HEARTBEAT_MS, type RolloutState } from '../types.js';
+import { selfHolder } from '../owner-liveness.js';
+import { acquireRolloutLease, keepLease, releaseRolloutLease } from '../ownership.js';
+import { readRollout, updateRollout, watchRollouts } from '../state.js';
+import { DEFAULT_REPLACE_TIMEOUT_MS, RENEW_MS, ownerIdentity, type RolloutState } from '../types.js';
 import { runBatch } from './batch.js';
 import { NodeStop, type RunContext } from './context.js';
 import { appendLog, nextBatch } from './decide.js';
+import { rolloutEvents } from './events.js';
 import { claimRollout, RolloutAborted, RolloutTakenOver, sameOwner, type Self } from './owner.js';
 import { StateWriter } from './writer.js';
 
 export interface RunOptions {
-  /** Who drives the rollout (default: this host and process). */
+  /** Who drives the rollout (default: this process, `host/pid` or `pod/$POD_NAME`). */
   owner?: Self;
-  /** Take over from a live owner (`resume --force-takeover`). */
+  /** Take over from a live holder (`resume --force-takeover`). */
   forceTakeover?: boolean;
   /** `wait` replacement: how long to wait for the node to go and a new one to join (default 30 min). */
   replaceTimeoutMs?: number;
-  heartbeatMs?: number;
+  /** How often the Lease is renewed (default 10 s). */
+  renewMs?: number;
+  /** The context's name, for the refusal's hint. */
+  context?: string;
 }
 
-/** The owner's heartbeat, and the ConfigMap watched for an abort or a takeover; both call `fatal`. */
-function keepOwnership(ctx: RunContext, self: Self, heartbeatMs: number, fatal: (err: Error) => void) {
-  const { writer } = ctx;
-  const heartbeat = setInterval(() => {
-    writer.change((s) => {
-      if (s.owner) s.owner.heartbeat = new Date().toISOString();
-    });
-    writer.flush().catch((err: unknown) => fatal(err as Error));
-  }, heartbeatMs);
-  heartbeat.unref();
+/** The Lease renewed, and the ConfigMap watched for an abort or another owner; both call `fatal`. */
+function keepOwnership(ctx: RunContext, self: Self, lease: Parameters<typeof keepLease>[2], renewMs: number, fatal: (err: Error) => void) {
+  const kept = keepLease(ctx.kc, ctx.spec.name, lease, self.identity, renewMs, (lost) =>
+    fatal(new RolloutTakenOver(lost.holder, lost.message)),
+  );
   const watch = watchRollouts(
     ctx.kc,
     {
       onState: (s) => {
         if (s.phase === 'Aborted') fatal(new RolloutAborted(s.message ?? 'the rollout was aborted'));
         // Listed after our claim: any other owner from now on took the rollout over.
-        else if (s.owner && !sameOwner(s.owner, self)) fatal(new RolloutTakenOver(s.owner));
+        else if (s.owner && !sameOwner(s.owner, self)) fatal(new RolloutTakenOver(ownerIdentity(s.owner)));
       },
     },
     ctx.spec.name,
   );
   return async () => {
-    clearInterval(heartbeat);
+    await kept.stop();
     await watch.stop();
   };
 }
@@ -66,13 +68,15 @@ async function runAll(ctx: RunContext): Promise<RolloutState> {
       await runBatch(ctx, step.nodes);
       continue;
     }
+    const n = writer.state.nodes.length;
     writer.change((st) => {
       st.phase = 'Completed';
       delete st.message;
       delete st.owner;
-      appendLog(st, `completed: ${st.nodes.length} node${st.nodes.length === 1 ? '' : 's'} done`);
+      appendLog(st, `completed: ${n} node${n === 1 ? '' : 's'} done`);
     });
     await writer.flush();
+    ctx.events.rollout('Normal', 'RolloutCompleted', `Rollout ${ctx.spec.name} completed: ${n} node${n === 1 ? '' : 's'} done`);
     return structuredClone(writer.state);
   }
 }
@@ -86,6 +90,11 @@ async function stopRun(ctx: RunContext, phase: 'Failed' | 'Paused', message: str
     appendLog(st, log);
   });
   await ctx.writer.flush().catch(() => {});
+  ctx.events.rollout(
+    'Warning',
+    phase === 'Failed' ? 'RolloutFailed' : 'RolloutPaused',
+    `Rollout ${ctx.spec.name} ${phase.toLowerCase()}: ${message}`,
+  );
   return structuredClone(ctx.writer.state);
 }
 
@@ -101,7 +110,7 @@ async function finishAbortedOrTakenOver(kc: KubeConfig, name: string, self: Self
   if (reason instanceof RolloutTakenOver) return fresh.state;
   const res = await updateRollout(kc, name, (s) => {
     if (sameOwner(s.owner, self)) delete s.owner;
-    appendLog(s, `fleetdeck pid ${self.pid} on ${self.host} stopped: ${reason.message}`);
+    appendLog(s, `${self.identity} stopped: ${reason.message}`);
   });
   return res.state;
 }
@@ -117,7 +126,7 @@ async function endRun(ctx: RunContext, self: Self, err: unknown, interrupted: bo
   const reason = ctx.signal.aborted ? abortReason(ctx.signal) : (err as Error);
   const ended = [reason, ctx.writer.failure].find((e) => e instanceof RolloutAborted || e instanceof RolloutTakenOver);
   if (ended) return finishAbortedOrTakenOver(ctx.kc, name, self, ended);
-  // Interrupted here (Ctrl-C), or a failure of ours (an API server gone for a minute): pause, resumable.
+  // Interrupted here (Ctrl-C, a closed terminal), or a failure of ours (an API server gone for a minute): pause, resumable.
   const message = interrupted
     ? reason.message === 'interrupted'
       ? 'interrupted'
@@ -126,14 +135,22 @@ async function endRun(ctx: RunContext, self: Self, err: unknown, interrupted: bo
   return stopRun(ctx, 'Paused', message, `paused: ${message} (fleetdeck rollout resume ${name} continues)`);
 }
 
+/** Waits for the Events written so far, at most `ms`. */
+async function settleEvents(ctx: RunContext, ms = 5_000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([ctx.events.flush(), new Promise((r) => (timer = setTimeout(r, ms)))]);
+  clearTimeout(timer);
+}
+
 /**
  * Drives a rollout until it completes, pauses or fails, or is aborted. `state` is the rollout
- * as created or read (its ConfigMap must exist): the runner claims it (phase Running, owner =
- * this process) — refused when it is Completed or Aborted, or when another live fleetdeck
- * owns it (unless `forceTakeover`) — and re-enters every node at its recorded phase. Every
- * change goes to `onState` (a copy) as it happens. The caller's `signal` (Ctrl-C) pauses the
- * rollout, resumable. Resolves with the final state; throws only when the rollout could not
- * be claimed (UserError).
+ * as created or read (its ConfigMap must exist): the runner takes its Lease — refused (UserError
+ * naming the holder) when another live holder has it, unless `forceTakeover` — then claims the
+ * record (phase Running, owner = this holder; refused when it is Completed or Aborted), and
+ * re-enters every node at its recorded phase. Every change goes to `onState` (a copy) as it
+ * happens. The caller's `signal` (Ctrl-C, SIGTERM, a closed terminal) pauses the rollout,
+ * resumable. The Lease is given back when the run ends. Resolves with the final state; throws
+ * only when the rollout could not be taken (UserError).
  */
 export async function runRollout(
   kc: KubeConfig,
@@ -142,9 +159,18 @@ export async function runRollout(
   onState: (state: RolloutState) => void = () => {},
   signal?: AbortSignal,
 ): Promise<RolloutState> {
-  const self = opts.owner ?? { host: os.hostname(), pid: process.pid };
-  const claimed = await claimRollout(kc, state.spec.name, self, opts.forceTakeover === true);
-  // Everything below stops on the caller's signal, on an abort seen in the ConfigMap, or on a write that failed for good.
+  const self = opts.owner ?? selfHolder();
+  const name = state.spec.name;
+  const record = await readRollout(kc, name);
+  const acquired = await acquireRolloutLease(kc, name, record?.uid, self.identity, opts.forceTakeover === true, opts.context);
+  let claimed: Awaited<ReturnType<typeof claimRollout>>;
+  try {
+    claimed = await claimRollout(kc, name, self, acquired.previous);
+  } catch (err) {
+    await releaseRolloutLease(kc, name, self.identity, record?.uid).catch(() => {});
+    throw err;
+  }
+  // Everything below stops on the caller's signal, on an abort seen in the ConfigMap, a lost Lease, or on a write that failed for good.
   const stop = new AbortController();
   const onCallerAbort = () => stop.abort(signal?.reason instanceof Error ? signal.reason : new Error('interrupted'));
   if (signal?.aborted) onCallerAbort();
@@ -154,16 +180,31 @@ export async function runRollout(
   };
   const writer = new StateWriter(kc, claimed, self, onState, fatal);
   onState(structuredClone(writer.state));
+  const events = rolloutEvents(kc, { name, recordUid: record?.uid }, self.identity, (message) => {
+    writer.change((st) => appendLog(st, `${message} (the rollout goes on without them)`));
+  });
+  const resumed = state.phase !== 'Pending';
+  events.rollout(
+    'Normal',
+    resumed ? 'RolloutResumed' : 'RolloutStarted',
+    `Rollout ${name} ${resumed ? 'resumed' : 'started'} by ${self.identity}`,
+  );
   const replaceTimeoutMs = opts.replaceTimeoutMs ?? DEFAULT_REPLACE_TIMEOUT_MS;
-  const ctx: RunContext = { kc, spec: writer.state.spec, writer, signal: stop.signal, replaceTimeoutMs };
-  const release = keepOwnership(ctx, self, opts.heartbeatMs ?? HEARTBEAT_MS, fatal);
+  const ctx: RunContext = { kc, spec: writer.state.spec, writer, signal: stop.signal, replaceTimeoutMs, events };
+  const release = keepOwnership(ctx, self, acquired.lease, opts.renewMs ?? RENEW_MS, fatal);
+  let takenOver = false;
   try {
     return await runAll(ctx);
   } catch (err) {
-    return await endRun(ctx, self, err, signal?.aborted === true);
+    const final = await endRun(ctx, self, err, signal?.aborted === true);
+    takenOver = [abortReason(stop.signal), ctx.writer.failure].some((e) => e instanceof RolloutTakenOver);
+    return final;
   } finally {
     writer.stop();
     signal?.removeEventListener('abort', onCallerAbort);
     await release();
+    await settleEvents(ctx);
+    // Taken over: the Lease is the new holder's (release only clears a Lease still ours anyway).
+    if (!takenOver) await releaseRolloutLease(kc, name, self.identity, record?.uid).catch(() => {});
   }
 }

@@ -9,7 +9,7 @@ import { UserError } from '../../errors.js';
 import { describeError, statusCode } from '../../kube/client.js';
 import { isConflict } from '../../kube/rollout-record.js';
 import { readRollout, writeRollout, type StoredRollout } from '../state.js';
-import type { NodeStatus, RolloutState } from '../types.js';
+import { ownerIdentity, type NodeStatus, type RolloutState } from '../types.js';
 import { RolloutAborted, RolloutTakenOver, sameOwner, type Self } from './owner.js';
 
 /** Drain progress (counts, blocking budget) reaches the ConfigMap at most this often. */
@@ -87,7 +87,8 @@ export class StateWriter {
     const fresh = await readRollout(this.kc, this.stored.state.spec.name);
     if (!fresh) throw this.fail(new UserError(`rollout ${this.stored.state.spec.name} is gone (its ConfigMap was deleted)`));
     if (fresh.state.phase === 'Aborted') throw this.fail(new RolloutAborted(fresh.state.message ?? 'the rollout was aborted'));
-    if (fresh.state.owner && !sameOwner(fresh.state.owner, this.self)) throw this.fail(new RolloutTakenOver(fresh.state.owner));
+    if (fresh.state.owner && !sameOwner(fresh.state.owner, this.self))
+      throw this.fail(new RolloutTakenOver(ownerIdentity(fresh.state.owner)));
     this.stored.resourceVersion = fresh.resourceVersion;
   }
 

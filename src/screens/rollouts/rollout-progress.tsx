@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import { truncate, useTheme, type ColorRole } from '../../components/theme/index.js';
-import { livenessText, ownerLiveness } from '../../rollout/owner-liveness.js';
+import type { LeaseSummary } from '../../kube/lease.js';
+import { holderView, livenessText } from '../../rollout/owner-liveness.js';
 import { etaMs } from '../../rollout/view.js';
 import { configMapName, ROLLOUT_NAMESPACE, type RolloutState } from '../../rollout/types.js';
 import { clock } from '../../store/selectors.js';
@@ -13,6 +14,8 @@ export interface RolloutProgressProps {
   target: RolloutRef;
   /** Undefined until the watch delivers it. */
   state: RolloutState | undefined;
+  /** Its Lease, as watched (who runs it). */
+  lease?: LeaseSummary | undefined;
   /** What this screen last started on it (run, resume, abort). */
   action?: ActionStatus | undefined;
   now: number;
@@ -34,19 +37,22 @@ const PHASE_TONE: Record<string, ColorRole> = {
 };
 
 /** Who drives the rollout, one line: a live owner, or why the recorded one is not (stale, dead). */
-export function ownerText(state: RolloutState, action: ActionStatus | undefined, now: number): string | undefined {
+export function ownerText(
+  state: RolloutState,
+  lease: LeaseSummary | undefined,
+  action: ActionStatus | undefined,
+  now: number,
+): string | undefined {
   if (state.phase === 'Completed' || state.phase === 'Aborted') return undefined;
   const here = action && action.state === 'running' && (action.kind === 'run' || action.kind === 'resume');
-  const liveness = state.owner ? ownerLiveness(state.owner, now) : undefined;
-  if (state.owner && liveness?.state === 'live') {
-    const age = durationText(liveness.heartbeatAgeMs);
-    return here
-      ? `run by this fleetdeck (heartbeat ${age} ago)`
-      : `run by fleetdeck pid ${state.owner.pid} on ${state.owner.host} (heartbeat ${age} ago)`;
+  const v = holderView(lease, state, now);
+  const what = v?.legacy ? 'heartbeat' : 'lease renewed';
+  if (v && v.liveness.state === 'live') {
+    const age = durationText(v.liveness.renewAgeMs);
+    return here ? `run by this fleetdeck, ${v.holder} (${what} ${age} ago)` : `run by ${v.holder} (${what} ${age} ago)`;
   }
   if (here) return 'starting here…';
-  if (state.owner && liveness)
-    return `its fleetdeck (pid ${state.owner.pid} on ${state.owner.host}) is ${livenessText(liveness)}: r resumes it here`;
+  if (v) return `its holder ${v.holder} is ${livenessText(v.liveness)}: r resumes it here`;
   return 'nobody runs it: r resumes it here';
 }
 
@@ -66,7 +72,7 @@ function actionLine(action: ActionStatus | undefined): { text: string; tone: Col
  * ETA from the finished nodes, one row per node (the blocking PodDisruptionBudget or the error
  * under it), and the last lines of its log; never taller than `height`.
  */
-export function RolloutProgress({ target, state, action, now, row, bottom, height, width }: RolloutProgressProps) {
+export function RolloutProgress({ target, state, lease, action, now, row, bottom, height, width }: RolloutProgressProps) {
   const theme = useTheme();
   const line = (text: string, tone?: ColorRole, bold = false, key?: string) => (
     <Text key={key} bold={bold} color={tone ? theme.color(tone) : undefined} dimColor={tone === 'muted'} wrap="truncate-end">
@@ -91,7 +97,7 @@ export function RolloutProgress({ target, state, action, now, row, bottom, heigh
   const done = state.nodes.filter((n) => n.phase === 'done').length;
   const total = state.nodes.length;
   const eta = state.phase === 'Running' ? etaMs(state, now) : undefined;
-  const owner = ownerText(state, action, now);
+  const owner = ownerText(state, lease, action, now);
   const title = `${spec.name} · ${spec.context} · ${state.phase}`;
   const flags = [spec.drain.force ? '--force' : '', spec.drain.deleteEmptyDirData ? '--delete-emptydir-data' : ''].filter(Boolean);
   const specLine = `replace: ${spec.replace} · ${spec.maxUnavailable} at a time · drain timeout ${durationText(spec.drain.timeoutMs)}${flags.length ? ` · ${flags.join(' ')}` : ''} · health ${spec.health.passes}× ${durationText(spec.health.intervalMs)} apart`;

@@ -99,6 +99,7 @@ export function RolloutsScreen({ store, actions, nav, dispatch, readOnly, active
       <RolloutProgress
         target={open}
         state={openState}
+        lease={data.byContext[open.context]?.leases?.[open.name]}
         action={action}
         now={now}
         row={nav.row}

@@ -4,7 +4,7 @@
  * Navarchos rollout, and the times.
  */
 import type { NavarchosState, NodeReplacementSummary, NodeRolloutSummary } from '../../kube/navarchos.js';
-import { livenessText, ownerLiveness, type OwnerLiveness } from '../../rollout/owner-liveness.js';
+import { holderView, livenessText, type OwnerLiveness } from '../../rollout/owner-liveness.js';
 import { etaMs, phaseText } from '../../rollout/view.js';
 import type { NodeStatus, RolloutState } from '../../rollout/types.js';
 import { clock } from '../../store/selectors.js';
@@ -29,7 +29,7 @@ export interface RolloutRow {
   started?: number;
   /** Time left in ms (undefined: unknown or over). */
   eta?: number;
-  /** A fleetdeck rollout's recorded owner: "live", "stale (no heartbeat for 2m)", "dead (pid 123 gone)". */
+  /** A fleetdeck rollout's holder (its Lease): "pod/x live", "bastion/42 expired (not renewed for 2m)", "bastion/42 dead (pid 42 gone)". */
   owner?: { state: OwnerLiveness['state']; text: string };
 }
 
@@ -100,10 +100,8 @@ export function rolloutRows(contexts: readonly string[], byContext: Readonly<Rec
       if (started !== undefined) row.started = started;
       const eta = s.phase === 'Running' ? etaMs(s, now) : undefined;
       if (eta !== undefined && eta > 0) row.eta = eta;
-      if (s.owner) {
-        const l = ownerLiveness(s.owner, now);
-        row.owner = { state: l.state, text: livenessText(l) };
-      }
+      const v = holderView(c.leases?.[s.spec.name], s, now);
+      if (v) row.owner = { state: v.liveness.state, text: `${v.holder} ${livenessText(v.liveness)}` };
       return row;
     });
     const theirs: RolloutRow[] = (c.navarchos?.rollouts ?? []).map((r) => {

@@ -2,10 +2,13 @@
  * A rollout run by the built CLI, stopped from outside on a sandbox cluster (kind-workload-1):
  * SIGHUP (a closed SSH session) and SIGTERM pause it as Ctrl-C does — recorded in its
  * ConfigMap, exit 129 and 143 — and `rollout resume` finishes it. `rollout watch` ends on SIGHUP
- * with 129. A PodDisruptionBudget keeps the drain going until the test releases it. The node is
+ * with 129. In a real terminal (tmux), closing it (kill-session: SIGHUP to the process group) pauses
+ * the rollout the same way, the node left cordoned and resumable. A PodDisruptionBudget keeps the
+ * drain going until the test releases it. The node is
  * uncordoned, the namespace and the rollout's ConfigMap deleted at the end.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
@@ -32,6 +35,8 @@ const HOSTNAME = 'kubernetes.io/hostname';
 const suffix = Math.random().toString(36).slice(2, 7);
 const NS = `ro-signals-${suffix}`;
 const NAME = `t-signals-${suffix}`;
+const TMUX_NAME = `t-tmux-${suffix}`;
+const TMUX_SESSION = `fd-rollout-${suffix}`;
 const FAST = ['--health-passes', '1', '--health-interval', '1s', '--yes'];
 
 let kc: KubeConfig;
@@ -137,7 +142,70 @@ afterAll(async () => {
       setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
     );
   await core.deleteNamespacedConfigMap({ name: configMapName(NAME), namespace: ROLLOUT_NAMESPACE }).catch(() => {});
+  await core.deleteNamespacedConfigMap({ name: configMapName(TMUX_NAME), namespace: ROLLOUT_NAMESPACE }).catch(() => {});
+  spawnSync('tmux', ['kill-session', '-t', TMUX_SESSION]);
   await core.deleteNamespace({ name: NS }).catch(() => {});
+});
+
+/**
+ * Runs the CLI in a detached tmux session of 80×24 (a real terminal: the live view draws), through a
+ * small wrapper that outlives the session's SIGHUP and writes the CLI's exit code to `codeFile`.
+ */
+function inTmux(args: string[], codeFile: string): void {
+  const wrapper = [
+    "const { spawn } = require('node:child_process');",
+    "process.on('SIGHUP', () => {});",
+    'const [file, ...argv] = process.argv.slice(1);',
+    "const c = spawn(process.execPath, argv, { stdio: 'inherit' });",
+    "c.on('exit', (code, signal) => { require('node:fs').writeFileSync(file, String(code ?? signal)); process.exit(0); });",
+  ].join('\n');
+  const cmd = [process.execPath, '-e', wrapper, codeFile, CLI, '--kubeconfig', kubeconfig, ...args].map(
+    (a) => `'${a.replace(/'/g, `'\\''`)}'`,
+  );
+  const env: NodeJS.ProcessEnv = { ...process.env, FLEETDECK_FLEET_FILE: path.join(ROOT, 'test', 'no-fleet.yaml') };
+  delete env.CI;
+  const res = spawnSync('tmux', ['new-session', '-d', '-x', '80', '-y', '24', '-s', TMUX_SESSION, cmd.join(' ')], { env });
+  if (res.status !== 0) throw new Error(`tmux: ${res.stderr.toString()}`);
+}
+
+const pane = () => spawnSync('tmux', ['capture-pane', '-p', '-t', TMUX_SESSION]).stdout?.toString() ?? '';
+
+describe('a rollout in a terminal that closes', () => {
+  it('tmux kill-session (SIGHUP to the process group) pauses it, recorded, exit 129, the node cordoned; resume continues it; SIGTERM pauses again', async () => {
+    const codeFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'fd-tmux-')), 'code');
+    inTmux(['rollout', 'create', '--context', CONTEXT, '--node', node!, '--name', TMUX_NAME, '--replace', 'uncordon', ...FAST], codeFile);
+    await eventually(
+      'the rollout drains in the terminal',
+      async () => (await readRollout(kc, TMUX_NAME))?.state.nodes[0]?.phase === 'draining' && pane().includes(TMUX_NAME),
+      90_000,
+    );
+    expect(spawnSync('tmux', ['kill-session', '-t', TMUX_SESSION]).status).toBe(0);
+    const code = await eventually('the CLI exits', () => (fs.existsSync(codeFile) ? fs.readFileSync(codeFile, 'utf8') : undefined), 60_000);
+    expect(code).toBe('129');
+    const paused = (await readRollout(kc, TMUX_NAME))!.state;
+    expect(paused.phase).toBe('Paused');
+    expect(paused.message).toContain('the terminal closed');
+    expect(paused.owner).toBeFalsy();
+    // Cordoned, and resumable: the node stays out of scheduling, recorded as cordoned by the rollout.
+    expect(paused.nodes[0]).toMatchObject({ name: node, phase: 'draining', cordonedByUs: true });
+    expect((await core.readNode({ name: node! })).spec?.unschedulable).toBe(true);
+
+    // resume continues it (the budget still holds the pod: it drains again), and SIGTERM pauses it the same way.
+    const resumed = startCli(['rollout', 'resume', TMUX_NAME, '--context', CONTEXT]);
+    await eventually('resume drains the node again', () => new RegExp(`${node} .*draining \\d+/\\d+ pods`).test(resumed.out()), 90_000);
+    expect(resumed.out()).toContain(
+      `Resuming rollout ${TMUX_NAME} on ${CONTEXT}: Paused, 0/1 nodes done (interrupted: SIGHUP (the terminal closed))`,
+    );
+    resumed.child.kill('SIGTERM');
+    const term = await resumed.done;
+    expect(term.code, term.stderr).toBe(143);
+    expect((await readRollout(kc, TMUX_NAME))!.state).toMatchObject({ phase: 'Paused', message: 'interrupted: SIGTERM' });
+
+    // Put back for the next test: the rollout aborted (its cordon undone).
+    const aborted = await runCli(['--kubeconfig', kubeconfig, 'rollout', 'abort', TMUX_NAME, '--context', CONTEXT, '--yes']);
+    expect(aborted.code, aborted.stderr + aborted.stdout).toBe(0);
+    expect((await core.readNode({ name: node! })).spec?.unschedulable).toBeFalsy();
+  });
 });
 
 describe('a rollout stopped by a signal', () => {

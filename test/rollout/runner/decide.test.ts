@@ -3,7 +3,6 @@ import {
   appendLog,
   gateCount,
   healthVerdict,
-  liveOwner,
   nextBatch,
   replacementVerdict,
   resumedState,
@@ -56,16 +55,7 @@ describe('nextBatch: what runs next', () => {
   });
 });
 
-describe('owner, log, gate and replacement decisions', () => {
-  it('an owner is live while its heartbeat is younger than 30 s, and never oneself', () => {
-    const st = state();
-    const now = Date.parse('2026-01-01T00:01:00Z');
-    st.owner = { host: 'h', pid: 1, heartbeat: new Date(now - 10_000).toISOString() };
-    expect(liveOwner(st, now)).toEqual(st.owner);
-    expect(liveOwner(st, now, { host: 'h', pid: 1 })).toBeUndefined();
-    expect(liveOwner(st, now + 25_000)).toBeUndefined();
-  });
-
+describe('log, gate and replacement decisions', () => {
   it('keeps the last LOG_LINES lines of the log', () => {
     const st = state();
     for (let i = 0; i < LOG_LINES + 10; i++) appendLog(st, `line ${i}`);

@@ -28,6 +28,8 @@ import { waitFor } from '../../../src/kube/wait.js';
 import { resolvePlan, initialState } from '../../../src/rollout/plan.js';
 import { abortRollout } from '../../../src/rollout/runner/abort.js';
 import { runRollout } from '../../../src/rollout/runner/run.js';
+import { listObjectEvents } from '../../../src/kube/event-recorder.js';
+import { readRolloutLease } from '../../../src/rollout/ownership.js';
 import { createRollout, readRollout, watchRollouts } from '../../../src/rollout/state.js';
 import { configMapName, ROLLOUT_NAMESPACE, type RolloutSpec, type RolloutState } from '../../../src/rollout/types.js';
 import { CLI, ROOT, eventually, runCli } from '../../helpers/cli.js';
@@ -61,6 +63,9 @@ let objects: KubernetesObjectApi;
 const touched = new Set<string>();
 const rollouts = new Set<string>();
 const children = new Set<ChildProcess>();
+
+/** The rollout's Lease as it is now. */
+const lease = (name: string) => readRolloutLease(kc, name);
 
 const podSpec = (over: Partial<V1PodSpec> = {}): V1PodSpec => ({
   containers: [{ name: 'app', image: PAUSE }],
@@ -356,6 +361,7 @@ spec:
     rollouts.add(name);
     const s = spec(name, { nodeNames: [{ name: node, priority: 0 }] });
     const created = await createRollout(kc, initialState(s, resolvePlan(await planNodes(), s)));
+    const startedAt = Date.now();
 
     // A second fleetdeck's view: the ConfigMap watch, and `fleetdeck rollout watch` in another process.
     const seenElsewhere: RolloutState[] = [];
@@ -364,6 +370,9 @@ spec:
     const states: RolloutState[] = [];
     const run = runRollout(kc, created.state, {}, (x) => states.push(x));
     try {
+      // While it runs, its Lease names this process.
+      const held = await eventually('the Lease is held', async () => (await lease(name))?.holderIdentity, 30_000);
+      expect(held).toBe(`${os.hostname()}/${process.pid}`);
       const blocked = await eventually(
         'the ConfigMap names the blocking PDB',
         () => seenElsewhere.find((x) => x.nodes[0]?.blockingPdb?.name === 'guarded-pdb'),
@@ -382,6 +391,8 @@ spec:
         ),
       ).toBe(true);
       expect(await unschedulable(node)).toBe(true);
+      // The other process is watching (it may start slowly on a busy machine) before the budget lets go.
+      await eventually('rollout watch prints the drain', () => watcher.out().includes(`${node} (priority 0): draining`), 60_000);
       await scale(NS.pdb, 'guarded', 3);
       const final = await run;
       expect(final.phase).toBe('Completed');
@@ -399,6 +410,35 @@ spec:
       expect(watched.stdout).toContain(`${node} (priority 0): draining`);
       expect(watched.stdout).toContain(`blocked by PodDisruptionBudget ${NS.pdb}/guarded-pdb (0 disruptions allowed)`);
       expect(watched.stdout).toContain(`Rollout ${name} completed: 1/1 nodes done.`);
+
+      // What `kubectl describe node` shows: fleetdeck's Events on the node, in order, the PDB's refusal aggregated.
+      const nodeUid = (await core.readNode({ name: node })).metadata!.uid!;
+      const onNode = (await listObjectEvents(kc, 'default', node, 'Node')).filter(
+        (e) => e.reportingComponent === 'fleetdeck' && (e.lastTimestamp?.getTime() ?? 0) >= startedAt - 2_000,
+      );
+      const reasons = onNode.map((e) => e.reason);
+      for (const r of ['NodeCordoned', 'DrainStarted', 'DrainBlocked', 'Drained', 'NodeUncordoned', 'HealthGatePassed'])
+        expect(reasons).toContain(r);
+      const blockedEvents = onNode.filter((e) => e.reason === 'DrainBlocked');
+      expect(blockedEvents[0]).toMatchObject({
+        type: 'Warning',
+        involvedObject: { kind: 'Node', name: node, uid: nodeUid },
+        source: { component: 'fleetdeck' },
+        reportingInstance: `${os.hostname()}/${process.pid}`,
+      });
+      expect(blockedEvents[0]!.message).toMatch(
+        new RegExp(
+          `^Eviction of pod ${NS.pdb}/guarded-[\\w-]+ refused by PodDisruptionBudget ${NS.pdb}/guarded-pdb \\(0 disruptions allowed\\); retrying$`,
+        ),
+      );
+      // One Event per blocked pod, however many retries (they are its count).
+      expect(new Set(blockedEvents.map((e) => e.message)).size).toBe(blockedEvents.length);
+      expect(onNode.find((e) => e.reason === 'NodeCordoned')?.type).toBe('Normal');
+      // And on the record.
+      const onRecord = (await listObjectEvents(kc, ROLLOUT_NAMESPACE, configMapName(name), 'ConfigMap')).map((e) => e.reason);
+      expect(onRecord).toEqual(expect.arrayContaining(['RolloutStarted', 'HealthGatePassed', 'RolloutCompleted']));
+      // Given back.
+      expect((await lease(name))?.holderIdentity).toBeUndefined();
     } finally {
       watcher.child.kill('SIGKILL');
       await viewer.stop();
@@ -456,16 +496,26 @@ spec:
       return { line: text.stdout.split('\n').find((l) => l.startsWith(`${name} `)), owner: rows.find((r) => r.name === name)?.owner };
     };
     const pid = first.child.pid!;
+    const holder = `${os.hostname()}/${pid}`;
     const alive = await listOwner();
-    expect(alive.line).toContain(`pid ${pid}@${os.hostname()} live`);
-    expect(alive.owner).toMatchObject({ pid, host: os.hostname(), live: true, state: 'live', detail: 'live' });
+    expect(alive.line).toContain(`${holder} live`);
+    expect(alive.owner).toMatchObject({ holder, pid, host: os.hostname(), pod: null, live: true, state: 'live', detail: 'live' });
+    // Held by a live runner: resume elsewhere is refused, naming the holder.
+    const refused = await runCli(cli(['rollout', 'resume', name, '--context', CONTEXT]));
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim()).toMatch(
+      new RegExp(
+        `^fleetdeck: rollout ${name} is being run by ${holder} \\(lease renewed \\d+ s ago\\); watch it with fleetdeck rollout watch ${name} --context ${CONTEXT}, or take over with --force-takeover$`,
+      ),
+    );
     first.child.kill('SIGKILL');
     const killed = await first.done;
     expect(killed.signal).toBe('SIGKILL');
-    // Killed: its heartbeat is still fresh, but the list calls it dead.
+    // Killed: its Lease is still fresh, but the list calls it dead.
     const gone = await listOwner();
-    expect(gone.line).toContain(`pid ${pid}@${os.hostname()} dead (pid ${pid} gone)`);
-    expect(gone.owner).toMatchObject({ pid, live: false, state: 'dead', detail: `dead (pid ${pid} gone)` });
+    expect(gone.line).toContain(`${holder} dead (pid ${pid} gone)`);
+    expect(gone.owner).toMatchObject({ holder, pid, live: false, state: 'dead', detail: `dead (pid ${pid} gone)` });
+    expect(await lease(name)).toMatchObject({ holderIdentity: holder, leaseTransitions: 0 });
 
     // What the killed fleetdeck left: Running, owned by a dead process, the node draining and cordoned.
     const left = await state(name);
@@ -477,7 +527,7 @@ spec:
     ]);
     expect(await unschedulable(a!)).toBe(true);
 
-    // Released: the resumed drain can go through. The dead owner's heartbeat is fresh, but its process is gone.
+    // Released: the resumed drain can go through. The dead holder's Lease is fresh, but its process is gone.
     await objects.delete({
       apiVersion: 'policy/v1beta1',
       kind: 'PodDisruptionBudget',
@@ -492,12 +542,16 @@ spec:
     expect(s.nodes.map((n) => n.phase)).toEqual(['done', 'done']);
     expect(
       s.log.some(
-        (l) => l.message.startsWith('resumed by fleetdeck pid') && l.message.includes(`its previous owner, pid ${first.child.pid}`),
+        (l) => l.message.startsWith(`resumed by ${os.hostname()}/`) && l.message.includes(`its previous holder, ${holder}, is dead`),
       ),
     ).toBe(true);
     expect(Date.parse(s.nodes[1]!.startedAt!)).toBeGreaterThanOrEqual(Date.parse(s.nodes[0]!.completedAt!));
     expect(await unschedulable(a!)).toBe(false);
     expect(await unschedulable(b!)).toBe(false);
+    // Taken from the dead holder (one transition), given back at the end.
+    const after = await lease(name);
+    expect(after?.holderIdentity).toBeUndefined();
+    expect(after?.leaseTransitions).toBe(1);
 
     // Over: nothing to resume.
     const again = await runCli(cli(['rollout', 'resume', name, '--context', CONTEXT]));

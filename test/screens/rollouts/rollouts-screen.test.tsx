@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { cleanup } from 'ink-testing-library';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { LeaseSummary } from '../../../src/kube/lease.js';
 import type { NavarchosState, NodeReplacementSummary, NodeRolloutRequest, NodeRolloutSummary } from '../../../src/kube/navarchos.js';
 import type { PodClassification } from '../../../src/rollout/drain/filters.js';
 import type { Plan } from '../../../src/rollout/plan.js';
@@ -8,7 +9,15 @@ import type { RolloutDryRun } from '../../../src/rollout/runner/dry-run.js';
 import type { NodeStatus, PlanNode, RolloutSpec, RolloutState } from '../../../src/rollout/types.js';
 import type { RolloutActions } from '../../../src/store/actions.js';
 import { updateSlice } from '../../../src/store/fleet-store.js';
-import { actionChanged, actionKey, navarchosSeen, rolloutChanged, rolloutsListed, watchedContexts } from '../../../src/store/rollouts.js';
+import {
+  actionChanged,
+  actionKey,
+  leaseChanged,
+  navarchosSeen,
+  rolloutChanged,
+  rolloutsListed,
+  watchedContexts,
+} from '../../../src/store/rollouts.js';
 import { navarchosEtaMs, nodeRows } from '../../../src/screens/rollouts/rows.js';
 import { appProps, KEYS, renderApp, threeContexts, waitForFrame, type Screen } from '../../helpers/screen.js';
 
@@ -109,7 +118,23 @@ function runningRollout(name = 'rollout-20261122-0530'): RolloutState {
       { time: iso(30_000), message: 'w1-c: eviction blocked by PodDisruptionBudget default/web (0 disruptions allowed)' },
     ],
     updatedAt: iso(1_000),
-    owner: { host: 'bastion', pid: 4242, heartbeat: iso(3_000) },
+    owner: { holder: RUNNER, since: iso(11 * MIN) },
+  };
+}
+
+/** The runner of runningRollout(): a pod (its Lease is pushed beside it). */
+const RUNNER = 'pod/fleetdeck-runner-x-abcde';
+
+/** A rollout's Lease, held by `holder` and renewed `ageMs` ago. */
+function lease(name: string, holder: string | undefined, ageMs: number): LeaseSummary {
+  return {
+    namespace: 'kube-system',
+    name: `fleetdeck-rollout-${name}`,
+    labels: { 'app.kubernetes.io/managed-by': 'fleetdeck', 'fleetdeck.io/rollout': name },
+    resourceVersion: '1',
+    ...(holder ? { holderIdentity: holder, renewTime: iso(ageMs) } : {}),
+    leaseDurationSeconds: 30,
+    leaseTransitions: 0,
   };
 }
 
@@ -249,7 +274,8 @@ function fakeRollouts(
   };
   const push = (context: string, state: RolloutState) => updateSlice(store, 'rollouts', (s) => rolloutChanged(s, context, state));
   const pushNavarchos = (context: string, state: NavarchosState) => updateSlice(store, 'rollouts', (s) => navarchosSeen(s, context, state));
-  return { store, actions, calls, push, pushNavarchos };
+  const pushLease = (context: string, l: LeaseSummary) => updateSlice(store, 'rollouts', (s) => leaseChanged(s, context, l));
+  return { store, actions, calls, push, pushNavarchos, pushLease };
 }
 
 type Fake = ReturnType<typeof fakeRollouts>;
@@ -307,37 +333,42 @@ describe('the Rollouts tab', () => {
     const fake = fakeRollouts({ navarchos: { 'kind-hosting': navarchosWithRollout() } });
     const screen = await openRollouts(fake, {}, vi.fn(), { columns: 120 });
     fake.push('kind-workload-1', runningRollout());
-    const frame = await screen.waitFor('rollout-20261122-0530');
+    fake.pushLease('kind-workload-1', lease('rollout-20261122-0530', RUNNER, 3_000));
+    const frame = await screen.waitFor(`${RUNNER} live`);
     expect(frame).toMatch(/CONTEXT\s+NAME\s+BY\s+PHASE\s+NODES\s+STARTED\s+ETA\s+OWNER/);
-    expect(frame).toMatch(/kind-workload-1\s+rollout-20261122-0530\s+fleetdeck\s+Running.*\slive\s*│?$/m);
+    expect(frame).toMatch(/kind-workload-1\s+rollout-20261122-0530\s+fleetdeck\s+Running.*\spod\/fleetdeck-runner-x-abcde live\s*│?$/m);
     expect(frame).toMatch(/kind-hosting\s+rollout-x7k2p\s+navarchos\s+InProgress/);
   });
 
-  it('calls an owner whose process on this host is gone dead, in the list and the progress view', async () => {
+  it('calls a holder whose process on this host is gone dead, and an unrenewed Lease expired, in the list and the progress view', async () => {
     const fake = fakeRollouts();
-    const screen = await openRollouts(fake, {}, vi.fn(), { columns: 120 });
+    const screen = await openRollouts(fake, {}, vi.fn(), { columns: 140 });
     const orphan = runningRollout();
-    // A pid no process has (above the kernel's pid_max), heartbeat fresh: a runner killed a moment ago.
-    orphan.owner = { host: os.hostname(), pid: 2 ** 30, heartbeat: iso(2_000) };
+    // A pid no process has (above the kernel's pid_max), Lease fresh: a runner killed a moment ago.
+    const holder = `${os.hostname()}/${2 ** 30}`;
+    orphan.owner = { holder, host: os.hostname(), pid: 2 ** 30 };
     fake.push('kind-workload-1', orphan);
-    const frame = await screen.waitFor('rollout-20261122-0530');
-    expect(frame).toContain(`dead (pid ${2 ** 30} gone)`);
+    fake.pushLease('kind-workload-1', lease('rollout-20261122-0530', holder, 2_000));
+    const frame = await screen.waitFor(`dead (pid ${2 ** 30} gone)`);
     expect(frame).not.toMatch(/\slive\s/);
     await screen.press(KEYS.enter);
-    await screen.waitFor(`its fleetdeck (pid ${2 ** 30} on ${os.hostname()}) is dead (pid ${2 ** 30} gone): r resumes it here`);
-  });
+    await screen.waitFor(`its holder ${holder} is dead (pid ${2 ** 30} gone): r resumes it here`);
+    fake.pushLease('kind-workload-1', lease('rollout-20261122-0530', RUNNER, 95_000));
+    await screen.waitFor(/its holder pod\/fleetdeck-runner-x-abcde is expired \(not renewed for 1m\d*s?\): r resumes it here/);
+  }, 15_000);
 
   it('Enter shows the progress: a row per node with the blocking PDB, a progress bar with the ETA, and the log', async () => {
     const fake = fakeRollouts();
     const screen = await openRollouts(fake);
     fake.push('kind-workload-1', runningRollout());
+    fake.pushLease('kind-workload-1', lease('rollout-20261122-0530', RUNNER, 3_000));
     await screen.waitFor('rollout-20261122-0530');
 
     await screen.press(KEYS.enter);
     const frame = await screen.waitFor('Log · last');
     expectFits(frame);
     expect(frame).toContain('rollout-20261122-0530 · kind-workload-1 · Running');
-    expect(frame).toMatch(/run by fleetdeck pid 4242 on bastion \(heartbeat \ds ago\)/);
+    expect(frame).toMatch(/run by pod\/fleetdeck-runner-x-abcde \(lease renewed \ds ago\)/);
     expect(frame).toMatch(/PRI\s+NODE\s+PHASE\s+EVICT\s+IGN\s+FAIL\s+ELAPSED\s+DONE AT/);
     expect(frame).toMatch(/20\s+w1-a\s+done \(replaced by w1-new-1\)\s+3\s+2\s+0\s+2m00s\s+\d\d:\d\d:\d\d/);
     expect(frame).toMatch(/10\s+w1-c\s+draining 3\/7 pods\s+1\s+2\s+0\s+1m0\ds/);
@@ -475,8 +506,9 @@ describe('the new-rollout wizard', () => {
 
     // When the runner writes its state, the view shows it
     const state = runningRollout(run.name);
-    state.owner = { host: 'here', pid: 1, heartbeat: iso(0) };
+    state.owner = { holder: 'here/1', host: 'here', pid: 1 };
     fake.push('kind-workload-1', state);
+    fake.pushLease('kind-workload-1', lease(run.name, 'here/1', 0));
     const progress = await screen.waitFor('run by this fleetdeck');
     expect(progress).toContain('w1-c');
     expect(onQuit).not.toHaveBeenCalled();
