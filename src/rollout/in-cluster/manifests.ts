@@ -164,7 +164,7 @@ export function runnerJob(state: RolloutState, s: RunnerSettings, attempt: numbe
                 { name: 'NO_COLOR', value: '1' },
               ],
               resources: { requests: { cpu: '50m', memory: '128Mi' }, limits: { memory: '512Mi' } },
-              securityContext: { runAsNonRoot: true, runAsUser: 65532, allowPrivilegeEscalation: false, readOnlyRootFilesystem: true },
+              securityContext: { runAsNonRoot: true, allowPrivilegeEscalation: false, readOnlyRootFilesystem: true },
             },
           ],
         },
