@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 // servers of the sandbox end in .int.test.ts; tests that run the built CLI end in .cli.test.ts.
 export default defineConfig({
   test: {
+    // Tests run as on an operator's machine, even when the machine running them is a pod.
+    env: { KUBERNETES_SERVICE_HOST: '', KUBERNETES_SERVICE_PORT: '' },
     reporters: ['default', './test/helpers/summary-reporter.ts'],
     projects: [
       {

@@ -6,6 +6,7 @@ import { parse } from 'yaml';
 import { UserError } from '../errors.js';
 import { ContextKubeConfig } from './context-config.js';
 import type { ExecConfig, KubeUser } from './credentials.js';
+import { inClusterConfig } from './in-cluster.js';
 
 export interface KubeconfigSource {
   /** `--kubeconfig`: one file, as in kubectl. */
@@ -45,6 +46,7 @@ export function kubeconfigFiles(src: KubeconfigSource = {}): string[] {
 /**
  * Loads and merges kubeconfig files the way kubectl does: for clusters, users and contexts
  * with the same name the first file wins; current-context comes from the first file that sets it.
+ * With no file at all, inside a pod: the pod's service account (context `in-cluster`).
  */
 export function loadKubeconfig(src: KubeconfigSource = {}): LoadedKubeconfig {
   const files = kubeconfigFiles(src);
@@ -64,6 +66,14 @@ export function loadKubeconfig(src: KubeconfigSource = {}): LoadedKubeconfig {
     for (const u of kc.getUsers()) if (!users.has(u.name)) users.set(u.name, withKubectlFields(u, raw.get(u.name), path.dirname(file)));
     for (const c of kc.getContexts()) if (!contexts.has(c.name)) contexts.set(c.name, c);
     if (!currentContext && kc.getCurrentContext()) currentContext = kc.getCurrentContext();
+  }
+  // No kubeconfig at all, in a pod: its service account, as kubectl does.
+  const pod = files.length === 0 ? inClusterConfig(src.env ?? process.env) : undefined;
+  if (pod) {
+    clusters.set(pod.cluster.name, pod.cluster);
+    users.set(pod.user.name, pod.user);
+    contexts.set(pod.context.name, pod.context);
+    currentContext = pod.context.name;
   }
   const config = new KubeConfig();
   config.loadFromOptions({
