@@ -6,6 +6,27 @@ import type { Launch, Launcher, Prepared } from './process-container.js';
 import { readinessCheck, rewriteListenArgs, sandboxDefaults } from './processes.js';
 
 /**
+ * A symlink `<clusterDir>/bin/<name>` to `target` (made or corrected), so a process started
+ * through it names the sandbox on its command line (how `sandbox down` tells its processes).
+ */
+export function sandboxLink(clusterDir: string, name: string, target: string): string {
+  const dir = path.join(clusterDir, 'bin');
+  const link = path.join(dir, name);
+  fs.mkdirSync(dir, { recursive: true });
+  let current: string | undefined;
+  try {
+    current = fs.readlinkSync(link);
+  } catch {
+    current = undefined;
+  }
+  if (current !== target) {
+    fs.rmSync(link, { force: true });
+    fs.symlinkSync(target, link);
+  }
+  return link;
+}
+
+/**
  * etcd and kube-apiserver images, run as the test bed's binaries: the pod's command and args
  * with `$(VAR)` expanded, mount paths pointing at the materialized volumes and wildcard listen
  * addresses at the pod's address. Ready while its port accepts connections.
@@ -19,21 +40,7 @@ export class BinaryLauncher implements Launcher {
 
   /** The binary under the sandbox directory (a symlink), so the process's command line names the sandbox. */
   private binary(): string {
-    const dir = path.join(this.pod.deps.runtime.dir, 'bin');
-    const link = path.join(dir, this.kind);
-    fs.mkdirSync(dir, { recursive: true });
-    const target = this.pod.deps.runtime.binaries[this.kind];
-    let current: string | undefined;
-    try {
-      current = fs.readlinkSync(link);
-    } catch {
-      current = undefined;
-    }
-    if (current !== target) {
-      fs.rmSync(link, { force: true });
-      fs.symlinkSync(target, link);
-    }
-    return link;
+    return sandboxLink(this.pod.deps.runtime.dir, this.kind, this.pod.deps.runtime.binaries[this.kind]);
   }
 
   async launch({ env, expand }: Prepared): Promise<Launch> {

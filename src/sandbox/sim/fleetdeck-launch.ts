@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { V1Container } from '@kubernetes/client-node';
 import { CLI_PATH } from '../../paths.js';
+import { sandboxLink } from './binary-launch.js';
 import type { PodHandle } from './container.js';
 import { linkedRoot, type BindMount } from './mount-namespace.js';
 import type { Launch, Launcher, Prepared } from './process-container.js';
@@ -41,7 +42,7 @@ export function fleetdeckArgv(command: readonly string[] | undefined, args: read
 
 /**
  * The fleetdeck image (any registry and tag), run as the local bundle: this Node.js with the
- * sandbox's own dist/cli.js and the container's args. Its environment is the pod's plus the
+ * sandbox's own dist/cli.js (through a link under the sandbox directory) and the container's args. Its environment is the pod's plus the
  * `KUBERNETES_SERVICE_*` variables pointing at the cluster's API server (the endpoints of
  * `default/kubernetes`), so in-cluster configuration works unchanged; its volumes (the service
  * account's token Secret among them) are bind-mounted at their mount paths, or, without mount
@@ -68,7 +69,9 @@ export class FleetdeckLauncher implements Launcher {
     if (!this.pod.deps.network.mountNamespaces()) {
       childEnv[SERVICEACCOUNT_ROOT_ENV] = linkedRoot(path.join(this.pod.dir, 'root', this.spec.name), binds);
     }
-    return { file: process.execPath, argv: [this.cli, ...argv], cwd, env: childEnv, binds };
+    // Through a link under the sandbox directory, so the command line names the sandbox.
+    const entry = sandboxLink(this.pod.deps.runtime.dir, 'fleetdeck.js', this.cli);
+    return { file: process.execPath, argv: [entry, ...argv], cwd, env: childEnv, binds };
   }
 
   /** The API server's address as the `default/kubernetes` Endpoints give it, else the sandbox's own connection's. */

@@ -49,9 +49,7 @@ export function namespacedCommand(
   file: string,
   argv: readonly string[],
 ): { file: string; argv: string[] } {
-  const triples = binds
-    .filter((b) => bindable(b.target))
-    .flatMap((b) => [b.source, normal(b.target), b.readOnly ? 'ro' : 'rw']);
+  const triples = binds.filter((b) => bindable(b.target)).flatMap((b) => [b.source, normal(b.target), b.readOnly ? 'ro' : 'rw']);
   return {
     file: 'unshare',
     argv: [
