@@ -65,6 +65,7 @@ describe('fleetdeck command line', () => {
     [['status', '-o', 'yaml'], /^fleetdeck: option '-o, --output <format>' argument 'yaml' is invalid.*text, json/],
     [['sandbox', 'up', '--workloads', 'many'], /^fleetdeck: .*"many" is not a whole number/],
     [['sandbox', 'up', '--nodes', '0'], /^fleetdeck: .*out of range/],
+    [['sandbox', 'up', '--replace-drained', '--no-replace'], /^fleetdeck: --replace-drained and --no-replace contradict each other$/],
     [['sandbox', 'frobnicate'], /^fleetdeck: unknown command 'frobnicate'/],
     [['status', '--kubeconfig', '/nonexistent/kubeconfig'], /^fleetdeck: kubeconfig \/nonexistent\/kubeconfig does not exist/],
   ])('%j is refused with one line and exit code 2', async (args, pattern) => {

@@ -28,6 +28,22 @@ export async function ensureNamespace(api: CoreV1Api, name: string): Promise<voi
     await api.createNamespace({ body: { metadata: { name } } });
   } catch (err) {
     if (statusCode(err) !== 409) throw err;
+    return;
+  }
+  await tokenMinted(api, name);
+}
+
+/**
+ * Waits (5 s at most) until the new namespace's `default` ServiceAccount has its token Secret:
+ * until then a cluster with legacy service-account tokens (Kubernetes before 1.24, the
+ * sandbox's) refuses pods. Newer clusters mint no such Secret; the wait then just ends.
+ */
+async function tokenMinted(api: CoreV1Api, namespace: string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (Date.now() < deadline) {
+    const sa = await api.readNamespacedServiceAccount({ name: 'default', namespace }).catch(() => undefined);
+    if ((sa?.secrets?.length ?? 0) > 0) return;
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 

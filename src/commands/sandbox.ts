@@ -16,8 +16,10 @@ export interface SandboxCommandOptions {
   dir?: string;
   workloads?: number;
   nodes?: number;
-  /** `up`: every simulated node is replaced by a new one once cordoned and drained. */
+  /** `up --replace-drained`: asked for explicitly (the default; on a running sandbox: annotate its nodes). */
   replaceDrained?: boolean;
+  /** `--no-replace` makes it false: cordoned and drained nodes stay. */
+  replace?: boolean;
   args?: string[];
 }
 
@@ -34,7 +36,7 @@ export async function upWithInterrupt(
 ) {
   const signal = runSignal();
   try {
-    return await sandboxUp({ dir, workloads, nodes, progress, signal, replaceDrained: opts.replaceDrained === true });
+    return await sandboxUp({ dir, workloads, nodes, progress, signal, replaceDrained: opts.replaceDrained !== false });
   } catch (err) {
     if (signal.aborted) throw new UserError('interrupted: everything the sandbox had started was stopped', signalExitCode() ?? 1);
     throw err;
@@ -82,12 +84,18 @@ function statusText(s: SandboxStatus): void {
   if (s.kubeconfig) out(`export KUBECONFIG=${s.kubeconfig}`);
 }
 
+/** Whether drained nodes are replaced: the default, off with `--no-replace` (which `--replace-drained` contradicts). */
+function replacing(opts: SandboxCommandOptions): boolean {
+  if (opts.replace === false && opts.replaceDrained) throw new UsageError('--replace-drained and --no-replace contradict each other');
+  return opts.replace !== false;
+}
+
 export async function runSandbox(opts: GlobalOptions & SandboxCommandOptions): Promise<number> {
   const dir = sandboxDir(opts.dir);
   switch (opts.sub) {
     case 'up': {
       const state = await upWithInterrupt(dir, opts.workloads ?? 2, opts.nodes ?? 6, (l) => err(`sandbox: ${l}`), {
-        replaceDrained: opts.replaceDrained === true,
+        replaceDrained: replacing(opts),
       });
       if (opts.replaceDrained) {
         const n = await annotateForReplacement(state);
@@ -121,7 +129,7 @@ export async function runSandbox(opts: GlobalOptions & SandboxCommandOptions): P
       // The supervisor handles the signals itself: each shuts everything down in order, a second one does not cut that short.
       releaseSignals();
       const binaries = await ensureBinaries();
-      const replaceDrained = opts.replaceDrained === true;
+      const replaceDrained = replacing(opts);
       return supervise({ dir, workloads: opts.workloads ?? 2, nodes: opts.nodes ?? 6, binaries, replaceDrained });
     }
   }

@@ -26,8 +26,9 @@ export function registerSandbox(program: Command): void {
     .option('--nodes <n>', 'simulated nodes per cluster', intIn(1, 200), 6)
     .option(
       '--replace-drained',
-      'replace a simulated node by a new one (same zone, new name) once it is cordoned and drained, as a cloud’s immutable infrastructure does',
+      'replace a simulated node by a new one (same zone, new name) once it is cordoned and drained, as a cloud’s immutable infrastructure does (the default; given while the sandbox runs: annotate its nodes)',
     )
+    .option('--no-replace', 'keep cordoned and drained nodes (no replacement)')
     .action(sandboxAction('up'));
   sandbox.command('down').description('stop every process the sandbox started and remove its state').action(sandboxAction('down'));
   sandbox
@@ -60,6 +61,7 @@ export function registerSandbox(program: Command): void {
     .option('--workloads <n>', '', intIn(0, 8), 2)
     .option('--nodes <n>', '', intIn(1, 200), 6)
     .option('--replace-drained', '')
+    .option('--no-replace', '')
     .action(sandboxAction('__supervise'));
   for (const cmd of sandbox.commands) quiet(cmd);
 }

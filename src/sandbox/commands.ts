@@ -65,7 +65,7 @@ export interface UpOptions {
   /** Called with each progress line (to stderr in plain mode). */
   progress?: (line: string) => void;
   signal?: AbortSignal;
-  /** Every simulated node is replaced by a new one once cordoned and drained. */
+  /** Every simulated node is replaced by a new one once cordoned and drained (default true). */
   replaceDrained?: boolean;
 }
 
@@ -104,7 +104,7 @@ export async function sandboxUp(opts: UpOptions): Promise<SandboxState> {
       String(opts.workloads),
       '--nodes',
       String(opts.nodes),
-      ...(opts.replaceDrained ? ['--replace-drained'] : []),
+      ...(opts.replaceDrained === false ? ['--no-replace'] : []),
     ],
     {
       detached: true,

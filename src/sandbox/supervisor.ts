@@ -18,7 +18,7 @@ export interface SuperviseOptions {
   workloads: number;
   nodes: number;
   binaries: Binaries;
-  /** Annotate every simulated node for replacement once cordoned and drained (`sandbox up --replace-drained`). */
+  /** Annotate every simulated node for replacement once cordoned and drained (default; off with `sandbox up --no-replace`). */
   replaceDrained?: boolean;
 }
 
@@ -226,7 +226,7 @@ class Supervisor {
         log: (l) => this.log(`${spec.context}: ${l}`),
         runtime: this.runtime(spec, record),
       },
-      { nodes: opts.nodes, replaceDrained: opts.replaceDrained ?? false },
+      { nodes: opts.nodes, replaceDrained: opts.replaceDrained ?? true },
     );
     step('ready');
   }

@@ -13,6 +13,7 @@ import type { StatusJson } from '../../src/report/status.js';
 import { FAULT_ANNOTATION } from '../../src/sandbox/sim/index.js';
 import { CLI, eventually, runCli } from '../helpers/cli.js';
 import { createNovaCluster, createSchedulePolicy, deleteNovaCrds, ignore, installNovaCrds, pauseDeployment } from '../helpers/nova.js';
+import { createNamespace } from '../helpers/namespace.js';
 
 const kubeconfig = inject('kubeconfig');
 const readOnlyKubeconfig = inject('readOnlyKubeconfig');
@@ -45,7 +46,7 @@ describe('fleet status on a sandbox fleet', () => {
     const host = ctx('kind-cp');
     const core = makeClient(host, CoreV1Api);
     const apps = makeClient(host, AppsV1Api);
-    await core.createNamespace({ body: { metadata: { name: NS } } });
+    await createNamespace(core, NS);
     // Control-plane pods in various states, found by the labels the Nova guide waits on.
     await pauseDeployment(host, NS, 'apiserver', { component: 'apiserver' }, { replicas: 2 });
     await pauseDeployment(
@@ -101,7 +102,7 @@ describe('fleet status on a sandbox fleet', () => {
     );
     // An agent in kind-workload-1 only.
     const w1 = ctx('kind-workload-1');
-    await makeClient(w1, CoreV1Api).createNamespace({ body: { metadata: { name: NS } } });
+    await createNamespace(makeClient(w1, CoreV1Api), NS);
     await pauseDeployment(w1, NS, 'nova-agent', { app: 'nova-agent' });
     await eventually('agent running', async () => {
       const d = await makeClient(w1, AppsV1Api).readNamespacedDeployment({ name: 'nova-agent', namespace: NS });

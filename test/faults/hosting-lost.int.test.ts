@@ -14,6 +14,7 @@ import { waitFor } from '../../src/kube/wait.js';
 import { readRollout } from '../../src/rollout/state.js';
 import { eventually, runCli } from '../helpers/cli.js';
 import { type FaultSandbox, faultSandbox, type RunningCli, secs, startCli, stopCli, summary } from '../helpers/fault-sandbox.js';
+import { createNamespace } from '../helpers/namespace.js';
 
 const HOSTING = 'kind-cp';
 const NODE = 'cp-node-2';
@@ -40,7 +41,7 @@ afterAll(async () => {
 /** One pod on NODE that a PodDisruptionBudget keeps from being evicted: the drain goes on until the budget is deleted. */
 async function heldPod(): Promise<void> {
   const kc = sandbox.kc(HOSTING);
-  await makeClient(kc, CoreV1Api).createNamespace({ body: { metadata: { name: NS } } });
+  await createNamespace(makeClient(kc, CoreV1Api), NS);
   await makeClient(kc, AppsV1Api).createNamespacedDeployment({
     namespace: NS,
     body: {

@@ -13,6 +13,7 @@ import { ResilientWatch } from '../../src/kube/watch.js';
 import { eventually } from '../helpers/cli.js';
 import { compactEtcd, etcdRevision, type FaultSandbox, faultSandbox, secs, summary } from '../helpers/fault-sandbox.js';
 import { Relay } from '../helpers/relay.js';
+import { createNamespace } from '../helpers/namespace.js';
 
 const CONTEXT = 'kind-cp';
 const NS = 'fault-gone';
@@ -60,7 +61,7 @@ describe('a watch answered with 410 Gone', () => {
     const apiPort = Number(new URL(kc.getCurrentCluster()!.server).port);
     const etcdPort = sandbox.state.clusters.find((c) => c.context === CONTEXT)!.ports.etcdClient;
     const core = makeClient(kc, CoreV1Api);
-    await core.createNamespace({ body: { metadata: { name: NS } } });
+    await createNamespace(core, NS);
     await core.createNamespacedEvent({ namespace: NS, body: warning('before') });
 
     relay = new Relay({ host: '127.0.0.1', port: apiPort });

@@ -30,7 +30,7 @@ export interface FaultSandbox {
 export async function faultSandbox(): Promise<FaultSandbox> {
   // Short path: the control socket lives in it (unix socket paths are limited to 108 bytes).
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-fault-'));
-  const up = await runCli(['sandbox', 'up', '--dir', dir, '--workloads', '1', '--nodes', '2'], { timeoutMs: 60 * 60_000 });
+  const up = await runCli(['sandbox', 'up', '--dir', dir, '--workloads', '1', '--nodes', '2', '--no-replace'], { timeoutMs: 60 * 60_000 });
   const state = readState(dir);
   if (up.code !== 0 || !state) {
     await runCli(['sandbox', 'down', '--dir', dir]);

@@ -32,7 +32,9 @@ export default async function setup(project: TestProject) {
   }
   // Short path: the control socket lives in it (unix socket paths are limited to 108 bytes).
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-it-'));
-  const up = await runCli(['sandbox', 'up', '--dir', dir, '--workloads', '2', '--nodes', '6'], { timeoutMs: 60 * 60_000 });
+  // No replacement of drained nodes: tests drain and uncordon nodes; those that want a node
+  // replaced annotate it (sandbox.fleetdeck.io/replace-when-drained).
+  const up = await runCli(['sandbox', 'up', '--dir', dir, '--workloads', '2', '--nodes', '6', '--no-replace'], { timeoutMs: 60 * 60_000 });
   if (up.code !== 0) {
     const log = safeRead(path.join(dir, 'supervisor.log'));
     // `up` stopped whatever it had started: nothing is left to keep but the directory.

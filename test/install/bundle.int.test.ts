@@ -6,6 +6,7 @@ import { configForContext, loadKubeconfig } from '../../src/kube/kubeconfig.js';
 import { toClientObject } from '../../src/kube/apply.js';
 import { forNamespace, loadBundle, withClusterName, withHA, withoutHA, type Bundle, type KubeObject } from '../../src/install/bundle.js';
 import { ignore } from '../helpers/nova.js';
+import { createNamespace } from '../helpers/namespace.js';
 
 const kubeconfig = inject('kubeconfig');
 const NS = `bundle-dry-run-${process.pid}`;
@@ -62,7 +63,7 @@ describe('the default bundle on a real API server (server-side dry run)', () => 
     hosting = contextConfig('kind-cp');
     workload = contextConfig('kind-workload-1');
     for (const kc of [hosting, workload]) {
-      await makeClient(kc, CoreV1Api).createNamespace({ body: { metadata: { name: NS } } });
+      await createNamespace(makeClient(kc, CoreV1Api), NS);
     }
   });
 

@@ -9,6 +9,7 @@ import { FAULT_ANNOTATION } from '../../src/sandbox/sim/index.js';
 import type { ContextState } from '../../src/store/types.js';
 import type { PodProblem } from '../../src/kube/pods.js';
 import { eventually } from '../helpers/cli.js';
+import { createNamespace } from '../helpers/namespace.js';
 
 const kubeconfig = inject('kubeconfig');
 const CONTEXT = 'kind-workload-2';
@@ -38,7 +39,7 @@ describe('pod and Warning-event summaries from live watches on a real API server
     const kc = adminConfig();
     core = makeClient(kc, CoreV1Api);
     apps = makeClient(kc, AppsV1Api);
-    await core.createNamespace({ body: { metadata: { name: PODS_NS } } });
+    await createNamespace(core, PODS_NS);
     fleet = startFleet(loadKubeconfig({ kubeconfig }).config);
   });
 

@@ -10,6 +10,7 @@ import { ResilientWatch } from '../../src/kube/watch.js';
 import type { StatusJson } from '../../src/report/status.js';
 import { Forwarder } from '../../src/sandbox/sim/forwarder.js';
 import { eventually, runCli } from '../helpers/cli.js';
+import { createNamespace } from '../helpers/namespace.js';
 
 const kubeconfig = inject('kubeconfig');
 
@@ -67,7 +68,7 @@ describe('an API server on a port fetch calls "bad"', () => {
 
   it('lists, gets, watches and writes through it', async () => {
     const core = makeClient(kc, CoreV1Api);
-    await core.createNamespace({ body: { metadata: { name: ns } } });
+    await createNamespace(core, ns);
     expect((await core.readNamespace({ name: ns })).metadata?.name).toBe(ns);
     const listed = await makeJsonClient(kc).get<{ items: V1Namespace[] }>('/api/v1/namespaces');
     expect(listed.items.map((n) => n.metadata?.name)).toContain(ns);

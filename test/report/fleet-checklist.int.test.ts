@@ -12,6 +12,7 @@ import type { ContextState } from '../../src/store/types.js';
 import type { FleetConfig } from '../../src/kube/fleet.js';
 import { eventually } from '../helpers/cli.js';
 import { NOVA_CRD_OBJECTS as CRDS, PAUSE, createNovaCluster, createSchedulePolicy, ignore, pauseDeployment } from '../helpers/nova.js';
+import { createNamespace } from '../helpers/namespace.js';
 
 const kubeconfig = inject('kubeconfig');
 const readOnlyKubeconfig = inject('readOnlyKubeconfig');
@@ -68,7 +69,7 @@ describe('fleet watchers on real API servers', () => {
     // When the control plane's pieces appear
     const kc = ctx(HOST);
     const core = makeClient(kc, CoreV1Api);
-    await core.createNamespace({ body: { metadata: { name: NS } } });
+    await createNamespace(core, NS);
     await pauseDeployment(kc, NS, 'apiserver', { component: 'apiserver' });
     await pauseDeployment(kc, NS, 'kube-controller-manager', { component: 'controller-manager' });
     await pauseDeployment(
@@ -230,7 +231,7 @@ describe('fleet watchers on real API servers', () => {
 
   it('the agent in a workload cluster: Deployment, pods and registration', async () => {
     const kc = ctx(WORKLOAD);
-    await makeClient(kc, CoreV1Api).createNamespace({ body: { metadata: { name: NS } } });
+    await createNamespace(makeClient(kc, CoreV1Api), NS);
     await pauseDeployment(kc, NS, 'nova-agent', { app: 'nova-agent' });
     const ns = await eventually(
       'agent ready',

@@ -13,6 +13,7 @@ import {
 import { describeNodeStorage } from '../../src/storage/describe.js';
 import type { ClusterStorage } from '../../src/storage/inventory.js';
 import { eventually } from '../helpers/cli.js';
+import { createNamespace } from '../helpers/namespace.js';
 
 const kubeconfig = inject('kubeconfig');
 const readOnlyKubeconfig = inject('readOnlyKubeconfig');
@@ -86,7 +87,7 @@ describe('cluster storage inventory on the sandbox', () => {
     const kc = ctx(kubeconfig, 'kind-workload-2');
     const core = makeClient(kc, CoreV1Api);
     const namespace = 'storage-inventory';
-    await core.createNamespace({ body: { metadata: { name: namespace } } });
+    await createNamespace(core, namespace);
     try {
       await core.createNamespacedPersistentVolumeClaim({
         namespace,

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { CoreV1Api, V1Container, V1ContainerStateTerminated, V1ContainerStatus, V1Pod } from '@kubernetes/client-node';
 import type { SandboxRuntime, SimContext } from './context.js';
 import type { ClusterNetwork } from './network.js';
+import type { MountMapping } from './processes.js';
 
 /** What a pod that runs for real needs from the kubelet that runs it. */
 export interface RealPodDeps {
@@ -28,7 +29,7 @@ export interface PodHandle {
   /** Something its status reports changed. */
   changed(): void;
   /** Volumes, environment and mount mapping of one container, read afresh from the API. */
-  prepare(c: V1Container): Promise<{ env: Record<string, string>; expand: (s: string) => string }>;
+  prepare(c: V1Container): Promise<{ env: Record<string, string>; expand: (s: string) => string; mounts: MountMapping[] }>;
   /** Records an event on the pod, as the kubelet would. */
   event(container: string, type: 'Normal' | 'Warning', reason: string, message: string, component?: string): Promise<void>;
   log(line: string): void;

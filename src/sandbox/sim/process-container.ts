@@ -6,18 +6,43 @@ import type { V1Container } from '@kubernetes/client-node';
 import { describeError } from '../../kube/client.js';
 import { RealContainer, rfc3339, type PodHandle } from './container.js';
 import { httpCheck, tcpCheck } from './probes.js';
-import { readinessCheck, rewriteListenArgs, sandboxDefaults, type ContainerKind, type ReadinessCheck } from './processes.js';
+import { namespacedCommand, type BindMount } from './mount-namespace.js';
+import type { MountMapping, ReadinessCheck } from './processes.js';
 import { MountError } from './volumes.js';
+
+/** A container's environment, `$(VAR)` expansion and volume mounts, as RealPod.prepare reads them. */
+export interface Prepared {
+  env: Record<string, string>;
+  expand: (s: string) => string;
+  mounts: MountMapping[];
+}
+
+/** What to run for a container. */
+export interface Launch {
+  file: string;
+  argv: string[];
+  cwd: string;
+  env: Record<string, string>;
+  /** Volumes bind-mounted at their mount paths in the process's mount namespace. */
+  binds: BindMount[];
+  /** Absent: Ready as soon as it runs. */
+  readiness?: ReadinessCheck;
+}
+
+/** How one kind of image becomes a local process (see BinaryLauncher, FleetdeckLauncher). */
+export interface Launcher {
+  readonly kind: string;
+  launch(prepared: Prepared): Promise<Launch>;
+}
 
 const MAX_BACKOFF_MS = 300_000;
 const PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 /**
- * A container whose image is etcd or kube-apiserver, run as the test bed's binary: the pod's
- * command and args with `$(VAR)` expanded, mount paths pointing at the materialized volumes and
- * wildcard listen addresses at the pod's address, inside its own mount namespace whose
- * /etc/hosts is the cluster's hosts file. Ready while its port accepts connections; restarted
- * with the kubelet's back-off (10 s doubling to 5 min) when it exits.
+ * A container run as a local process (what runs comes from its Launcher), inside its own mount
+ * namespace whose /etc/hosts is the cluster's hosts file (see mount-namespace.ts), output to
+ * the pod's container log. Restarted as the pod's restartPolicy says, with the kubelet's
+ * back-off (10 s doubling to 5 min); stopped with SIGTERM, SIGKILL after the grace period.
  */
 export class ProcessContainer extends RealContainer {
   private child: ChildProcess | undefined;
@@ -32,7 +57,7 @@ export class ProcessContainer extends RealContainer {
   constructor(
     pod: PodHandle,
     spec: V1Container,
-    private readonly kind: Exclude<ContainerKind, 'nova-agent'>,
+    private readonly launcher: Launcher,
   ) {
     super(pod, spec);
     const p = pod.spec.metadata;
@@ -46,52 +71,12 @@ export class ProcessContainer extends RealContainer {
     void this.launch();
   }
 
-  /** The binary under the sandbox directory (a symlink), so the process's command line names the sandbox. */
-  private binary(): string {
-    const dir = path.join(this.pod.deps.runtime.dir, 'bin');
-    const link = path.join(dir, this.kind);
-    fs.mkdirSync(dir, { recursive: true });
-    const target = this.pod.deps.runtime.binaries[this.kind];
-    let current: string | undefined;
-    try {
-      current = fs.readlinkSync(link);
-    } catch {
-      current = undefined;
-    }
-    if (current !== target) {
-      fs.rmSync(link, { force: true });
-      fs.symlinkSync(target, link);
-    }
-    return link;
-  }
-
-  /** The command line to run: the pod's, made local (see the class comment). */
-  private commandLine(expand: (s: string) => string): { file: string; argv: string[]; cwd: string } {
-    const wd = this.spec.workingDir ? expand(this.spec.workingDir) : undefined;
-    const cwd = wd?.startsWith(this.pod.deps.runtime.dir) && fs.existsSync(wd) ? wd : this.pod.dir;
-    const command = (this.spec.command ?? []).map(expand);
-    const args = (this.spec.args ?? []).map(expand);
-    const bin = this.binary();
-    const first = command[0];
-    if (first && /^(ba)?sh$/.test(path.basename(first))) {
-      // A shell script: it finds etcd/kube-apiserver on PATH (the sandbox's bin directory first).
-      return { file: first, argv: [...command.slice(1), ...args], cwd };
-    }
-    const rest = first && path.basename(first) === this.kind ? command.slice(1) : command;
-    let argv = rewriteListenArgs([...rest, ...args], this.pod.ip);
-    argv = sandboxDefaults(this.kind, argv, this.pod.ip, this.pod.dir);
-    return { file: bin, argv, cwd };
-  }
-
   private async launch(): Promise<void> {
     this.timer = undefined;
     if (this.stopping) return;
-    let env: Record<string, string>;
-    let line: { file: string; argv: string[]; cwd: string };
+    let line: Launch;
     try {
-      const prepared = await this.pod.prepare(this.spec);
-      env = prepared.env;
-      line = this.commandLine(prepared.expand);
+      line = await this.launcher.launch(await this.pod.prepare(this.spec));
     } catch (err) {
       if (this.stopping) return;
       const message = err instanceof MountError ? err.message : describeError(err);
@@ -106,35 +91,16 @@ export class ProcessContainer extends RealContainer {
     if (this.stopping) return; // the pod went away while its volumes were prepared
     this.mountFailures = 0;
     const out = fs.openSync(this.logFile, 'a');
-    const hosts = this.pod.deps.network.hostsFile;
     const binDir = path.join(this.pod.deps.runtime.dir, 'bin');
-    const childEnv = { PATH: `${binDir}:${PATH}`, HOME: this.pod.dir, ...env };
-    const workingDir = line.cwd;
+    const childEnv = { PATH: `${binDir}:${PATH}`, HOME: this.pod.dir, ...line.env };
     const startedAt = new Date();
-    fs.writeSync(out, `--- ${rfc3339(startedAt)} sandbox: starting ${this.kind} for ${this.pod.key} on ${this.pod.ip}\n`);
+    const kind = this.launcher.kind;
+    fs.writeSync(out, `--- ${rfc3339(startedAt)} sandbox: starting ${kind} for ${this.pod.key} on ${this.pod.ip}\n`);
     // Own mount namespace with the cluster's hosts file over /etc/hosts; `exec` keeps the PID.
-    const child = this.pod.deps.network.mountNamespaces()
-      ? spawn(
-          'unshare',
-          [
-            '--mount',
-            '--propagation',
-            'private',
-            '--',
-            'sh',
-            '-c',
-            'mount --bind "$0" /etc/hosts && exec "$@"',
-            hosts,
-            line.file,
-            ...line.argv,
-          ],
-          {
-            cwd: workingDir,
-            env: childEnv,
-            stdio: ['ignore', out, out],
-          },
-        )
-      : spawn(line.file, line.argv, { cwd: workingDir, env: childEnv, stdio: ['ignore', out, out] });
+    const run = this.pod.deps.network.mountNamespaces()
+      ? namespacedCommand(this.pod.deps.network.hostsFile, line.binds, line.file, line.argv)
+      : { file: line.file, argv: line.argv };
+    const child = spawn(run.file, run.argv, { cwd: line.cwd, env: childEnv, stdio: ['ignore', out, out] });
     fs.closeSync(out);
     this.child = child;
     this.exited = new Promise<void>((resolve) => {
@@ -156,9 +122,10 @@ export class ProcessContainer extends RealContainer {
     this.everStarted = true;
     this.startedAt = startedAt;
     this.ready = false;
-    this.pod.log(`${this.spec.name}: started ${this.kind} (pid ${child.pid ?? '?'}) on ${this.pod.ip}`);
+    this.pod.log(`${this.spec.name}: started ${kind} (pid ${child.pid ?? '?'}) on ${this.pod.ip}`);
+    if (line.readiness) this.scheduleProbe(line.readiness, 0, 0);
+    else this.ready = true;
     this.pod.changed();
-    this.scheduleProbe(readinessCheck(this.spec, this.kind, line.argv), 0, 0);
   }
 
   /** Checks readiness every second until Ready, then every probe period; not Ready after `failureThreshold` failures. */

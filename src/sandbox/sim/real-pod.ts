@@ -5,7 +5,9 @@ import { describeError } from '../../kube/client.js';
 import { AgentContainer } from './agent.js';
 import type { PodHandle, RealContainer, RealPodDeps } from './container.js';
 import { isNotFound } from './context.js';
-import { ProcessContainer } from './process-container.js';
+import { BinaryLauncher } from './binary-launch.js';
+import { FleetdeckLauncher } from './fleetdeck-launch.js';
+import { ProcessContainer, type Prepared } from './process-container.js';
 import { containerEnv, containerKind, expandVars, rewriteMountPaths } from './processes.js';
 import { containerMounts, materializeVolumes } from './volumes.js';
 
@@ -22,14 +24,16 @@ export function realPorts(pod: V1Pod): number[] {
     const kind = containerKind(c);
     if (!kind || kind === 'nova-agent') return [];
     const declared = (c.ports ?? []).map((p) => p.containerPort);
-    return declared.length > 0 ? declared : kind === 'etcd' ? [2379, 2380] : [6443];
+    if (declared.length > 0 || kind === 'fleetdeck') return declared;
+    return kind === 'etcd' ? [2379, 2380] : [6443];
   });
 }
 
 /**
  * One pod whose containers run for real: etcd and kube-apiserver images as the test bed's
- * binaries in their own mount namespace (see ProcessContainer), the nova-agent in process (see
- * AgentContainer); other containers of the pod stay simulated. Owns the pod's directory,
+ * binaries, the fleetdeck image as the local bundle, each in its own mount namespace (see
+ * ProcessContainer), the nova-agent in process (see AgentContainer); other containers of the
+ * pod stay simulated. Owns the pod's directory,
  * its loopback address and its entry in the cluster network.
  */
 export class RealPod implements PodHandle {
@@ -63,7 +67,10 @@ export class RealPod implements PodHandle {
     for (const c of this.pod.spec?.containers ?? []) {
       const kind = containerKind(c);
       if (!kind) continue;
-      const rc = kind === 'nova-agent' ? new AgentContainer(this, c) : new ProcessContainer(this, c, kind);
+      const rc =
+        kind === 'nova-agent'
+          ? new AgentContainer(this, c)
+          : new ProcessContainer(this, c, kind === 'fleetdeck' ? new FleetdeckLauncher(this, c) : new BinaryLauncher(this, c, kind));
       this.containers.set(c.name, rc);
     }
     this.publish();
@@ -165,7 +172,7 @@ export class RealPod implements PodHandle {
   }
 
   /** Volumes, environment and mount mapping of one container, read afresh from the API. */
-  async prepare(c: V1Container): Promise<{ env: Record<string, string>; expand: (s: string) => string }> {
+  async prepare(c: V1Container): Promise<Prepared> {
     const namespace = this.pod.metadata?.namespace ?? '';
     const volumes = await materializeVolumes({
       core: this.deps.core,
@@ -191,7 +198,7 @@ export class RealPod implements PodHandle {
     });
     const mounts = containerMounts(c, volumes, env);
     for (const [k, v] of Object.entries(env)) env[k] = rewriteMountPaths(v, mounts);
-    return { env, expand: (s) => rewriteMountPaths(expandVars(s, env), mounts) };
+    return { env, expand: (s) => rewriteMountPaths(expandVars(s, env), mounts), mounts };
   }
 
   /** Records an event on the pod, as the kubelet would; the same text at most every 5 minutes. */

@@ -178,7 +178,7 @@ export function containerMounts(
     if (!base) throw new MountError(`volume "${m.name}" of mount ${m.mountPath} is not defined`);
     const sub = m.subPathExpr ? expandVars(m.subPathExpr, env) : (m.subPath ?? '');
     const hostPath = sub ? safeJoin(base, sub) : base;
-    out.push({ mountPath: m.mountPath, hostPath });
+    out.push({ mountPath: m.mountPath, hostPath, readOnly: m.readOnly === true });
   }
   return out;
 }

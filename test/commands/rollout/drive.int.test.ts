@@ -28,6 +28,7 @@ import { waitFor } from '../../../src/kube/wait.js';
 import { readRollout } from '../../../src/rollout/state.js';
 import { configMapName, ROLLOUT_NAMESPACE, type RolloutState } from '../../../src/rollout/types.js';
 import { CLI, ROOT, eventually, runCli } from '../../helpers/cli.js';
+import { createNamespace } from '../../helpers/namespace.js';
 
 const kubeconfig = inject('kubeconfig');
 const CONTEXT = 'kind-workload-1';
@@ -91,7 +92,7 @@ beforeAll(async () => {
   );
   node = ready.map((n) => n.metadata!.name!).sort()[0];
   if (!node) throw new Error(`no schedulable node in ${CONTEXT}`);
-  await core.createNamespace({ body: { metadata: { name: NS } } });
+  await createNamespace(core, NS);
   // One pod on the node and a budget that allows no disruption: its drain waits until the budget goes.
   await apps.createNamespacedDeployment({
     namespace: NS,

@@ -13,6 +13,7 @@ import {
 } from '../../../src/install/prechecks/index.js';
 import type { CheckItem } from '../../../src/checklist/checklist.js';
 import { eventually } from '../../helpers/cli.js';
+import { createNamespace } from '../../helpers/namespace.js';
 
 const kubeconfig = inject('kubeconfig');
 const readOnlyKubeconfig = inject('readOnlyKubeconfig');
@@ -75,7 +76,7 @@ describe('install prerequisite checks on the sandbox fleet', () => {
   beforeAll(async () => {
     // A LoadBalancer Service that the sandbox's load-balancer controller gives an address:
     // the cheap evidence that the hosting cluster can expose the API server.
-    await core.createNamespace({ body: { metadata: { name: NS } } });
+    await createNamespace(core, NS);
     await core.createNamespacedService({
       namespace: NS,
       body: { metadata: { name: 'lb-probe' }, spec: { type: 'LoadBalancer', selector: { app: 'none' }, ports: [{ port: 443 }] } },

@@ -19,6 +19,7 @@ import { drainNode } from '../../../src/rollout/drain/drain.js';
 import { dryRunDrain } from '../../../src/rollout/drain/dry-run.js';
 import { DrainError } from '../../../src/rollout/drain/errors.js';
 import type { DrainProgress } from '../../../src/rollout/drain/tracker.js';
+import { createNamespace } from '../../helpers/namespace.js';
 
 const kubeconfig = inject('kubeconfig');
 const CONTEXT = 'kind-workload-2';
@@ -186,7 +187,7 @@ beforeAll(async () => {
   core = makeClient(kc, CoreV1Api, 30_000);
   apps = makeClient(kc, AppsV1Api, 30_000);
   objects = makeClient(kc, KubernetesObjectApi, 30_000);
-  for (const ns of Object.values(NS)) await core.createNamespace({ body: { metadata: { name: ns } } });
+  for (const ns of Object.values(NS)) await createNamespace(core, ns);
 });
 
 afterAll(async () => {

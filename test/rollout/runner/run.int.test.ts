@@ -33,6 +33,7 @@ import { readRolloutLease } from '../../../src/rollout/ownership.js';
 import { createRollout, readRollout, watchRollouts } from '../../../src/rollout/state.js';
 import { configMapName, ROLLOUT_NAMESPACE, type RolloutSpec, type RolloutState } from '../../../src/rollout/types.js';
 import { CLI, ROOT, eventually, runCli } from '../../helpers/cli.js';
+import { createNamespace } from '../../helpers/namespace.js';
 
 const kubeconfig = inject('kubeconfig');
 const CONTEXT = 'kind-workload-1';
@@ -222,7 +223,7 @@ beforeAll(async () => {
   core = makeClient(kc, CoreV1Api, 30_000);
   apps = makeClient(kc, AppsV1Api, 30_000);
   objects = makeClient(kc, KubernetesObjectApi, 30_000);
-  for (const ns of Object.values(NS)) await core.createNamespace({ body: { metadata: { name: ns } } });
+  for (const ns of Object.values(NS)) await createNamespace(core, ns);
 });
 
 afterAll(async () => {

@@ -3,6 +3,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { makeClient } from '../../../src/kube/client.js';
 import { configForContext, loadKubeconfig } from '../../../src/kube/kubeconfig.js';
 import { eventually } from '../../helpers/cli.js';
+import { createNamespace } from '../../helpers/namespace.js';
 
 const kubeconfig = inject('kubeconfig');
 
@@ -11,7 +12,7 @@ const ctx = (file: string, name: string): KubeConfig => configForContext(loadKub
 describe('the simulated load balancer', () => {
   it('gives a LoadBalancer Service an ingress IP on loopback', async () => {
     const core = makeClient(ctx(kubeconfig, 'kind-cp'), CoreV1Api);
-    await core.createNamespace({ body: { metadata: { name: 'lb' } } });
+    await createNamespace(core, 'lb');
     await core.createNamespacedService({
       namespace: 'lb',
       body: { metadata: { name: 'apiserver' }, spec: { type: 'LoadBalancer', selector: { app: 'x' }, ports: [{ port: 443 }] } },

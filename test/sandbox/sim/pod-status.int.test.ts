@@ -4,6 +4,7 @@ import { makeClient } from '../../../src/kube/client.js';
 import { configForContext, loadKubeconfig } from '../../../src/kube/kubeconfig.js';
 import { FAULT_ANNOTATION } from '../../../src/sandbox/sim/index.js';
 import { eventually } from '../../helpers/cli.js';
+import { createNamespace } from '../../helpers/namespace.js';
 
 const kubeconfig = inject('kubeconfig');
 
@@ -12,7 +13,7 @@ const ctx = (file: string, name: string): KubeConfig => configForContext(loadKub
 describe('the pod status the simulated kubelet reports', () => {
   it('plays failing containers on request: CrashLoopBackOff, ImagePullBackOff, NotReady', async () => {
     const core = makeClient(ctx(kubeconfig, 'kind-cp'), CoreV1Api);
-    await core.createNamespace({ body: { metadata: { name: 'faults' } } });
+    await createNamespace(core, 'faults');
     for (const fault of ['CrashLoopBackOff', 'ImagePullBackOff', 'NotReady', 'none']) {
       await core.createNamespacedPod({
         namespace: 'faults',

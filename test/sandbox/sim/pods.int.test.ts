@@ -15,6 +15,7 @@ import { discover } from '../../../src/kube/discovery.js';
 import { configForContext, loadKubeconfig } from '../../../src/kube/kubeconfig.js';
 import { ZONE_LABEL } from '../../../src/kube/nodes.js';
 import { eventually } from '../../helpers/cli.js';
+import { namespaceReady } from '../../helpers/namespace.js';
 
 const exec = promisify(execFile);
 const kubeconfig = inject('kubeconfig');
@@ -25,6 +26,7 @@ function ctx(name: string): KubeConfig {
 
 async function createNamespace(core: CoreV1Api, name: string): Promise<void> {
   await core.createNamespace({ body: { metadata: { name } } });
+  await namespaceReady(core, name);
 }
 
 function podsOf(core: CoreV1Api, ns: string, selector: string): Promise<V1Pod[]> {

@@ -19,11 +19,17 @@ describe('which containers run for real', () => {
     expect(containerKind({ name: 'x', image: 'quay.io/coreos/etcd:v3.4.23' })).toBe('etcd');
     expect(containerKind({ name: 'nova-agent', image: 'anything:1' })).toBe('nova-agent');
     expect(containerKind({ name: 'agent', image: 'elotl/nova-agent:v0.7.0' })).toBe('nova-agent');
+    expect(containerKind({ name: 'x', image: 'ghcr.io/fleetdeck/fleetdeck:0.1.0' })).toBe('fleetdeck');
+    expect(containerKind({ name: 'x', image: 'fleetdeck' })).toBe('fleetdeck');
+    expect(containerKind({ name: 'x', image: 'localhost:5000/fleetdeck@sha256:abc' })).toBe('fleetdeck');
     for (const image of [
       'registry.k8s.io/kube-controller-manager:v1.28.4',
       'registry.k8s.io/kube-scheduler:v1.28.4',
       'registry.k8s.io/pause:3.9',
       'etcd-operator:1',
+      'ghcr.io/fleetdeck/other:1',
+      'fleetdeck-operator:1',
+      'example.com/myfleetdeck:1',
     ]) {
       expect(containerKind({ name: 'x', image })).toBeUndefined();
     }

@@ -3,6 +3,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { makeClient } from '../../../src/kube/client.js';
 import { configForContext, loadKubeconfig } from '../../../src/kube/kubeconfig.js';
 import { eventually } from '../../helpers/cli.js';
+import { createNamespace } from '../../helpers/namespace.js';
 
 const kubeconfig = inject('kubeconfig');
 
@@ -16,7 +17,7 @@ describe('the simulated storage provisioner', () => {
     const classes = (await makeClient(kc, StorageV1Api).listStorageClass()).items;
     const defaults = classes.filter((c) => c.metadata?.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true');
     expect(defaults).toHaveLength(1);
-    await core.createNamespace({ body: { metadata: { name: 'sts' } } });
+    await createNamespace(core, 'sts');
     const labels = { app: 'etcd' };
     await apps.createNamespacedStatefulSet({
       namespace: 'sts',

@@ -6,6 +6,7 @@ import { ZONE_LABEL } from '../../../src/kube/nodes.js';
 import { waitFor } from '../../../src/kube/wait.js';
 import { REPLACE_SETTLE_MS, REPLACE_WHEN_DRAINED_ANNOTATION } from '../../../src/sandbox/sim/index.js';
 import { podKeepsNode } from '../../../src/sandbox/sim/replacer.js';
+import { createNamespace } from '../../helpers/namespace.js';
 
 const kubeconfig = inject('kubeconfig');
 const CONTEXT = 'kind-workload-2';
@@ -46,7 +47,7 @@ async function nodesWhen(what: string, check: (nodes: V1Node[]) => boolean, time
 beforeAll(async () => {
   kc = configForContext(loadKubeconfig({ kubeconfig }).config, CONTEXT);
   core = makeClient(kc, CoreV1Api, 30_000);
-  await core.createNamespace({ body: { metadata: { name: NS } } });
+  await createNamespace(core, NS);
 });
 
 afterAll(async () => {
