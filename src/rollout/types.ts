@@ -55,6 +55,8 @@ export interface NodeStatus {
    * wait mode takes as replacement only a node created after it. Optional, like `uid`.
    */
   replaceAfter?: string;
+  /** Wait mode, while replacing: since when this run waits for the replacement, and until when. */
+  replaceWait?: { since: string; until: string };
 }
 
 /** Phases of a node that is being worked on (or must be again: a failed node is retried). */

@@ -50,15 +50,35 @@ export function phaseText(n: NodeStatus, replace: ReplaceMode = 'wait'): string 
   }
 }
 
+const hhmmss = (iso: string) => {
+  const d = new Date(iso);
+  return [d.getHours(), d.getMinutes(), d.getSeconds()].map((v) => String(v).padStart(2, '0')).join(':');
+};
+
+/**
+ * What a node waiting for its replacement waits for, since and until when, and — while nothing
+ * has replaced a node of the rollout yet — what to do if nothing will: "the Node deleted or
+ * registered again and a new Ready node …".
+ */
+export function replacementWaitText(n: NodeStatus, state: Pick<RolloutState, 'nodes'>): string | undefined {
+  if (n.phase !== 'replacing' || !n.replaceWait) return undefined;
+  const { since, until } = n.replaceWait;
+  const text = `waits for ${n.name} to be deleted (or registered anew) and a new Ready node to join, since ${hhmmss(since)}, until ${hhmmss(until)}`;
+  if (state.nodes.some((x) => x.replacement)) return text;
+  return `${text}; nothing has replaced a node of this rollout yet: if no autoscaler or machine controller runs in this cluster, abort and use --replace uncordon`;
+}
+
 /** One line about a node: phase, counts, blocking budget, error. */
-export function nodeDetail(n: NodeStatus, replace: ReplaceMode = 'wait'): string {
+export function nodeDetail(n: NodeStatus, replace: ReplaceMode = 'wait', state?: Pick<RolloutState, 'nodes'>): string {
   const parts = [phaseText(n, replace)];
+  const wait = replace === 'wait' && state ? replacementWaitText(n, state) : undefined;
   if (n.phase !== 'waiting' && n.phase !== 'cordoned' && !(n.phase === 'draining' && n.total === 0))
     parts.push(`${n.evicted} evicted, ${n.ignored} ignored, ${n.failed} failed`);
   if (n.blockingPdb)
     parts.push(
       `blocked by PodDisruptionBudget ${n.blockingPdb.namespace}/${n.blockingPdb.name} (${n.blockingPdb.disruptionsAllowed} disruptions allowed)`,
     );
+  if (wait) parts.push(wait);
   if (n.error) parts.push(n.error);
   return parts.join(' · ');
 }
@@ -82,7 +102,7 @@ export function rolloutChecklist(state: RolloutState, now: number): CheckItem[] 
       id: n.name,
       label: `${n.name} (priority ${n.priority})`,
       state: n.blockingPdb ? 'warn' : NODE_STATE[n.phase],
-      detail: nodeDetail(n, state.spec.replace),
+      detail: nodeDetail(n, state.spec.replace, state),
     };
     if (Number.isFinite(start) && Number.isFinite(end)) item.elapsedMs = Math.max(0, end - start);
     return item;

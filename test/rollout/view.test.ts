@@ -66,3 +66,27 @@ describe('what the lines show', () => {
     expect(line).toMatch(/^\d\d:\d\d:\d\d m-1 \(priority 20\): cordoned$/);
   });
 });
+
+describe('a node waiting for its replacement', () => {
+  it('says what it waits for, since and until when, and what to do while nothing has replaced a node yet', () => {
+    const st = state({ replace: 'wait' });
+    const n = st.nodes[0]!;
+    const since = new Date(2026, 0, 1, 12, 3, 10);
+    const until = new Date(2026, 0, 1, 12, 33, 10);
+    Object.assign(n, { phase: 'replacing', replaceWait: { since: since.toISOString(), until: until.toISOString() } });
+    const detail = nodeDetail(n, 'wait', st);
+    expect(detail).toContain(
+      `waits for ${n.name} to be deleted (or registered anew) and a new Ready node to join, since 12:03:10, until 12:33:10`,
+    );
+    expect(detail).toContain(
+      'nothing has replaced a node of this rollout yet: if no autoscaler or machine controller runs in this cluster, abort and use --replace uncordon',
+    );
+    // Once a node was replaced, the replacement is known to come: no advice.
+    Object.assign(st.nodes[1]!, { phase: 'done', replacement: 'new-1' });
+    expect(nodeDetail(n, 'wait', st)).not.toContain('nothing has replaced');
+    expect(nodeDetail(n, 'wait', st)).toContain('until 12:33:10');
+    // Other modes and other phases say nothing of it.
+    expect(nodeDetail(n, 'uncordon', st)).not.toContain('waits for');
+    expect(nodeDetail({ ...n, phase: 'validating' }, 'wait', st)).not.toContain('waits for');
+  });
+});

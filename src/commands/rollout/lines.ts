@@ -44,7 +44,7 @@ export function changeText(c: RolloutChange, now: number, ascii: boolean, prefix
   const prefix = prefixName ? `${c.state.spec.name} ` : '';
   const line =
     c.kind === 'node' && c.node
-      ? `${clock(now)} ${prefix}${c.node.name} (priority ${c.node.priority}): ${nodeDetail(c.node, c.state.spec.replace)}`
+      ? `${clock(now)} ${prefix}${c.node.name} (priority ${c.node.priority}): ${nodeDetail(c.node, c.state.spec.replace, c.state)}`
       : `${clock(now)} ${prefix}rollout ${c.state.spec.name}: ${rolloutSummary(c.state, now)}`;
   return ascii ? toAscii(line) : line;
 }

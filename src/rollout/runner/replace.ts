@@ -44,6 +44,14 @@ async function replaceNode(ctx: RunContext, n: NodeStatus): Promise<string | und
 export async function replacePhase(ctx: RunContext, name: string): Promise<void> {
   const { writer, spec } = ctx;
   let replacement: string | undefined;
+  if (spec.replace === 'wait') {
+    // Said on the node's row: what it waits for, since and until when.
+    const now = Date.now();
+    writer.changeNode(name, (x) => {
+      x.replaceWait = { since: new Date(now).toISOString(), until: new Date(now + ctx.replaceTimeoutMs).toISOString() };
+    });
+    await writer.flush();
+  }
   try {
     replacement = await replaceNode(ctx, writer.node(name));
   } catch (err) {
@@ -51,6 +59,7 @@ export async function replacePhase(ctx: RunContext, name: string): Promise<void>
     const message = err instanceof WaitTimeout ? `replacement of ${name}: ${err.message}` : `replacement of ${name}: ${describeError(err)}`;
     writer.changeNode(name, (x, st) => {
       x.error = message;
+      delete x.replaceWait;
       appendLog(st, `${name}: ${message}`);
     });
     await writer.flush();
@@ -60,6 +69,7 @@ export async function replacePhase(ctx: RunContext, name: string): Promise<void>
   writer.changeNode(name, (x, st) => {
     x.phase = 'validating';
     delete x.error;
+    delete x.replaceWait;
     if (replacement) x.replacement = replacement;
     const what =
       spec.replace === 'uncordon' ? 'uncordoned' : spec.replace === 'delete-node' ? 'Node object deleted' : `replaced by ${replacement}`;

@@ -5,7 +5,7 @@
  */
 import type { NavarchosState, NodeReplacementSummary, NodeRolloutSummary } from '../../kube/navarchos.js';
 import { holderView, livenessText, type OwnerLiveness } from '../../rollout/owner-liveness.js';
-import { etaMs, phaseText } from '../../rollout/view.js';
+import { etaMs, phaseText, replacementWaitText } from '../../rollout/view.js';
 import type { NodeStatus, RolloutState } from '../../rollout/types.js';
 import { clock } from '../../store/selectors.js';
 import type { ContextRollouts } from '../../store/rollouts.js';
@@ -178,6 +178,8 @@ export function nodeRows(state: RolloutState, now: number): NodeRow[] {
         `blocked by PodDisruptionBudget ${n.blockingPdb.namespace}/${n.blockingPdb.name}: ${d} disruption${d === 1 ? '' : 's'} allowed`,
       );
     }
+    const wait = !stopped && state.spec.replace === 'wait' ? replacementWaitText(n, state) : undefined;
+    if (wait) notes.push(wait);
     if (n.error) notes.push(n.error);
     const row: NodeRow = {
       name: n.name,
