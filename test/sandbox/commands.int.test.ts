@@ -7,6 +7,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { makeClient } from '../../src/kube/client.js';
 import { configForContext, loadKubeconfig } from '../../src/kube/kubeconfig.js';
 import { NODE_FLAGS } from '../../src/node-flags.js';
+import { REPLACE_WHEN_DRAINED_ANNOTATION } from '../../src/sandbox/sim/index.js';
 import { isOurs, processCmdline, readState, recordedPids } from '../../src/sandbox/state.js';
 import { CLI, eventually, runCli } from '../helpers/cli.js';
 import { ETCD_IMAGE } from '../helpers/control-plane.js';
@@ -56,6 +57,12 @@ describe('sandbox lifecycle', () => {
     expect(pids.every((p) => isOurs(p, dir))).toBe(true);
     // fleetdeck's processes run with its V8 flags (src/node-flags.ts), set at their start.
     expect(processCmdline(state.supervisorPid)?.split(' ')).toEqual(expect.arrayContaining([...NODE_FLAGS]));
+    // Drained nodes are replaced by default: the node is registered annotated for it.
+    const nodes = await makeClient(
+      configForContext(loadKubeconfig({ kubeconfig: state.kubeconfig }).config, 'kind-cp'),
+      CoreV1Api,
+    ).listNode();
+    expect(nodes.items.map((n) => n.metadata?.annotations?.[REPLACE_WHEN_DRAINED_ANNOTATION])).toEqual(['true']);
     const down = await runCli(['sandbox', 'down', '--dir', dir]);
     expect(down.code).toBe(0);
     expect(down.stdout).toMatch(/sandbox stopped: 5 processes ended/);
@@ -151,11 +158,19 @@ describe('`sandbox status` on a stopped cluster', () => {
 });
 
 describe('the shared sandbox, seen through the CLI', () => {
-  it('`sandbox up` again while it runs just prints the export line again', async () => {
+  it('`sandbox up` again while it runs just prints the export line again (and leaves the nodes as they are)', async () => {
+    const core = makeClient(configForContext(loadKubeconfig({ kubeconfig }).config, 'kind-workload-1'), CoreV1Api);
+    const annotated = async () =>
+      (await core.listNode()).items
+        .filter((n) => n.metadata?.annotations?.[REPLACE_WHEN_DRAINED_ANNOTATION] === 'true')
+        .map((n) => n.metadata?.name);
+    const before = await annotated();
     const res = await runCli(['sandbox', 'up', '--dir', sandboxDir]);
     expect(res.code).toBe(0);
     const lines = res.stdout.trim().split('\n');
     expect(lines.at(-1)).toBe(`export KUBECONFIG=${kubeconfig}`);
+    expect(res.stderr).not.toMatch(/annotated/);
+    expect(await annotated()).toEqual(before);
   });
 
   it('`sandbox status` lists every cluster healthy', async () => {
