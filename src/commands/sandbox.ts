@@ -45,8 +45,8 @@ export async function upWithInterrupt(
 
 /**
  * Annotates the simulated nodes of every sandbox cluster for replacement when drained, for a
- * sandbox that was already running without `--replace-drained` (the nodes it registers from
- * now on are not). Returns how many nodes were annotated.
+ * sandbox that was already running with `--no-replace` and is given `--replace-drained` (the
+ * nodes it registers from now on are not). Returns how many nodes were annotated.
  */
 export async function annotateForReplacement(state: SandboxState): Promise<number> {
   const kc = loadKubeconfig({ kubeconfig: state.kubeconfig }).config;

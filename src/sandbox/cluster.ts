@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Health, type KubeConfig } from '@kubernetes/client-node';
+import { CoreV1Api, Health, type KubeConfig } from '@kubernetes/client-node';
+import { makeClient } from '../kube/client.js';
 import { auditArgs } from './audit.js';
 import type { Binaries } from './binaries.js';
 
@@ -206,4 +207,13 @@ export async function etcdHealthy(port: number): Promise<boolean> {
 
 export async function apiserverReady(kc: KubeConfig): Promise<boolean> {
   return new Health(kc).readyz({ signal: AbortSignal.timeout(2000) });
+}
+
+/**
+ * True once pods can be created in namespace `default`: its ServiceAccount has the token
+ * Secret the ServiceAccount admission plugin mounts (until then it refuses pods).
+ */
+export async function defaultTokenReady(kc: KubeConfig): Promise<boolean> {
+  const sa = await makeClient(kc, CoreV1Api, 2000).readNamespacedServiceAccount({ name: 'default', namespace: 'default' });
+  return (sa.secrets?.length ?? 0) > 0;
 }

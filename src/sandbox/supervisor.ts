@@ -6,7 +6,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { describeError } from '../kube/client.js';
 import { auditLogFile, writeAuditPolicy } from './audit.js';
 import type { Binaries } from './binaries.js';
-import { ClusterProcesses, apiserverReady, etcdHealthy, waitFor, type ClusterSpec } from './cluster.js';
+import { ClusterProcesses, apiserverReady, defaultTokenReady, etcdHealthy, waitFor, type ClusterSpec } from './cluster.js';
 import { serveControl } from './control.js';
 import { accessConfig, prepareClusterFiles, type ClusterAccess } from './credentials.js';
 import { ensureReadOnlyRole, kubeconfigYaml } from './kubeconfig.js';
@@ -228,6 +228,8 @@ class Supervisor {
       },
       { nodes: opts.nodes, replaceDrained: opts.replaceDrained ?? true },
     );
+    // Pods in `default` are refused until the token controller gave its ServiceAccount a token.
+    await waitFor(`${spec.context} default ServiceAccount token`, () => defaultTokenReady(cluster.kc), 60_000, this.abort.signal);
     step('ready');
   }
 

@@ -7,12 +7,19 @@ import { describe, expect, inject, it } from 'vitest';
 import { makeClient } from '../../src/kube/client.js';
 import { configForContext, loadKubeconfig } from '../../src/kube/kubeconfig.js';
 import { NODE_FLAGS } from '../../src/node-flags.js';
+import { REPLACE_WHEN_DRAINED_ANNOTATION } from '../../src/sandbox/sim/index.js';
 import { isOurs, processCmdline, readState, recordedPids } from '../../src/sandbox/state.js';
 import { CLI, eventually, runCli } from '../helpers/cli.js';
 import { ETCD_IMAGE } from '../helpers/control-plane.js';
 
 const kubeconfig = inject('kubeconfig');
 const sandboxDir = inject('sandboxDir');
+
+/** `sandbox up` succeeds (its output in the failure message otherwise). */
+async function expectUp(args: string[]): Promise<void> {
+  const up = await runCli(args);
+  expect(up.code, `${up.stderr}\n${up.stdout}`).toBe(0);
+}
 
 const isReady = (p: V1Pod | undefined) => p?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
 
@@ -47,7 +54,7 @@ describe('sandbox lifecycle', () => {
   it('`sandbox down` stops exactly the recorded processes and removes the state', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-int-'));
     const up = await runCli(['sandbox', 'up', '--dir', dir, '--workloads', '0', '--nodes', '1']);
-    expect(up.code).toBe(0);
+    expect(up.code, up.stderr).toBe(0);
     expect(up.stdout.trim().split('\n').at(-1)).toBe(`export KUBECONFIG=${path.join(dir, 'kubeconfig')}`);
     expect(fs.statSync(path.join(dir, 'kubeconfig')).mode & 0o777).toBe(0o600);
     const state = readState(dir)!;
@@ -56,6 +63,12 @@ describe('sandbox lifecycle', () => {
     expect(pids.every((p) => isOurs(p, dir))).toBe(true);
     // fleetdeck's processes run with its V8 flags (src/node-flags.ts), set at their start.
     expect(processCmdline(state.supervisorPid)?.split(' ')).toEqual(expect.arrayContaining([...NODE_FLAGS]));
+    // Drained nodes are replaced by default: the node is registered annotated for it.
+    const nodes = await makeClient(
+      configForContext(loadKubeconfig({ kubeconfig: state.kubeconfig }).config, 'kind-cp'),
+      CoreV1Api,
+    ).listNode();
+    expect(nodes.items.map((n) => n.metadata?.annotations?.[REPLACE_WHEN_DRAINED_ANNOTATION])).toEqual(['true']);
     const down = await runCli(['sandbox', 'down', '--dir', dir]);
     expect(down.code).toBe(0);
     expect(down.stdout).toMatch(/sandbox stopped: 5 processes ended/);
@@ -70,7 +83,7 @@ describe('sandbox lifecycle', () => {
   it('after the supervisor was killed (SIGKILL), `up` stops its orphans and starts afresh', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-int-'));
     try {
-      expect((await runCli(['sandbox', 'up', '--dir', dir, '--workloads', '0', '--nodes', '1'])).code).toBe(0);
+      await expectUp(['sandbox', 'up', '--dir', dir, '--workloads', '0', '--nodes', '1']);
       const first = readState(dir)!;
       const children = recordedPids(first).filter((p) => p !== first.supervisorPid);
       process.kill(first.supervisorPid, 'SIGKILL');
@@ -82,7 +95,7 @@ describe('sandbox lifecycle', () => {
       expect(status.stdout).toContain(
         `the sandbox's supervisor is gone (its clusters' processes may still run); clean up with \`fleetdeck sandbox down --dir ${dir}\``,
       );
-      expect((await runCli(['sandbox', 'up', '--dir', dir, '--workloads', '0', '--nodes', '1'])).code).toBe(0);
+      await expectUp(['sandbox', 'up', '--dir', dir, '--workloads', '0', '--nodes', '1']);
       expect(children.filter((p) => isOurs(p, dir))).toEqual([]);
       expect(readState(dir)!.supervisorPid).not.toBe(first.supervisorPid);
       expect((await runCli(['sandbox', 'status', '--dir', dir])).code).toBe(0);
@@ -109,7 +122,7 @@ describe('`sandbox status` on a stopped cluster', () => {
     // A sandbox of its own: the shared one's servers are never stopped.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-st-'));
     try {
-      expect((await runCli(['sandbox', 'up', '--dir', dir, '--workloads', '1', '--nodes', '1'])).code).toBe(0);
+      await expectUp(['sandbox', 'up', '--dir', dir, '--workloads', '1', '--nodes', '1']);
       const healthy = await status(dir);
       expect([healthy.code, healthy.jsonCode, healthy.json.healthy]).toEqual([0, 0, true]);
       expect(healthy.text.split('\n')[0]).toBe(`sandbox ready in ${dir}`);
@@ -151,11 +164,19 @@ describe('`sandbox status` on a stopped cluster', () => {
 });
 
 describe('the shared sandbox, seen through the CLI', () => {
-  it('`sandbox up` again while it runs just prints the export line again', async () => {
+  it('`sandbox up` again while it runs just prints the export line again (and leaves the nodes as they are)', async () => {
+    const core = makeClient(configForContext(loadKubeconfig({ kubeconfig }).config, 'kind-workload-1'), CoreV1Api);
+    const annotated = async () =>
+      (await core.listNode()).items
+        .filter((n) => n.metadata?.annotations?.[REPLACE_WHEN_DRAINED_ANNOTATION] === 'true')
+        .map((n) => n.metadata?.name);
+    const before = await annotated();
     const res = await runCli(['sandbox', 'up', '--dir', sandboxDir]);
     expect(res.code).toBe(0);
     const lines = res.stdout.trim().split('\n');
     expect(lines.at(-1)).toBe(`export KUBECONFIG=${kubeconfig}`);
+    expect(res.stderr).not.toMatch(/annotated/);
+    expect(await annotated()).toEqual(before);
   });
 
   it('`sandbox status` lists every cluster healthy', async () => {
@@ -176,7 +197,7 @@ describe('processes of pods after the supervisor was killed', () => {
     // A sandbox of its own (one cluster, one node): the shared one must keep its supervisor.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-cp-'));
     try {
-      expect((await runCli(['sandbox', 'up', '--dir', dir, '--workloads', '0', '--nodes', '1'])).code).toBe(0);
+      await expectUp(['sandbox', 'up', '--dir', dir, '--workloads', '0', '--nodes', '1']);
       const kc = configForContext(loadKubeconfig({ kubeconfig: path.join(dir, 'kubeconfig') }).config, 'kind-cp');
       const api = makeClient(kc, CoreV1Api);
       await api.createNamespacedPod({
