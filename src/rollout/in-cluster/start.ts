@@ -65,12 +65,12 @@ export async function startInCluster(
     await new Applier(kc).delete(job).catch(() => {});
     const why =
       err instanceof WaitTimeout ? `its pod did not start within ${RUNNER_START_TIMEOUT_MS / 1000} s (${err.detail})` : describeError(err);
-    throw new UserError(`the runner of rollout ${name} did not start: ${why}; its Job was deleted and the rollout is unchanged`);
+    throw new UserError(`the runner of rollout ${name} did not start: ${why}; its Job was deleted and the rollout stays ${state.phase}: fix that, then fleetdeck rollout resume ${name} --in-cluster`);
   }
   if (pod.stuck) {
     await new Applier(kc).delete(job).catch(() => {});
     throw new UserError(
-      `the runner of rollout ${name} cannot start: pod ${pod.name}: ${pod.stuck}; its Job was deleted and the rollout is unchanged: push the image (see the README) or pass --image, then fleetdeck rollout resume ${name} --in-cluster`,
+      `the runner of rollout ${name} cannot start: pod ${pod.name}: ${pod.stuck}; its Job was deleted and the rollout stays ${state.phase}: push the image (see the README) or pass --image, then fleetdeck rollout resume ${name} --in-cluster`,
     );
   }
   return { job: job.metadata.name, pod };
