@@ -322,6 +322,45 @@ describe('a rollout run in the cluster', () => {
     }
   });
 
+  it('paused for a node, its Job ends (nothing retries it); resume --in-cluster starts a new Job that finishes it', async () => {
+    const name = `ic-pause-${suffix}`;
+    names.push(name);
+    const node = workers[1]!;
+    await heldPod(node, 'held3');
+    // A drain that cannot finish within 2 s pauses the rollout: an outcome that waits for an operator.
+    const create = await cli(['rollout', 'create', '--node', node, '--name', name, '--timeout', '2s', ...FAST]);
+    expect(create.code, create.stderr + create.stdout).toBe(0);
+    const paused = await eventually(
+      'the rollout pauses',
+      async () => ((await record(name)).phase === 'Paused' ? record(name) : undefined),
+      120_000,
+      500,
+    );
+    expect(paused.message).toMatch(/timed out/);
+    const batch = makeClient(kc, BatchV1Api, 30_000);
+    await eventually(
+      'its Job completes, with no pod after the first',
+      async () => {
+        const j = await batch.readNamespacedJob({ name: `runner-${name}-1`, namespace: RUNNER_NS });
+        return j.status?.succeeded === 1 && (j.status.failed ?? 0) === 0;
+      },
+      60_000,
+    );
+
+    await release('held3');
+    const resumed = await cli(['rollout', 'resume', name, '--in-cluster', '--image', IMAGE, '--yes']);
+    expect(resumed.code, resumed.stderr + resumed.stdout).toBe(0);
+    expect(resumed.stdout).toContain(`Rollout ${name} runs in the cluster: Job ${RUNNER_NS}/runner-${name}-2`);
+    const done = await eventually(
+      'the rollout completes',
+      async () => ((await record(name)).phase === 'Completed' ? record(name) : undefined),
+      120_000,
+      500,
+    );
+    expect(done.runner?.job).toBe(`runner-${name}-2`);
+    expect((await core.readNode({ name: node })).spec?.unschedulable).toBeFalsy();
+  });
+
   it('rollout cleanup deletes the finished Jobs and, with nothing running, the runner’s account and RBAC', async () => {
     const plan = await cli(['rollout', 'cleanup', '--dry-run']);
     expect(plan.code, plan.stderr).toBe(0);

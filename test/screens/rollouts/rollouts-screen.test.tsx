@@ -582,7 +582,7 @@ describe('the new-rollout wizard', () => {
     const here = await screen.waitFor('Press enter to start: it cordons');
     expectFits(here);
     expect(here).toContain('runs here: quitting fleetdeck pauses it (i: run it in the cluster)');
-    expect(here).toContain('i run in the cluster');
+    expect(here).toContain('enter start · i run in the cluster · j/k scroll');
     await screen.press('i');
     const there = await screen.waitFor('Press enter to start a Job');
     expectFits(there);

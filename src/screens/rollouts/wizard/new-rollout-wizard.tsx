@@ -180,7 +180,9 @@ function keyLine(page: NewRolloutPage, state: NewRolloutState, readOnly: boolean
       if (state.starting) return 'starting…';
       return readOnly
         ? 'j/k scroll · esc back · ctrl-c leave'
-        : `enter ${state.navarchos ? 'create the NodeRollout' : 'start the rollout'}${state.navarchos ? '' : ` · i run ${state.inCluster ? 'here' : 'in the cluster'}`} · j/k scroll · esc back · ctrl-c leave`;
+        : state.navarchos
+          ? 'enter create the NodeRollout · j/k scroll · esc back · ctrl-c leave'
+          : `enter start · i run ${state.inCluster ? 'here' : 'in the cluster'} · j/k scroll · esc back · ctrl-c leave`;
   }
 }
 
