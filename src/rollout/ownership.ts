@@ -126,11 +126,12 @@ export async function releaseRolloutLease(kc: KubeConfig, name: string, self: st
   }
 }
 
-/** Another holder has the rollout's Lease. */
+/** Another holder has the rollout's Lease, or (`unreachable`) it could not be renewed in time. */
 export class LeaseLost extends Error {
   constructor(
     readonly holder: string | undefined,
     message: string,
+    readonly unreachable = false,
   ) {
     super(message);
     this.name = 'LeaseLost';
@@ -183,6 +184,7 @@ export function keepLease(
           new LeaseLost(
             undefined,
             `the Lease of rollout ${name} could not be renewed for ${current.leaseDurationSeconds} s: ${describeError(err)}`,
+            true,
           ),
         );
     }

@@ -65,7 +65,9 @@ export async function startInCluster(
     await new Applier(kc).delete(job).catch(() => {});
     const why =
       err instanceof WaitTimeout ? `its pod did not start within ${RUNNER_START_TIMEOUT_MS / 1000} s (${err.detail})` : describeError(err);
-    throw new UserError(`the runner of rollout ${name} did not start: ${why}; its Job was deleted and the rollout stays ${state.phase}: fix that, then fleetdeck rollout resume ${name} --in-cluster`);
+    throw new UserError(
+      `the runner of rollout ${name} did not start: ${why}; its Job was deleted and the rollout stays ${state.phase}: fix that, then fleetdeck rollout resume ${name} --in-cluster`,
+    );
   }
   if (pod.stuck) {
     await new Applier(kc).delete(job).catch(() => {});

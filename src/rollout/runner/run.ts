@@ -38,8 +38,9 @@ export interface RunOptions {
 
 /** The Lease renewed, and the ConfigMap watched for an abort or another owner; both call `fatal`. */
 function keepOwnership(ctx: RunContext, self: Self, lease: Parameters<typeof keepLease>[2], renewMs: number, fatal: (err: Error) => void) {
+  // A Lease that could not be renewed (the API server gone) stops the run like any lost server: paused, resumable.
   const kept = keepLease(ctx.kc, ctx.spec.name, lease, self.identity, renewMs, (lost) =>
-    fatal(new RolloutTakenOver(lost.holder, lost.message)),
+    fatal(lost.unreachable ? new Error(lost.message) : new RolloutTakenOver(lost.holder, lost.message)),
   );
   const watch = watchRollouts(
     ctx.kc,
