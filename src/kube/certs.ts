@@ -35,11 +35,15 @@ export function certsFromPem(pem: string): { subject: string; notAfter: number }
   return out;
 }
 
+export const SERVICE_ACCOUNT_TOKEN = 'kubernetes.io/service-account-token';
+
 /**
- * Certificates found in a Secret: for every `*.crt` data key, each certificate's subject and
+ * Certificates found in a Secret (none in a service account's token Secret): for every `*.crt` data key, each certificate's subject and
  * expiry. Only these are returned; the data itself is dropped here and never kept or logged.
  */
-export function certsFromSecret(secret: Pick<V1Secret, 'metadata' | 'data'>): CertSummary[] {
+export function certsFromSecret(secret: Pick<V1Secret, 'metadata' | 'data' | 'type'>): CertSummary[] {
+  // A service account's token Secret carries the cluster's CA: the cluster's, not the fleet's.
+  if (secret.type === SERVICE_ACCOUNT_TOKEN) return [];
   const name = secret.metadata?.name ?? '';
   const out: CertSummary[] = [];
   for (const [key, value] of Object.entries(secret.data ?? {})) {

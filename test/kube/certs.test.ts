@@ -54,6 +54,13 @@ describe('certificates in Secrets', () => {
     const parsed = certsFromPem(`${a.certPem}\n${broken}${b.certPem}`);
     expect(parsed.map((c) => c.subject)).toEqual(['CN=root-a', 'CN=root-b']);
     expect(certsFromSecret({ metadata: { name: 'bundle' }, data: { 'ca.crt': b64(`${a.certPem}${b.certPem}`) } })).toHaveLength(2);
+    // A service account's token Secret holds the cluster's CA, which is not the fleet's to count.
+    const token = {
+      metadata: { name: 'default-token-x2k9q' },
+      type: 'kubernetes.io/service-account-token',
+      data: { 'ca.crt': b64(a.certPem) },
+    };
+    expect(certsFromSecret(token)).toEqual([]);
   });
 
   it('ignores Secrets without certificates and keys that are not *.crt', () => {
