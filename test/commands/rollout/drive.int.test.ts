@@ -182,6 +182,7 @@ describe('a rollout in a terminal that closes', () => {
     );
     expect(spawnSync('tmux', ['kill-session', '-t', TMUX_SESSION]).status).toBe(0);
     const code = await eventually('the CLI exits', () => (fs.existsSync(codeFile) ? fs.readFileSync(codeFile, 'utf8') : undefined), 60_000);
+    fs.rmSync(path.dirname(codeFile), { recursive: true, force: true });
     expect(code).toBe('129');
     const paused = (await readRollout(kc, TMUX_NAME))!.state;
     expect(paused.phase).toBe('Paused');
