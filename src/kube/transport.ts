@@ -21,7 +21,7 @@ export interface Deadlines {
   connectMs: number;
   firstByteMs: number;
   totalMs: number | undefined;
-  /** Longest pause between two chunks of the body. */
+  /** Longest pause between two chunks of the body (0: none). */
   bodyIdleMs: number;
 }
 
@@ -69,12 +69,19 @@ export function isCollectionPath(pathname: string): boolean {
   return rest.length === 1;
 }
 
+/** `…/pods/NAME/log?follow=true`. */
+export function isFollowedLog(url: URL): boolean {
+  return url.pathname.endsWith('/log') && url.searchParams.get('follow') === 'true';
+}
+
 /** The deadlines of a request: watches have no whole deadline; a longer --request-timeout stretches the others. */
 export function deadlinesFor(method: string, url: URL, callerMs: number | undefined, flagMs = requestTimeout()): Deadlines {
+  // A followed container log is quiet for as long as the container is: no whole or idle deadline.
+  const stretch = (ms: number) => Math.max(ms, flagMs ?? 0);
+  if (isFollowedLog(url)) return { connectMs: stretch(CONNECT_MS), firstByteMs: stretch(FIRST_BYTE_MS), totalMs: undefined, bodyIdleMs: 0 };
   const watch = url.searchParams.get('watch') === 'true';
   const read = method === 'GET' || method === 'HEAD';
   const slow = !watch && (!read || isCollectionPath(url.pathname));
-  const stretch = (ms: number) => Math.max(ms, flagMs ?? 0);
   const serverSeconds = Number(url.searchParams.get('timeoutSeconds'));
   const watchIdle = serverSeconds > 0 ? (serverSeconds + 30) * 1000 : WATCH_IDLE_MS;
   return {

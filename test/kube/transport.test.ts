@@ -155,3 +155,15 @@ describe('a port with nothing listening', () => {
     expect(describeError(err)).toBe('connection refused');
   });
 });
+
+describe('deadlinesFor a followed container log', () => {
+  it('has no whole or idle deadline, but still the connect and first-byte ones', () => {
+    const d = deadlinesFor('GET', new URL('https://h/api/v1/namespaces/a/pods/p/log?container=c&follow=true'), 10_000, undefined);
+    expect(d.totalMs).toBeUndefined();
+    expect(d.bodyIdleMs).toBe(0);
+    expect(d.connectMs).toBeGreaterThan(0);
+    const once = deadlinesFor('GET', new URL('https://h/api/v1/namespaces/a/pods/p/log?container=c'), 10_000, undefined);
+    expect(once.totalMs).toBe(10_000);
+    expect(once.bodyIdleMs).toBeGreaterThan(0);
+  });
+});
