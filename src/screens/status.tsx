@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import { useStore } from 'zustand';
 import type { FleetStore } from '../store/fleet-store.js';
+import type { LogTarget } from '../store/log-target.js';
 import { useTheme } from '../components/theme/index.js';
 import { ContextDetail } from './status/context-detail.js';
 import { ContextTable } from './status/context-table.js';
@@ -21,6 +22,8 @@ export interface StatusScreenProps {
   height: number;
   width: number;
   canStartSandbox: boolean;
+  /** `l` on a row that stands for pods (the fleet checklist, a context's Pods section). */
+  onOpenLogs?: ((target: LogTarget) => void) | undefined;
 }
 
 /**
@@ -28,16 +31,16 @@ export interface StatusScreenProps {
  * what needs doing (or how to define a fleet); f swaps in the whole fleet
  * checklist; Enter opens a context.
  */
-export function StatusScreen({ store, state, names, total, height, width, canStartSandbox }: StatusScreenProps) {
+export function StatusScreen({ store, state, names, total, height, width, canStartSandbox, onOpenLogs }: StatusScreenProps) {
   if (total === 0) return <EmptyFleet canStartSandbox={canStartSandbox} />;
   if (state.detail !== undefined) {
-    return <ContextDetail store={store} name={state.detail} state={state} height={height} width={width} />;
+    return <ContextDetail store={store} name={state.detail} state={state} height={height} width={width} onOpenLogs={onOpenLogs} />;
   }
-  if (state.view === 'fleet') return <FleetPanel store={store} height={height} width={width} isActive={!state.help} />;
+  if (state.view === 'fleet') return <FleetPanel store={store} height={height} width={width} isActive={!state.help} onOpenLogs={onOpenLogs} />;
   return <ContextsView store={store} state={state} names={names} total={total} height={height} width={width} />;
 }
 
-function ContextsView({ store, state, names, total, height, width }: Omit<StatusScreenProps, 'canStartSandbox'>) {
+function ContextsView({ store, state, names, total, height, width }: Omit<StatusScreenProps, 'canStartSandbox' | 'onOpenLogs'>) {
   const theme = useTheme();
   const fleet = useStore(store, (s) => s.fleet);
   const rows = useContextRows(store, names);

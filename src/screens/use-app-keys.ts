@@ -150,7 +150,7 @@ export function useAppKeys({
       else if (state.sectionFilter) dispatch({ type: 'filterClear' });
       else dispatch({ type: 'back' });
     } else if (bySection) dispatch({ type: 'section', section: bySection });
-    else if (key.rightArrow || input === 'l') {
+    else if (key.rightArrow) {
       const next = DETAIL_SECTIONS[at + 1];
       if (next) dispatch({ type: 'section', section: next });
     } else if (key.leftArrow || input === 'h') {

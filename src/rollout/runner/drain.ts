@@ -14,7 +14,7 @@ function applyProgress(x: NodeStatus, p: DrainProgress): void {
   x.evicted = p.evicted + p.deleted;
   x.ignored = p.ignored;
   x.failed = p.failed;
-  if (p.blockingPdb) x.blockingPdb = { ...p.blockingPdb };
+  if (p.blockingPdb) x.blockingPdb = { ...p.blockingPdb, ...(p.blockedPod ? { pod: p.blockedPod } : {}) };
   else delete x.blockingPdb;
 }
 

@@ -5,6 +5,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { truncate, useTheme, type ColorRole } from '../../components/theme/index.js';
 import type { RolloutActions } from '../../store/actions.js';
 import type { FleetState, FleetStore } from '../../store/fleet-store.js';
+import type { LogTarget } from '../../store/log-target.js';
 import { actionKey, type ActionStatus } from '../../store/rollouts.js';
 import { NavarchosProgress } from './navarchos-progress.js';
 import { RolloutList } from './rollout-list.js';
@@ -24,6 +25,8 @@ export interface RolloutsScreenProps {
   active: boolean;
   height: number;
   width: number;
+  /** `l` on a node whose drain a budget blocks: the blocked pod's log. */
+  onOpenLogs?: ((target: LogTarget) => void) | undefined;
 }
 
 /** Seconds tick while something runs (elapsed times, ETAs, heartbeats); nothing redraws otherwise. */
@@ -51,7 +54,7 @@ function anyRunning(s: FleetState): boolean {
  * ConfigMaps, Navarchos' NodeRollouts where its CRDs exist), live; Enter opens one's progress,
  * `n` the new-rollout wizard; in the progress view `a` aborts (after y/n) and `r` resumes.
  */
-export function RolloutsScreen({ store, actions, nav, dispatch, readOnly, active, height, width }: RolloutsScreenProps) {
+export function RolloutsScreen({ store, actions, nav, dispatch, readOnly, active, height, width, onOpenLogs }: RolloutsScreenProps) {
   const theme = useTheme();
   const data = useStore(
     store,
@@ -69,7 +72,7 @@ export function RolloutsScreen({ store, actions, nav, dispatch, readOnly, active
       ? (openState?.nodes.length ?? 0)
       : replacementsOf(openNavarchos, open.name).length
     : 0;
-  useRolloutsKeys({ store, actions, nav, dispatch, rows, nodeCount, readOnly, active });
+  useRolloutsKeys({ store, actions, nav, dispatch, rows, nodeCount, readOnly, active, onOpenLogs });
 
   if (nav.view === 'wizard') {
     const selectedContext = nav.open?.context ?? rows[nav.selected]?.ref.context ?? data.contexts[0];

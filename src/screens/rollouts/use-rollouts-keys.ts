@@ -1,7 +1,8 @@
 import { useInput, type Key } from 'ink';
 import { useRef, type Dispatch } from 'react';
 import type { RolloutActions } from '../../store/actions.js';
-import type { FleetStore } from '../../store/fleet-store.js';
+import type { FleetState, FleetStore } from '../../store/fleet-store.js';
+import type { LogTarget } from '../../store/log-target.js';
 import { splitKeys } from '../split-keys.js';
 import { abortRefusal, resumeRefusal } from './refusals.js';
 import type { RolloutRef, RolloutRow } from './rows.js';
@@ -17,6 +18,8 @@ export interface RolloutsKeysOptions {
   nodeCount: number;
   readOnly: boolean;
   active: boolean;
+  /** `l` on a node of the open rollout whose drain a budget blocks: the blocked pod's log. */
+  onOpenLogs?: ((target: LogTarget) => void) | undefined;
 }
 
 /** A move key as a delta in `count` rows, or undefined (j/k, arrows, PgDn/PgUp, g/G). */
@@ -31,7 +34,7 @@ function moveOf(input: string, key: Key, count: number): { delta: number } | { i
 }
 
 /** The Rollouts tab's keys: the list, the progress view (a, r), and the y/n of an abort. */
-export function useRolloutsKeys({ store, actions, nav, dispatch: send, rows, nodeCount, readOnly, active }: RolloutsKeysOptions): void {
+export function useRolloutsKeys({ store, actions, nav, dispatch: send, rows, nodeCount, readOnly, active, onOpenLogs }: RolloutsKeysOptions): void {
   // The navigation as of the last key, so the second key of a chunk sees what the first did.
   const live = useRef(nav);
   live.current = nav;
@@ -50,7 +53,7 @@ export function useRolloutsKeys({ store, actions, nav, dispatch: send, rows, nod
   function handle(n: RolloutsNav, input: string, key: Key): void {
     if (n.confirm) confirmKeys(n, input, key);
     else if (n.view === 'list') listKeys(n, input, key);
-    else if (n.view === 'progress' && n.open) progressKeys(n.open, input, key);
+    else if (n.view === 'progress' && n.open) progressKeys(n, n.open, input, key);
   }
 
   function confirmKeys(n: RolloutsNav, input: string, key: Key): void {
@@ -76,7 +79,7 @@ export function useRolloutsKeys({ store, actions, nav, dispatch: send, rows, nod
     }
   }
 
-  function progressKeys(open: RolloutRef, input: string, key: Key): void {
+  function progressKeys(n: RolloutsNav, open: RolloutRef, input: string, key: Key): void {
     const move = moveOf(input, key, nodeCount);
     if (key.escape || key.leftArrow) dispatch({ type: 'back' });
     else if (move)
@@ -84,7 +87,11 @@ export function useRolloutsKeys({ store, actions, nav, dispatch: send, rows, nod
         'delta' in move ? { type: 'rowMove', delta: move.delta, count: nodeCount } : { type: 'rowTo', index: move.index, count: nodeCount },
       );
     else if (input === 'n') dispatch({ type: 'newRollout' });
-    else if (input === 'a') {
+    else if (input === 'l') {
+      const result = blockedPodTarget(store.getState(), open, n.row);
+      if (typeof result === 'string') dispatch({ type: 'notice', text: result });
+      else onOpenLogs?.(result);
+    } else if (input === 'a') {
       const why = abortRefusal(store.getState().rollouts, open, readOnly);
       dispatch(why ? { type: 'notice', text: why } : { type: 'confirm', what: 'abort' });
     } else if (input === 'r') {
@@ -96,4 +103,21 @@ export function useRolloutsKeys({ store, actions, nav, dispatch: send, rows, nod
       }
     }
   }
+}
+
+/** The log target of the pod that blocks the drain of the open rollout's node at `row`, or why there is none. */
+export function blockedPodTarget(state: FleetState, open: RolloutRef, row: number): LogTarget | string {
+  if (open.kind !== 'fleetdeck') return 'logs: open the blocked pod from the Status tab (Navarchos reports no blocking pod)';
+  const node = state.rollouts.byContext[open.context]?.rollouts[open.name]?.nodes[row];
+  if (!node) return 'no node selected';
+  const pdb = node.blockingPdb;
+  if (!pdb?.pod) return `no pod blocks the drain of ${node.name}`;
+  const [namespace = pdb.namespace, name = ''] = pdb.pod.includes('/') ? pdb.pod.split('/') : [pdb.namespace, pdb.pod];
+  return {
+    title: `${namespace}/${name} (blocks ${node.name}: PodDisruptionBudget ${pdb.name})`,
+    context: open.context,
+    namespace,
+    pods: [name],
+    events: { kind: 'Pod', name, namespace },
+  };
 }

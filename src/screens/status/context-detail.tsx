@@ -3,6 +3,7 @@ import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { truncate, useTheme, width as textWidth } from '../../components/theme/index.js';
 import type { FleetStore } from '../../store/fleet-store.js';
+import type { LogTarget } from '../../store/log-target.js';
 import type { AppState } from '../use-app-state.js';
 import { detailHeader, type DetailHeader } from './detail/detail-header.js';
 import { EventsSection } from './detail/events-section.js';
@@ -17,6 +18,8 @@ export interface ContextDetailProps {
   name: string;
   /** Which section, its filter, whether a row is expanded, whether help is open. */
   state: AppState;
+  /** `l` on a pod's row. */
+  onOpenLogs?: ((target: LogTarget) => void) | undefined;
   height: number;
   width: number;
 }
@@ -25,7 +28,7 @@ export interface ContextDetailProps {
 const HEAD_LINES = 2;
 
 /** One context, live: a title line, the section tabs (Info, Nodes, Pods, Events), the open section. */
-export function ContextDetail({ store, name, state, height, width }: ContextDetailProps) {
+export function ContextDetail({ store, name, state, height, width, onOpenLogs }: ContextDetailProps) {
   const theme = useTheme();
   const header = useStore(
     store,
@@ -52,6 +55,7 @@ export function ContextDetail({ store, name, state, height, width }: ContextDeta
     height: Math.max(2, height - HEAD_LINES),
     width,
     isActive: !state.help && !state.filtering,
+    onOpenLogs,
   };
   const key = `${name}/${state.section}`;
   return (

@@ -20,7 +20,7 @@ export type DetailLine =
   /** The rest of a long check detail, under where it started. */
   | { kind: 'more'; text: string; indent: number }
   /** Text already laid out (a row of a plain table). */
-  | { kind: 'text'; text: string; bold?: boolean };
+  | { kind: 'text'; text: string; bold?: boolean; id?: string };
 
 /** Labels are padded to this width ("Last success  "). */
 export const FIELD_LABEL_WIDTH = 14;

@@ -7,7 +7,7 @@ import { Unavailable } from './unavailable.js';
 import { useNow } from './use-now.js';
 
 /** Counts by phase, then the pods that need attention, worst first, with why. */
-export function PodsSection({ store, name, ...view }: SectionProps) {
+export function PodsSection({ store, name, onOpenLogs, ...view }: SectionProps) {
   const { filter, width } = view;
   const pods = useStore(store, (s) => s.contexts[name]?.pods);
   const now = useNow();
@@ -23,6 +23,18 @@ export function PodsSection({ store, name, ...view }: SectionProps) {
       pane={(p) => podPane(p, now)}
       top={[phaseLine(pods)]}
       empty={pods.total === 0 ? 'No pods.' : 'Every pod is running and ready (or done).'}
+      onLogs={
+        onOpenLogs
+          ? (p) =>
+              onOpenLogs({
+                title: `${p.namespace}/${p.name}`,
+                context: name,
+                namespace: p.namespace,
+                pods: [p.name],
+                events: { kind: 'Pod', name: p.name, namespace: p.namespace },
+              })
+          : undefined
+      }
       {...view}
     />
   );

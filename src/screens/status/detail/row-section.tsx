@@ -1,7 +1,8 @@
 import type { SectionView } from './section-props.js';
-import { Box, Text } from 'ink';
+import { Box, Text, useInput } from 'ink';
 import { Table, type Column, type TableFooter } from '../../../components/table/index.js';
 import { truncate, useTheme } from '../../../components/theme/index.js';
+import { splitKeys } from '../../split-keys.js';
 import { FilterLine } from '../filter-line.js';
 import { PANE_HEAD, paneLines, RowPane, type Pane } from './row-pane.js';
 import { useRowCursor } from './use-row-cursor.js';
@@ -21,16 +22,24 @@ export interface RowSectionProps<Row> extends SectionView {
   top?: readonly string[];
   /** Said instead of the table when there is no row at all. */
   empty: string;
+  /** `l` on the selected row (its log). */
+  onLogs?: ((row: Row) => void) | undefined;
 }
 
 /** A section of an open context: a few lines of counts, a filterable table with a cursor, the selected row in full. */
 export function RowSection<Row>(props: RowSectionProps<Row>) {
-  const { rows, total, columns, rowKey, note, footer, pane, top = [], empty, filter, filtering, expanded, height, width, isActive } = props;
+  const { rows, total, columns, rowKey, note, footer, pane, top = [], empty, filter, filtering, expanded, height, width, isActive, onLogs } = props;
   const theme = useTheme();
   const showFilter = filtering || filter !== '';
   const room = Math.max(2, height - top.length - (showFilter ? 1 : 0));
   const cursor = useRowCursor(rows.length, Math.max(1, room - 3), isActive);
   const selectedRow = rows[cursor];
+  useInput(
+    (chunk, chunkKey) => {
+      for (const [input] of splitKeys(chunk, chunkKey)) if (input === 'l' && selectedRow !== undefined) onLogs?.(selectedRow);
+    },
+    { isActive: isActive && onLogs !== undefined },
+  );
   const paneData = expanded && selectedRow !== undefined ? pane(selectedRow) : undefined;
   const paneHeight = paneData ? Math.min(PANE_HEAD + paneLines(paneData, width).length, Math.max(PANE_HEAD + 1, Math.floor(room / 2))) : 0;
   const tableHeight = Math.max(2, room - paneHeight);

@@ -30,7 +30,7 @@ export function fleetLines(
     lines.push({ kind: 'blank' });
     lines.push({ kind: 'heading', text: `Clusters registered with the control plane (${rows.length})` });
     lines.push({ kind: 'text', text: format(header), bold: true });
-    for (const row of cells) lines.push({ kind: 'text', text: format(row) });
+    cells.forEach((row, i) => lines.push({ kind: 'text', text: format(row), id: `cluster/${rows[i]?.[0] ?? ''}` }));
   }
   return lines;
 }

@@ -1,34 +1,86 @@
-import { Box } from 'ink';
+import { Box, Text, useInput } from 'ink';
 import { useStore } from 'zustand';
+import { FitLines, viewSize } from '../../../components/fit/index.js';
 import { useTheme } from '../../../components/theme/index.js';
 import type { FleetStore } from '../../../store/fleet-store.js';
+import type { LogTarget } from '../../../store/log-target.js';
+import { DetailRow } from '../detail-row.js';
 import { ScrollPage } from '../scroll-page.js';
+import { splitKeys } from '../../split-keys.js';
 import { fleetLines } from './fleet-lines.js';
 import { fleetSummary, fleetTitle } from './fleet-summary.js';
 import { FleetSummaryLine } from './fleet-summary-line.js';
+import { lineRows } from './line-rows.js';
+import { clusterLogTarget, fleetItemLogTarget } from './log-targets.js';
 import { useFleetChecklist } from './use-fleet-checklist.js';
+import { useLineCursor } from './use-line-cursor.js';
 
 export interface FleetPanelProps {
   store: FleetStore;
   height: number;
   width: number;
-  /** j/k scroll it (false while help is open). */
+  /** j/k move, l opens logs (false while help is open). */
   isActive: boolean;
+  /** `l` on a row that stands for pods (a component, the API server Service, an agent, a registered cluster). */
+  onOpenLogs?: ((target: LogTarget) => void) | undefined;
 }
 
-/** The whole fleet checklist, live, in the wording of `kubectl nova status`, and the registered clusters; without a fleet, how to define one. */
-export function FleetPanel({ store, height, width, isActive }: FleetPanelProps) {
+/** The pods behind a row of the page, if it stands for any. */
+function targetOf(id: string | undefined, store: FleetStore): LogTarget | undefined {
+  if (!id) return undefined;
+  const state = store.getState();
+  return id.startsWith('cluster/') ? clusterLogTarget(id.slice('cluster/'.length), state) : fleetItemLogTarget(id, state);
+}
+
+/**
+ * The whole fleet checklist, live, in the wording of `kubectl nova status`, and the registered
+ * clusters, with a cursor: `l` on a row that stands for pods opens their logs. Without a
+ * fleet, how to define one.
+ */
+export function FleetPanel({ store, height, width, isActive, onOpenLogs }: FleetPanelProps) {
   const theme = useTheme();
   const fleet = useStore(store, (s) => s.fleet);
   const { items, clusters } = useFleetChecklist(store);
   const lines = fleetLines(items, clusters, width, { ascii: theme.ascii });
+  const rows = lineRows(lines);
+  const pageHeight = Math.max(1, height - 2);
+  const view = viewSize(lines.length, pageHeight, 1);
+  const { row, offset } = useLineCursor(rows, lines.length, view, isActive && fleet !== undefined);
+  const target = targetOf(row?.id, store);
+  useInput(
+    (chunk, chunkKey) => {
+      for (const [input] of splitKeys(chunk, chunkKey)) if (input === 'l' && target) onOpenLogs?.(target);
+    },
+    { isActive: isActive && fleet !== undefined },
+  );
   // Without a fleet the checklist says so itself, with how to define one.
   if (!fleet) return <ScrollPage lines={lines} height={height} width={width} isActive={isActive} />;
+  const selected = (i: number) => row !== undefined && i >= row.start && i < row.end;
   return (
     <Box flexDirection="column">
-      <FleetSummaryLine title={fleetTitle(fleet)} summary={fleetSummary(items)} hint="c: contexts" width={width} />
+      <FleetSummaryLine
+        title={fleetTitle(fleet)}
+        summary={fleetSummary(items)}
+        hint={target ? `l: logs ${theme.separator} c: contexts` : 'c: contexts'}
+        width={width}
+      />
       <Box marginTop={1}>
-        <ScrollPage lines={lines} height={Math.max(1, height - 2)} width={width} isActive={isActive} />
+        <FitLines
+          lines={lines}
+          height={pageHeight}
+          offset={offset}
+          minView={1}
+          render={(line, i) =>
+            selected(i) ? (
+              <Text inverse>
+                <DetailRow line={line} width={width} />
+              </Text>
+            ) : (
+              <DetailRow line={line} width={width} />
+            )
+          }
+          marker={(w) => `lines ${w.start + 1}–${w.end} of ${w.total} ${theme.separator} j/k move`}
+        />
       </Box>
     </Box>
   );
