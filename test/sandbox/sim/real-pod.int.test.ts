@@ -38,6 +38,7 @@ import {
 } from '../../helpers/control-plane.js';
 import { ignore } from '../../helpers/nova.js';
 import { createNamespace } from '../../helpers/namespace.js';
+import { sandboxContainerLog } from '../../helpers/container-logs.js';
 
 const kubeconfig = inject('kubeconfig');
 const sandboxDir = inject('sandboxDir');
@@ -365,7 +366,7 @@ describe('the sandbox runs a Nova control plane for real', () => {
     expect(status.restartCount).toBeGreaterThanOrEqual(1);
     expect(status.lastState?.terminated?.exitCode).not.toBe(0);
     expect(await warnings(core, NS, 'BackOff')).not.toEqual([]);
-    const log = fs.readFileSync(path.join(sandboxDir, 'clusters', 'cp', 'logs', 'pods', `${NS}_crashing-etcd_etcd.log`), 'utf8');
+    const log = sandboxContainerLog(path.join(sandboxDir, 'clusters', 'cp'), NS, 'crashing-etcd', 'etcd');
     expect(log).toMatch(/no-such-flag/);
   });
 
