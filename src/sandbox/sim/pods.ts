@@ -152,6 +152,7 @@ export class PodRunner {
     if (!node || !this.nodeIP(node)) {
       const before = this.pods.get(key)?.spec?.nodeName;
       this.pods.delete(key);
+      this.simLogs?.stopped(pod.metadata?.uid ?? ''); // its node is gone: its containers stop writing
       if (before) this.onNodePods(before);
       return;
     }
