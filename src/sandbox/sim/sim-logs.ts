@@ -57,6 +57,14 @@ export function afterStartLines(c: V1Container, fault: Fault | undefined): Line[
 interface Running {
   logs: ContainerLog[];
   timer?: NodeJS.Timeout;
+  rate?: number;
+  /** Numbered lines written so far (numbering goes on when the rate changes). */
+  written: number;
+}
+
+function rateOf(pod: V1Pod): number {
+  const n = Number(pod.metadata?.annotations?.[LOG_RATE_ANNOTATION] ?? 0);
+  return Number.isFinite(n) && n > 0 ? Math.min(MAX_RATE, n) : 0;
 }
 
 /**
@@ -72,10 +80,12 @@ export class SimulatedLogs {
   /** The pod was started (or found running after a restart): writes its logs once. */
   started(pod: V1Pod): void {
     const uid = pod.metadata?.uid ?? '';
-    if (!uid || this.pods.has(uid)) return;
+    const known = this.pods.get(uid);
+    if (known) return this.setRate(known, rateOf(pod));
+    if (!uid) return;
     const dir = podLogDir(this.runtimeDir, pod.metadata?.namespace ?? '', pod.metadata?.name ?? '', uid);
     const fault = faultOf(pod);
-    const running: Running = { logs: [] };
+    const running: Running = { logs: [], written: 0 };
     this.pods.set(uid, running);
     for (const c of pod.spec?.initContainers ?? []) {
       writeOnce(dir, c, 0, [
@@ -92,9 +102,17 @@ export class SimulatedLogs {
       }
       running.logs.push(writeOnce(dir, c, 0, lines) ?? new ContainerLog(dir, c.name, 0));
     }
-    const rate = Math.min(MAX_RATE, Number(pod.metadata?.annotations?.[LOG_RATE_ANNOTATION] ?? 0));
+    this.setRate(running, rateOf(pod));
+  }
+
+  /** Starts, changes or stops the numbered lines of the pod's first container. */
+  private setRate(running: Running, rate: number): void {
+    if (running.rate === rate) return;
+    if (running.timer) clearInterval(running.timer);
+    running.timer = undefined;
+    running.rate = rate;
     const first = running.logs[0];
-    if (first && rate > 0) running.timer = rateTimer(first, rate);
+    if (first && rate > 0) running.timer = rateTimer(first, rate, running);
   }
 
   /** The pod went away (or is being deleted): its containers stop writing. */
@@ -125,15 +143,15 @@ function writeOnce(dir: string, c: V1Container, instance: number, lines: Line[])
 }
 
 /** Writes `rate` numbered lines per second, in batches every RATE_TICK_MS. */
-function rateTimer(log: ContainerLog, rate: number): NodeJS.Timeout {
+function rateTimer(log: ContainerLog, rate: number, count: { written: number }): NodeJS.Timeout {
   const started = Date.now();
-  let written = 0;
+  const base = count.written;
   return setInterval(() => {
-    const due = Math.floor(((Date.now() - started) / 1000) * rate);
-    if (due <= written) return;
+    const due = base + Math.floor(((Date.now() - started) / 1000) * rate);
+    if (due <= count.written) return;
     const lines: string[] = [];
-    for (let n = written + 1; n <= due; n++) lines.push(`log line ${n}`);
-    written = due;
+    for (let n = count.written + 1; n <= due; n++) lines.push(`log line ${n}`);
+    count.written = due;
     log.write('stdout', lines.join('\n'));
   }, RATE_TICK_MS);
 }
