@@ -55,6 +55,11 @@ function apiserverArgs(spec: ClusterSpec): string[] {
     `--tls-cert-file=${pki('apiserver.crt')}`,
     `--tls-private-key-file=${pki('apiserver.key')}`,
     `--client-ca-file=${pki('ca.crt')}`,
+    // Logs, exec and port-forward go to the simulated kubelets' API (sim/kubelet-server.ts).
+    `--kubelet-client-certificate=${pki('apiserver-kubelet-client.crt')}`,
+    `--kubelet-client-key=${pki('apiserver-kubelet-client.key')}`,
+    `--kubelet-certificate-authority=${pki('ca.crt')}`,
+    '--kubelet-preferred-address-types=InternalIP',
     `--service-account-key-file=${pki('sa.pub')}`,
     `--service-account-signing-key-file=${pki('sa.key')}`,
     '--service-account-issuer=https://kubernetes.default.svc.cluster.local',

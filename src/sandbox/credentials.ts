@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { stringify } from 'yaml';
-import { createAuthority, issueCertificate, keyPairPem, type KeyMaterial } from '../kube/pki.js';
+import { authorityFromPem, createAuthority, issueCertificate, keyPairPem, type KeyMaterial } from '../kube/pki.js';
 import type { ClusterSpec } from './cluster.js';
 
 /** The people's users: in the kubeconfig as `<context>-admin` (system:masters) and `<context>-viewer`. */
@@ -59,10 +59,44 @@ async function generatePki(spec: ClusterSpec, file: (n: string) => string): Prom
   writeSecret(file('sim.key'), sim.keyPem); // written last: marks the set complete
 }
 
+/** The API server's client certificate for the kubelets (CN and group as kubeadm issues it). */
+export const KUBELET_CLIENT_USER = 'kube-apiserver-kubelet-client';
+
+/** The IP SANs of the kubelet serving certificate: every node address the cluster can have (127.1.<index>.1–254). */
+export function nodeAddresses(clusterIndex: number): string[] {
+  return Array.from({ length: 254 }, (_, i) => `127.1.${clusterIndex}.${i + 1}`);
+}
+
+/**
+ * The kubelets' serving certificate (one for every node address of the cluster) and the API
+ * server's kubelet client certificate, signed by the cluster CA; written when missing, so a
+ * sandbox directory from before they existed still comes up.
+ */
+async function generateKubeletPki(spec: ClusterSpec, file: (n: string) => string): Promise<void> {
+  if (fs.existsSync(file('kubelet.key')) && fs.existsSync(file('apiserver-kubelet-client.key'))) return;
+  const ca = authorityFromPem(fs.readFileSync(file('ca.crt'), 'utf8'), fs.readFileSync(file('ca.key'), 'utf8'));
+  const serving = await issueCertificate(ca, {
+    commonName: `${spec.name}-kubelet`,
+    hosts: nodeAddresses(spec.index),
+    usage: 'server',
+    days: CERT_DAYS,
+  });
+  const client = await issueCertificate(ca, {
+    commonName: KUBELET_CLIENT_USER,
+    organizations: ['system:masters'],
+    usage: 'client',
+    days: CERT_DAYS,
+  });
+  fs.writeFileSync(file('kubelet.crt'), serving.certPem);
+  writeSecret(file('kubelet.key'), serving.keyPem);
+  fs.writeFileSync(file('apiserver-kubelet-client.crt'), client.certPem);
+  writeSecret(file('apiserver-kubelet-client.key'), client.keyPem); // written last: marks the set complete
+}
+
 /**
  * Generates the cluster's CA, the API server's serving certificate (127.0.0.1, localhost),
- * the admin (system:masters), read-only and sandbox (system:masters) client certificates, and
- * the service-account key pair; writes the kubeconfig of the controller manager and scheduler
+ * the admin (system:masters), read-only and sandbox (system:masters) client certificates, the
+ * service-account key pair, the kubelets' serving and the API server's kubelet client certificate; writes the kubeconfig of the controller manager and scheduler
  * (the sandbox's own user). Idempotent: existing files are kept.
  */
 export async function prepareClusterFiles(spec: ClusterSpec): Promise<ClusterAccess> {
@@ -70,6 +104,7 @@ export async function prepareClusterFiles(spec: ClusterSpec): Promise<ClusterAcc
   fs.mkdirSync(pkiDir, { recursive: true, mode: 0o700 });
   const file = (n: string) => path.join(pkiDir, n);
   if (!fs.existsSync(file('sim.key'))) await generatePki(spec, file);
+  await generateKubeletPki(spec, file);
   const read = (n: string) => fs.readFileSync(file(n), 'utf8');
   const access: ClusterAccess = {
     server: `https://127.0.0.1:${spec.ports.apiserver}`,

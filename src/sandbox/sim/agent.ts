@@ -4,6 +4,7 @@ import type net from 'node:net';
 import { CustomObjectsApi, KubeConfig, VersionApi } from '@kubernetes/client-node';
 import { describeError, makeClient, statusCode } from '../../kube/client.js';
 import { ZONE_LABEL } from '../../kube/nodes.js';
+import { ContainerLog, podLogDir } from './container-log.js';
 import { RealContainer, rfc3339 } from './container.js';
 import type { HostnameDirectory } from './context.js';
 import { REGION_LABEL } from './node-status.js';
@@ -93,8 +94,24 @@ export class AgentContainer extends RealContainer {
   private server = '';
   private facts: { version: string; region: string; zone: string } | undefined;
   private lastError = '';
+  private registered = false;
+  private announced = '';
+  private log: ContainerLog | undefined;
+
+  /** A line of the agent's own container log (see container-log.ts). */
+  private say(text: string, stream: 'stdout' | 'stderr' = 'stdout'): void {
+    const t = rfc3339();
+    this.log?.write(stream, `${t} ${stream === 'stderr' ? 'ERROR' : 'INFO'} ${text}`);
+  }
 
   start(): void {
+    const p = this.pod.spec.metadata;
+    this.log = new ContainerLog(
+      podLogDir(this.pod.deps.runtime.dir, p?.namespace ?? '', p?.name ?? '', this.pod.uid),
+      this.spec.name,
+      this.restartCount,
+    );
+    this.say(`starting nova-agent (image ${this.spec.image ?? 'unknown'})`);
     this.state = 'running';
     this.everStarted = true;
     this.startedAt = new Date();
@@ -129,7 +146,14 @@ export class AgentContainer extends RealContainer {
         : `cannot start nova-agent: ${why}`;
     }
     if (this.stopping) return;
-    if (!ok && message !== this.lastError) this.pod.log(`nova-agent: ${message}`);
+    if (!ok && message !== this.lastError) {
+      this.pod.log(`nova-agent: ${message}`);
+      this.say(message, 'stderr');
+    }
+    if (ok && !this.registered)
+      this.say(`registered cluster "${this.clusterName}" with the Nova control plane; heartbeat every ${AGENT_HEARTBEAT_MS / 1000}s`);
+    else if (ok && this.lastError) this.say(`cluster "${this.clusterName}" registered again after: ${this.lastError}`);
+    if (ok) this.registered = true;
     if (!ok) void this.pod.event(this.spec.name, 'Warning', 'ClusterRegistrationFailed', message, 'nova-agent');
     if (ok && this.lastError) this.pod.log(`nova-agent: cluster "${this.clusterName}" registered`);
     this.lastError = message;
@@ -154,6 +178,11 @@ export class AgentContainer extends RealContainer {
     }
     const kc = agentConfig(text, this.pod.deps.runtime.hostnames);
     this.server = kc.getCurrentCluster()?.server ?? '';
+    if (this.announced !== `${this.clusterName} ${this.server}`) {
+      this.announced = `${this.clusterName} ${this.server}`;
+      this.say(`cluster name: ${this.clusterName}`);
+      this.say(`control plane server: ${this.server || '(none)'}`);
+    }
     if (!this.facts) this.facts = await this.clusterFacts();
     this.kc = kc;
   }
@@ -211,6 +240,8 @@ export class AgentContainer extends RealContainer {
     this.stopping = true;
     if (this.timer) clearTimeout(this.timer);
     await this.running;
+    this.say('received SIGTERM; stopping');
+    this.log?.close();
     this.state = 'terminated';
     this.lastTerminated = {
       exitCode: 0,

@@ -6,6 +6,7 @@ import { ignoreNotFound, retryUntil, sleep, watchErrorLogger, type SimContext } 
 import type { ClusterNetwork } from './network.js';
 import { LEASE_NAMESPACE, postStatus, renewLease, untaint } from './node-heartbeat.js';
 import { adoptedState, newNodeState, nextOrdinal, nodeIP, ordinalOf, registerNode } from './node-registration.js';
+import { KubeletServers, readKubeletTls } from './kubelet-server.js';
 import { hasNotReadyTaint, isUp, type NodeState } from './node-status.js';
 import { PodRunner, type PodNetwork } from './pods.js';
 import { WorkQueue } from './queue.js';
@@ -42,6 +43,8 @@ export class SimulatedKubelet {
   private readonly watch: ResilientWatch<V1Node>;
   private readonly pods: PodRunner;
   private readonly replacer: NodeReplacer;
+  /** With the runtime (and its certificates): each node's kubelet API, serving container logs. */
+  private readonly servers: KubeletServers | undefined;
   private readonly wanted: number;
   private readonly replaceDrained: boolean;
   private highestOrdinal = 0;
@@ -77,6 +80,12 @@ export class SimulatedKubelet {
       opts.network,
       (name) => this.replacer.check(name),
     );
+    const tls = ctx.runtime ? readKubeletTls(ctx.runtime.dir) : undefined;
+    if (ctx.runtime && !tls) ctx.log('kubelet: no kubelet serving certificate in pki/; container logs are not served');
+    this.servers =
+      ctx.runtime && tls
+        ? new KubeletServers({ runtimeDir: ctx.runtime.dir, tls, lookup: (ns, name) => this.pods.logTarget(ns, name), log: ctx.log })
+        : undefined;
     this.replacer = new NodeReplacer(
       {
         node: (name) => {
@@ -130,6 +139,7 @@ export class SimulatedKubelet {
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.heartbeat = undefined;
     await Promise.all([this.watch.stop(), this.queue.stop(), this.pods.stop(), this.replacer.stop()]);
+    await this.servers?.closeAll();
   }
 
   /** The loopback address of a pod (`namespace/name`) whose processes run for real, if any. */
@@ -185,6 +195,7 @@ export class SimulatedKubelet {
     if (!state) throw new Error(`node ${name} is not run by this sandbox`);
     this.nodes.delete(name);
     this.queue.forget(name);
+    void this.servers?.close(name);
     const deleted = await retryUntil(
       `delete node ${name}`,
       async () => {
@@ -271,6 +282,7 @@ export class SimulatedKubelet {
     if (this.nodes.get(state.name) !== state) return;
     this.nodes.delete(state.name);
     this.queue.forget(state.name);
+    void this.servers?.close(state.name);
     this.ctx.log(`kubelet: node ${state.name} was deleted; not registering it again`);
   }
 
@@ -278,6 +290,11 @@ export class SimulatedKubelet {
   private async sync(name: string): Promise<void> {
     const state = this.nodes.get(name);
     if (!state || this.stopped) return;
+    if (this.servers && state.kubeletPort === undefined) {
+      state.kubeletPort = await this.servers.open(state.name, state.ip);
+      // Removed or stopped meanwhile: its server goes too.
+      if (this.nodes.get(name) !== state || this.stopped) return void this.servers.close(name);
+    }
     if (!state.uid) {
       await registerNode(this.core, state, { clusterName: this.ctx.cluster.name, replaceDrained: this.replaceDrained, log: this.ctx.log });
       if (!state.uid) return;

@@ -26,6 +26,8 @@ export interface NodeState {
   labels?: Record<string, string>;
   /** More annotations to register with. */
   annotations?: Record<string, string>;
+  /** The port its kubelet API listens on (advertised in daemonEndpoints); 10250 unless that was taken. */
+  kubeletPort?: number;
 }
 
 export function hasNotReadyTaint(node: V1Node | undefined): boolean {
@@ -86,7 +88,7 @@ export function nodeStatus(state: NodeState): V1NodeStatus {
     ],
     capacity,
     allocatable: { cpu: '3900m', memory: '15872Mi', pods: '110', 'ephemeral-storage': '95Gi' },
-    daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
+    daemonEndpoints: { kubeletEndpoint: { Port: state.kubeletPort ?? 10250 } },
     nodeInfo: {
       machineID: state.name,
       systemUUID: state.name,

@@ -1,4 +1,5 @@
 import { CoreV1Api, type V1Pod, type V1PodStatus } from '@kubernetes/client-node';
+import { podLogDir, podLogDirs, removePodLogs } from './container-log.js';
 import { makeClient } from '../../kube/client.js';
 import { ResilientWatch } from '../../kube/watch.js';
 import { FIELD_MANAGER, isConflict, isNotFound, AddressPool, watchErrorLogger, type SimContext } from './context.js';
@@ -6,7 +7,9 @@ import type { ClusterNetwork } from './network.js';
 import { PodCache } from './pod-cache.js';
 import { faultOf, isTerminal, podStatus, recordFault, reported } from './pod-status.js';
 import { WorkQueue } from './queue.js';
+import type { LogTarget } from './kubelet-server.js';
 import { RealPod, realPorts, runsForReal } from './real-pod.js';
+import { SimulatedLogs } from './sim-logs.js';
 
 const keyOf = (pod: V1Pod) => `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
 
@@ -43,6 +46,8 @@ export class PodRunner {
   private readonly real = new Map<string, RealPod>(); // pod uid → its running containers
   private readonly reported = new Map<string, number>(); // pod uid → RealPod version last written
   private readonly stopping = new Set<Promise<void>>();
+  /** With the runtime: the container logs of simulated pods. */
+  private readonly simLogs: SimulatedLogs | undefined;
   private stopped = false;
 
   /**
@@ -58,6 +63,7 @@ export class PodRunner {
   ) {
     this.core = makeClient(ctx.kc, CoreV1Api);
     this.pool = new AddressPool(podAddressPrefix(network, ctx.cluster.index));
+    this.simLogs = ctx.runtime ? new SimulatedLogs(ctx.runtime.dir) : undefined;
     this.queue = new WorkQueue('pod', (key) => this.sync(key), ctx.log, 16);
     this.watch = new ResilientWatch<V1Pod>({
       kc: ctx.kc,
@@ -70,6 +76,7 @@ export class PodRunner {
           this.observe(p);
         }
         for (const [key, p] of [...this.pods.entries()]) if (!seen.has(key)) this.dropped(key, p);
+        this.removeStaleLogs(items);
       },
       onEvent: (type, p) => (type === 'DELETED' ? this.dropped(keyOf(p), p) : this.observe(p)),
       onError: watchErrorLogger(ctx.log, 'pods'),
@@ -85,7 +92,32 @@ export class PodRunner {
     this.stopped = true;
     await Promise.all([this.watch.stop(), this.queue.stop()]);
     for (const uid of [...this.real.keys()]) this.stopReal(uid, 5000);
+    this.simLogs?.stopAll();
     await Promise.allSettled([...this.stopping]);
+  }
+
+  /** A pod one of our nodes runs, for its kubelet's log endpoint: what real containers do now, else its reported status. */
+  logTarget(namespace: string, name: string): LogTarget | undefined {
+    const pod = this.pods.get(`${namespace}/${name}`);
+    if (!pod) return undefined;
+    const rp = this.real.get(pod.metadata?.uid ?? '');
+    const all = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])];
+    const reportedStatus = (c: string) =>
+      [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])].find((s) => s.name === c);
+    return {
+      pod,
+      status: (c) => {
+        const spec = all.find((x) => x.name === c);
+        return (spec && rp?.status(spec)) ?? reportedStatus(c);
+      },
+    };
+  }
+
+  /** Log directories of pods that are gone (deleted while the sandbox was down) are removed. */
+  private removeStaleLogs(items: V1Pod[]): void {
+    if (!this.ctx.runtime) return;
+    const uids = new Set(items.map((p) => p.metadata?.uid));
+    for (const { uid, dir } of podLogDirs(this.ctx.runtime.dir)) if (!uids.has(uid)) removePodLogs(dir);
   }
 
   /** The pods bound to one of our nodes, as last seen (finished and terminating ones included). */
@@ -120,11 +152,16 @@ export class PodRunner {
     if (!node || !this.nodeIP(node)) {
       const before = this.pods.get(key)?.spec?.nodeName;
       this.pods.delete(key);
+      this.simLogs?.stopped(pod.metadata?.uid ?? ''); // its node is gone: its containers stop writing
       if (before) this.onNodePods(before);
       return;
     }
     this.pods.set(key, pod);
     this.real.get(pod.metadata?.uid ?? '')?.update(pod);
+    // Started before (a restart of the sandbox): its simulated containers write on.
+    if (pod.status?.containerStatuses?.length && !pod.metadata?.deletionTimestamp && !isTerminal(pod) && !this.isReal(pod)) {
+      this.simLogs?.started(pod);
+    }
     if (this.needsWork(pod)) this.queue.add(key);
     this.onNodePods(node);
   }
@@ -136,7 +173,12 @@ export class PodRunner {
     if (cached?.spec?.nodeName) this.onNodePods(cached.spec.nodeName);
     this.queue.forget(key);
     const uid = pod.metadata?.uid ?? '';
-    void this.stopReal(uid, 2000);
+    this.simLogs?.stopped(uid);
+    const runtime = this.ctx.runtime;
+    // As the kubelet does, the pod's logs go with it (once its processes stopped writing).
+    void this.stopReal(uid, 2000).then(() => {
+      if (runtime) removePodLogs(podLogDir(runtime.dir, pod.metadata?.namespace ?? '', pod.metadata?.name ?? '', uid));
+    });
     this.pool.release(this.ips.get(uid));
     this.ips.delete(uid);
     if (pod.spec?.hostNetwork !== true) for (const ip of pod.status?.podIPs ?? []) this.pool.release(ip.ip);
@@ -177,6 +219,7 @@ export class PodRunner {
    */
   private async finishDeletion(pod: V1Pod): Promise<void> {
     const uid = pod.metadata?.uid ?? '';
+    this.simLogs?.stopped(uid);
     if (this.real.has(uid)) {
       const graceMs = Math.min(
         MAX_GRACE_MS,
@@ -240,6 +283,7 @@ export class PodRunner {
       });
       if (rp && version !== undefined && this.real.get(uid) === rp) this.reported.set(uid, version);
       if (this.pods.get(key)?.metadata?.uid === uid) this.pods.set(key, updated);
+      if (!rp) this.simLogs?.started(updated);
       const fault = rp ? undefined : faultOf(pod);
       if (fault) await recordFault(this.core, updated, fault, this.ctx.log);
     } catch (err) {

@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { V1Container } from '@kubernetes/client-node';
 import { describeError } from '../../kube/client.js';
-import { RealContainer, rfc3339, type PodHandle } from './container.js';
+import { ContainerLog, podLogDir } from './container-log.js';
+import { RealContainer, type PodHandle } from './container.js';
 import { httpCheck, tcpCheck } from './probes.js';
 import { namespacedCommand, type BindMount } from './mount-namespace.js';
 import type { MountMapping, ReadinessCheck } from './processes.js';
@@ -52,7 +52,7 @@ export class ProcessContainer extends RealContainer {
   private stopping = false;
   private mountFailures = 0;
   private readonly pidKey: string;
-  private readonly logFile: string;
+  private readonly logDir: string;
 
   constructor(
     pod: PodHandle,
@@ -62,9 +62,7 @@ export class ProcessContainer extends RealContainer {
     super(pod, spec);
     const p = pod.spec.metadata;
     this.pidKey = `${p?.namespace ?? ''}/${p?.name ?? ''}/${spec.name}@${pod.uid.slice(0, 8)}`;
-    const logs = path.join(pod.deps.runtime.dir, 'logs', 'pods');
-    fs.mkdirSync(logs, { recursive: true });
-    this.logFile = path.join(logs, `${p?.namespace ?? ''}_${p?.name ?? ''}_${spec.name}.log`);
+    this.logDir = podLogDir(pod.deps.runtime.dir, p?.namespace ?? '', p?.name ?? '', pod.uid);
   }
 
   start(): void {
@@ -90,18 +88,20 @@ export class ProcessContainer extends RealContainer {
     }
     if (this.stopping) return; // the pod went away while its volumes were prepared
     this.mountFailures = 0;
-    const out = fs.openSync(this.logFile, 'a');
     const binDir = path.join(this.pod.deps.runtime.dir, 'bin');
     const childEnv = { PATH: `${binDir}:${PATH}`, HOME: this.pod.dir, ...line.env };
     const startedAt = new Date();
     const kind = this.launcher.kind;
-    fs.writeSync(out, `--- ${rfc3339(startedAt)} sandbox: starting ${kind} for ${this.pod.key} on ${this.pod.ip}\n`);
     // Own mount namespace with the cluster's hosts file over /etc/hosts; `exec` keeps the PID.
     const run = this.pod.deps.network.mountNamespaces()
       ? namespacedCommand(this.pod.deps.network.hostsFile, line.binds, line.file, line.argv)
       : { file: line.file, argv: line.argv };
-    const child = spawn(run.file, run.argv, { cwd: line.cwd, env: childEnv, stdio: ['ignore', out, out] });
-    fs.closeSync(out);
+    // The container log of this instance (see container-log.ts), as the kubelet keeps it.
+    const log = new ContainerLog(this.logDir, this.spec.name, this.restartCount);
+    const child = spawn(run.file, run.argv, { cwd: line.cwd, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    if (child.stdout) log.pipe(child.stdout, 'stdout');
+    if (child.stderr) log.pipe(child.stderr, 'stderr');
+    child.once('close', () => log.close());
     this.child = child;
     this.exited = new Promise<void>((resolve) => {
       let done = false;
@@ -114,6 +114,7 @@ export class ProcessContainer extends RealContainer {
       child.once('exit', finish);
       child.once('error', (err) => {
         this.pod.log(`${this.spec.name}: cannot start: ${describeError(err)}`);
+        log.close();
         finish(127, null);
       });
     });

@@ -28,6 +28,7 @@ import { readRollout } from '../../../src/rollout/state.js';
 import { configMapName, ROLLOUT_NAMESPACE, type RolloutState } from '../../../src/rollout/types.js';
 import { CLI, eventually, runCli } from '../../helpers/cli.js';
 import { createNamespace } from '../../helpers/namespace.js';
+import { sandboxContainerLog } from '../../helpers/container-logs.js';
 
 const kubeconfig = inject('kubeconfig');
 const sandboxDir = inject('sandboxDir');
@@ -64,8 +65,7 @@ async function runnerPods(name: string) {
 }
 
 /** What the runner's container wrote: the sandbox's kubelet keeps it per pod and container, as a node's kubelet does. */
-const containerLog = (pod: string) =>
-  fs.readFileSync(path.join(sandboxDir, 'clusters', 'workload-1', 'logs', 'pods', `${RUNNER_NS}_${pod}_runner.log`), 'utf8');
+const containerLog = (pod: string) => sandboxContainerLog(path.join(sandboxDir, 'clusters', 'workload-1'), RUNNER_NS, pod, 'runner');
 
 /** A Deployment of one pod on `node` with a budget that allows no disruption: its drain waits until the budget goes. */
 async function heldPod(node: string, app: string): Promise<void> {

@@ -10,6 +10,7 @@ import { PACKAGE_ROOT } from '../../../src/paths.js';
 import { eventually } from '../../helpers/cli.js';
 import { createNamespace } from '../../helpers/namespace.js';
 import { ignore } from '../../helpers/nova.js';
+import { sandboxContainerLog } from '../../helpers/container-logs.js';
 
 const kubeconfig = inject('kubeconfig');
 const sandboxDir = inject('sandboxDir');
@@ -22,10 +23,9 @@ const IMAGE = 'ghcr.io/fleetdeck/fleetdeck:test';
 const SA_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
 const VERSION = (JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
-/** What the pod's container wrote in its last run (the log file keeps every run, each after a `--- ` line). */
+/** What the pod's container wrote in its last run (a log file per run, as the kubelet keeps them). */
 function lastRun(pod: string): string {
-  const text = fs.readFileSync(path.join(sandboxDir, 'clusters', 'workload-1', 'logs', 'pods', `${NS}_${pod}_fleetdeck.log`), 'utf8');
-  return text.slice(text.lastIndexOf('\n--- ') + 1).replace(/^--- .*\n/, '');
+  return sandboxContainerLog(path.join(sandboxDir, 'clusters', 'workload-1'), NS, pod, 'fleetdeck', true);
 }
 
 function podSpec(args: string[], restartPolicy = 'Never'): V1PodSpec {

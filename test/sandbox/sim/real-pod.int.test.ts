@@ -38,6 +38,7 @@ import {
 } from '../../helpers/control-plane.js';
 import { ignore } from '../../helpers/nova.js';
 import { createNamespace } from '../../helpers/namespace.js';
+import { sandboxContainerLog } from '../../helpers/container-logs.js';
 
 const kubeconfig = inject('kubeconfig');
 const sandboxDir = inject('sandboxDir');
@@ -132,6 +133,17 @@ describe('the sandbox runs a Nova control plane for real', () => {
     // Pod IPs stay what Endpoints accept; the processes listen on their own loopback addresses.
     expect(etcd.status?.podIP).not.toMatch(/^127\./);
     expect(apiserver.status?.containerStatuses?.[0]).toMatchObject({ ready: true, restartCount: 0 });
+    // Its container log (through the API server and the node's kubelet endpoint) is etcd's own output.
+    const etcdLog = await eventually(
+      'etcd log',
+      async () => {
+        const text = await core.readNamespacedPodLog({ name: etcd.metadata!.name!, namespace: NS, container: 'etcd' });
+        return /etcdserver|embed|"level"/.test(text) ? text : undefined;
+      },
+      30_000,
+      500,
+    );
+    expect(etcdLog).not.toMatch(/sandbox:/);
 
     const admin = clientConfig(server, pki.ca.certPem, pki.admin);
     const version = await eventually('/version through the load balancer', () => makeClient(admin, VersionApi).getCode(), 60_000, 500);
@@ -266,7 +278,17 @@ describe('the sandbox runs a Nova control plane for real', () => {
       Idle: 'True',
       Standby: 'False',
     });
-    await readyPod(w1, AGENT_NS, 'app=nova-agent', 30_000);
+    const agent = await readyPod(w1, AGENT_NS, 'app=nova-agent', 30_000);
+    const agentLog = await eventually(
+      'agent log',
+      async () => {
+        const text = await w1.readNamespacedPodLog({ name: agent.metadata!.name!, namespace: AGENT_NS });
+        return text.includes('registered cluster "kind-workload-1"') ? text : undefined;
+      },
+      30_000,
+      500,
+    );
+    expect(agentLog).toContain(`control plane server: ${server}`);
     // The heartbeat: the status is written again every 10 s.
     await eventually('a heartbeat', async () => (await read()).status?.lastUpdateTime !== cluster.status?.lastUpdateTime, 30_000, 1000);
 
@@ -342,6 +364,11 @@ describe('the sandbox runs a Nova control plane for real', () => {
       .getClusterCustomObject({ ...CLUSTERS, name: 'kind-workload-2' })
       .catch((e: unknown) => e);
     expect(statusCode(missing)).toBe(404);
+    // Its container log says why, once for the same error however many attempts failed.
+    const agentLog = await w2.readNamespacedPodLog({ name: pods[0]!.metadata!.name!, namespace: AGENT_NS });
+    const errors = agentLog.split('\n').filter((l) => l.includes('ERROR'));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/cannot register cluster "kind-workload-2" .*HTTP 401/);
   });
 
   it('a process that exits is restarted with back-off and reported as CrashLoopBackOff', async () => {
@@ -365,7 +392,7 @@ describe('the sandbox runs a Nova control plane for real', () => {
     expect(status.restartCount).toBeGreaterThanOrEqual(1);
     expect(status.lastState?.terminated?.exitCode).not.toBe(0);
     expect(await warnings(core, NS, 'BackOff')).not.toEqual([]);
-    const log = fs.readFileSync(path.join(sandboxDir, 'clusters', 'cp', 'logs', 'pods', `${NS}_crashing-etcd_etcd.log`), 'utf8');
+    const log = sandboxContainerLog(path.join(sandboxDir, 'clusters', 'cp'), NS, 'crashing-etcd', 'etcd');
     expect(log).toMatch(/no-such-flag/);
   });
 
