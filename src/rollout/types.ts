@@ -36,7 +36,12 @@ export interface NodeStatus {
   ignored: number;
   failed: number;
   /** The PodDisruptionBudget that refused the latest eviction, while a pod still waits for it. */
-  blockingPdb?: { namespace: string; name: string; disruptionsAllowed: number; /** The pod (namespace/name) whose eviction it refused. */ pod?: string };
+  blockingPdb?: {
+    namespace: string;
+    name: string;
+    disruptionsAllowed: number /** The pod (namespace/name) whose eviction it refused. */;
+    pod?: string;
+  };
   /** True when this rollout cordoned the node: abort uncordons only these (and only if not done). */
   cordonedByUs: boolean;
   startedAt?: string;

@@ -36,7 +36,8 @@ export function StatusScreen({ store, state, names, total, height, width, canSta
   if (state.detail !== undefined) {
     return <ContextDetail store={store} name={state.detail} state={state} height={height} width={width} onOpenLogs={onOpenLogs} />;
   }
-  if (state.view === 'fleet') return <FleetPanel store={store} height={height} width={width} isActive={!state.help} onOpenLogs={onOpenLogs} />;
+  if (state.view === 'fleet')
+    return <FleetPanel store={store} height={height} width={width} isActive={!state.help} onOpenLogs={onOpenLogs} />;
   return <ContextsView store={store} state={state} names={names} total={total} height={height} width={width} />;
 }
 

@@ -34,7 +34,17 @@ function moveOf(input: string, key: Key, count: number): { delta: number } | { i
 }
 
 /** The Rollouts tab's keys: the list, the progress view (a, r), and the y/n of an abort. */
-export function useRolloutsKeys({ store, actions, nav, dispatch: send, rows, nodeCount, readOnly, active, onOpenLogs }: RolloutsKeysOptions): void {
+export function useRolloutsKeys({
+  store,
+  actions,
+  nav,
+  dispatch: send,
+  rows,
+  nodeCount,
+  readOnly,
+  active,
+  onOpenLogs,
+}: RolloutsKeysOptions): void {
   // The navigation as of the last key, so the second key of a chunk sees what the first did.
   const live = useRef(nav);
   live.current = nav;

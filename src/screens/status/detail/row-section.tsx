@@ -28,7 +28,24 @@ export interface RowSectionProps<Row> extends SectionView {
 
 /** A section of an open context: a few lines of counts, a filterable table with a cursor, the selected row in full. */
 export function RowSection<Row>(props: RowSectionProps<Row>) {
-  const { rows, total, columns, rowKey, note, footer, pane, top = [], empty, filter, filtering, expanded, height, width, isActive, onLogs } = props;
+  const {
+    rows,
+    total,
+    columns,
+    rowKey,
+    note,
+    footer,
+    pane,
+    top = [],
+    empty,
+    filter,
+    filtering,
+    expanded,
+    height,
+    width,
+    isActive,
+    onLogs,
+  } = props;
   const theme = useTheme();
   const showFilter = filtering || filter !== '';
   const room = Math.max(2, height - top.length - (showFilter ? 1 : 0));

@@ -30,7 +30,9 @@ export function fleetLines(
     lines.push({ kind: 'blank' });
     lines.push({ kind: 'heading', text: `Clusters registered with the control plane (${rows.length})` });
     lines.push({ kind: 'text', text: format(header), bold: true });
-    cells.forEach((row, i) => lines.push({ kind: 'text', text: format(row), id: `cluster/${rows[i]?.[0] ?? ''}` }));
+    cells.forEach((row, i) => {
+      lines.push({ kind: 'text', text: format(row), id: `cluster/${rows[i]?.[0] ?? ''}` });
+    });
   }
   return lines;
 }

@@ -8,7 +8,12 @@ import { offsetShowing, type LineRow } from './line-rows.js';
  * page keys by a screenful, g/G to the ends. The cursor follows its row by id when the lines
  * change (a live checklist), and the page scrolls to keep it in sight.
  */
-export function useLineCursor(rows: readonly LineRow[], total: number, view: number, isActive: boolean): { row: LineRow | undefined; offset: number } {
+export function useLineCursor(
+  rows: readonly LineRow[],
+  total: number,
+  view: number,
+  isActive: boolean,
+): { row: LineRow | undefined; offset: number } {
   const [id, setId] = useState<string | undefined>(undefined);
   const offsetRef = useRef(0);
   const found = rows.findIndex((r) => r.id === id);
