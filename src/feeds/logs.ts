@@ -180,8 +180,12 @@ class LogsFeedImpl {
     v.streams.get(i)?.abort();
     v.streams.set(i, ctrl);
     const opts = { container: src.container, follow: s.follow, previous: s.previous, tailLines: this.opts.tailLines ?? TAIL_LINES };
+    let stopped = false;
+    ctrl.signal.addEventListener('abort', () => {
+      stopped = true;
+    });
     const onEntry = (e: LogEntry) => {
-      if (!ctrl.signal.aborted) this.hold(v, i, e, s.capacity);
+      if (!stopped) this.hold(v, i, e, s.capacity);
     };
     const p = this.work
       .stream(v.target.context, v.target.namespace, src.pod, opts, onEntry, ctrl.signal)
