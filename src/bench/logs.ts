@@ -8,7 +8,7 @@ import os from 'node:os';
 import { startLogsFeed, type LogsWork } from '../feeds/logs.js';
 import { renderApp } from '../screens/render.js';
 import { createFleetStore } from '../store/fleet-store.js';
-import { figure, mib, ms, note, percentile, progress, sleep, waitFor } from './util.js';
+import { figure, median, mib, ms, note, percentile, progress, sleep, waitFor } from './util.js';
 import { IdleStdin, VirtualTerminal } from './vterm.js';
 
 const RATE = 1_000;
