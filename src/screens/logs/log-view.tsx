@@ -84,6 +84,14 @@ export function LogView({ store, actions, width, height, active, onHelp, onQuit 
       <Box flexDirection="row" height={logHeight} overflow="hidden">
         <Box flexDirection="column" width={logWidth} height={logHeight} overflow="hidden">
           {empty ? <Text dimColor>{theme.text(slice.follow ? 'waiting for lines…' : 'no lines')}</Text> : null}
+          {/* No line at all: each pod's error, one line each (the API's own words). */}
+          {lines.length === 0
+            ? errors.slice(0, Math.max(0, rowsHeight - 1)).map((e) => (
+                <Text key={e.pod} color={theme.color('fail')}>
+                  {theme.text(truncate(`${e.pod}: ${(e.status as { error: string }).error}`, logWidth, theme.ellipsis))}
+                </Text>
+              ))
+            : null}
           <LogLines
             rows={rows}
             {...(slice.match !== undefined ? { match: slice.match } : {})}

@@ -180,3 +180,22 @@ describe('log view', () => {
     });
   }
 });
+
+describe('log view with no line', () => {
+  it("shows each pod's API error on a line of its own", async () => {
+    const store = threeContexts();
+    const work: LogsWork = {
+      findPods: async () => [POD, { ...POD, name: 'api-8e1' }],
+      events: async () => [],
+      stream: async (_c, _n, pod) => {
+        throw new Error(`HTTP 400: container "app" in pod "${pod}" is waiting to start: trying and failing to pull image`);
+      },
+    };
+    const feed = startLogsFeed(store, work, { flushMs: 5 });
+    const screen = await renderApp(appProps(store, { actions: { logs: feed } }));
+    feed.openLogs({ ...TARGET, pods: ['api-7d9', 'api-8e1'] });
+    await screen.waitFor('api-8e1: HTTP 400: container "app" in pod "api-8e1" is waiting');
+    expect(screen.frame()).toContain('api-7d9: HTTP 400: container "app" in pod "api-7d9" is waiting');
+    expect(screen.frame()).toContain('2 failed');
+  });
+});
