@@ -4,7 +4,7 @@ import { setReadOnly } from './kube/gate.js';
 import { setRequestTimeout } from './kube/request-timeout.js';
 import { registerApprove } from './program/approve.js';
 import { registerInstall } from './program/install.js';
-import { collect, outputOption, quiet, requestTimeoutValue } from './program/parsers.js';
+import { collect, intIn, outputOption, quiet, requestTimeoutValue } from './program/parsers.js';
 import { registerPreflight } from './program/preflight.js';
 import { registerRollout } from './program/rollout.js';
 import { registerSandbox } from './program/sandbox.js';
@@ -40,6 +40,7 @@ export function buildProgram(): Command {
       'give up on a single server request after this long (e.g. 30s, 2m); 0: never (default: each request its own)',
       requestTimeoutValue,
     )
+    .option('--log-lines <n>', 'lines the log view keeps per pod (default: 5000)', intIn(100, 1_000_000))
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({ writeErr: () => {}, outputError: () => {} })

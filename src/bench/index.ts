@@ -3,6 +3,8 @@
  *  - store: how long 50,000 watch updates take to reach the store and how many store
  *    updates (renders) they cause, and the heap held by their summaries;
  *  - the pod tracker's heap and speed with 50,000 pods (pods-memory.ts);
+ *  - the log view following 1,000 lines/s (logs.ts): frames a second, key latency, memory
+ *    growth, streams left after Esc (FLEETDECK_BENCH_LOG_SECONDS, default 60);
  *  - with FLEETDECK_BENCH_CLUSTERS=1 or `--clusters`: the Status figures on sandboxes it starts
  *    and stops itself (clusters.ts): one-shot status against kubectl, LIST requests while idle,
  *    change-to-screen latency, first render and memory with 5,000 nodes / 50,000 pods;
@@ -47,6 +49,12 @@ function storeBench(events: number): void {
 storeBench(50_000);
 benchPodTracker(50_000);
 await benchCertSet();
+{
+  // The log view is drawn to a virtual terminal: Ink must not switch to its CI mode.
+  delete process.env.CI;
+  const { logViewFigures } = await import('./logs.js');
+  await logViewFigures();
+}
 
 const clusters = process.env.FLEETDECK_BENCH_CLUSTERS === '1' || process.argv.includes('--clusters');
 const kc = process.env.FLEETDECK_BENCH_KUBECONFIG;

@@ -36,6 +36,7 @@ export async function runDashboard(opts: GlobalOptions): Promise<number> {
   setPluginTerminal(() => false, 'the dashboard keeps the terminal');
   const store = createFleetStore(session.contexts, session.fleet);
   const feeds = createFeeds<InstallerDeps>(store, session, {
+    ...(opts.logLines !== undefined ? { logLines: opts.logLines } : {}),
     // The sandbox started from the empty screen: its kubeconfig, the contexts --context picks (it has no fleet file).
     sandbox: async (progress, signal) => {
       const state = await sandboxUp({ dir: sandboxDir(), workloads: 2, nodes: 6, progress, signal });

@@ -10,6 +10,8 @@ import type { Session } from '../session/session.js';
 import type { Actions } from '../store/actions.js';
 import { setBanner, setContexts, updateSlice, type FleetStore } from '../store/fleet-store.js';
 import { lazyFeed } from './lazy.js';
+import { startLogsFeed, type LogsFeedOptions, type LogsWork } from './logs.js';
+import { logsWork } from './logs-work.js';
 import { startPrepareFeed, type Preflight } from './prepare.js';
 import { startStatusFeed, type StatusFeed, type StatusFeedOptions } from './status-feed.js';
 import { tabFeeds, type TabWork } from './tab-feeds.js';
@@ -27,6 +29,10 @@ export interface FeedsOptions<W> {
   work?: Partial<TabWork>;
   /** The status feed's options (tests: the batch interval). */
   status?: Omit<StatusFeedOptions, 'store' | 'fleet'>;
+  /** Lines the log view keeps per pod (--log-lines; default DEFAULT_LOG_LINES). */
+  logLines?: number;
+  /** The log view's work (default: the real one, through src/kube) and options. */
+  logs?: { work?: (kc: (context: string) => KubeConfig) => LogsWork } & LogsFeedOptions;
 }
 
 export interface Feeds<W> {
@@ -48,10 +54,14 @@ export function createFeeds<W>(store: FleetStore, first: Session, opts: FeedsOpt
   const quit = new AbortController();
   const tabs = tabFeeds(store, kc, opts.work);
   const prepare = startPrepareFeed(store, () => current, opts.preflight);
+  if (opts.logLines !== undefined) updateSlice(store, 'logs', (s) => ({ ...s, capacity: opts.logLines! }));
+  const { work: logsWorkOf = logsWork, ...logsOpts } = opts.logs ?? {};
+  const logs = startLogsFeed(store, logsWorkOf(kc), logsOpts);
 
   const setSession = async (next: Session) => {
     current = next;
     tabs.restart();
+    logs.restart();
     setContexts(store, next.contexts, next.fleet, next.files);
     await status?.stop();
     status = startStatus(next);
@@ -113,11 +123,13 @@ export function createFeeds<W>(store: FleetStore, first: Session, opts: FeedsOpt
         : {}),
       prepare,
       ...tabs.actions,
+      logs,
     },
     session: () => current,
     setSession,
     async stop() {
       quit.abort();
+      logs.stop();
       // Rollouts run from the Rollouts tab pause (resumable) rather than stop mid-write.
       await tabs.stop();
       await starting;

@@ -11,7 +11,8 @@ import type { FleetStore } from '../store/fleet-store.js';
 import { ApprovalsTab } from './approvals/approvals-tab.js';
 import { InstallTab } from './install-tab.js';
 import { InstallWizard } from './install/wizard.js';
-import { HELP_SECTIONS, ROLLOUTS_HELP_SECTIONS, STORAGE_HELP_SECTIONS } from './keymap.js';
+import { HELP_SECTIONS, LOGS_HELP_SECTIONS, ROLLOUTS_HELP_SECTIONS, STORAGE_HELP_SECTIONS } from './keymap.js';
+import { LogView } from './logs/log-view.js';
 import { PlaceholderScreen } from './placeholder.js';
 import { RolloutsTab } from './rollouts/rollouts-tab.js';
 import { StatusScreen } from './status.js';
@@ -109,17 +110,37 @@ function Dashboard({ store, ui, kubeconfigFiles, actions = {}, onQuit, columns, 
       <Box flexDirection="column" marginTop={1} height={bodyHeight + (tabs.hints ? 0 : 1)} overflow="hidden">
         {/* A screen taller than its lines is cut at the bottom, never squeezed (squeezed rows overlap). */}
         <Box flexDirection="column" flexShrink={0}>
-          <TabBody
-            store={store}
-            actions={actions}
-            ui={ui}
-            state={state}
-            view={view}
-            tabs={tabs}
-            width={width}
-            height={bodyHeight}
-            onQuit={onQuit}
-          />
+          {tabs.logs.open && actions.logs ? (
+            <>
+              {state.help ? <HelpOverlay sections={LOGS_HELP_SECTIONS} width={width} height={bodyHeight} /> : null}
+              {/* Hidden, not gone, under the help: where it was scrolled to is kept. */}
+              <Activity mode={state.help ? 'hidden' : 'visible'}>
+                <LogView
+                  store={store}
+                  actions={actions.logs}
+                  width={width}
+                  height={bodyHeight + 1}
+                  active={tabs.logs.ownsKeys}
+                  onHelp={() => dispatch({ type: 'toggleHelp' })}
+                  onQuit={onQuit}
+                />
+              </Activity>
+            </>
+          ) : null}
+          {/* Under the log view the screen stays mounted, hidden: Esc comes back to it as it was. */}
+          <Activity mode={tabs.logs.open ? 'hidden' : 'visible'}>
+            <TabBody
+              store={store}
+              actions={actions}
+              ui={ui}
+              state={tabs.logs.open ? { ...state, help: false } : state}
+              view={view}
+              tabs={tabs}
+              width={width}
+              height={bodyHeight}
+              onQuit={onQuit}
+            />
+          </Activity>
         </Box>
       </Box>
       {view.banner ? <Banner kind={view.banner.kind} text={view.banner.text} width={width} /> : null}

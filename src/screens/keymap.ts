@@ -99,6 +99,34 @@ export const STORAGE_HELP_SECTIONS: readonly HelpSection[] = [
   },
 ];
 
+/** The help over the log view: its keys beside the global ones. */
+export const LOGS_HELP_SECTIONS: readonly HelpSection[] = [
+  HELP_SECTIONS[0]!,
+  {
+    title: 'Logs',
+    keys: [
+      { key: 'f', label: 'follow on/off' },
+      { key: 'p', label: 'previous container' },
+      { key: 'c', label: 'next container' },
+      { key: 'w', label: 'wrap lines' },
+      { key: 't', label: 'timestamps' },
+      { key: 'e', label: 'events pane' },
+      { key: 's', label: 'save to a file' },
+      { key: 'esc', label: 'back' },
+    ],
+  },
+  {
+    title: 'Log lines',
+    keys: [
+      { key: 'j k ↑ ↓', label: 'scroll' },
+      { key: 'pgup pgdn', label: 'page' },
+      { key: 'g G', label: 'top / follow' },
+      { key: '/', label: 'search' },
+      { key: 'n N', label: 'older / newer match' },
+    ],
+  },
+];
+
 /** What the bottom line offers in each situation. */
 export type HintMode =
   | 'list'
@@ -119,6 +147,8 @@ export type HintMode =
   | 'storage'
   | 'approvals'
   | 'approvalsConfirm'
+  | 'logs'
+  | 'logSearch'
   | 'placeholder';
 
 const QUIT: KeyHint = { key: 'q', label: 'quit' };
@@ -128,6 +158,25 @@ const SECTIONS: KeyHint = { key: 'i/n/p/e', label: 'sections' };
 
 export function keyHints(mode: HintMode): KeyHint[] {
   switch (mode) {
+    case 'logs':
+      return [
+        { key: 'esc', label: 'back' },
+        HELP,
+        { key: 'f', label: 'follow' },
+        { key: 'p', label: 'previous' },
+        { key: 'c', label: 'container' },
+        { key: '/', label: 'search' },
+        { key: 'w', label: 'wrap' },
+        { key: 't', label: 'time' },
+        { key: 's', label: 'save' },
+        { key: 'e', label: 'events' },
+      ];
+    case 'logSearch':
+      return [
+        { key: 'type', label: 'to search' },
+        { key: 'enter', label: 'search' },
+        { key: 'esc', label: 'cancel' },
+      ];
     case 'list':
       return [
         HELP,

@@ -53,6 +53,9 @@ export function useAppTabs(store: FleetStore, actions: AppActions, state: AppSta
   const approvalsContext = useStore(store, (s) => s.approvals.context);
   const approvalsOn = useStore(store, (s) => s.approvals.status === 'on');
   const storageOn = useStore(store, (s) => s.storage.status === 'on');
+  // The log view, opened from any screen, lies over it (which stays as it was under it).
+  const logsOpen = useStore(store, (s) => s.logs.target !== undefined) && actions.logs !== undefined;
+  const logsOwnKeys = logsOpen && !state.help;
 
   const wizardOpen = install.deps !== undefined;
   const rolloutsShown = tab === 'rollouts' && actions.rollouts !== undefined;
@@ -62,7 +65,7 @@ export function useAppTabs(store: FleetStore, actions: AppActions, state: AppSta
   const storageOwnsKeys = storageShown && storageOn && storageOwnsKeyboard(storageNav);
   const approvalsOwnKeys = approvalsShown && approvalsOn;
   const rolloutsOwnKeys = rolloutsShown && ownsKeyboard(rolloutNav);
-  const noHints = wizardOpen || (rolloutsShown && rolloutNav.view === 'wizard') || storageOwnsKeys || approvalsOwnKeys;
+  const noHints = logsOwnKeys || wizardOpen || (rolloutsShown && rolloutNav.view === 'wizard') || storageOwnsKeys || approvalsOwnKeys;
 
   const mode = (): HintMode => {
     if (tab === 'install' && install.prepareOpen && !state.help) return 'prepareNodes';
@@ -87,8 +90,9 @@ export function useAppTabs(store: FleetStore, actions: AppActions, state: AppSta
     rollouts: { nav: rolloutNav, dispatch: rolloutDispatch, shown: rolloutsShown },
     storage: { nav: storageNav, dispatch: storageDispatch, shown: storageShown, ownsKeys: storageOwnsKeys },
     approvals: { shown: approvalsShown, ownsKeys: approvalsOwnKeys },
+    logs: { open: logsOpen, ownsKeys: logsOwnKeys },
     /** Another view owns the keyboard: the app's keys are off. */
-    keysTaken: wizardOpen || rolloutsOwnKeys || storageOwnsKeys || approvalsShown,
+    keysTaken: logsOwnKeys || wizardOpen || rolloutsOwnKeys || storageOwnsKeys || approvalsShown,
     hints: noHints ? undefined : keyHints(mode()),
   };
 }

@@ -15,6 +15,8 @@ export interface GlobalOptions {
   watch?: boolean;
   /** --request-timeout in ms (0: none). */
   requestTimeout?: number;
+  /** --log-lines: lines the log view keeps per pod. */
+  logLines?: number;
 }
 
 /** Colours are off with --no-color, NO_COLOR (any value) or a dumb terminal. */

@@ -9,6 +9,7 @@ import type { NodeRolloutRequest, NodeRolloutSummary } from '../kube/navarchos.j
 import type { Plan } from '../rollout/plan.js';
 import type { RolloutDryRun } from '../rollout/runner/dry-run.js';
 import type { PlanNode, RolloutSpec } from '../rollout/types.js';
+import type { LogTarget } from './log-target.js';
 import type { StorageTarget } from './storage.js';
 
 export interface SandboxActions {
@@ -68,6 +69,30 @@ export interface ApprovalActions {
   deny(name: string): void;
 }
 
+/** The log view's switches that re-open the streams, and those that change only how lines are shown. */
+export type LogToggle = 'follow' | 'previous' | 'wrap' | 'timestamps';
+
+export interface LogActions {
+  /**
+   * Open the log view over the current screen for `target` (any screen's `l`): its pods are
+   * found, their logs streamed into the logs slice. A view already open is replaced. Esc in the
+   * view calls close() and the screen under it is as it was.
+   */
+  openLogs(target: LogTarget): void;
+  /** Close the view: every stream and watch of it stops. */
+  close(): void;
+  /** follow and previous re-open the streams; wrap and timestamps change only the view. */
+  toggle(what: LogToggle): void;
+  /** Show the next container of the pods (cycling); the streams re-open. */
+  nextContainer(): void;
+  /** Search the lines held for `term` ('' clears); the current match becomes the newest. */
+  search(term: string): void;
+  /** The current match is the line of this `seq`. */
+  match(seq: number | undefined): void;
+  /** Save the lines held to `<pod>-<container>-<time>.log` in the working directory (never over a file); the slice's note says where. */
+  save(): void;
+}
+
 export interface Actions<W = unknown> {
   sandbox?: SandboxActions;
   install?: InstallActions<W>;
@@ -75,4 +100,5 @@ export interface Actions<W = unknown> {
   rollouts?: RolloutActions;
   storage?: StorageActions;
   approvals?: ApprovalActions;
+  logs?: LogActions;
 }

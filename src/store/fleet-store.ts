@@ -7,6 +7,7 @@ import { emptyPods } from '../kube/pods.js';
 import type { ContextPatch, ContextSink, ContextSlices, SliceKey } from '../kube/sink.js';
 import { emptyApprovals, type ApprovalsSlice } from './approvals.js';
 import { emptyInstall, type InstallSlice } from './install.js';
+import { emptyLogs, type LogsSlice } from './logs.js';
 import { emptyPrepare, type PrepareSlice } from './prepare.js';
 import { emptyRollouts, type RolloutsSlice } from './rollouts.js';
 import { emptyStorage, type StorageSlice } from './storage.js';
@@ -19,6 +20,8 @@ export interface TabSlices {
   approvals: ApprovalsSlice;
   prepare: PrepareSlice;
   install: InstallSlice;
+  /** The log view (opened over any tab). */
+  logs: LogsSlice;
 }
 
 export function emptyTabSlices(): TabSlices {
@@ -28,6 +31,7 @@ export function emptyTabSlices(): TabSlices {
     approvals: emptyApprovals(),
     prepare: emptyPrepare(),
     install: emptyInstall(),
+    logs: emptyLogs(),
   };
 }
 

@@ -1,0 +1,388 @@
+/**
+ * The log view's feed: on openLogs, the target's pods found (by name or selector), the
+ * container chosen (the target's, else the pod's default), the previous instance preferred when
+ * it crashed; one log stream per pod (the last TAIL_LINES lines, then followed), pods that join
+ * the selector added while following, the target object's Events re-read now and then. Lines are
+ * held in the feed and flushed into the slice's rings on a timer (at most 1000/flushMs store
+ * updates a second, whatever the log rate). Closing the view aborts every stream and the watch.
+ */
+import type { LogPod, ObjectEvent } from '../kube/log-pods.js';
+import type { LogEntry, PodLogOptions } from '../kube/pod-logs.js';
+import type { LogActions, LogToggle } from '../store/actions.js';
+import { updateSlice, type FleetStore } from '../store/fleet-store.js';
+import type { LogTarget } from '../store/log-target.js';
+import {
+  boundedText,
+  logsClosed,
+  logsOpened,
+  mergedLines,
+  newRing,
+  searchMatches,
+  type LogSource,
+  type LogsSlice,
+  type StreamStatus,
+} from '../store/logs.js';
+import { saveLog } from './log-save.js';
+
+/** Lines read back when a stream opens. */
+export const TAIL_LINES = 500;
+/** Store updates at most every this many ms while lines arrive. */
+export const FLUSH_MS = 100;
+const EVENTS_EVERY_MS = 15_000;
+
+/** What the feed calls, by context name (logs-work.ts binds it to the session; tests and the bench pass their own). */
+export interface LogsWork {
+  findPods(context: string, namespace: string, target: { pods?: string[]; selector?: string }): Promise<LogPod[]>;
+  /** Every pod of the selector, listed and added. Returns what stops the watch. */
+  watchPods?(
+    context: string,
+    namespace: string,
+    selector: string,
+    onPod: (pod: LogPod) => void,
+    onError: (message: string) => void,
+  ): { stop(): void | Promise<void> };
+  events(context: string, namespace: string, kind: string, name: string): Promise<ObjectEvent[]>;
+  /** Resolves when the log ends (or `signal` aborted it); rejects with one line. */
+  stream(
+    context: string,
+    namespace: string,
+    pod: string,
+    opts: PodLogOptions,
+    onEntry: (e: LogEntry) => void,
+    signal: AbortSignal,
+  ): Promise<void>;
+}
+
+export interface LogsFeedOptions {
+  flushMs?: number;
+  tailLines?: number;
+  eventsEveryMs?: number;
+  /** Where `s` saves (default: the working directory). */
+  dir?: string;
+  now?: () => Date;
+}
+
+export interface LogsFeed extends LogActions {
+  /** Streams open now (0 once the view closed and they ended). */
+  openStreams(): number;
+  /** The session changed: the open view reads again with its new KubeConfigs. */
+  restart(): void;
+  stop(): void;
+}
+
+/** One open view: its pods, streams, pending lines and timers. */
+interface View {
+  target: LogTarget;
+  pods: LogPod[];
+  streams: Map<number, AbortController>;
+  pending: Map<number, LogEntry[]>;
+  status: Map<number, StreamStatus>;
+  watch?: { stop(): void | Promise<void> };
+  eventsTimer?: NodeJS.Timeout;
+}
+
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/** The container a pod shows for the view's choice: the same name when it has it, '' when not. */
+const containerOf = (pod: LogPod, wanted: string | undefined) =>
+  wanted === undefined ? pod.defaultContainer : pod.containers.some((c) => c.name === wanted) ? wanted : '';
+
+export function startLogsFeed(store: FleetStore, work: LogsWork, opts: LogsFeedOptions = {}): LogsFeed {
+  const feed = new LogsFeedImpl(store, work, opts);
+  return {
+    openLogs: (target) => feed.openLogs(target),
+    close: () => feed.close(),
+    toggle: (what) => feed.toggle(what),
+    nextContainer: () => feed.nextContainer(),
+    search: (term) => feed.search(term),
+    match: (seq) => feed.match(seq),
+    save: () => void feed.save(),
+    openStreams: () => feed.running.size,
+    restart: () => feed.restart(),
+    stop: () => feed.end(),
+  };
+}
+
+class LogsFeedImpl {
+  private view: View | undefined;
+  private seq = 0;
+  private timer: NodeJS.Timeout | undefined;
+  readonly running = new Set<Promise<void>>();
+
+  constructor(
+    private readonly store: FleetStore,
+    private readonly work: LogsWork,
+    private readonly opts: LogsFeedOptions,
+  ) {}
+
+  private update(change: (s: LogsSlice) => LogsSlice): void {
+    updateSlice(this.store, 'logs', change);
+  }
+
+  private get slice(): LogsSlice {
+    return this.store.getState().logs;
+  }
+
+  /** The lines and statuses held since the last flush, into the slice: one store update. */
+  private flush(): void {
+    this.timer = undefined;
+    const v = this.view;
+    if (!v || (v.pending.size === 0 && v.status.size === 0)) return;
+    const { pending, status } = v;
+    v.pending = new Map();
+    v.status = new Map();
+    this.update((s) => {
+      const sources = s.sources.map((src, i) => {
+        for (const e of pending.get(i) ?? []) src.ring.push({ seq: ++this.seq, source: i, time: e.time, text: boundedText(e.text) });
+        const next = status.get(i);
+        return next !== undefined && next !== src.status ? { ...src, status: next } : src;
+      });
+      return { ...s, sources, revision: s.revision + 1 };
+    });
+  }
+
+  private schedule(): void {
+    this.timer ??= setTimeout(() => this.flush(), this.opts.flushMs ?? FLUSH_MS);
+  }
+
+  private setStatus(v: View, i: number, st: StreamStatus): void {
+    v.status.set(i, st);
+    this.schedule();
+  }
+
+  private stopStreams(v: View): void {
+    for (const c of v.streams.values()) c.abort();
+    v.streams.clear();
+    v.pending.clear();
+    v.status.clear();
+  }
+
+  /** A line of source i arrives: held until the next flush (no more than a ring's worth). */
+  private hold(v: View, i: number, e: LogEntry, capacity: number): void {
+    let q = v.pending.get(i);
+    if (!q) {
+      q = [];
+      v.pending.set(i, q);
+    }
+    if (q.length === 0 && !v.status.has(i) && this.slice.sources[i]?.status !== 'streaming') v.status.set(i, 'streaming');
+    q.push(e);
+    // Lines beyond a ring's capacity would be dropped at the flush anyway.
+    if (q.length >= 2 * capacity) q.splice(0, q.length - capacity);
+    this.schedule();
+  }
+
+  /** Open source i's stream with the slice's switches. */
+  private openStream(v: View, i: number): void {
+    const s = this.slice;
+    const src = s.sources[i];
+    if (!src?.container || this.view !== v) return;
+    const ctrl = new AbortController();
+    v.streams.get(i)?.abort();
+    v.streams.set(i, ctrl);
+    const opts = { container: src.container, follow: s.follow, previous: s.previous, tailLines: this.opts.tailLines ?? TAIL_LINES };
+    let stopped = false;
+    ctrl.signal.addEventListener('abort', () => {
+      stopped = true;
+    });
+    const onEntry = (e: LogEntry) => {
+      if (!stopped) this.hold(v, i, e, s.capacity);
+    };
+    const p = this.work
+      .stream(v.target.context, v.target.namespace, src.pod, opts, onEntry, ctrl.signal)
+      .then(
+        () => {
+          if (!ctrl.signal.aborted) this.setStatus(v, i, 'ended');
+        },
+        (err: unknown) => {
+          if (!ctrl.signal.aborted) this.setStatus(v, i, { error: message(err) });
+        },
+      )
+      .finally(() => {
+        this.running.delete(p);
+        if (v.streams.get(i) === ctrl) v.streams.delete(i);
+      });
+    this.running.add(p);
+  }
+
+  private openAll(v: View): void {
+    for (let i = 0; i < this.slice.sources.length; i++) this.openStream(v, i);
+  }
+
+  /** Every stream again from scratch (a switch changed): the rings emptied, the tail read again. */
+  private reopen(v: View): void {
+    this.stopStreams(v);
+    this.update((s) => ({
+      ...s,
+      sources: s.sources.map((src) => {
+        src.ring.clear();
+        const pod = v.pods.find((p) => p.name === src.pod);
+        return pod ? sourceFor(pod, s.container, src.ring) : src;
+      }),
+      revision: s.revision + 1,
+    }));
+    this.openAll(v);
+  }
+
+  /** A pod that joined the selector while following. */
+  private addPod(v: View, pod: LogPod): void {
+    if (this.view !== v || v.pods.some((p) => p.name === pod.name)) return;
+    v.pods.push(pod);
+    this.update((s) => ({
+      ...s,
+      sources: [...s.sources, sourceFor(pod, s.container, newRing(s.capacity))],
+      containers: [...new Set([...s.containers, ...pod.containers.map((c) => c.name)])],
+      revision: s.revision + 1,
+    }));
+    this.openStream(v, this.slice.sources.length - 1);
+  }
+
+  /** Watch the selector's pods while following (and only then). */
+  private syncWatch(v: View): void {
+    const { selector } = v.target;
+    const want = this.slice.follow && selector !== undefined && !v.target.pods?.length;
+    if (want && !v.watch && this.work.watchPods) {
+      v.watch = this.work.watchPods(
+        v.target.context,
+        v.target.namespace,
+        selector,
+        (pod) => this.addPod(v, pod),
+        () => {},
+      );
+    } else if (!want && v.watch) {
+      void v.watch.stop();
+      v.watch = undefined;
+    }
+  }
+
+  private readEvents(v: View): void {
+    const object = v.target.events ?? (v.pods[0] ? { kind: 'Pod', name: v.pods[0].name } : undefined);
+    if (!object) return;
+    this.work.events(v.target.context, object.namespace ?? v.target.namespace, object.kind, object.name).then(
+      (events) => {
+        if (this.view === v) this.update((s) => ({ ...s, events, eventsError: undefined }));
+      },
+      (err: unknown) => {
+        if (this.view === v) this.update((s) => ({ ...s, eventsError: message(err) }));
+      },
+    );
+  }
+
+  /** The pods found: a source each, the container and `previous` chosen, the streams, watch and Events started. */
+  private begin(v: View, pods: LogPod[]): void {
+    v.pods = [...pods];
+    const wanted = v.target.container;
+    const container = wanted && pods.some((p) => p.containers.some((c) => c.name === wanted)) ? wanted : pods[0]!.defaultContainer;
+    const chosen = pods.map((p) => p.containers.find((c) => c.name === containerOf(p, container)));
+    this.update((s) => ({
+      ...s,
+      phase: 'ready',
+      container,
+      containers: [...new Set(pods.flatMap((p) => p.containers.map((c) => c.name)))],
+      sources: pods.map((p) => sourceFor(p, container, newRing(s.capacity))),
+      previous: chosen.every((c) => c?.previousPreferred === true),
+      previousOffered: chosen.some((c) => (c?.restarts ?? 0) > 0),
+      revision: s.revision + 1,
+    }));
+    this.openAll(v);
+    this.syncWatch(v);
+    this.readEvents(v);
+    v.eventsTimer = setInterval(() => this.readEvents(v), this.opts.eventsEveryMs ?? EVENTS_EVERY_MS);
+    v.eventsTimer.unref?.();
+  }
+
+  private async start(v: View): Promise<void> {
+    let pods: LogPod[];
+    try {
+      pods = await this.work.findPods(v.target.context, v.target.namespace, { pods: v.target.pods, selector: v.target.selector });
+    } catch (err) {
+      if (this.view === v) this.update((s) => ({ ...s, phase: { error: `cannot read the pods: ${message(err)}` } }));
+      return;
+    }
+    if (this.view !== v) return;
+    if (pods.length > 0) return this.begin(v, pods);
+    const what = v.target.pods?.length ? v.target.pods.join(', ') : `selector ${v.target.selector ?? '(none)'}`;
+    this.update((s) => ({ ...s, phase: { error: `no pods found in ${v.target.namespace} (${what})` } }));
+  }
+
+  end(): void {
+    const v = this.view;
+    if (!v) return;
+    this.view = undefined;
+    this.stopStreams(v);
+    if (v.watch) void v.watch.stop();
+    clearInterval(v.eventsTimer);
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  openLogs(target: LogTarget): void {
+    this.end();
+    const v: View = { target, pods: [], streams: new Map(), pending: new Map(), status: new Map() };
+    this.view = v;
+    this.update((s) => logsOpened(s, target));
+    void this.start(v);
+  }
+
+  close(): void {
+    this.end();
+    this.update(logsClosed);
+  }
+
+  toggle(what: LogToggle): void {
+    this.update((s) => ({ ...s, [what]: !s[what], note: undefined }));
+    const v = this.view;
+    if (!v || (what !== 'follow' && what !== 'previous') || this.slice.phase !== 'ready') return;
+    this.syncWatch(v);
+    this.reopen(v);
+  }
+
+  nextContainer(): void {
+    const s = this.slice;
+    const v = this.view;
+    if (!v || s.containers.length < 2) return;
+    const at = s.containers.indexOf(s.container ?? '');
+    const container = s.containers[(at + 1) % s.containers.length]!;
+    const chosen = v.pods.map((p) => p.containers.find((c) => c.name === container));
+    this.update((x) => ({ ...x, container, previousOffered: chosen.some((c) => (c?.restarts ?? 0) > 0) }));
+    this.reopen(v);
+  }
+
+  search(term: string): void {
+    this.update((s) => {
+      const matches = searchMatches(mergedLines(s.sources), term);
+      const { match: _old, ...rest } = s;
+      const last = matches[matches.length - 1];
+      return { ...rest, search: term, ...(last !== undefined ? { match: last } : {}) };
+    });
+  }
+
+  match(seq: number | undefined): void {
+    this.update((s) => {
+      const { match: _old, ...rest } = s;
+      return seq === undefined ? rest : { ...rest, match: seq };
+    });
+  }
+
+  async save(): Promise<void> {
+    const note = await saveLog(this.slice, this.opts.dir ?? process.cwd(), this.opts.now?.() ?? new Date());
+    this.update((s) => ({ ...s, note }));
+  }
+
+  restart(): void {
+    const target = this.view?.target;
+    if (target) this.openLogs(target);
+  }
+}
+
+/** Pod's source for the view's container choice, reading into `ring`. */
+function sourceFor(pod: LogPod, container: string | undefined, ring: LogSource['ring']): LogSource {
+  const c = containerOf(pod, container);
+  return {
+    pod: pod.name,
+    container: c,
+    containers: pod.containers.map((x) => x.name),
+    restarts: pod.containers.find((x) => x.name === c)?.restarts ?? 0,
+    status: c ? 'connecting' : { error: `no container "${container}" in this pod` },
+    ring,
+  };
+}

@@ -1,0 +1,137 @@
+import { AppsV1Api, CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startLogsFeed, type LogsFeed } from '../../src/feeds/logs.js';
+import { logsWork } from '../../src/feeds/logs-work.js';
+import { makeClient } from '../../src/kube/client.js';
+import { configForContext, loadKubeconfig } from '../../src/kube/kubeconfig.js';
+import { streamPodLog } from '../../src/kube/pod-logs.js';
+import { createFleetStore, type FleetStore } from '../../src/store/fleet-store.js';
+import { mergedLines } from '../../src/store/logs.js';
+import { eventually } from '../helpers/cli.js';
+import { createNamespace } from '../helpers/namespace.js';
+
+const kubeconfig = inject('kubeconfig');
+const CONTEXT = 'kind-workload-1';
+const NS = 'logview-it';
+const SELECTOR = 'app=logview';
+
+const kc = (): KubeConfig => configForContext(loadKubeconfig({ kubeconfig }).config, CONTEXT);
+
+/** Whether the sandbox answers pods/log (its kubelet's log endpoint may not be there yet). */
+async function logsServed(pod: string): Promise<boolean> {
+  const ctrl = new AbortController();
+  setTimeout(() => ctrl.abort(), 10_000).unref();
+  try {
+    await streamPodLog(kc(), NS, pod, { container: 'app', tailLines: 1 }, () => {}, ctrl.signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('logs feed against the sandbox', () => {
+  let core: CoreV1Api;
+  let store: FleetStore;
+  let feed: LogsFeed;
+  let pods: string[] = [];
+  let served = false;
+
+  beforeAll(async () => {
+    core = makeClient(kc(), CoreV1Api);
+    await createNamespace(core, NS);
+    await makeClient(kc(), AppsV1Api).createNamespacedDeployment({
+      namespace: NS,
+      body: {
+        metadata: { name: 'logview' },
+        spec: {
+          replicas: 2,
+          selector: { matchLabels: { app: 'logview' } },
+          template: {
+            metadata: { labels: { app: 'logview' }, annotations: { 'sandbox.fleetdeck.io/log-rate': '20' } },
+            spec: { containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.9' }] },
+          },
+        },
+      },
+    });
+    pods = await eventually(
+      'two logview pods running',
+      async () => {
+        const list = await core.listNamespacedPod({ namespace: NS, labelSelector: SELECTOR });
+        const running = list.items.filter((p) => p.status?.phase === 'Running').map((p) => p.metadata?.name ?? '');
+        return running.length === 2 ? running.sort() : undefined;
+      },
+      90_000,
+    );
+    served = await logsServed(pods[0]!);
+    store = createFleetStore();
+    feed = startLogsFeed(store, logsWork(kc), { flushMs: 20 });
+  });
+
+  afterAll(async () => {
+    feed?.stop();
+    await core?.deleteNamespace({ name: NS }).catch(() => {});
+  });
+
+  it('finds the pods of a selector, their container, and the Events of the object', async () => {
+    await core.createNamespacedEvent({
+      namespace: NS,
+      body: {
+        metadata: { name: `${pods[0]}.logview-it-test` },
+        involvedObject: { kind: 'Pod', name: pods[0], namespace: NS, apiVersion: 'v1' },
+        reason: 'LogViewTest',
+        message: 'an Event for the log view',
+        type: 'Warning',
+        count: 2,
+        lastTimestamp: new Date(),
+        firstTimestamp: new Date(),
+        source: { component: 'logview-it' },
+      },
+    });
+    feed.openLogs({ title: 'logview', context: CONTEXT, namespace: NS, selector: SELECTOR });
+    await eventually('the pods resolved', () => store.getState().logs.phase === 'ready' || undefined, 30_000);
+    const s = store.getState().logs;
+    expect(s.sources.map((x) => x.pod).sort()).toEqual(pods);
+    expect(s.container).toBe('app');
+    expect(s.containers).toEqual(['app']);
+    const events = await eventually(
+      'the Events of the first pod',
+      () => store.getState().logs.events.find((e) => e.reason === 'LogViewTest'),
+      30_000,
+    );
+    expect(events).toMatchObject({ type: 'Warning', count: 2, message: 'an Event for the log view' });
+    feed.close();
+    await eventually('every stream closed', () => feed.openStreams() === 0 || undefined, 15_000);
+  });
+
+  it('answers each pod: lines while the log is served, one line of the API error when not; none stays open after close', async (ctx) => {
+    feed.openLogs({ title: 'logview', context: CONTEXT, namespace: NS, pods: [pods[0]!] });
+    const status = await eventually(
+      'the stream answered',
+      () => {
+        const st = store.getState().logs.sources[0]?.status;
+        return st === 'connecting' || st === undefined ? undefined : st;
+      },
+      30_000,
+    );
+    if (served) expect(status).toBe('streaming');
+    else {
+      expect(typeof status).toBe('object');
+      expect((status as { error: string }).error).not.toContain('\n');
+      ctx.annotate(`the API's answer: ${(status as { error: string }).error}`);
+    }
+    feed.close();
+    await eventually('every stream closed', () => feed.openStreams() === 0 || undefined, 15_000);
+    expect(store.getState().logs.target).toBeUndefined();
+  });
+
+  it('follows a sandbox pod writing lines (skipped until the sandbox serves pods/log)', async (ctx) => {
+    if (!served) ctx.skip('the sandbox does not serve pods/log yet');
+    feed.openLogs({ title: 'logview', context: CONTEXT, namespace: NS, pods: [pods[0]!] });
+    await eventually('lines from the pod', () => mergedLines(store.getState().logs.sources).length >= 5 || undefined, 30_000);
+    const first = mergedLines(store.getState().logs.sources)[0]!;
+    expect(first.time).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect(feed.openStreams()).toBe(1);
+    feed.close();
+    await eventually('the stream closed', () => feed.openStreams() === 0 || undefined, 15_000);
+  });
+});
