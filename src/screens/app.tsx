@@ -200,6 +200,7 @@ function TabBody({ store, actions, ui, state, view, tabs, width, height, onQuit 
         height={height}
         width={width}
         canStartSandbox={actions.sandbox !== undefined}
+        onOpenLogs={actions.logs?.openLogs}
       />
     );
   }
@@ -215,6 +216,7 @@ function TabBody({ store, actions, ui, state, view, tabs, width, height, onQuit 
         active={active}
         height={height}
         width={width}
+        onOpenLogs={actions.logs?.openLogs}
       />
     );
   }

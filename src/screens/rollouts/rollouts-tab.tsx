@@ -3,6 +3,7 @@ import { useEffect, type Dispatch } from 'react';
 import { useStore } from 'zustand';
 import type { RolloutActions } from '../../store/actions.js';
 import type { FleetStore } from '../../store/fleet-store.js';
+import type { LogTarget } from '../../store/log-target.js';
 import { RolloutsScreen } from './rollouts-screen.js';
 import type { RolloutsAction, RolloutsNav } from './use-rollouts-state.js';
 
@@ -15,6 +16,8 @@ export interface RolloutsTabProps {
   active: boolean;
   height: number;
   width: number;
+  /** `l` on a node whose drain a budget blocks: the blocked pod's log. */
+  onOpenLogs?: ((target: LogTarget) => void) | undefined;
 }
 
 /** The Rollouts tab: its feed starts when the tab is first shown; the screen once it runs. */

@@ -7,7 +7,8 @@ import type { PodClassification } from '../../../src/rollout/drain/filters.js';
 import type { Plan } from '../../../src/rollout/plan.js';
 import type { RolloutDryRun } from '../../../src/rollout/runner/dry-run.js';
 import type { NodeStatus, PlanNode, RolloutSpec, RolloutState } from '../../../src/rollout/types.js';
-import type { RolloutActions } from '../../../src/store/actions.js';
+import type { LogActions, RolloutActions } from '../../../src/store/actions.js';
+import type { LogTarget } from '../../../src/store/log-target.js';
 import { updateSlice } from '../../../src/store/fleet-store.js';
 import {
   actionChanged,
@@ -812,5 +813,43 @@ describe('the rollout in a terminal (rollout create, resume, watch NAME)', () =>
     expect(frame.indexOf('2/6 nodes done')).toBeGreaterThan(at.at(-1)!);
     expect(frame).toMatch(/w1-c\s+draining/);
     r.unmount();
+  });
+});
+
+describe('l in the progress view', () => {
+  it('opens the log of the pod a budget blocks on the selected node, and says so when none does', async () => {
+    const fake = fakeRollouts();
+    const opened: LogTarget[] = [];
+    const screen = await renderApp(
+      appProps(fake.store, {
+        actions: { rollouts: fake.actions, logs: { openLogs: (t: LogTarget) => opened.push(t) } as unknown as LogActions },
+        ui: { readOnly: false, ascii: false, color: false },
+      }),
+    );
+    await screen.press('3');
+    const blocked = runningRollout();
+    blocked.nodes[2] = {
+      ...blocked.nodes[2]!,
+      blockingPdb: { namespace: 'default', name: 'web', disruptionsAllowed: 0, pod: 'default/web-5d4-x2' },
+    };
+    fake.push('kind-workload-1', blocked);
+    await screen.waitFor('rollout-20261122-0530');
+    await screen.press(KEYS.enter);
+    await screen.waitFor('Log · last');
+
+    // Given the first node (done, nothing blocks it) selected, when l is pressed
+    await screen.press('l');
+    // Then it says no pod blocks it
+    await screen.waitFor('no pod blocks the drain of w1-a');
+    expect(opened).toEqual([]);
+
+    // When the blocked node is selected and l pressed
+    await screen.press('j');
+    await screen.press('j');
+    await screen.press('l');
+    // Then the blocked pod's log is asked for, in its namespace and context
+    await vi.waitFor(() => expect(opened).toHaveLength(1));
+    expect(opened[0]).toMatchObject({ context: 'kind-workload-1', namespace: 'default', pods: ['web-5d4-x2'] });
+    expect(opened[0]?.title).toContain('PodDisruptionBudget web');
   });
 });
