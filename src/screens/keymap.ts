@@ -147,6 +147,7 @@ export type HintMode =
   | 'storage'
   | 'approvals'
   | 'approvalsConfirm'
+  | 'detailPods'
   | 'logs'
   | 'logSearch'
   | 'placeholder';
@@ -189,15 +190,17 @@ export function keyHints(mode: HintMode): KeyHint[] {
         { key: 'A', label: 'approvals' },
       ];
     case 'fleet':
-      return [{ key: 'c', label: 'contexts' }, { key: 'j/k', label: 'scroll' }, HELP, QUIT, TAB];
+      return [{ key: 'c', label: 'contexts' }, { key: 'j/k', label: 'move' }, { key: 'l', label: 'logs' }, HELP, QUIT, TAB];
     case 'detail':
       return [{ key: 'esc', label: 'back' }, SECTIONS, { key: 'j/k', label: 'scroll' }, HELP, QUIT, TAB];
     case 'detailRows':
+    case 'detailPods':
       return [
         { key: 'esc', label: 'back' },
         SECTIONS,
         { key: 'j/k', label: 'move' },
         { key: 'enter', label: 'show' },
+        ...(mode === 'detailPods' ? [{ key: 'l', label: 'logs' }] : []),
         { key: '/', label: 'filter' },
         HELP,
         QUIT,
@@ -229,6 +232,7 @@ export function keyHints(mode: HintMode): KeyHint[] {
         { key: 'a', label: 'abort' },
         { key: 'r', label: 'resume' },
         { key: 'j/k', label: 'scroll' },
+        { key: 'l', label: 'logs' },
         { key: 'n', label: 'new' },
         HELP,
         QUIT,
