@@ -4,6 +4,7 @@ import { setReadOnly } from './kube/gate.js';
 import { setRequestTimeout } from './kube/request-timeout.js';
 import { registerApprove } from './program/approve.js';
 import { registerInstall } from './program/install.js';
+import { registerLogs } from './program/logs.js';
 import { collect, outputOption, quiet, requestTimeoutValue } from './program/parsers.js';
 import { registerPreflight } from './program/preflight.js';
 import { registerRollout } from './program/rollout.js';
@@ -64,6 +65,7 @@ export function buildProgram(): Command {
     registerStorage,
     registerApprove,
     registerPreflight,
+    registerLogs,
   ]) {
     register(program);
   }
