@@ -89,6 +89,29 @@ describe('fleetdeck logs: targets and errors', () => {
     expect(r.stderr.trim()).toBe(`fleetdeck: container nope is not valid for pod ${pod}; it has: [app]`);
   });
 
+  it('-f on more streams than --max-log-requests: kubectl’s line, exit 2', async () => {
+    await runningPods('web', 2);
+    const r = await runCli(['logs', ...base(), '-f', 'deploy/web', '--max-log-requests', '1']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe(
+      'fleetdeck: you are attempting to follow 2 log streams, but maximum allowed concurrency is 1, use --max-log-requests to increase the limit',
+    );
+  });
+
+  it('--fleet: the agent Deployment of each workload context, the components in the hosting context', async () => {
+    const fleet = ['--kubeconfig', inject('kubeconfig'), '--hosting-context', 'kind-cp', '--context', W1, '--namespace', NS];
+    const agents = await runCli(['logs', ...fleet, '--fleet', 'agents']);
+    expect(agents.code).toBe(1);
+    expect(agents.stderr.trim()).toBe(`fleetdeck: context ${W1}: deployment "nova-agent" not found in namespace ${NS}`);
+    const cp = await runCli(['logs', ...fleet, '--fleet', 'control-plane']);
+    expect(cp.code).toBe(1);
+    expect(cp.stderr.trim()).toMatch(
+      new RegExp(
+        `^fleetdeck: no pods for the control plane's components \\(app=etcd, component=apiserver.*\\) in namespace ${NS} of kind-cp$`,
+      ),
+    );
+  });
+
   it('with -f and a selector that matches nothing yet: it says so on stderr and waits', async () => {
     const cli = startCli(['logs', ...base(), '-f', '-l', 'app=later']);
     await eventually('the waiting line', () => /no pods for pods matching app=later .* yet; waiting/.test(cli.stderr()));
@@ -145,14 +168,20 @@ describe('fleetdeck logs: reading', () => {
   });
 
   it('ends cleanly when its reader closes the pipe', async () => {
-    const code = await new Promise<number | null>((resolve) => {
-      const sh = spawn('sh', ['-c', `"${process.execPath}" "${CLI}" logs ${base().join(' ')} -f deploy/web | head -2 >/dev/null`], {
-        env: { ...process.env, CI: 'true' },
-        stdio: 'ignore',
-      });
-      sh.on('close', resolve);
+    // The pipeline's status is head's; fleetdeck must end too, or the shell never returns.
+    const sh = spawn('sh', ['-c', `"${process.execPath}" "${CLI}" logs ${base().join(' ')} -f deploy/web | head -2 >/dev/null`], {
+      env: { ...process.env, CI: 'true' },
+      stdio: 'ignore',
+      detached: true,
     });
-    expect(code).toBe(0);
+    const closed = new Promise<number | null>((resolve) => sh.on('close', resolve));
+    try {
+      await eventually('the pipeline to end', () => sh.exitCode !== null || sh.signalCode !== null, 90_000);
+      expect(await closed).toBe(0);
+    } finally {
+      // Never leave the pipeline behind a failed test.
+      if (sh.exitCode === null && sh.pid) process.kill(-sh.pid, 'SIGKILL');
+    }
   });
 });
 
