@@ -24,6 +24,8 @@ interface Tail {
   abort: AbortController;
   retry: NodeJS.Timeout | undefined;
   backoffMs: number;
+  /** The last error said for this stream: a retry failing the same way says nothing new. */
+  lastError?: string;
 }
 
 type Mode = 'first' | 'from-start' | 'resume';
@@ -137,12 +139,16 @@ class Follower {
         if (!keep(entry)) return;
         t.point = advance(t.point, entry);
         t.backoffMs = 1000;
+        t.lastError = undefined;
         this.sink.line(source, entry);
       },
       abort.signal,
     )
       .catch((err: unknown) => {
-        if (!abort.signal.aborted) this.sink.warn(streamError(source, err));
+        if (abort.signal.aborted) return;
+        const message = streamError(source, err);
+        if (message !== t.lastError) this.sink.warn(message);
+        t.lastError = message;
       })
       .finally(() => {
         if (t.abort !== abort) return;

@@ -7,7 +7,7 @@ export function registerLogs(program: Command): void {
   program
     .command('logs')
     .description(
-      'print the logs of a pod, a workload’s pods, pods by selector or the fleet’s agents or control plane, from one or several contexts merged, each line prefixed context/pod/container (read-only)',
+      'print the logs of a pod, a workload’s pods, pods by selector or the fleet’s agents or control plane, of the current context or of each --context (repeatable) merged, each line prefixed context/pod/container (read-only)',
     )
     .argument('[target]', 'pod/NAME (or NAME), deployment/NAME, statefulset/NAME or daemonset/NAME (deploy/, sts/, ds/, po/ too)')
     .option('-n, --namespace <ns>', "the pods' namespace (default: the context's namespace in the kubeconfig, else default)")
