@@ -12,6 +12,7 @@ import type { LogSink } from './collect.js';
 import { sourceKey, type LogSource } from './format.js';
 import { firstRead, streamError, type LogRequest } from './request.js';
 import { advance, skipSeen, type ResumePoint } from './resume.js';
+import { afterEnd, hasLog, instanceOf, isNewInstance } from './decide.js';
 import { isOnePod, nothingMatched, podSources, type ResolvedScope, type ScopePods } from './scope.js';
 
 interface Tail {
@@ -29,11 +30,6 @@ interface Tail {
 }
 
 type Mode = 'first' | 'from-start' | 'resume';
-
-const instanceOf = (s: LogContainerStatus) => `${s.containerID}#${s.restarts}`;
-/** A container that has a log: running, or ended after it started. */
-const started = (s: LogContainerStatus | undefined): s is LogContainerStatus =>
-  !!s && (s.state !== 'waiting' || s.containerID !== '' || s.restarts > 0);
 
 /** The message of kubectl when a follow would open more streams than allowed. */
 export function tooManyStreams(n: number, max: number): string {
@@ -157,20 +153,18 @@ class Follower {
       });
   }
 
-  /** A stream ended by itself: a new instance, the same one again later, or the end. */
+  /** A stream ended by itself: a new instance, the same one again later, a wait, or the end. */
   private ended(t: Tail): void {
-    const pod = this.pods.get(podKey(t.scope, t.source.pod));
-    const status = pod?.statuses[t.source.container];
-    if (!pod || !status) return this.checkDone();
-    if (started(status) && instanceOf(status) !== t.instance) return this.start(t, status, 'from-start');
-    if (status.state === 'running' && !pod.finished) {
-      // The connection dropped while the container runs on: continue after the last line.
+    const key = podKey(t.scope, t.source.pod);
+    const next = afterEnd(this.pods.get(key), t.source.container, t.instance);
+    if (next === 'from-start') return this.start(t, this.pods.get(key)!.statuses[t.source.container]!, 'from-start');
+    if (next === 'resume') {
       t.retry = setTimeout(() => {
         t.retry = undefined;
-        const now = this.pods.get(podKey(t.scope, t.source.pod))?.statuses[t.source.container];
-        if (!t.open && this.tails.get(sourceKey(t.source)) === t && started(now)) {
-          this.start(t, now, instanceOf(now) === t.instance ? 'resume' : 'from-start');
-        }
+        if (t.open || this.tails.get(sourceKey(t.source)) !== t) return;
+        const now = this.pods.get(key)?.statuses[t.source.container];
+        if (now && isNewInstance(now, t.instance)) this.start(t, now, 'from-start');
+        else if (now?.state === 'running') this.start(t, now, 'resume');
       }, t.backoffMs);
       t.backoffMs = Math.min(t.backoffMs * 2, 30_000);
       return;
@@ -198,8 +192,8 @@ class Follower {
       const status = pod.statuses[source.container];
       const t = this.tails.get(sourceKey(source));
       if (t) {
-        if (!t.open && !t.retry && started(status) && instanceOf(status) !== t.instance) this.start(t, status, 'from-start');
-      } else if (started(status)) {
+        if (status && !t.open && !t.retry && isNewInstance(status, t.instance)) this.start(t, status, 'from-start');
+      } else if (hasLog(status)) {
         this.add(scope, source, status, mode);
       }
     }
