@@ -112,6 +112,44 @@ describe('fleetdeck logs: targets and errors', () => {
     );
   });
 
+  it('several contexts: each is asked, and the one without the workload is named', async () => {
+    const r = await runCli([
+      'logs',
+      '--kubeconfig',
+      inject('kubeconfig'),
+      '--context',
+      W1,
+      '--context',
+      'kind-workload-2',
+      '-n',
+      NS,
+      'deploy/web',
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe(`fleetdeck: context kind-workload-2: deployment "web" not found in namespace ${NS}`);
+  });
+
+  it('-f of one pod ends (exit 0) when the pod is deleted', async () => {
+    await core.createNamespacedPod({
+      namespace: NS,
+      body: {
+        metadata: { name: 'solo', labels: { app: 'solo' } },
+        spec: { containers: [{ name: 'app', image: 'registry.example/app:1' }] },
+      },
+    });
+    await runningPods('solo', 1);
+    const cli = startCli(['logs', ...base(), '-f', 'pod/solo']);
+    try {
+      // Following: the pod's watch is up once the first request of the stream was made.
+      await eventually('the follow to start', () => cli.lines.length > 0 || cli.stderr() !== '', 60_000);
+      await core.deleteNamespacedPod({ name: 'solo', namespace: NS, gracePeriodSeconds: 0 });
+      await eventually('the follow to end', () => cli.child.exitCode !== null || cli.child.signalCode !== null, 60_000);
+      expect(await cli.done).toEqual({ code: 0, signal: null });
+    } finally {
+      await stopCli(cli);
+    }
+  });
+
   it('with -f and a selector that matches nothing yet: it says so on stderr and waits', async () => {
     const cli = startCli(['logs', ...base(), '-f', '-l', 'app=later']);
     await eventually('the waiting line', () => /no pods for pods matching app=later .* yet; waiting/.test(cli.stderr()));
