@@ -92,20 +92,31 @@ class Follower {
     const mode = (p: LogPod): Mode => (seen.has(p.name) ? 'first' : 'from-start');
     for (const pod of initial) this.reconcile(scope, pod, 'first');
     const prefix = `${scope.context}/${scope.namespace}/`;
+    let lastError: string | undefined;
     this.watches.push(
       watchLogPods(scope.kc, scope.namespace, scope.query, {
         onList: (items) => {
           const names = new Set(items.map((p) => p.name));
           for (const key of [...this.pods.keys()]) {
-            if (key.startsWith(prefix) && !names.has(key.slice(prefix.length))) this.remove(scope, key.slice(prefix.length));
+            const name = key.slice(prefix.length);
+            if (!key.startsWith(prefix) || names.has(name)) continue;
+            seen.delete(name);
+            this.remove(scope, name);
           }
           for (const p of items) this.reconcile(scope, p, mode(p));
         },
         onEvent: (type, pod) => {
-          if (type === 'DELETED') this.remove(scope, pod.name);
-          else this.reconcile(scope, pod, mode(pod));
+          // A pod of the same name made again later (a StatefulSet's) is a new pod: read from its start.
+          if (type === 'DELETED') {
+            seen.delete(pod.name);
+            this.remove(scope, pod.name);
+          } else this.reconcile(scope, pod, mode(pod));
+          lastError = undefined;
         },
-        onError: (message) => this.sink.warn(`context ${scope.context}: watching pods: ${message}`),
+        onError: (message) => {
+          if (message !== lastError) this.sink.warn(`context ${scope.context}: watching pods: ${message}`);
+          lastError = message;
+        },
       }),
     );
   }
