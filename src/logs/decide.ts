@@ -4,8 +4,8 @@
  */
 import type { LogContainerStatus, LogPod } from '../kube/workloads.js';
 
-/** A container instance: the runtime's id and the restart count (ids may be missing). */
-export const instanceOf = (s: LogContainerStatus): string => `${s.containerID}#${s.restarts}`;
+/** A container instance: the runtime's id (which a container waiting to restart keeps: its last run's), else the restart count. */
+export const instanceOf = (s: LogContainerStatus): string => s.containerID || `#${s.restarts}`;
 
 /** A container that has a log to read: running, or ended after it started (a crash loop's last run). */
 export function hasLog(s: LogContainerStatus | undefined): s is LogContainerStatus {
@@ -13,11 +13,13 @@ export function hasLog(s: LogContainerStatus | undefined): s is LogContainerStat
 }
 
 /**
- * A container read before shows an instance not read yet: running or ended since. A container
- * waiting to restart shows the instance already read (its last run) — not opened again.
+ * A container read before shows an instance not read yet: one that ran since, even if it already
+ * crashed and waits to restart (its log is that run's). Without a runtime id, a waiting container
+ * cannot say which run it stands for: only a running or ended one counts.
  */
 export function isNewInstance(s: LogContainerStatus | undefined, read: string): boolean {
-  return !!s && s.state !== 'waiting' && instanceOf(s) !== read;
+  if (!hasLog(s) || instanceOf(s) === read) return false;
+  return s.containerID !== '' || s.state !== 'waiting';
 }
 
 export type AfterEnd = 'from-start' | 'resume' | 'wait' | 'gone';

@@ -19,7 +19,7 @@ interface Tail {
   source: LogSource;
   scope: ResolvedScope;
   open: boolean;
-  /** The container instance read last (`containerID#restarts`). */
+  /** The container instance read last (decide.ts instanceOf). */
   instance: string;
   point: ResumePoint | undefined;
   abort: AbortController;

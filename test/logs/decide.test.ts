@@ -3,7 +3,8 @@ import type { LogContainerStatus, LogPod } from '../../src/kube/workloads.js';
 import { afterEnd, hasLog, instanceOf, isNewInstance } from '../../src/logs/decide.js';
 
 const run1: LogContainerStatus = { restarts: 0, containerID: 'c://1', state: 'running' };
-const crashed: LogContainerStatus = { restarts: 1, containerID: '', state: 'waiting', reason: 'CrashLoopBackOff' };
+/** The run read (c://1) crashed: waiting to restart, the runtime id still its. */
+const crashed: LogContainerStatus = { restarts: 1, containerID: 'c://1', state: 'waiting', reason: 'CrashLoopBackOff' };
 const run2: LogContainerStatus = { restarts: 1, containerID: 'c://2', state: 'running' };
 const creating: LogContainerStatus = { restarts: 0, containerID: '', state: 'waiting', reason: 'ContainerCreating' };
 
@@ -30,12 +31,24 @@ describe('hasLog', () => {
 });
 
 describe('isNewInstance', () => {
-  it('a restarted container running again is new; waiting to restart is not (its last run was read)', () => {
+  it('a restarted container running again is new; waiting to restart after the run read is not', () => {
     const read = instanceOf(run1);
     expect(isNewInstance(run1, read)).toBe(false);
     expect(isNewInstance(crashed, read)).toBe(false);
     expect(isNewInstance(run2, read)).toBe(true);
     expect(isNewInstance({ ...run2, state: 'terminated' }, read)).toBe(true);
+  });
+
+  it('a run that started and crashed between two updates is new: its log is read', () => {
+    const missed: LogContainerStatus = { restarts: 2, containerID: 'c://2', state: 'waiting', reason: 'CrashLoopBackOff' };
+    expect(isNewInstance(missed, instanceOf(run1))).toBe(true);
+  });
+
+  it('without runtime ids: only a running or ended container counts as a new run', () => {
+    const noId = { restarts: 0, containerID: '', state: 'running' } as const;
+    const read = instanceOf(noId);
+    expect(isNewInstance({ ...noId, restarts: 1, state: 'waiting' }, read)).toBe(false);
+    expect(isNewInstance({ ...noId, restarts: 1 }, read)).toBe(true);
   });
 });
 
