@@ -4,6 +4,7 @@ import { setReadOnly } from './kube/gate.js';
 import { setRequestTimeout } from './kube/request-timeout.js';
 import { registerApprove } from './program/approve.js';
 import { registerInstall } from './program/install.js';
+import { registerLogs } from './program/logs.js';
 import { collect, intIn, outputOption, quiet, requestTimeoutValue } from './program/parsers.js';
 import { registerPreflight } from './program/preflight.js';
 import { registerRollout } from './program/rollout.js';
@@ -65,6 +66,7 @@ export function buildProgram(): Command {
     registerStorage,
     registerApprove,
     registerPreflight,
+    registerLogs,
   ]) {
     register(program);
   }

@@ -102,6 +102,32 @@ const CASES: Case[] = [
   usage('approve --auto without --requester', ['approve', ...W1, '--auto', '--signer', 'kubernetes.io/kubelet-serving'], /--requester/),
   usage('approve --deny with nothing to deny', ['approve', ...W1, '--deny', '--yes'], /name|--all-from/),
   usage('sandbox up --workloads -1', ['sandbox', 'up', '--workloads', '-1'], /--workloads/),
+  usage('logs without a target', ['logs', ...W1], /give a TARGET .*-l SELECTOR or --fleet/),
+  usage('logs of a kind without logs', ['logs', ...W1, 'service/web'], /cannot read logs of "service"/),
+  usage('logs with a target and -l', ['logs', ...W1, 'deploy/web', '-l', 'app=web'], /give one of TARGET, -l SELECTOR or --fleet/),
+  usage('logs --since 5x', ['logs', ...W1, 'deploy/web', '--since', '5x'], /--since "5x" is not a duration/),
+  usage('logs --since-time that is no time', ['logs', ...W1, 'deploy/web', '--since-time', 'yesterday'], /--since-time "yesterday"/),
+  usage(
+    'logs --since and --since-time',
+    ['logs', ...W1, 'deploy/web', '--since', '1m', '--since-time', '2026-11-25T10:00:00Z'],
+    /--since or --since-time/,
+  ),
+  usage('logs --tail ten', ['logs', ...W1, 'deploy/web', '--tail', 'ten'], /--tail "ten"/),
+  usage('logs -c with --all-containers', ['logs', ...W1, 'deploy/web', '-c', 'a', '--all-containers'], /-c NAME or --all-containers/),
+  usage('logs --max-log-requests 0', ['logs', ...W1, '-f', 'deploy/web', '--max-log-requests', '0'], /--max-log-requests "0"/),
+  usage('logs -l that does not parse', ['logs', ...W1, '-l', 'zone in (a'], /invalid selector "zone in \(a"/),
+  usage('logs -n that is no namespace', ['logs', ...W1, 'deploy/web', '-n', 'Bad_NS'], /"Bad_NS" is not a valid namespace name/),
+  usage('logs --fleet of something else', ['logs', ...W1, '--fleet', 'everything'], /--fleet "everything": use agents or control-plane/),
+  usage(
+    'logs --fleet without a fleet',
+    ['logs', '--kubeconfig', inject('kubeconfig'), '--fleet', 'agents'],
+    /no fleet defined; run fleetdeck install/,
+  ),
+  usage(
+    'logs on an unknown --context',
+    ['logs', '--kubeconfig', inject('kubeconfig'), '--context', 'nope', 'deploy/web'],
+    /context "nope" is not in the kubeconfig/,
+  ),
   usage('a bad --request-timeout', ['status', ...W1, '--request-timeout', '5x'], /--request-timeout.*5x/),
   usage('a negative --request-timeout', ['status', ...W1, '--request-timeout', '-1s'], /--request-timeout/),
   // Kubeconfigs and fleet files.
@@ -213,6 +239,13 @@ const CASES: Case[] = [
     code: 1,
     err: /no-such-rollout/,
   },
+  {
+    name: 'logs of an unknown deployment',
+    args: () => ['logs', ...W1, 'deploy/no-such-deploy'],
+    code: 1,
+    err: /deployment "no-such-deploy" not found/,
+  },
+  { name: 'logs of an unknown pod', args: () => ['logs', ...W1, 'no-such-pod'], code: 1, err: /pod "no-such-pod" not found/ },
   { name: 'watch of an unknown rollout', args: () => ['rollout', 'watch', 'no-such-rollout', ...W1], code: 1, err: /no-such-rollout/ },
 ];
 

@@ -54,6 +54,28 @@ describe('fleetdeck command line', () => {
     }
   });
 
+  it('logs --help lists its flags and exits 0', async () => {
+    const r = await runCli(['logs', '--help'], { env });
+    expect(r.code).toBe(0);
+    for (const flag of [
+      '--namespace',
+      '--container',
+      '--all-containers',
+      '--follow',
+      '--previous',
+      '--since ',
+      '--since-time',
+      '--tail',
+      '--timestamps',
+      '--selector',
+      '--fleet',
+      '--max-log-requests',
+      '--output',
+    ]) {
+      expect(r.stdout).toContain(flag);
+    }
+  });
+
   it('--version prints the package version', async () => {
     const r = await runCli(['--version'], { env });
     expect(r.code).toBe(0);
@@ -67,6 +89,8 @@ describe('fleetdeck command line', () => {
     [['sandbox', 'up', '--nodes', '0'], /^fleetdeck: .*out of range/],
     [['sandbox', 'up', '--replace-drained', '--no-replace'], /^fleetdeck: --replace-drained and --no-replace contradict each other$/],
     [['sandbox', 'frobnicate'], /^fleetdeck: unknown command 'frobnicate'/],
+    [['logs', '--tail', 'ten', 'deploy/web'], /^fleetdeck: --tail "ten" is not a number of lines \(-1 for all\)$/],
+    [['logs', 'svc/web'], /^fleetdeck: cannot read logs of "svc"/],
     [['status', '--kubeconfig', '/nonexistent/kubeconfig'], /^fleetdeck: kubeconfig \/nonexistent\/kubeconfig does not exist/],
   ])('%j is refused with one line and exit code 2', async (args, pattern) => {
     const r = await runCli(args, { env });

@@ -134,3 +134,27 @@ export interface ResolveOptions {
   /** No --context and no current context: undefined instead of an error. */
   optional?: boolean;
 }
+
+export interface ContextWithNamespace extends OneContext {
+  /** The context's namespace in the kubeconfig ('default' when it names none). */
+  namespace: string;
+}
+
+/**
+ * The contexts of a command that reads several clusters as kubectl would read one: each
+ * --context (repeatable), else the kubeconfig's current context; each with its own namespace.
+ * Reads only the kubeconfig (no fleet file).
+ */
+export function resolveContexts(opts: GlobalOptions, what: string): ContextWithNamespace[] {
+  const loaded = loadKubeconfig({ kubeconfig: opts.kubeconfig });
+  const given = [...new Set((opts.context ?? []).filter(Boolean))];
+  const current = loaded.config.getCurrentContext();
+  if (given.length === 0 && !current) throw new UsageError(`${what}: no --context given and the kubeconfig has no current context`);
+  const configs = contextConfigs(() => loaded.config);
+  return (given.length ? given : [current]).map((context) => {
+    known(loaded, context);
+    const kc = configs(context);
+    requireCredentials(context, kc);
+    return { context, kc, namespace: loaded.config.getContextObject(context)?.namespace || 'default' };
+  });
+}
