@@ -80,7 +80,8 @@ export function useAppTabs(store: FleetStore, actions: AppActions, state: AppSta
     if (tab !== 'status') return 'placeholder';
     if (empty) return actions.sandbox ? 'emptySandbox' : 'empty';
     if (state.filtering) return 'filtering';
-    if (state.detail !== undefined) return !isRowSection(state.section) ? 'detail' : state.expanded ? 'expanded' : state.section === 'pods' ? 'detailPods' : 'detailRows';
+    if (state.detail !== undefined)
+      return !isRowSection(state.section) ? 'detail' : state.expanded ? 'expanded' : state.section === 'pods' ? 'detailPods' : 'detailRows';
     return state.view === 'fleet' ? 'fleet' : 'list';
   };
 
