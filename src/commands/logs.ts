@@ -13,7 +13,7 @@ import { followLogs, tooManyStreams } from '../logs/follow.js';
 import { formatLine, type FormatOptions } from '../logs/format.js';
 import { parseMaxRequests, parseSince, parseSinceTime, parseTail } from '../logs/options.js';
 import type { LogRequest } from '../logs/request.js';
-import { allSources, listScopes, nothingMatched, resolveScope, type LogScope, type PodSelection } from '../logs/scope.js';
+import { allSources, listScopes, nothingMatched, resolveScope, type LogScope, type PodSelection, type ScopePods } from '../logs/scope.js';
 import { parseTarget } from '../logs/target.js';
 import { colorEnabled, requireOutput, type GlobalOptions } from '../session/options.js';
 import { openSession, requireCredentials, resolveContexts } from '../session/session.js';
@@ -111,19 +111,37 @@ function sink(fmt: FormatOptions): LogSink {
   };
 }
 
+/**
+ * Every scope's pods. With several contexts, one that cannot be read (unreachable, no such
+ * workload) is said in one line and the others are read; with one, or when none can be, its error ends the run.
+ */
+async function listAll(all: readonly LogScope[], warn: (text: string) => void): Promise<{ listed: ScopePods[]; failed: number }> {
+  const settled = await Promise.allSettled(all.map(async (scope) => (await listScopes([await resolveScope(scope)]))[0]!));
+  const listed = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const errors = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as unknown] : []));
+  if (errors.length > 0 && listed.length === 0) throw errors[0];
+  for (const err of errors) {
+    if (!(err instanceof UserError)) throw err;
+    warn(err.message);
+  }
+  return { listed, failed: errors.length };
+}
+
 export async function runLogs(target: string | undefined, opts: LogsOptions): Promise<number> {
   const output = requireOutput(opts.output);
   const req = logRequest(opts);
-  const resolved = await Promise.all(scopes(target, opts).map(resolveScope));
-  const listed = await listScopes(resolved);
-  const sources = allSources(listed, req);
   const fmt: FormatOptions = { output, timestamps: !!opts.timestamps, color: colorEnabled(opts) && !!process.stdout.isTTY };
+  const out = sink(fmt);
+  const { listed, failed } = await listAll(scopes(target, opts), out.warn);
+  const resolved = listed.map((l) => l.scope);
+  const sources = allSources(listed, req);
   const signal = runSignal();
+  const atLeast = (code: number) => (failed > 0 ? Math.max(code, 1) : code);
   // --previous reads ended instances: nothing to follow.
   if (!req.follow || req.previous) {
     if (sources.length === 0) throw new UserError(nothingMatched(resolved));
-    return collectLogs(sources, resolved, req, sink(fmt), signal);
+    return atLeast(await collectLogs(sources, resolved, req, out, signal));
   }
   if (sources.length > req.maxLogRequests) throw new UsageError(tooManyStreams(sources.length, req.maxLogRequests));
-  return followLogs(listed, req, sink(fmt), signal);
+  return atLeast(await followLogs(listed, req, out, signal));
 }

@@ -112,7 +112,7 @@ describe('fleetdeck logs: targets and errors', () => {
     );
   });
 
-  it('several contexts: each is asked, and the one without the workload is named', async () => {
+  it('several contexts: each is asked; the one without the workload is named, the others are read', async () => {
     const r = await runCli([
       'logs',
       '--kubeconfig',
@@ -127,6 +127,7 @@ describe('fleetdeck logs: targets and errors', () => {
     ]);
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toBe(`fleetdeck: context kind-workload-2: deployment "web" not found in namespace ${NS}`);
+    expect(r.stdout).toMatch(new RegExp(`^${W1}/web-[a-z0-9-]+/\\S+ `, 'm'));
   });
 
   it('-f of one pod ends (exit 0) when the pod is deleted', async () => {
