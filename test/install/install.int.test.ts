@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { makeClient, statusCode } from '../../src/kube/client.js';
 import { configForContext, loadKubeconfig } from '../../src/kube/kubeconfig.js';
 import { installSteps } from '../../src/install/plan.js';
-import { CLI, runCli } from '../helpers/cli.js';
+import { CLI, eventually, runCli } from '../helpers/cli.js';
 
 const kubeconfig = inject('kubeconfig');
 const NS = 'nova-e2e';
@@ -214,6 +214,41 @@ describe('install, end to end on the sandbox', () => {
     expect(await caFingerprint()).toBe(ca);
   });
 
+  it('after the install, fleetdeck logs and kubectl logs read the same agent lines; the control plane’s etcd log is etcd’s own', async () => {
+    const context = WORKLOADS[0]!;
+    // The agent has said it registered (it is quiet afterwards: the heartbeat writes no line).
+    const agent = await eventually(
+      'the agent’s registration line',
+      async () => {
+        const r = await runCli(['logs', '--kubeconfig', kubeconfig, '--context', context, '-n', NS, 'deployment/nova-agent'], { env });
+        return r.code === 0 && r.stdout.includes('registered cluster') ? r : undefined;
+      },
+      60_000,
+      1000,
+    );
+    const ours = agent.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => {
+        expect(line).toMatch(new RegExp(`^${context}/nova-agent-[a-z0-9-]+/\\S+ `));
+        return line.slice(line.indexOf(' ') + 1);
+      });
+    const theirs = await kubectl(['--kubeconfig', kubeconfig, '--context', context, '-n', NS, 'logs', 'deployment/nova-agent']);
+    expect(ours).toEqual(theirs.trimEnd().split('\n'));
+
+    // The fleet's control plane: etcd's own output among the components' lines.
+    const cp = await runCli(['logs', '--kubeconfig', kubeconfig, '--fleet', 'control-plane', '-o', 'json'], { env, timeoutMs: 60_000 });
+    expect(cp.code).toBe(0);
+    const lines = cp.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { context: string; pod: string; container: string; line: string });
+    const etcd = lines.filter((l) => l.pod.startsWith('etcd-'));
+    expect(etcd.length).toBeGreaterThan(0);
+    expect(etcd.every((l) => l.context === 'kind-cp')).toBe(true);
+    expect(etcd.some((l) => /etcdserver|embed|"level"/.test(l.line))).toBe(true);
+  });
+
   it('uninstall removes everything it created and the fleet file', async () => {
     const res = await runCli(UNINSTALL, { env, timeoutMs: 600_000 });
     expect(res.code).toBe(0);
@@ -265,3 +300,12 @@ describe('install, stopped by the prerequisite checks', () => {
     expect(await namespaceGone('kind-cp')).toBe(true);
   });
 });
+
+/** /usr/bin/kubectl's stdout (it must succeed). */
+function kubectl(args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile('/usr/bin/kubectl', args, { maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) =>
+      err ? reject(new Error(`kubectl ${args.join(' ')}: ${stderr || err.message}`)) : resolve(stdout),
+    );
+  });
+}
