@@ -21,8 +21,8 @@ function agentTarget(state: FleetState, context: string, clusterName?: string): 
     title: `${AGENT_DEPLOYMENT}${clusterName && clusterName !== context ? ` (cluster ${clusterName})` : ''}`,
     context,
     namespace: fleet.namespace,
+    // The pod's Events (the agent's own Warnings, e.g. ClusterRegistrationFailed), not the Deployment's scaling.
     selector,
-    events: { kind: 'Deployment', name: AGENT_DEPLOYMENT },
   };
 }
 
