@@ -1,17 +1,20 @@
 /**
  * The Status figures on real API servers (`npm run bench -- --clusters`, or
  * FLEETDECK_BENCH_CLUSTERS=1): starts its own sandboxes, fills them, prints figures 1–4 and
- * always stops the sandboxes again (also after an error or Ctrl-C).
+ * always stops the sandboxes again (also after an error or Ctrl-C). Figure 5 runs on the fleet
+ * sandbox before it stops, so it prints before figure 4.
  *
  *  1. one-shot `fleetdeck status -o json` against kubectl, 3 contexts × (100 nodes, 2,000 pods);
  *  2. LIST requests while idle with `watchFleet` running, against a baseline without it;
  *  3. pod status change → first dashboard frame showing it, 100 times;
- *  4. 5,000 nodes / 50,000 pods on one context: lists, first frame, RSS (fresh process).
+ *  4. 5,000 nodes / 50,000 pods on one context: lists, first frame, RSS (fresh process);
+ *  5. `fleetdeck logs -f` of a pod writing 1,000 lines/s: lines a second, lines lost, CPU, RSS, exit on SIGINT.
  */
 import { startStatusFeed, type StatusFeed } from '../feeds/status-feed.js';
 import { configForContext, contextInfos, loadKubeconfig } from '../kube/kubeconfig.js';
 import { changeFigure } from './change.js';
 import { idleFigure } from './idle.js';
+import { logsFollowFigure } from './logs-follow.js';
 import { drainFigure } from './drain.js';
 import { oneShotFigure } from './oneshot.js';
 import { BENCH_NAMESPACE, core, createPods, ensureNamespace, sandboxNodeNames, waitPodsRunning } from './populate.js';
@@ -28,6 +31,8 @@ export interface ClusterBenchOptions {
   changes: number;
   scaleNodes: number;
   scalePods: number;
+  /** How long figure 5 follows the pod. */
+  followSeconds: number;
 }
 
 export const DEFAULTS: ClusterBenchOptions = {
@@ -39,6 +44,7 @@ export const DEFAULTS: ClusterBenchOptions = {
   changes: 100,
   scaleNodes: 5000,
   scalePods: 50_000,
+  followSeconds: 30,
 };
 
 /** Ctrl-C, SIGTERM or a crash outside the figures: stop every sandbox, then exit. */
@@ -125,6 +131,8 @@ export async function runClusterFigures(o: ClusterBenchOptions = DEFAULTS): Prom
     });
     await fleet?.stop();
     fleet = undefined;
+    // Figure 5 on this sandbox before it stops (figure 4 runs alone on the scale cluster).
+    await guarded('figure 5', () => logsFollowFigure(sb.kubeconfig, names.at(-1)!, o.followSeconds));
     await stopSandbox(sb); // its CPU and memory are not figure 4's
 
     if (prepared) await guarded('figure 4', () => scaleFigure(prepared));

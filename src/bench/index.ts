@@ -7,7 +7,8 @@
  *    growth, streams left after Esc (FLEETDECK_BENCH_LOG_SECONDS, default 60);
  *  - with FLEETDECK_BENCH_CLUSTERS=1 or `--clusters`: the Status figures on sandboxes it starts
  *    and stops itself (clusters.ts): one-shot status against kubectl, LIST requests while idle,
- *    change-to-screen latency, first render and memory with 5,000 nodes / 50,000 pods;
+ *    change-to-screen latency, first render and memory with 5,000 nodes / 50,000 pods, and
+ *    `fleetdeck logs -f` of a pod writing 1,000 lines/s (lines a second, lines lost, CPU, RSS);
  *  - with FLEETDECK_BENCH_KUBECONFIG (existing clusters): `fleetdeck status -o json` against
  *    kubectl's node and pod lists for every context, and the ratio.
  */
