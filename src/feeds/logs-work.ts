@@ -4,7 +4,7 @@ import { describeError } from '../kube/client.js';
 import { listLogPods, listObjectEvents, readLogPod, watchLogPods, type LogPod } from '../kube/log-pods.js';
 import { streamPodLog } from '../kube/pod-logs.js';
 import { parseSelector, selectorMatches } from '../kube/selector.js';
-import type { LogsWork } from './logs.js';
+import type { LogsWork } from './logs-contract.js';
 
 /** One line for any failure (the API's own message, e.g. `container "x" … is waiting to start`). */
 const oneLine = (err: unknown) => new Error(describeError(err));

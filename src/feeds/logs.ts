@@ -6,9 +6,9 @@
  * held in the feed and flushed into the slice's rings on a timer (at most 1000/flushMs store
  * updates a second, whatever the log rate). Closing the view aborts every stream and the watch.
  */
-import type { LogPod, ObjectEvent } from '../kube/log-pods.js';
-import type { LogEntry, PodLogOptions } from '../kube/pod-logs.js';
-import type { LogActions, LogToggle } from '../store/actions.js';
+import type { LogPod } from '../kube/log-pods.js';
+import type { LogEntry } from '../kube/pod-logs.js';
+import type { LogToggle } from '../store/actions.js';
 import { updateSlice, type FleetStore } from '../store/fleet-store.js';
 import type { LogTarget } from '../store/log-target.js';
 import {
@@ -23,52 +23,15 @@ import {
   type StreamStatus,
 } from '../store/logs.js';
 import { saveLog } from './log-save.js';
+import type { LogsFeed, LogsFeedOptions, LogsWork } from './logs-contract.js';
+
+export type { LogsFeed, LogsFeedOptions, LogsWork } from './logs-contract.js';
 
 /** Lines read back when a stream opens. */
 export const TAIL_LINES = 500;
 /** Store updates at most every this many ms while lines arrive. */
 export const FLUSH_MS = 100;
 const EVENTS_EVERY_MS = 15_000;
-
-/** What the feed calls, by context name (logs-work.ts binds it to the session; tests and the bench pass their own). */
-export interface LogsWork {
-  findPods(context: string, namespace: string, target: { pods?: string[]; selector?: string }): Promise<LogPod[]>;
-  /** Every pod of the selector, listed and added. Returns what stops the watch. */
-  watchPods?(
-    context: string,
-    namespace: string,
-    selector: string,
-    onPod: (pod: LogPod) => void,
-    onError: (message: string) => void,
-  ): { stop(): void | Promise<void> };
-  events(context: string, namespace: string, kind: string, name: string): Promise<ObjectEvent[]>;
-  /** Resolves when the log ends (or `signal` aborted it); rejects with one line. */
-  stream(
-    context: string,
-    namespace: string,
-    pod: string,
-    opts: PodLogOptions,
-    onEntry: (e: LogEntry) => void,
-    signal: AbortSignal,
-  ): Promise<void>;
-}
-
-export interface LogsFeedOptions {
-  flushMs?: number;
-  tailLines?: number;
-  eventsEveryMs?: number;
-  /** Where `s` saves (default: the working directory). */
-  dir?: string;
-  now?: () => Date;
-}
-
-export interface LogsFeed extends LogActions {
-  /** Streams open now (0 once the view closed and they ended). */
-  openStreams(): number;
-  /** The session changed: the open view reads again with its new KubeConfigs. */
-  restart(): void;
-  stop(): void;
-}
 
 /** One open view: its pods, streams, pending lines and timers. */
 interface View {

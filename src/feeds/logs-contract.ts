@@ -1,0 +1,44 @@
+/** The log view feed's contract: what it calls (LogsWork, bound to the session in logs-work.ts), its options, what it offers. */
+import type { LogPod, ObjectEvent } from '../kube/log-pods.js';
+import type { LogEntry, PodLogOptions } from '../kube/pod-logs.js';
+import type { LogActions } from '../store/actions.js';
+
+/** What the feed calls, by context name (logs-work.ts binds it to the session; tests and the bench pass their own). */
+export interface LogsWork {
+  findPods(context: string, namespace: string, target: { pods?: string[]; selector?: string }): Promise<LogPod[]>;
+  /** Every pod of the selector, listed and added. Returns what stops the watch. */
+  watchPods?(
+    context: string,
+    namespace: string,
+    selector: string,
+    onPod: (pod: LogPod) => void,
+    onError: (message: string) => void,
+  ): { stop(): void | Promise<void> };
+  events(context: string, namespace: string, kind: string, name: string): Promise<ObjectEvent[]>;
+  /** Resolves when the log ends (or `signal` aborted it); rejects with one line. */
+  stream(
+    context: string,
+    namespace: string,
+    pod: string,
+    opts: PodLogOptions,
+    onEntry: (e: LogEntry) => void,
+    signal: AbortSignal,
+  ): Promise<void>;
+}
+
+export interface LogsFeedOptions {
+  flushMs?: number;
+  tailLines?: number;
+  eventsEveryMs?: number;
+  /** Where `s` saves (default: the working directory). */
+  dir?: string;
+  now?: () => Date;
+}
+
+export interface LogsFeed extends LogActions {
+  /** Streams open now (0 once the view closed and they ended). */
+  openStreams(): number;
+  /** The session changed: the open view reads again with its new KubeConfigs. */
+  restart(): void;
+  stop(): void;
+}
