@@ -55,5 +55,5 @@ export function streamPodLog(
     tailLines: opts.tailLines === undefined ? undefined : String(opts.tailLines),
     limitBytes: opts.limitBytes === undefined ? undefined : String(opts.limitBytes),
   };
-  return streamLines(kc, path, query, (line) => onEntry(splitTimestamp(line)), signal);
+  return streamLines(kc, path, query, (line) => onEntry(splitTimestamp(line)), signal, 'application/json, */*');
 }

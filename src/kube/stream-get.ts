@@ -11,7 +11,8 @@ import { configurationFor } from './client.js';
 /**
  * Sends GET `path` and calls `onLine` for every line of the answer until the server ends it
  * (resolves) or it fails (rejects: an ApiException for an HTTP error, with the server's Status
- * as body when it sent one; the transport's error otherwise). `signal` ends it early; it then resolves.
+ * as body when it sent one; the transport's error otherwise). `signal` ends it early; it then
+ * resolves. `accept`: what the answer may be (a watch's events are JSON; a log is text).
  */
 export async function streamLines(
   kc: KubeConfig,
@@ -19,11 +20,12 @@ export async function streamLines(
   query: Record<string, string | undefined>,
   onLine: (line: string) => void,
   signal: AbortSignal,
+  accept = 'application/json',
 ): Promise<void> {
   const config = configurationFor(kc);
   const ctx = config.baseServer.makeRequestContext(path, HttpMethod.GET);
   for (const [k, v] of Object.entries(query)) if (v !== undefined) ctx.setQueryParam(k, v);
-  ctx.setHeaderParam('Accept', 'application/json, */*');
+  ctx.setHeaderParam('Accept', accept);
   ctx.setSignal(signal);
   await config.authMethods.default?.applySecurityAuthentication(ctx);
   let res: ResponseContext;
