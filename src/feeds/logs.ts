@@ -6,7 +6,8 @@
  * held in the feed and flushed into the slice's rings on a timer (at most 1000/flushMs store
  * updates a second, whatever the log rate). Closing the view aborts every stream and the watch.
  */
-import type { LogPod } from '../kube/log-pods.js';
+import { defaultContainer, podContainers, prefersPrevious, restartsOf } from '../kube/log-pods.js';
+import type { LogPod } from '../kube/workloads.js';
 import type { LogEntry } from '../kube/pod-logs.js';
 import type { LogToggle } from '../store/actions.js';
 import { updateSlice, type FleetStore } from '../store/fleet-store.js';
@@ -48,7 +49,7 @@ const message = (err: unknown) => (err instanceof Error ? err.message : String(e
 
 /** The container a pod shows for the view's choice: the same name when it has it, '' when not. */
 const containerOf = (pod: LogPod, wanted: string | undefined) =>
-  wanted === undefined ? pod.defaultContainer : pod.containers.some((c) => c.name === wanted) ? wanted : '';
+  wanted === undefined ? defaultContainer(pod) : podContainers(pod).includes(wanted) ? wanted : '';
 
 export function startLogsFeed(store: FleetStore, work: LogsWork, opts: LogsFeedOptions = {}): LogsFeed {
   const feed = new LogsFeedImpl(store, work, opts);
@@ -193,7 +194,7 @@ class LogsFeedImpl {
     this.update((s) => ({
       ...s,
       sources: [...s.sources, sourceFor(pod, s.container, newRing(s.capacity))],
-      containers: [...new Set([...s.containers, ...pod.containers.map((c) => c.name)])],
+      containers: [...new Set([...s.containers, ...podContainers(pod)])],
       revision: s.revision + 1,
     }));
     this.openStream(v, this.slice.sources.length - 1);
@@ -207,9 +208,15 @@ class LogsFeedImpl {
       v.watch = this.work.watchPods(
         v.target.context,
         v.target.namespace,
-        selector,
-        (pod) => this.addPod(v, pod),
-        () => {},
+        { selector },
+        {
+          onList: (pods) => {
+            for (const pod of pods) this.addPod(v, pod);
+          },
+          onEvent: (type, pod) => {
+            if (type !== 'DELETED') this.addPod(v, pod);
+          },
+        },
       );
     } else if (!want && v.watch) {
       void v.watch.stop();
@@ -234,15 +241,18 @@ class LogsFeedImpl {
   private begin(v: View, pods: LogPod[]): void {
     v.pods = [...pods];
     const wanted = v.target.container;
-    const container = wanted && pods.some((p) => p.containers.some((c) => c.name === wanted)) ? wanted : pods[0]!.defaultContainer;
-    const chosen = pods.map((p) => p.containers.find((c) => c.name === containerOf(p, container)));
+    const container = wanted && pods.some((p) => podContainers(p).includes(wanted)) ? wanted : defaultContainer(pods[0]!);
+    const chosen = pods.map((p) => {
+      const c = containerOf(p, container);
+      return c ? p.statuses[c] : undefined;
+    });
     this.update((s) => ({
       ...s,
       phase: 'ready',
       container,
-      containers: [...new Set(pods.flatMap((p) => p.containers.map((c) => c.name)))],
+      containers: [...new Set(pods.flatMap(podContainers))],
       sources: pods.map((p) => sourceFor(p, container, newRing(s.capacity))),
-      previous: chosen.every((c) => c?.previousPreferred === true),
+      previous: chosen.every(prefersPrevious),
       previousOffered: chosen.some((c) => (c?.restarts ?? 0) > 0),
       revision: s.revision + 1,
     }));
@@ -305,8 +315,7 @@ class LogsFeedImpl {
     if (!v || s.containers.length < 2) return;
     const at = s.containers.indexOf(s.container ?? '');
     const container = s.containers[(at + 1) % s.containers.length]!;
-    const chosen = v.pods.map((p) => p.containers.find((c) => c.name === container));
-    this.update((x) => ({ ...x, container, previousOffered: chosen.some((c) => (c?.restarts ?? 0) > 0) }));
+    this.update((x) => ({ ...x, container, previousOffered: v.pods.some((p) => restartsOf(p, container) > 0) }));
     this.reopen(v);
   }
 
@@ -343,8 +352,8 @@ function sourceFor(pod: LogPod, container: string | undefined, ring: LogSource['
   return {
     pod: pod.name,
     container: c,
-    containers: pod.containers.map((x) => x.name),
-    restarts: pod.containers.find((x) => x.name === c)?.restarts ?? 0,
+    containers: podContainers(pod),
+    restarts: restartsOf(pod, c),
     status: c ? 'connecting' : { error: `no container "${container}" in this pod` },
     ring,
   };

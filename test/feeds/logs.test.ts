@@ -3,17 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startLogsFeed, type LogsWork } from '../../src/feeds/logs.js';
-import type { LogPod } from '../../src/kube/log-pods.js';
 import type { LogEntry, PodLogOptions } from '../../src/kube/pod-logs.js';
+import type { LogPod, PodWatchHandlers } from '../../src/kube/workloads.js';
 import { createFleetStore } from '../../src/store/fleet-store.js';
 import { mergedLines } from '../../src/store/logs.js';
+import { logPod, type ContainerSpec } from '../helpers/log-pod.js';
 
-function pod(name: string, containers: { name: string; restarts?: number; previousPreferred?: boolean }[], def?: string): LogPod {
-  return {
-    name,
-    containers: containers.map((c) => ({ restarts: 0, previousPreferred: false, ...c })),
-    defaultContainer: def ?? containers[0]!.name,
-  };
+function pod(name: string, containers: ContainerSpec[], def?: string): LogPod {
+  return logPod(name, containers, def ? { defaultContainer: def } : {});
 }
 
 interface OpenStream {
@@ -28,12 +25,12 @@ interface OpenStream {
 /** Work whose streams the test drives: each open stream recorded, ended by the test or by its signal. */
 function fakeWork(pods: LogPod[]) {
   const streams: OpenStream[] = [];
-  const watched: ((p: LogPod) => void)[] = [];
+  const watched: PodWatchHandlers[] = [];
   let watchesStopped = 0;
   const work: LogsWork = {
     findPods: async () => pods,
-    watchPods: (_c, _n, _s, onPod) => {
-      watched.push(onPod);
+    watchPods: (_c, _n, _t, handlers) => {
+      watched.push(handlers);
       return { stop: () => void watchesStopped++ };
     },
     events: async () => [{ type: 'Warning', reason: 'BackOff', message: 'Back-off restarting failed container', count: 3, lastSeen: 1 }],
@@ -87,7 +84,7 @@ describe('logs feed', () => {
 
   it('prefers the previous instance of a crash-looping container', async () => {
     const store = createFleetStore();
-    const f = fakeWork([pod('a', [{ name: 'app', restarts: 4, previousPreferred: true }])]);
+    const f = fakeWork([pod('a', [{ name: 'app', restarts: 4, state: 'waiting', reason: 'CrashLoopBackOff' }])]);
     const feed = startLogsFeed(store, f.work, { flushMs: 5 });
     feed.openLogs({ ...target, pods: ['a'] });
     await until(() => f.streams.length === 1);
@@ -158,8 +155,8 @@ describe('logs feed', () => {
     const feed = startLogsFeed(store, f.work, { flushMs: 5 });
     feed.openLogs(target);
     await until(() => f.watched.length === 1);
-    f.watched[0]!(pod('a', [{ name: 'app' }]));
-    f.watched[0]!(pod('c', [{ name: 'app' }]));
+    f.watched[0]!.onList([pod('a', [{ name: 'app' }])]);
+    f.watched[0]!.onEvent('ADDED', pod('c', [{ name: 'app' }]));
     await until(() => f.streams.length === 2);
     expect(store.getState().logs.sources.map((s) => s.pod)).toEqual(['a', 'c']);
     feed.close();
