@@ -1,46 +1,30 @@
 /**
- * The log view's feed: on openLogs, the target's pods found (by name or selector), the
- * container chosen (the target's, else the pod's default), the previous instance preferred when
- * it crashed; one log stream per pod (the last TAIL_LINES lines, then followed), pods that join
- * the selector added while following, the target object's Events re-read now and then. Lines are
- * held in the feed and flushed into the slice's rings on a timer (at most 1000/flushMs store
- * updates a second, whatever the log rate). Closing the view aborts every stream and the watch.
+ * The log view's feed, what the view's actions do: on openLogs, the target's pods found (by name
+ * or selector), the container chosen (the target's, else the pod's default), the previous
+ * instance preferred when it crashed; one log stream per pod (log-streams.ts: the last lines,
+ * then followed, flushed into the slice on a timer), pods that join the selector added while
+ * following, the target object's Events re-read now and then; the switches, container, search
+ * and save. Closing the view aborts every stream and the watch.
  */
 import { defaultContainer, podContainers, prefersPrevious, restartsOf } from '../kube/log-pods.js';
 import type { LogPod } from '../kube/workloads.js';
-import type { LogEntry } from '../kube/pod-logs.js';
 import type { LogToggle } from '../store/actions.js';
 import { updateSlice, type FleetStore } from '../store/fleet-store.js';
 import type { LogTarget } from '../store/log-target.js';
-import {
-  boundedText,
-  logsClosed,
-  logsOpened,
-  mergedLines,
-  newRing,
-  searchMatches,
-  type LogSource,
-  type LogsSlice,
-  type StreamStatus,
-} from '../store/logs.js';
+import { logsClosed, logsOpened, mergedLines, newRing, searchMatches, type LogSource, type LogsSlice } from '../store/logs.js';
 import { saveLog } from './log-save.js';
+import { ViewStreams, type StreamsShared } from './log-streams.js';
 import type { LogsFeed, LogsFeedOptions, LogsWork } from './logs-contract.js';
 
 export type { LogsFeed, LogsFeedOptions, LogsWork } from './logs-contract.js';
 
-/** Lines read back when a stream opens. */
-export const TAIL_LINES = 500;
-/** Store updates at most every this many ms while lines arrive. */
-export const FLUSH_MS = 100;
 const EVENTS_EVERY_MS = 15_000;
 
-/** One open view: its pods, streams, pending lines and timers. */
+/** One open view: its pods, streams, pod watch and Events timer. */
 interface View {
   target: LogTarget;
   pods: LogPod[];
-  streams: Map<number, AbortController>;
-  pending: Map<number, LogEntry[]>;
-  status: Map<number, StreamStatus>;
+  streams: ViewStreams;
   watch?: { stop(): void | Promise<void> };
   eventsTimer?: NodeJS.Timeout;
 }
@@ -61,7 +45,7 @@ export function startLogsFeed(store: FleetStore, work: LogsWork, opts: LogsFeedO
     search: (term) => feed.search(term),
     match: (seq) => feed.match(seq),
     save: () => void feed.save(),
-    openStreams: () => feed.running.size,
+    openStreams: () => feed.shared.running.size,
     restart: () => feed.restart(),
     stop: () => feed.end(),
   };
@@ -70,14 +54,15 @@ export function startLogsFeed(store: FleetStore, work: LogsWork, opts: LogsFeedO
 class LogsFeedImpl {
   private view: View | undefined;
   private seq = 0;
-  private timer: NodeJS.Timeout | undefined;
-  readonly running = new Set<Promise<void>>();
+  readonly shared: StreamsShared;
 
   constructor(
     private readonly store: FleetStore,
     private readonly work: LogsWork,
     private readonly opts: LogsFeedOptions,
-  ) {}
+  ) {
+    this.shared = { store, work, flushMs: opts.flushMs, tailLines: opts.tailLines, running: new Set(), nextSeq: () => ++this.seq };
+  }
 
   private update(change: (s: LogsSlice) => LogsSlice): void {
     updateSlice(this.store, 'logs', change);
@@ -87,94 +72,9 @@ class LogsFeedImpl {
     return this.store.getState().logs;
   }
 
-  /** The lines and statuses held since the last flush, into the slice: one store update. */
-  private flush(): void {
-    this.timer = undefined;
-    const v = this.view;
-    if (!v || (v.pending.size === 0 && v.status.size === 0)) return;
-    const { pending, status } = v;
-    v.pending = new Map();
-    v.status = new Map();
-    this.update((s) => {
-      const sources = s.sources.map((src, i) => {
-        for (const e of pending.get(i) ?? []) src.ring.push({ seq: ++this.seq, source: i, time: e.time, text: boundedText(e.text) });
-        const next = status.get(i);
-        return next !== undefined && next !== src.status ? { ...src, status: next } : src;
-      });
-      return { ...s, sources, revision: s.revision + 1 };
-    });
-  }
-
-  private schedule(): void {
-    this.timer ??= setTimeout(() => this.flush(), this.opts.flushMs ?? FLUSH_MS);
-  }
-
-  private setStatus(v: View, i: number, st: StreamStatus): void {
-    v.status.set(i, st);
-    this.schedule();
-  }
-
-  private stopStreams(v: View): void {
-    for (const c of v.streams.values()) c.abort();
-    v.streams.clear();
-    v.pending.clear();
-    v.status.clear();
-  }
-
-  /** A line of source i arrives: held until the next flush (no more than a ring's worth). */
-  private hold(v: View, i: number, e: LogEntry, capacity: number): void {
-    let q = v.pending.get(i);
-    if (!q) {
-      q = [];
-      v.pending.set(i, q);
-    }
-    if (q.length === 0 && !v.status.has(i) && this.slice.sources[i]?.status !== 'streaming') v.status.set(i, 'streaming');
-    q.push(e);
-    // Lines beyond a ring's capacity would be dropped at the flush anyway.
-    if (q.length >= 2 * capacity) q.splice(0, q.length - capacity);
-    this.schedule();
-  }
-
-  /** Open source i's stream with the slice's switches. */
-  private openStream(v: View, i: number): void {
-    const s = this.slice;
-    const src = s.sources[i];
-    if (!src?.container || this.view !== v) return;
-    const ctrl = new AbortController();
-    v.streams.get(i)?.abort();
-    v.streams.set(i, ctrl);
-    const opts = { container: src.container, follow: s.follow, previous: s.previous, tailLines: this.opts.tailLines ?? TAIL_LINES };
-    let stopped = false;
-    ctrl.signal.addEventListener('abort', () => {
-      stopped = true;
-    });
-    const onEntry = (e: LogEntry) => {
-      if (!stopped) this.hold(v, i, e, s.capacity);
-    };
-    const p = this.work
-      .stream(v.target.context, v.target.namespace, src.pod, opts, onEntry, ctrl.signal)
-      .then(
-        () => {
-          if (!ctrl.signal.aborted) this.setStatus(v, i, 'ended');
-        },
-        (err: unknown) => {
-          if (!ctrl.signal.aborted) this.setStatus(v, i, { error: message(err) });
-        },
-      )
-      .finally(() => {
-        this.running.delete(p);
-        if (v.streams.get(i) === ctrl) v.streams.delete(i);
-      });
-    this.running.add(p);
-  }
-
-  private openAll(v: View): void {
-    for (let i = 0; i < this.slice.sources.length; i++) this.openStream(v, i);
-  }
-
   /** Every stream again from scratch (a switch changed): the rings emptied, the tail read again. */
   private reopen(v: View): void {
-    this.stopStreams(v);
+    v.streams.stop();
     this.update((s) => ({
       ...s,
       sources: s.sources.map((src) => {
@@ -184,7 +84,7 @@ class LogsFeedImpl {
       }),
       revision: s.revision + 1,
     }));
-    this.openAll(v);
+    v.streams.openAll();
   }
 
   /** A pod that joined the selector while following. */
@@ -197,7 +97,7 @@ class LogsFeedImpl {
       containers: [...new Set([...s.containers, ...podContainers(pod)])],
       revision: s.revision + 1,
     }));
-    this.openStream(v, this.slice.sources.length - 1);
+    v.streams.open(this.slice.sources.length - 1);
   }
 
   /** Watch the selector's pods while following (and only then). */
@@ -256,7 +156,7 @@ class LogsFeedImpl {
       previousOffered: chosen.some((c) => (c?.restarts ?? 0) > 0),
       revision: s.revision + 1,
     }));
-    this.openAll(v);
+    v.streams.openAll();
     this.syncWatch(v);
     this.readEvents(v);
     v.eventsTimer = setInterval(() => this.readEvents(v), this.opts.eventsEveryMs ?? EVENTS_EVERY_MS);
@@ -281,16 +181,14 @@ class LogsFeedImpl {
     const v = this.view;
     if (!v) return;
     this.view = undefined;
-    this.stopStreams(v);
+    v.streams.end();
     if (v.watch) void v.watch.stop();
     clearInterval(v.eventsTimer);
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
   }
 
   openLogs(target: LogTarget): void {
     this.end();
-    const v: View = { target, pods: [], streams: new Map(), pending: new Map(), status: new Map() };
+    const v: View = { target, pods: [], streams: new ViewStreams(this.shared, target.context, target.namespace) };
     this.view = v;
     this.update((s) => logsOpened(s, target));
     void this.start(v);

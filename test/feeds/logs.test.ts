@@ -3,28 +3,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startLogsFeed, type LogsWork } from '../../src/feeds/logs.js';
-import type { LogEntry, PodLogOptions } from '../../src/kube/pod-logs.js';
 import type { LogPod, PodWatchHandlers } from '../../src/kube/workloads.js';
 import { createFleetStore } from '../../src/store/fleet-store.js';
-import { mergedLines } from '../../src/store/logs.js';
 import { logPod, type ContainerSpec } from '../helpers/log-pod.js';
+import { drivenStream, type DrivenStream } from '../helpers/log-work.js';
 
 function pod(name: string, containers: ContainerSpec[], def?: string): LogPod {
   return logPod(name, containers, def ? { defaultContainer: def } : {});
 }
 
-interface OpenStream {
-  pod: string;
-  opts: PodLogOptions;
-  emit: (text: string) => void;
-  end: () => void;
-  fail: (message: string) => void;
-  signal: AbortSignal;
-}
-
 /** Work whose streams the test drives: each open stream recorded, ended by the test or by its signal. */
 function fakeWork(pods: LogPod[]) {
-  const streams: OpenStream[] = [];
+  const streams: DrivenStream[] = [];
   const watched: PodWatchHandlers[] = [];
   let watchesStopped = 0;
   const work: LogsWork = {
@@ -34,18 +24,7 @@ function fakeWork(pods: LogPod[]) {
       return { stop: () => void watchesStopped++ };
     },
     events: async () => [{ type: 'Warning', reason: 'BackOff', message: 'Back-off restarting failed container', count: 3, lastSeen: 1 }],
-    stream: (_c, _n, podName, opts, onEntry: (e: LogEntry) => void, signal) =>
-      new Promise<void>((resolve, reject) => {
-        signal.addEventListener('abort', () => resolve());
-        streams.push({
-          pod: podName,
-          opts,
-          signal,
-          emit: (text) => onEntry({ time: '2026-01-01T00:00:00Z', text }),
-          end: resolve,
-          fail: (m) => reject(new Error(m)),
-        });
-      }),
+    stream: drivenStream(streams),
   };
   return { work, streams, watched, watchesStopped: () => watchesStopped };
 }
@@ -90,27 +69,6 @@ describe('logs feed', () => {
     await until(() => f.streams.length === 1);
     expect(f.streams[0]!.opts.previous).toBe(true);
     expect(store.getState().logs).toMatchObject({ previous: true, previousOffered: true });
-    feed.close();
-  });
-
-  it('batches a flood of lines into a few store updates and keeps only the ring', async () => {
-    const store = createFleetStore();
-    updateCapacity(store, 100);
-    const f = fakeWork([pod('a', [{ name: 'app' }])]);
-    const feed = startLogsFeed(store, f.work, { flushMs: 20 });
-    feed.openLogs(target);
-    const s = await until(() => f.streams[0]);
-    let updates = 0;
-    const unsubscribe = store.subscribe(() => updates++);
-    for (let i = 0; i < 5000; i++) s.emit(`line ${i}`);
-    await until(() => store.getState().logs.sources[0]?.ring.length === 100);
-    unsubscribe();
-    // 5,000 lines delivered at once: one flush.
-    expect(updates).toBeLessThanOrEqual(2);
-    const lines = mergedLines(store.getState().logs.sources);
-    expect(lines[0]!.text).toBe('line 4900');
-    expect(lines.at(-1)!.text).toBe('line 4999');
-    expect(store.getState().logs.sources[0]!.status).toBe('streaming');
     feed.close();
   });
 
@@ -198,7 +156,3 @@ describe('logs feed', () => {
     feed.close();
   });
 });
-
-function updateCapacity(store: ReturnType<typeof createFleetStore>, capacity: number): void {
-  store.setState((s) => ({ logs: { ...s.logs, capacity } }));
-}
