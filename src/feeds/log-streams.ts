@@ -2,8 +2,15 @@
  * The streams of one open log view: one per source (a pod's container) with the slice's
  * switches; the lines that arrive are held here and flushed into the slice's rings on a timer (at
  * most 1000/flushMs store updates a second, whatever the log rate), with each stream's status.
+ * While following, a stream that ends is opened again as `fleetdeck logs -f` does it
+ * (logs/decide.ts): for the container's new instance once the pod watch shows it restarted, or,
+ * dropped while its container runs on, after a back-off; either way after the last line read
+ * (logs/resume.ts), so no line is shown twice.
  */
-import type { LogEntry } from '../kube/pod-logs.js';
+import type { LogEntry, PodLogOptions } from '../kube/pod-logs.js';
+import type { LogPod } from '../kube/workloads.js';
+import { afterEnd, instanceOf, isNewInstance } from '../logs/decide.js';
+import { advance, skipSeen, type ResumePoint } from '../logs/resume.js';
 import { updateSlice, type FleetStore } from '../store/fleet-store.js';
 import { boundedText, type LogsSlice, type StreamStatus } from '../store/logs.js';
 import type { LogsWork } from './logs-contract.js';
@@ -13,7 +20,21 @@ export const TAIL_LINES = 500;
 /** Store updates at most every this many ms while lines arrive. */
 export const FLUSH_MS = 100;
 
+const FIRST_BACKOFF_MS = 1_000;
+const MAX_BACKOFF_MS = 30_000;
+
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/** One source's stream: the request in flight, the container instance it reads, the last line read. */
+interface Tail {
+  ctrl: AbortController;
+  open: boolean;
+  /** The instance read (decide.ts instanceOf; '' when the pod had no status for it). */
+  instance: string;
+  point: ResumePoint | undefined;
+  retry: NodeJS.Timeout | undefined;
+  backoffMs: number;
+}
 
 /** What the streams of every view of a feed share. */
 export interface StreamsShared {
@@ -28,16 +49,18 @@ export interface StreamsShared {
 }
 
 export class ViewStreams {
-  private readonly streams = new Map<number, AbortController>();
+  private readonly tails = new Map<number, Tail>();
   private pending = new Map<number, LogEntry[]>();
   private status = new Map<number, StreamStatus>();
   private timer: NodeJS.Timeout | undefined;
   private ended = false;
 
+  /** `podOf`: the pod of that name as last listed or watched (its containers' states). */
   constructor(
     private readonly shared: StreamsShared,
     private readonly context: string,
     private readonly namespace: string,
+    private readonly podOf: (name: string) => LogPod | undefined,
   ) {}
 
   private get slice(): LogsSlice {
@@ -66,6 +89,11 @@ export class ViewStreams {
     this.timer ??= setTimeout(() => this.flush(), this.shared.flushMs ?? FLUSH_MS);
   }
 
+  /** Source i's status as the next flush leaves it. */
+  private statusOf(i: number): StreamStatus | undefined {
+    return this.status.get(i) ?? this.slice.sources[i]?.status;
+  }
+
   private setStatus(i: number, st: StreamStatus): void {
     this.status.set(i, st);
     this.schedule();
@@ -78,28 +106,48 @@ export class ViewStreams {
       q = [];
       this.pending.set(i, q);
     }
-    if (q.length === 0 && !this.status.has(i) && this.slice.sources[i]?.status !== 'streaming') this.status.set(i, 'streaming');
+    if (this.statusOf(i) !== 'streaming') this.status.set(i, 'streaming');
     q.push(e);
     // Lines beyond a ring's capacity would be dropped at the flush anyway.
     if (q.length >= 2 * capacity) q.splice(0, q.length - capacity);
     this.schedule();
   }
 
-  /** Open source i's stream with the slice's switches. */
+  /** Open source i's stream afresh with the slice's switches (its last lines, then followed). */
   open(i: number): void {
+    this.drop(i);
+    const t: Tail = {
+      ctrl: new AbortController(),
+      open: false,
+      instance: '',
+      point: undefined,
+      retry: undefined,
+      backoffMs: FIRST_BACKOFF_MS,
+    };
+    this.tails.set(i, t);
+    this.start(i, t, 'fresh');
+  }
+
+  /** `fresh`: the slice's switches and the tail; `after`: followed from the line after the last one read. */
+  private start(i: number, t: Tail, mode: 'fresh' | 'after'): void {
     const s = this.slice;
     const src = s.sources[i];
     if (!src?.container || this.ended) return;
     const ctrl = new AbortController();
-    this.streams.get(i)?.abort();
-    this.streams.set(i, ctrl);
-    const opts = { container: src.container, follow: s.follow, previous: s.previous, tailLines: this.shared.tailLines ?? TAIL_LINES };
-    let stopped = false;
-    ctrl.signal.addEventListener('abort', () => {
-      stopped = true;
-    });
+    t.ctrl = ctrl;
+    t.open = true;
+    const status = this.podOf(src.pod)?.statuses[src.container];
+    t.instance = status ? instanceOf(status) : '';
+    const opts: PodLogOptions =
+      mode === 'fresh'
+        ? { container: src.container, follow: s.follow, previous: s.previous, tailLines: this.shared.tailLines ?? TAIL_LINES }
+        : { container: src.container, follow: true, ...(t.point ? { sinceTime: t.point.time } : {}) };
+    const keep = mode === 'after' ? skipSeen(t.point) : () => true;
     const onEntry = (e: LogEntry) => {
-      if (!stopped) this.hold(i, e, s.capacity);
+      if (ctrl.signal.aborted || !keep(e)) return;
+      t.point = advance(t.point, e);
+      t.backoffMs = FIRST_BACKOFF_MS;
+      this.hold(i, e, s.capacity);
     };
     const p = this.shared.work
       .stream(this.context, this.namespace, src.pod, opts, onEntry, ctrl.signal)
@@ -113,9 +161,54 @@ export class ViewStreams {
       )
       .finally(() => {
         this.shared.running.delete(p);
-        if (this.streams.get(i) === ctrl) this.streams.delete(i);
+        if (t.ctrl !== ctrl) return;
+        t.open = false;
+        if (!ctrl.signal.aborted) this.afterEnd(i, t);
       });
     this.shared.running.add(p);
+  }
+
+  /** Following, and source i's stream ended by itself: its new instance, the same one again after a back-off, or a wait. */
+  private afterEnd(i: number, t: Tail): void {
+    const s = this.slice;
+    const src = s.sources[i];
+    if (this.ended || this.tails.get(i) !== t || !src || !s.follow || s.previous) return;
+    const next = afterEnd(this.podOf(src.pod), src.container, t.instance);
+    if (next === 'from-start') return this.reopen(i, t);
+    if (next !== 'resume') return; // 'wait': podChanged reopens it when the pod shows the next instance
+    t.retry = setTimeout(() => {
+      t.retry = undefined;
+      if (this.ended || t.open || this.tails.get(i) !== t) return;
+      const now = this.podOf(src.pod)?.statuses[src.container];
+      if (now && (isNewInstance(now, t.instance) || now.state === 'running')) this.reopen(i, t);
+    }, t.backoffMs);
+    t.backoffMs = Math.min(t.backoffMs * 2, MAX_BACKOFF_MS);
+  }
+
+  /** Source i's stream again, after its last line; an error said before stays until lines come. */
+  private reopen(i: number, t: Tail): void {
+    if (typeof this.statusOf(i) !== 'object') this.setStatus(i, 'connecting');
+    this.start(i, t, 'after');
+  }
+
+  /** The pod watch saw `pod` change: a followed source of it that is not open and shows a new container instance is opened for it. */
+  podChanged(pod: LogPod): void {
+    const s = this.slice;
+    if (this.ended || !s.follow || s.previous) return;
+    s.sources.forEach((src, i) => {
+      const t = this.tails.get(i);
+      if (src.pod !== pod.name || !t || t.open || t.retry) return;
+      if (isNewInstance(pod.statuses[src.container], t.instance)) this.reopen(i, t);
+    });
+  }
+
+  /** Source i's stream aborted and forgotten. */
+  private drop(i: number): void {
+    const t = this.tails.get(i);
+    if (!t) return;
+    t.ctrl.abort();
+    clearTimeout(t.retry);
+    this.tails.delete(i);
   }
 
   openAll(): void {
@@ -124,8 +217,7 @@ export class ViewStreams {
 
   /** Every stream aborted, what was held dropped (the view reads again, or closes). */
   stop(): void {
-    for (const c of this.streams.values()) c.abort();
-    this.streams.clear();
+    for (const i of [...this.tails.keys()]) this.drop(i);
     this.pending.clear();
     this.status.clear();
   }

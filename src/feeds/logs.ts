@@ -2,9 +2,10 @@
  * The log view's feed, what the view's actions do: on openLogs, the target's pods found (by name
  * or selector), the container chosen (the target's, else the pod's default), the previous
  * instance preferred when it crashed; one log stream per pod (log-streams.ts: the last lines,
- * then followed, flushed into the slice on a timer), pods that join the selector added while
- * following, the target object's Events re-read now and then; the switches, container, search
- * and save. Closing the view aborts every stream and the watch.
+ * then followed, flushed into the slice on a timer); while following, the pods watched: pods
+ * that join the selector added, a restarted container read on; the target object's Events
+ * re-read now and then; the switches, container, search and save. Closing the view aborts every
+ * stream and the watch.
  */
 import { defaultContainer, podContainers, prefersPrevious, restartsOf } from '../kube/log-pods.js';
 import type { LogPod } from '../kube/workloads.js';
@@ -87,9 +88,25 @@ class LogsFeedImpl {
     v.streams.openAll();
   }
 
+  /** The pod watch saw a pod: one of the view's is updated (a restarted container is read again), a new one joins. */
+  private podSeen(v: View, pod: LogPod): void {
+    if (this.view !== v) return;
+    const at = v.pods.findIndex((p) => p.name === pod.name);
+    if (at < 0) return this.addPod(v, pod);
+    v.pods[at] = pod;
+    if (this.slice.sources.some((src) => src.pod === pod.name && src.restarts !== restartsOf(pod, src.container))) {
+      this.update((s) => ({
+        ...s,
+        sources: s.sources.map((src) => (src.pod === pod.name ? { ...src, restarts: restartsOf(pod, src.container) } : src)),
+        // Its previous instance is now there to read (p).
+        previousOffered: s.previousOffered || (s.container !== undefined && restartsOf(pod, s.container) > 0),
+      }));
+    }
+    v.streams.podChanged(pod);
+  }
+
   /** A pod that joined the selector while following. */
   private addPod(v: View, pod: LogPod): void {
-    if (this.view !== v || v.pods.some((p) => p.name === pod.name)) return;
     v.pods.push(pod);
     this.update((s) => ({
       ...s,
@@ -100,21 +117,22 @@ class LogsFeedImpl {
     v.streams.open(this.slice.sources.length - 1);
   }
 
-  /** Watch the selector's pods while following (and only then). */
+  /** Watch the target's pods while following (and only then): pods that join, containers that restart, pods that go. */
   private syncWatch(v: View): void {
-    const { selector } = v.target;
-    const want = this.slice.follow && selector !== undefined && !v.target.pods?.length;
+    const { pods, selector } = v.target;
+    const want = this.slice.follow && (selector !== undefined || !!pods?.length);
     if (want && !v.watch && this.work.watchPods) {
       v.watch = this.work.watchPods(
         v.target.context,
         v.target.namespace,
-        { selector },
+        { pods, selector },
         {
-          onList: (pods) => {
-            for (const pod of pods) this.addPod(v, pod);
+          onList: (listed) => {
+            for (const pod of listed) this.podSeen(v, pod);
           },
           onEvent: (type, pod) => {
-            if (type !== 'DELETED') this.addPod(v, pod);
+            if (type !== 'DELETED') this.podSeen(v, pod);
+            else v.pods = v.pods.filter((p) => p.name !== pod.name);
           },
         },
       );
@@ -188,7 +206,8 @@ class LogsFeedImpl {
 
   openLogs(target: LogTarget): void {
     this.end();
-    const v: View = { target, pods: [], streams: new ViewStreams(this.shared, target.context, target.namespace) };
+    const podOf = (name: string) => v.pods.find((p) => p.name === name);
+    const v: View = { target, pods: [], streams: new ViewStreams(this.shared, target.context, target.namespace, podOf) };
     this.view = v;
     this.update((s) => logsOpened(s, target));
     void this.start(v);

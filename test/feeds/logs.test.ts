@@ -120,6 +120,36 @@ describe('logs feed', () => {
     feed.close();
   });
 
+  it('watches named pods while following: a restarted container is read on after its last line, its restarts shown', async () => {
+    const store = createFleetStore();
+    const f = fakeWork([pod('a', [{ name: 'app', containerID: 'c://1' }])]);
+    const targets: { pods?: string[]; selector?: string }[] = [];
+    const watchPods = f.work.watchPods!;
+    f.work.watchPods = (c, n, t, h) => {
+      targets.push(t);
+      return watchPods(c, n, t, h);
+    };
+    const feed = startLogsFeed(store, f.work, { flushMs: 5 });
+    feed.openLogs({ ...target, pods: ['a'] });
+    await until(() => f.streams.length === 1 && f.watched.length === 1);
+    expect(targets).toEqual([{ pods: ['a'], selector: 'app=x' }]);
+    f.streams[0]!.emit('before the restart', '2026-01-01T00:00:05Z');
+    f.watched[0]!.onEvent(
+      'MODIFIED',
+      pod('a', [{ name: 'app', restarts: 1, containerID: '', state: 'waiting', reason: 'CrashLoopBackOff' }]),
+    );
+    f.streams[0]!.end();
+    await until(() => store.getState().logs.sources[0]?.status === 'ended');
+    f.watched[0]!.onEvent('MODIFIED', pod('a', [{ name: 'app', restarts: 1, containerID: 'c://2' }]));
+    await until(() => f.streams.length === 2);
+    expect(f.streams[1]!.opts).toEqual({ container: 'app', follow: true, sinceTime: '2026-01-01T00:00:05Z' });
+    f.streams[1]!.emit('after the restart', '2026-01-01T00:00:15Z');
+    await until(() => store.getState().logs.sources[0]?.ring.length === 2);
+    expect(store.getState().logs.sources[0]).toMatchObject({ restarts: 1, status: 'streaming' });
+    expect(store.getState().logs.previousOffered).toBe(true);
+    feed.close();
+  });
+
   it('closing aborts every stream and the watch: none stays open', async () => {
     const store = createFleetStore();
     const f = fakeWork([pod('a', [{ name: 'app' }]), pod('b', [{ name: 'app' }])]);
