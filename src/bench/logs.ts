@@ -8,7 +8,7 @@ import os from 'node:os';
 import { startLogsFeed, type LogsWork } from '../feeds/logs.js';
 import { renderApp } from '../screens/render.js';
 import { createFleetStore } from '../store/fleet-store.js';
-import { figure, median, mib, ms, note, percentile, progress, sleep, waitFor } from './util.js';
+import { figure, mib, ms, note, percentile, progress, sleep, waitFor } from './util.js';
 import { IdleStdin, VirtualTerminal } from './vterm.js';
 
 const RATE = 1_000;
@@ -33,7 +33,17 @@ function syntheticWork(): LogsWork {
   let n = 0;
   return {
     findPods: async () => [
-      { name: 'bench-logs-0', containers: [{ name: 'app', restarts: 0, previousPreferred: false }], defaultContainer: 'app' },
+      {
+        namespace: 'default',
+        name: 'bench-logs-0',
+        uid: 'bench-logs-0',
+        labels: {},
+        containers: ['app'],
+        initContainers: [],
+        statuses: { app: { restarts: 0, containerID: 'bench://app', state: 'running' } },
+        deleting: false,
+        finished: false,
+      },
     ],
     events: async () => [],
     stream: (_c, _ns, _pod, _opts, onEntry, signal) =>

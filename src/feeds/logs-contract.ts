@@ -1,18 +1,18 @@
 /** The log view feed's contract: what it calls (LogsWork, bound to the session in logs-work.ts), its options, what it offers. */
-import type { LogPod, ObjectEvent } from '../kube/log-pods.js';
+import type { ObjectEvent } from '../kube/object-events.js';
 import type { LogEntry, PodLogOptions } from '../kube/pod-logs.js';
+import type { LogPod, PodWatchHandlers } from '../kube/workloads.js';
 import type { LogActions } from '../store/actions.js';
 
 /** What the feed calls, by context name (logs-work.ts binds it to the session; tests and the bench pass their own). */
 export interface LogsWork {
   findPods(context: string, namespace: string, target: { pods?: string[]; selector?: string }): Promise<LogPod[]>;
-  /** Every pod of the selector, listed and added. Returns what stops the watch. */
+  /** Watches the target's pods as findPods selects them: `onList` with the pods of a (re-)list, `onEvent` for each change. Returns what stops the watch. */
   watchPods?(
     context: string,
     namespace: string,
-    selector: string,
-    onPod: (pod: LogPod) => void,
-    onError: (message: string) => void,
+    target: { pods?: string[]; selector?: string },
+    handlers: PodWatchHandlers,
   ): { stop(): void | Promise<void> };
   events(context: string, namespace: string, kind: string, name: string): Promise<ObjectEvent[]>;
   /** Resolves when the log ends (or `signal` aborted it); rejects with one line. */

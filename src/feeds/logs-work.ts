@@ -1,37 +1,39 @@
 /** The logs feed's work bound to a session's KubeConfigs: pods found and watched, Events listed, logs streamed (src/kube). */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { describeError } from '../kube/client.js';
-import { listLogPods, listObjectEvents, readLogPod, watchLogPods, type LogPod } from '../kube/log-pods.js';
+import { listObjectEvents } from '../kube/object-events.js';
 import { streamPodLog } from '../kube/pod-logs.js';
 import { parseSelector, selectorMatches } from '../kube/selector.js';
+import { listLogPods, watchLogPods, type LogPod, type PodQuery } from '../kube/workloads.js';
 import type { LogsWork } from './logs-contract.js';
 
 /** One line for any failure (the API's own message, e.g. `container "x" … is waiting to start`). */
 const oneLine = (err: unknown) => new Error(describeError(err));
 
+/** The queries of a target: one per named pod (those of them the selector matches, when it has one), else the selector's. */
+function queries({ pods, selector }: { pods?: string[]; selector?: string }): PodQuery[] {
+  if (pods?.length) {
+    const reqs = selector ? parseSelector(selector) : undefined;
+    const match = reqs ? (labels: Readonly<Record<string, string>>) => selectorMatches(reqs, labels) : undefined;
+    return pods.map((name) => ({ name, ...(match ? { match } : {}) }));
+  }
+  return selector !== undefined ? [{ labelSelector: selector }] : [];
+}
+
 export function logsWork(kc: (context: string) => KubeConfig): LogsWork {
   return {
-    async findPods(context, namespace, { pods, selector }) {
+    async findPods(context, namespace, target) {
       try {
-        if (pods?.length) {
-          const reqs = selector ? parseSelector(selector) : undefined;
-          const found: LogPod[] = [];
-          for (const name of pods) {
-            const p = await readLogPod(kc(context), namespace, name);
-            if (p && (!reqs || selectorMatches(reqs, p.labels))) found.push(p.pod);
-          }
-          return found;
-        }
-        if (selector !== undefined) return await listLogPods(kc(context), namespace, selector);
-        return [];
+        const found: LogPod[] = [];
+        for (const q of queries(target)) found.push(...(await listLogPods(kc(context), namespace, q)));
+        return found;
       } catch (err) {
         throw oneLine(err);
       }
     },
-    watchPods(context, namespace, selector, onPod, onError) {
-      const w = watchLogPods(kc(context), namespace, selector, onPod, onError);
-      w.start();
-      return { stop: () => w.stop() };
+    watchPods(context, namespace, target, handlers) {
+      const watches = queries(target).map((q) => watchLogPods(kc(context), namespace, q, handlers));
+      return { stop: () => Promise.all(watches.map((w) => w.stop())).then(() => {}) };
     },
     async events(context, namespace, kind, name) {
       try {

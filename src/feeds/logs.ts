@@ -1,45 +1,31 @@
 /**
- * The log view's feed: on openLogs, the target's pods found (by name or selector), the
- * container chosen (the target's, else the pod's default), the previous instance preferred when
- * it crashed; one log stream per pod (the last TAIL_LINES lines, then followed), pods that join
- * the selector added while following, the target object's Events re-read now and then. Lines are
- * held in the feed and flushed into the slice's rings on a timer (at most 1000/flushMs store
- * updates a second, whatever the log rate). Closing the view aborts every stream and the watch.
+ * The log view's feed, what the view's actions do: on openLogs, the target's pods found (by name
+ * or selector), the container chosen (the target's, else the pod's default), the previous
+ * instance preferred when it crashed; one log stream per pod (log-streams.ts: the last lines,
+ * then followed, flushed into the slice on a timer); while following, the pods watched: pods
+ * that join the selector added, a restarted container read on; the target object's Events
+ * re-read now and then; the switches, container, search and save. Closing the view aborts every
+ * stream and the watch.
  */
-import type { LogPod } from '../kube/log-pods.js';
-import type { LogEntry } from '../kube/pod-logs.js';
+import { defaultContainer, podContainers, prefersPrevious, restartsOf } from '../kube/log-pods.js';
+import type { LogPod } from '../kube/workloads.js';
 import type { LogToggle } from '../store/actions.js';
 import { updateSlice, type FleetStore } from '../store/fleet-store.js';
 import type { LogTarget } from '../store/log-target.js';
-import {
-  boundedText,
-  logsClosed,
-  logsOpened,
-  mergedLines,
-  newRing,
-  searchMatches,
-  type LogSource,
-  type LogsSlice,
-  type StreamStatus,
-} from '../store/logs.js';
+import { logsClosed, logsOpened, mergedLines, newRing, searchMatches, type LogSource, type LogsSlice } from '../store/logs.js';
 import { saveLog } from './log-save.js';
+import { ViewStreams, type StreamsShared } from './log-streams.js';
 import type { LogsFeed, LogsFeedOptions, LogsWork } from './logs-contract.js';
 
 export type { LogsFeed, LogsFeedOptions, LogsWork } from './logs-contract.js';
 
-/** Lines read back when a stream opens. */
-export const TAIL_LINES = 500;
-/** Store updates at most every this many ms while lines arrive. */
-export const FLUSH_MS = 100;
 const EVENTS_EVERY_MS = 15_000;
 
-/** One open view: its pods, streams, pending lines and timers. */
+/** One open view: its pods, streams, pod watch and Events timer. */
 interface View {
   target: LogTarget;
   pods: LogPod[];
-  streams: Map<number, AbortController>;
-  pending: Map<number, LogEntry[]>;
-  status: Map<number, StreamStatus>;
+  streams: ViewStreams;
   watch?: { stop(): void | Promise<void> };
   eventsTimer?: NodeJS.Timeout;
 }
@@ -48,7 +34,7 @@ const message = (err: unknown) => (err instanceof Error ? err.message : String(e
 
 /** The container a pod shows for the view's choice: the same name when it has it, '' when not. */
 const containerOf = (pod: LogPod, wanted: string | undefined) =>
-  wanted === undefined ? pod.defaultContainer : pod.containers.some((c) => c.name === wanted) ? wanted : '';
+  wanted === undefined ? defaultContainer(pod) : podContainers(pod).includes(wanted) ? wanted : '';
 
 export function startLogsFeed(store: FleetStore, work: LogsWork, opts: LogsFeedOptions = {}): LogsFeed {
   const feed = new LogsFeedImpl(store, work, opts);
@@ -60,7 +46,7 @@ export function startLogsFeed(store: FleetStore, work: LogsWork, opts: LogsFeedO
     search: (term) => feed.search(term),
     match: (seq) => feed.match(seq),
     save: () => void feed.save(),
-    openStreams: () => feed.running.size,
+    openStreams: () => feed.shared.running.size,
     restart: () => feed.restart(),
     stop: () => feed.end(),
   };
@@ -69,14 +55,15 @@ export function startLogsFeed(store: FleetStore, work: LogsWork, opts: LogsFeedO
 class LogsFeedImpl {
   private view: View | undefined;
   private seq = 0;
-  private timer: NodeJS.Timeout | undefined;
-  readonly running = new Set<Promise<void>>();
+  readonly shared: StreamsShared;
 
   constructor(
     private readonly store: FleetStore,
     private readonly work: LogsWork,
     private readonly opts: LogsFeedOptions,
-  ) {}
+  ) {
+    this.shared = { store, work, flushMs: opts.flushMs, tailLines: opts.tailLines, running: new Set(), nextSeq: () => ++this.seq };
+  }
 
   private update(change: (s: LogsSlice) => LogsSlice): void {
     updateSlice(this.store, 'logs', change);
@@ -86,94 +73,9 @@ class LogsFeedImpl {
     return this.store.getState().logs;
   }
 
-  /** The lines and statuses held since the last flush, into the slice: one store update. */
-  private flush(): void {
-    this.timer = undefined;
-    const v = this.view;
-    if (!v || (v.pending.size === 0 && v.status.size === 0)) return;
-    const { pending, status } = v;
-    v.pending = new Map();
-    v.status = new Map();
-    this.update((s) => {
-      const sources = s.sources.map((src, i) => {
-        for (const e of pending.get(i) ?? []) src.ring.push({ seq: ++this.seq, source: i, time: e.time, text: boundedText(e.text) });
-        const next = status.get(i);
-        return next !== undefined && next !== src.status ? { ...src, status: next } : src;
-      });
-      return { ...s, sources, revision: s.revision + 1 };
-    });
-  }
-
-  private schedule(): void {
-    this.timer ??= setTimeout(() => this.flush(), this.opts.flushMs ?? FLUSH_MS);
-  }
-
-  private setStatus(v: View, i: number, st: StreamStatus): void {
-    v.status.set(i, st);
-    this.schedule();
-  }
-
-  private stopStreams(v: View): void {
-    for (const c of v.streams.values()) c.abort();
-    v.streams.clear();
-    v.pending.clear();
-    v.status.clear();
-  }
-
-  /** A line of source i arrives: held until the next flush (no more than a ring's worth). */
-  private hold(v: View, i: number, e: LogEntry, capacity: number): void {
-    let q = v.pending.get(i);
-    if (!q) {
-      q = [];
-      v.pending.set(i, q);
-    }
-    if (q.length === 0 && !v.status.has(i) && this.slice.sources[i]?.status !== 'streaming') v.status.set(i, 'streaming');
-    q.push(e);
-    // Lines beyond a ring's capacity would be dropped at the flush anyway.
-    if (q.length >= 2 * capacity) q.splice(0, q.length - capacity);
-    this.schedule();
-  }
-
-  /** Open source i's stream with the slice's switches. */
-  private openStream(v: View, i: number): void {
-    const s = this.slice;
-    const src = s.sources[i];
-    if (!src?.container || this.view !== v) return;
-    const ctrl = new AbortController();
-    v.streams.get(i)?.abort();
-    v.streams.set(i, ctrl);
-    const opts = { container: src.container, follow: s.follow, previous: s.previous, tailLines: this.opts.tailLines ?? TAIL_LINES };
-    let stopped = false;
-    ctrl.signal.addEventListener('abort', () => {
-      stopped = true;
-    });
-    const onEntry = (e: LogEntry) => {
-      if (!stopped) this.hold(v, i, e, s.capacity);
-    };
-    const p = this.work
-      .stream(v.target.context, v.target.namespace, src.pod, opts, onEntry, ctrl.signal)
-      .then(
-        () => {
-          if (!ctrl.signal.aborted) this.setStatus(v, i, 'ended');
-        },
-        (err: unknown) => {
-          if (!ctrl.signal.aborted) this.setStatus(v, i, { error: message(err) });
-        },
-      )
-      .finally(() => {
-        this.running.delete(p);
-        if (v.streams.get(i) === ctrl) v.streams.delete(i);
-      });
-    this.running.add(p);
-  }
-
-  private openAll(v: View): void {
-    for (let i = 0; i < this.slice.sources.length; i++) this.openStream(v, i);
-  }
-
   /** Every stream again from scratch (a switch changed): the rings emptied, the tail read again. */
   private reopen(v: View): void {
-    this.stopStreams(v);
+    v.streams.stop();
     this.update((s) => ({
       ...s,
       sources: s.sources.map((src) => {
@@ -183,33 +85,56 @@ class LogsFeedImpl {
       }),
       revision: s.revision + 1,
     }));
-    this.openAll(v);
+    v.streams.openAll();
+  }
+
+  /** The pod watch saw a pod: one of the view's is updated (a restarted container is read again), a new one joins. */
+  private podSeen(v: View, pod: LogPod): void {
+    if (this.view !== v) return;
+    const at = v.pods.findIndex((p) => p.name === pod.name);
+    if (at < 0) return this.addPod(v, pod);
+    v.pods[at] = pod;
+    if (this.slice.sources.some((src) => src.pod === pod.name && src.restarts !== restartsOf(pod, src.container))) {
+      this.update((s) => ({
+        ...s,
+        sources: s.sources.map((src) => (src.pod === pod.name ? { ...src, restarts: restartsOf(pod, src.container) } : src)),
+        // Its previous instance is now there to read (p).
+        previousOffered: s.previousOffered || (s.container !== undefined && restartsOf(pod, s.container) > 0),
+      }));
+    }
+    v.streams.podChanged(pod);
   }
 
   /** A pod that joined the selector while following. */
   private addPod(v: View, pod: LogPod): void {
-    if (this.view !== v || v.pods.some((p) => p.name === pod.name)) return;
     v.pods.push(pod);
     this.update((s) => ({
       ...s,
       sources: [...s.sources, sourceFor(pod, s.container, newRing(s.capacity))],
-      containers: [...new Set([...s.containers, ...pod.containers.map((c) => c.name)])],
+      containers: [...new Set([...s.containers, ...podContainers(pod)])],
       revision: s.revision + 1,
     }));
-    this.openStream(v, this.slice.sources.length - 1);
+    v.streams.open(this.slice.sources.length - 1);
   }
 
-  /** Watch the selector's pods while following (and only then). */
+  /** Watch the target's pods while following (and only then): pods that join, containers that restart, pods that go. */
   private syncWatch(v: View): void {
-    const { selector } = v.target;
-    const want = this.slice.follow && selector !== undefined && !v.target.pods?.length;
+    const { pods, selector } = v.target;
+    const want = this.slice.follow && (selector !== undefined || !!pods?.length);
     if (want && !v.watch && this.work.watchPods) {
       v.watch = this.work.watchPods(
         v.target.context,
         v.target.namespace,
-        selector,
-        (pod) => this.addPod(v, pod),
-        () => {},
+        { pods, selector },
+        {
+          onList: (listed) => {
+            for (const pod of listed) this.podSeen(v, pod);
+          },
+          onEvent: (type, pod) => {
+            if (type !== 'DELETED') this.podSeen(v, pod);
+            else v.pods = v.pods.filter((p) => p.name !== pod.name);
+          },
+        },
       );
     } else if (!want && v.watch) {
       void v.watch.stop();
@@ -234,19 +159,22 @@ class LogsFeedImpl {
   private begin(v: View, pods: LogPod[]): void {
     v.pods = [...pods];
     const wanted = v.target.container;
-    const container = wanted && pods.some((p) => p.containers.some((c) => c.name === wanted)) ? wanted : pods[0]!.defaultContainer;
-    const chosen = pods.map((p) => p.containers.find((c) => c.name === containerOf(p, container)));
+    const container = wanted && pods.some((p) => podContainers(p).includes(wanted)) ? wanted : defaultContainer(pods[0]!);
+    const chosen = pods.map((p) => {
+      const c = containerOf(p, container);
+      return c ? p.statuses[c] : undefined;
+    });
     this.update((s) => ({
       ...s,
       phase: 'ready',
       container,
-      containers: [...new Set(pods.flatMap((p) => p.containers.map((c) => c.name)))],
+      containers: [...new Set(pods.flatMap(podContainers))],
       sources: pods.map((p) => sourceFor(p, container, newRing(s.capacity))),
-      previous: chosen.every((c) => c?.previousPreferred === true),
+      previous: chosen.every(prefersPrevious),
       previousOffered: chosen.some((c) => (c?.restarts ?? 0) > 0),
       revision: s.revision + 1,
     }));
-    this.openAll(v);
+    v.streams.openAll();
     this.syncWatch(v);
     this.readEvents(v);
     v.eventsTimer = setInterval(() => this.readEvents(v), this.opts.eventsEveryMs ?? EVENTS_EVERY_MS);
@@ -271,16 +199,15 @@ class LogsFeedImpl {
     const v = this.view;
     if (!v) return;
     this.view = undefined;
-    this.stopStreams(v);
+    v.streams.end();
     if (v.watch) void v.watch.stop();
     clearInterval(v.eventsTimer);
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
   }
 
   openLogs(target: LogTarget): void {
     this.end();
-    const v: View = { target, pods: [], streams: new Map(), pending: new Map(), status: new Map() };
+    const podOf = (name: string) => v.pods.find((p) => p.name === name);
+    const v: View = { target, pods: [], streams: new ViewStreams(this.shared, target.context, target.namespace, podOf) };
     this.view = v;
     this.update((s) => logsOpened(s, target));
     void this.start(v);
@@ -305,8 +232,7 @@ class LogsFeedImpl {
     if (!v || s.containers.length < 2) return;
     const at = s.containers.indexOf(s.container ?? '');
     const container = s.containers[(at + 1) % s.containers.length]!;
-    const chosen = v.pods.map((p) => p.containers.find((c) => c.name === container));
-    this.update((x) => ({ ...x, container, previousOffered: chosen.some((c) => (c?.restarts ?? 0) > 0) }));
+    this.update((x) => ({ ...x, container, previousOffered: v.pods.some((p) => restartsOf(p, container) > 0) }));
     this.reopen(v);
   }
 
@@ -343,8 +269,8 @@ function sourceFor(pod: LogPod, container: string | undefined, ring: LogSource['
   return {
     pod: pod.name,
     container: c,
-    containers: pod.containers.map((x) => x.name),
-    restarts: pod.containers.find((x) => x.name === c)?.restarts ?? 0,
+    containers: podContainers(pod),
+    restarts: restartsOf(pod, c),
     status: c ? 'connecting' : { error: `no container "${container}" in this pod` },
     ring,
   };

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { AppsV1Api, CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startLogsFeed, type LogsFeed } from '../../src/feeds/logs.js';
@@ -5,12 +6,16 @@ import { logsWork } from '../../src/feeds/logs-work.js';
 import { makeClient } from '../../src/kube/client.js';
 import { configForContext, loadKubeconfig } from '../../src/kube/kubeconfig.js';
 import { streamPodLog } from '../../src/kube/pod-logs.js';
+import { readState } from '../../src/sandbox/state.js';
 import { createFleetStore, type FleetStore } from '../../src/store/fleet-store.js';
 import { mergedLines } from '../../src/store/logs.js';
 import { eventually } from '../helpers/cli.js';
+import { sandboxContainerLog } from '../helpers/container-logs.js';
+import { ETCD_IMAGE } from '../helpers/control-plane.js';
 import { createNamespace } from '../helpers/namespace.js';
 
 const kubeconfig = inject('kubeconfig');
+const clusterDir = path.join(inject('sandboxDir'), 'clusters', 'workload-1');
 const CONTEXT = 'kind-workload-1';
 const NS = 'logview-it';
 const SELECTOR = 'app=logview';
@@ -130,6 +135,55 @@ describe('logs feed against the sandbox', () => {
     await eventually('lines from the pod', () => mergedLines(store.getState().logs.sources).length >= 5 || undefined, 30_000);
     const first = mergedLines(store.getState().logs.sources)[0]!;
     expect(first.time).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect(feed.openStreams()).toBe(1);
+    feed.close();
+    await eventually('the stream closed', () => feed.openStreams() === 0 || undefined, 15_000);
+  });
+
+  it('reads a restarted container on: its lines continue from the new instance without a key', async (ctx) => {
+    if (!served) ctx.skip('the sandbox does not serve pods/log yet');
+    // Given a pod whose container runs etcd for real, followed in the view
+    const name = 'logview-etcd';
+    await core.createNamespacedPod({
+      namespace: NS,
+      body: { metadata: { name }, spec: { containers: [{ name: 'etcd', image: ETCD_IMAGE, command: ['etcd'] }] } },
+    });
+    const status = async () => (await core.readNamespacedPod({ name, namespace: NS })).status?.containerStatuses?.[0];
+    await eventually('etcd running', async () => (await status())?.state?.running, 90_000, 500);
+    feed.openLogs({ title: 'etcd', context: CONTEXT, namespace: NS, pods: [name] });
+    await eventually('lines of the first instance', () => (store.getState().logs.sources[0]?.ring.length ?? 0) > 0 || undefined, 60_000);
+
+    // When its process dies, the kubelet starts the container again (after its back-off)
+    const processes = readState(inject('sandboxDir'))?.clusters.find((c) => c.context === CONTEXT)?.podProcesses ?? {};
+    const pid = Object.entries(processes).find(([key]) => key.startsWith(`${NS}/${name}/etcd@`))?.[1];
+    expect(pid).toBeGreaterThan(0);
+    process.kill(pid!, 'SIGKILL');
+    await eventually(
+      'etcd running again',
+      async () => {
+        const s = await status();
+        return (s?.restartCount ?? 0) >= 1 && s?.state?.running;
+      },
+      90_000,
+      500,
+    );
+
+    // Then the view reads on by itself: its lines are both instances' logs as the kubelet keeps them, none twice
+    const both = () => sandboxContainerLog(clusterDir, NS, name, 'etcd').trimEnd().split('\n');
+    const latest = () => sandboxContainerLog(clusterDir, NS, name, 'etcd', true).trimEnd();
+    await eventually('the new instance wrote', () => latest() !== '' || undefined, 60_000);
+    const shown = () => mergedLines(store.getState().logs.sources).map((l) => l.text);
+    await eventually(
+      'the view shows the new instance after the old one',
+      () => {
+        const want = both();
+        const have = shown();
+        return have.length === want.length && have.every((t, i) => t === want[i]) ? have : undefined;
+      },
+      60_000,
+      250,
+    );
+    expect(store.getState().logs.sources[0]).toMatchObject({ restarts: 1, status: 'streaming' });
     expect(feed.openStreams()).toBe(1);
     feed.close();
     await eventually('the stream closed', () => feed.openStreams() === 0 || undefined, 15_000);

@@ -3,52 +3,28 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startLogsFeed, type LogsWork } from '../../src/feeds/logs.js';
-import type { LogPod } from '../../src/kube/log-pods.js';
-import type { LogEntry, PodLogOptions } from '../../src/kube/pod-logs.js';
+import type { LogPod, PodWatchHandlers } from '../../src/kube/workloads.js';
 import { createFleetStore } from '../../src/store/fleet-store.js';
-import { mergedLines } from '../../src/store/logs.js';
+import { logPod, type ContainerSpec } from '../helpers/log-pod.js';
+import { drivenStream, type DrivenStream } from '../helpers/log-work.js';
 
-function pod(name: string, containers: { name: string; restarts?: number; previousPreferred?: boolean }[], def?: string): LogPod {
-  return {
-    name,
-    containers: containers.map((c) => ({ restarts: 0, previousPreferred: false, ...c })),
-    defaultContainer: def ?? containers[0]!.name,
-  };
-}
-
-interface OpenStream {
-  pod: string;
-  opts: PodLogOptions;
-  emit: (text: string) => void;
-  end: () => void;
-  fail: (message: string) => void;
-  signal: AbortSignal;
+function pod(name: string, containers: ContainerSpec[], def?: string): LogPod {
+  return logPod(name, containers, def ? { defaultContainer: def } : {});
 }
 
 /** Work whose streams the test drives: each open stream recorded, ended by the test or by its signal. */
 function fakeWork(pods: LogPod[]) {
-  const streams: OpenStream[] = [];
-  const watched: ((p: LogPod) => void)[] = [];
+  const streams: DrivenStream[] = [];
+  const watched: PodWatchHandlers[] = [];
   let watchesStopped = 0;
   const work: LogsWork = {
     findPods: async () => pods,
-    watchPods: (_c, _n, _s, onPod) => {
-      watched.push(onPod);
+    watchPods: (_c, _n, _t, handlers) => {
+      watched.push(handlers);
       return { stop: () => void watchesStopped++ };
     },
     events: async () => [{ type: 'Warning', reason: 'BackOff', message: 'Back-off restarting failed container', count: 3, lastSeen: 1 }],
-    stream: (_c, _n, podName, opts, onEntry: (e: LogEntry) => void, signal) =>
-      new Promise<void>((resolve, reject) => {
-        signal.addEventListener('abort', () => resolve());
-        streams.push({
-          pod: podName,
-          opts,
-          signal,
-          emit: (text) => onEntry({ time: '2026-01-01T00:00:00Z', text }),
-          end: resolve,
-          fail: (m) => reject(new Error(m)),
-        });
-      }),
+    stream: drivenStream(streams),
   };
   return { work, streams, watched, watchesStopped: () => watchesStopped };
 }
@@ -87,33 +63,12 @@ describe('logs feed', () => {
 
   it('prefers the previous instance of a crash-looping container', async () => {
     const store = createFleetStore();
-    const f = fakeWork([pod('a', [{ name: 'app', restarts: 4, previousPreferred: true }])]);
+    const f = fakeWork([pod('a', [{ name: 'app', restarts: 4, state: 'waiting', reason: 'CrashLoopBackOff' }])]);
     const feed = startLogsFeed(store, f.work, { flushMs: 5 });
     feed.openLogs({ ...target, pods: ['a'] });
     await until(() => f.streams.length === 1);
     expect(f.streams[0]!.opts.previous).toBe(true);
     expect(store.getState().logs).toMatchObject({ previous: true, previousOffered: true });
-    feed.close();
-  });
-
-  it('batches a flood of lines into a few store updates and keeps only the ring', async () => {
-    const store = createFleetStore();
-    updateCapacity(store, 100);
-    const f = fakeWork([pod('a', [{ name: 'app' }])]);
-    const feed = startLogsFeed(store, f.work, { flushMs: 20 });
-    feed.openLogs(target);
-    const s = await until(() => f.streams[0]);
-    let updates = 0;
-    const unsubscribe = store.subscribe(() => updates++);
-    for (let i = 0; i < 5000; i++) s.emit(`line ${i}`);
-    await until(() => store.getState().logs.sources[0]?.ring.length === 100);
-    unsubscribe();
-    // 5,000 lines delivered at once: one flush.
-    expect(updates).toBeLessThanOrEqual(2);
-    const lines = mergedLines(store.getState().logs.sources);
-    expect(lines[0]!.text).toBe('line 4900');
-    expect(lines.at(-1)!.text).toBe('line 4999');
-    expect(store.getState().logs.sources[0]!.status).toBe('streaming');
     feed.close();
   });
 
@@ -158,10 +113,40 @@ describe('logs feed', () => {
     const feed = startLogsFeed(store, f.work, { flushMs: 5 });
     feed.openLogs(target);
     await until(() => f.watched.length === 1);
-    f.watched[0]!(pod('a', [{ name: 'app' }]));
-    f.watched[0]!(pod('c', [{ name: 'app' }]));
+    f.watched[0]!.onList([pod('a', [{ name: 'app' }])]);
+    f.watched[0]!.onEvent('ADDED', pod('c', [{ name: 'app' }]));
     await until(() => f.streams.length === 2);
     expect(store.getState().logs.sources.map((s) => s.pod)).toEqual(['a', 'c']);
+    feed.close();
+  });
+
+  it('watches named pods while following: a restarted container is read on after its last line, its restarts shown', async () => {
+    const store = createFleetStore();
+    const f = fakeWork([pod('a', [{ name: 'app', containerID: 'c://1' }])]);
+    const targets: { pods?: string[]; selector?: string }[] = [];
+    const watchPods = f.work.watchPods!;
+    f.work.watchPods = (c, n, t, h) => {
+      targets.push(t);
+      return watchPods(c, n, t, h);
+    };
+    const feed = startLogsFeed(store, f.work, { flushMs: 5 });
+    feed.openLogs({ ...target, pods: ['a'] });
+    await until(() => f.streams.length === 1 && f.watched.length === 1);
+    expect(targets).toEqual([{ pods: ['a'], selector: 'app=x' }]);
+    f.streams[0]!.emit('before the restart', '2026-01-01T00:00:05Z');
+    f.watched[0]!.onEvent(
+      'MODIFIED',
+      pod('a', [{ name: 'app', restarts: 1, containerID: '', state: 'waiting', reason: 'CrashLoopBackOff' }]),
+    );
+    f.streams[0]!.end();
+    await until(() => store.getState().logs.sources[0]?.status === 'ended');
+    f.watched[0]!.onEvent('MODIFIED', pod('a', [{ name: 'app', restarts: 1, containerID: 'c://2' }]));
+    await until(() => f.streams.length === 2);
+    expect(f.streams[1]!.opts).toEqual({ container: 'app', follow: true, sinceTime: '2026-01-01T00:00:05Z' });
+    f.streams[1]!.emit('after the restart', '2026-01-01T00:00:15Z');
+    await until(() => store.getState().logs.sources[0]?.ring.length === 2);
+    expect(store.getState().logs.sources[0]).toMatchObject({ restarts: 1, status: 'streaming' });
+    expect(store.getState().logs.previousOffered).toBe(true);
     feed.close();
   });
 
@@ -201,7 +186,3 @@ describe('logs feed', () => {
     feed.close();
   });
 });
-
-function updateCapacity(store: ReturnType<typeof createFleetStore>, capacity: number): void {
-  store.setState((s) => ({ logs: { ...s.logs, capacity } }));
-}

@@ -58,8 +58,11 @@ describe('fleet watchers on real API servers', () => {
   });
 
   it('sees a namespace that does not exist yet, then its workloads, pods, LoadBalancer and certificates', async () => {
-    // Given no fleet namespace: the watcher says so
-    await eventually('hosting slice synced', () => state(HOST).fleetNamespace?.synced);
+    // Given no fleet namespace: the watcher says so (once the context is known to answer: until then its rows say "connecting")
+    await eventually(
+      'hosting context reachable and its slice synced',
+      () => state(HOST).reachability === 'reachable' && state(HOST).fleetNamespace?.synced,
+    );
     expect(state(HOST).fleetNamespace).toMatchObject({ namespace: NS, exists: false, workloads: [], pods: [] });
     expect(find(fleetChecklist(fleet.store.getState()), 'nova/apiserver')).toMatchObject({
       state: 'fail',
@@ -156,7 +159,10 @@ describe('fleet watchers on real API servers', () => {
   it('follows the Nova CRDs as they come and go, with their Clusters and SchedulePolicies', async () => {
     const kc = ctx(HOST);
     const ext = makeClient(kc, ApiextensionsV1Api);
-    await eventually('control plane slice synced', () => state(HOST).controlPlane?.synced);
+    await eventually(
+      'hosting context reachable and control plane slice synced',
+      () => state(HOST).reachability === 'reachable' && state(HOST).controlPlane?.synced,
+    );
     const before = state(HOST).controlPlane!;
     expect(before.crds).toEqual({ cluster: false, schedulePolicy: false, scheduleGroup: false });
     expect(find(fleetChecklist(fleet.store.getState()), 'crd/cluster')).toMatchObject({ state: 'fail', detail: 'not installed' });
@@ -237,7 +243,8 @@ describe('fleet watchers on real API servers', () => {
       'agent ready',
       () => {
         const s = state(WORKLOAD).fleetNamespace;
-        return s?.workloads.find((w) => w.name === 'nova-agent')?.ready === 1 ? s : undefined;
+        const reachable = state(WORKLOAD).reachability === 'reachable';
+        return reachable && s?.workloads.find((w) => w.name === 'nova-agent')?.ready === 1 ? s : undefined;
       },
       60_000,
     );

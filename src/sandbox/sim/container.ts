@@ -64,8 +64,10 @@ export abstract class RealContainer {
   abstract start(): void;
   abstract stop(graceMs: number): Promise<void>;
 
+  /** The runtime's id of the instance started last: a new one for every start, as a container runtime gives. */
   protected get containerID(): string {
-    return `sandbox://${this.pod.uid}-${this.spec.name}`;
+    const started = this.startedAt ? `-${this.startedAt.getTime().toString(36)}` : '';
+    return `sandbox://${this.pod.uid}-${this.spec.name}${started}`;
   }
 
   status(): V1ContainerStatus {

@@ -4,21 +4,15 @@ import path from 'node:path';
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startLogsFeed, type LogsWork } from '../../../src/feeds/logs.js';
-import type { LogPod } from '../../../src/kube/log-pods.js';
 import type { PodLogOptions } from '../../../src/kube/pod-logs.js';
+import type { LogPod } from '../../../src/kube/workloads.js';
 import type { LogTarget } from '../../../src/store/log-target.js';
+import { logPod } from '../../helpers/log-pod.js';
 import { appProps, KEYS, renderApp, threeContexts } from '../../helpers/screen.js';
 
 const LONG = `payload ${'x'.repeat(120)} END-OF-LONG-LINE`;
 
-const POD: LogPod = {
-  name: 'api-7d9',
-  containers: [
-    { name: 'app', restarts: 2, previousPreferred: false },
-    { name: 'sidecar', restarts: 0, previousPreferred: false },
-  ],
-  defaultContainer: 'app',
-};
+const POD: LogPod = logPod('api-7d9', [{ name: 'app', restarts: 2 }, { name: 'sidecar' }]);
 
 function linesFor(opts: PodLogOptions): string[] {
   if (opts.previous) return ['previous run: panic: nil map'];
