@@ -13,7 +13,8 @@ const outdir = 'dist';
 fs.rmSync(outdir, { recursive: true, force: true });
 
 await build({
-  entryPoints: ['src/cli.ts', 'src/bench/index.ts', 'src/bench/scale-child.ts'],
+  // cli.ts is the `fleetdeck` bin, kubectl-fleetdeck.ts the `kubectl-fleetdeck` bin (kubectl's plugin).
+  entryPoints: ['src/cli.ts', 'src/kubectl-fleetdeck.ts', 'src/bench/index.ts', 'src/bench/scale-child.ts'],
   outdir,
   outbase: 'src',
   bundle: true,
@@ -36,4 +37,4 @@ await build({
   },
   logLevel: 'warning',
 });
-fs.chmodSync(`${outdir}/cli.js`, 0o755);
+for (const bin of ['cli.js', 'kubectl-fleetdeck.js']) fs.chmodSync(`${outdir}/${bin}`, 0o755);
