@@ -10,6 +10,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { ROOT, type RunResult } from '../helpers/cli.js';
 
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
@@ -211,6 +212,24 @@ describe.runIf(kubectl)('kubectl fleetdeck: the installed plugin, as kubectl run
     expect(ns.stderr).toBe(
       'fleetdeck: --control-plane-context and --namespace describe a fleet: pass --hosting-context too (or define the fleet file)\n',
     );
+  });
+
+  it('installed as krew installs it: the tarball extracted as it is, kubectl-fleetdeck linked to the manifest’s bin', async () => {
+    const manifest = parse(fs.readFileSync(path.join(ROOT, 'src', 'packaging', 'krew', 'fleetdeck.yaml'), 'utf8')) as {
+      spec: { platforms: { bin: string }[] };
+    };
+    const store = path.join(tmp, 'krew', 'store', 'fleetdeck', `v${pkg.version}`);
+    const krewBin = path.join(tmp, 'krew', 'bin');
+    fs.mkdirSync(store, { recursive: true });
+    fs.mkdirSync(krewBin);
+    const untar = await run('tar', ['-xzf', tarball, '-C', store]);
+    expect(untar.code, untar.stderr).toBe(0);
+    fs.symlinkSync(path.join(store, manifest.spec.platforms[0]?.bin ?? ''), path.join(krewBin, 'kubectl-fleetdeck'));
+    const env = { PATH: [nodeDir, krewBin, '/usr/local/bin', '/usr/bin', '/bin'].join(':') };
+    expect(await run(kubectl!, ['fleetdeck', '--version'], env)).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
+    const status = await run(kubectl!, ['fleetdeck', 'status', '--kubeconfig', kubeconfig], env);
+    expect(status.code).toBe(1);
+    expect(status.stdout).toMatch(/^\* Context gone \(https:\/\/127\.0\.0\.1:\d+\)\.\.\. unreachable .*\(connection refused\)/m);
   });
 
   it("refuses a kubectl global it does not honour in one line, exit 2; kubectl itself refuses flags before the plugin's name", async () => {
