@@ -136,6 +136,11 @@ describe('npm pack, then npm install -g of the tarball into an empty prefix, off
       expect(fs.existsSync(path.join(installed, f)), f).toBe(true);
     }
     expect(fs.existsSync(path.join(installed, 'dist', 'bench'))).toBe(false);
+    // The libraries src/ imports are in the bundle; their licences beside it.
+    const licences = fs.readFileSync(path.join(installed, 'dist', 'THIRD-PARTY-LICENSES.txt'), 'utf8');
+    for (const lib of ['@inkjs/ui', '@kubernetes/client-node', 'commander', 'ink', 'node-forge', 'react', 'undici', 'yaml', 'zustand']) {
+      expect(licences).toMatch(new RegExp(`^${lib}@\\d+\\.\\d+\\.\\d+ — \\S`, 'm'));
+    }
     expect(fs.readdirSync(path.join(installed, 'dist')).filter((f) => f.endsWith('.map'))).toEqual([]);
   });
 
@@ -167,7 +172,9 @@ describe('npm pack, then npm install -g of the tarball into an empty prefix, off
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(
-      new RegExp(`^fleetdeck: needs Node\\.js 22\\.12 or newer \\(this is ${systemNode.replace(/\./g, '\\.')}\\)[^\\n]*\\n$`),
+      new RegExp(
+        `^fleetdeck: needs Node\\.js 22\\.12 or newer \\(this is ${systemNode.replace(/\./g, '\\.')}, /usr/bin/node\\); put a newer node first on PATH[^\\n]*\\n$`,
+      ),
     );
   });
 });
