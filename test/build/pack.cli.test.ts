@@ -4,14 +4,14 @@
  * --offline (so it installs only if nothing has to be fetched), then the installed `fleetdeck`
  * and `kubectl fleetdeck` run from outside the project, with Node 24 first on PATH.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ROOT, type RunResult } from '../helpers/cli.js';
+import { ROOT, type RunResult, runProgram } from '../helpers/cli.js';
 
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
   name: string;
@@ -33,19 +33,8 @@ const oldSystemNode = /^v(1\d|2[01])\.|^v22\.([0-9]|1[01])\./.test(systemNode);
 
 /** Runs a program in the temp dir (not the project) with a plain environment: HOME, PATH and what is given. */
 function run(file: string, args: string[], env: NodeJS.ProcessEnv = {}, cwd = tmp): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(file, args, {
-      cwd,
-      env: { HOME: path.join(tmp, 'home'), PATH: userPath, KUBECONFIG: '', NO_COLOR: '1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  const base = { HOME: path.join(tmp, 'home'), PATH: userPath, KUBECONFIG: '', NO_COLOR: '1' };
+  return runProgram(file, args, { env: { ...base, ...env }, cwd, timeoutMs: 300_000 });
 }
 
 /** A port nothing listens on: bound, then let go. */
