@@ -11,7 +11,7 @@
  * - refused (exit 2): every other flag of `kubectl options`, unless the command being run has a
  *   flag of that name of its own (`preflight --server`).
  */
-import type { Command } from 'commander';
+import type { Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
 
 const SEVERAL_CONTEXTS =
@@ -67,30 +67,23 @@ function flagOf(arg: string): string | undefined {
   return undefined;
 }
 
-/** The program and the (sub)commands the arguments name, outermost first. */
-function commandChain(program: Command, args: readonly string[]): Command[] {
-  const chain = [program];
-  let cmd = program;
-  for (const arg of args) {
-    if (arg === '--') break;
-    if (arg.startsWith('-')) continue;
-    const sub = cmd.commands.find((c) => c.name() === arg || c.aliases().includes(arg));
-    if (sub) {
-      chain.push(sub);
-      cmd = sub;
-    }
+/** The option of this name on the command or one of its parents, nearest first. */
+function optionOf(chain: readonly Command[], flag: string): Option | undefined {
+  for (const cmd of [...chain].reverse()) {
+    const found = cmd.options.find((o) => o.long === flag || o.short === flag);
+    if (found) return found;
   }
-  return chain;
+  return undefined;
 }
 
 /**
  * The arguments kubectl passed, as fleetdeck's parser takes them: `-n NS` becomes `--namespace NS`
- * where the command has no `-n` of its own; a kubectl global fleetdeck does not honour is a
- * UsageError (one line, exit 2).
+ * where the command named so far has no `-n` of its own (`kubectl fleetdeck -n NS logs …` is the
+ * fleet's namespace, which `logs` takes as its pods' namespace; `logs -n NS` is logs' own); a
+ * kubectl global fleetdeck does not honour is a UsageError (one line, exit 2).
  */
 export function kubectlPluginArgs(program: Command, args: readonly string[]): string[] {
-  const chain = commandChain(program, args);
-  const known = (flag: string) => chain.some((c) => c.options.some((o) => o.long === flag || o.short === flag));
+  const chain: Command[] = [program];
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] ?? '';
@@ -99,10 +92,20 @@ export function kubectlPluginArgs(program: Command, args: readonly string[]): st
       break;
     }
     const flag = flagOf(arg);
-    if (!flag || known(flag)) {
+    const option = flag ? optionOf(chain, flag) : undefined;
+    if (!flag) {
+      const sub = chain.at(-1)?.commands.find((c) => c.name() === arg || c.aliases().includes(arg));
+      if (sub) chain.push(sub);
       out.push(arg);
+      continue;
+    }
+    if (option) {
+      out.push(arg);
+      // The option's value, when it is the next word, is a value whatever it looks like.
+      if ((option.required || option.optional) && arg === flag && i + 1 < args.length) out.push(args[++i] ?? '');
     } else if (flag === '-n') {
       out.push(arg === '-n' ? '--namespace' : `--namespace=${arg.slice(2).replace(/^=/, '')}`);
+      if (arg === '-n' && i + 1 < args.length) out.push(args[++i] ?? '');
     } else if (REFUSED_KUBECTL_FLAGS.has(flag)) {
       throw new UsageError(`kubectl's ${flag} is not honoured by kubectl fleetdeck: ${REFUSED_KUBECTL_FLAGS.get(flag)}`);
     } else {

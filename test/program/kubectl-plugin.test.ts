@@ -38,6 +38,22 @@ describe("kubectl's global flags in `kubectl fleetdeck …`", () => {
     expect(args('logs', '-n', 'kube-system', 'pod/x')).toEqual(['logs', '-n', 'kube-system', 'pod/x']);
   });
 
+  it('takes -n before the command as the namespace the command works in: logs reads the pods from it', () => {
+    expect(args('-n', 'kube-system', 'logs', 'pod/x')).toEqual(['--namespace', 'kube-system', 'logs', 'pod/x']);
+    const logs = buildProgram().commands.find((c) => c.name() === 'logs');
+    let seen: string | undefined;
+    logs?.action((_target, _opts, cmd) => {
+      seen = cmd.optsWithGlobals().namespace;
+    });
+    logs?.parent?.parse(args('-n', 'kube-system', 'logs', 'pod/x'), { from: 'user' });
+    expect(seen).toBe('kube-system');
+  });
+
+  it('reads the value of an option as a value, even when it looks like a command or a flag', () => {
+    expect(args('--context', 'logs', 'status', '-n', 'a')).toEqual(['--context', 'logs', 'status', '--namespace', 'a']);
+    expect(args('approve', '--message', '--user', '--yes')).toEqual(['approve', '--message', '--user', '--yes']);
+  });
+
   it('refuses --cluster and --user in one line that says why and what to use', () => {
     expect(outcome('status', '--user', 'admin')).toBe(
       "kubectl's --user is not honoured by kubectl fleetdeck: fleetdeck works on several contexts at once, each with the cluster and user its kubeconfig context names; choose contexts with --context",
