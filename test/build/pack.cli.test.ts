@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
 import { ROOT, type RunResult, runProgram } from '../helpers/cli.js';
 
@@ -63,6 +63,9 @@ function packagesUnder(dir: string): string[] {
   walk(dir);
   return found;
 }
+
+// Each test starts several node processes (kubectl's too); on a busy machine that takes a while.
+vi.setConfig({ testTimeout: 180_000 });
 
 let tarball = '';
 
