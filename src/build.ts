@@ -3,17 +3,21 @@
  * dist/. One bundle instead of ~1,000 module files from node_modules: startup reads and
  * links a few files, and React runs its production build. Commands load lazily: each is its
  * own chunk, imported when the command runs. Type checking is `npm run typecheck` (tsc).
+ * The bundle holds the libraries it uses, so the package has no runtime dependencies; their
+ * licences go beside it, in dist/THIRD-PARTY-LICENSES.txt.
  *
  *   node src/build.ts
  */
 import fs from 'node:fs';
-import { build } from 'esbuild';
+import path from 'node:path';
+import { build, type Metafile } from 'esbuild';
 
 const outdir = 'dist';
 fs.rmSync(outdir, { recursive: true, force: true });
 
-await build({
-  entryPoints: ['src/cli.ts', 'src/bench/index.ts', 'src/bench/scale-child.ts'],
+const result = await build({
+  // cli.ts is the `fleetdeck` bin, kubectl-fleetdeck.ts the `kubectl-fleetdeck` bin (kubectl's plugin).
+  entryPoints: ['src/cli.ts', 'src/kubectl-fleetdeck.ts', 'src/bench/index.ts', 'src/bench/scale-child.ts'],
   outdir,
   outbase: 'src',
   bundle: true,
@@ -35,5 +39,39 @@ await build({
     js: "import { createRequire as __fleetdeckCreateRequire } from 'node:module'; const require = __fleetdeckCreateRequire(import.meta.url);",
   },
   logLevel: 'warning',
+  metafile: true,
 });
-fs.chmodSync(`${outdir}/cli.js`, 0o755);
+for (const bin of ['cli.js', 'kubectl-fleetdeck.js']) fs.chmodSync(`${outdir}/${bin}`, 0o755);
+
+/** The folder of the npm package a bundled file comes from (`…/node_modules/@scope/name`), if any. */
+function packageDirOf(file: string): string | undefined {
+  const at = file.lastIndexOf('node_modules/');
+  if (at < 0) return undefined;
+  const parts = file.slice(at + 'node_modules/'.length).split('/');
+  return path.resolve(file.slice(0, at), 'node_modules', ...parts.slice(0, parts[0]?.startsWith('@') ? 2 : 1));
+}
+
+/** Name, version, licence and licence text of every package with code in the bundle. */
+function thirdPartyLicenses(metafile: Metafile): string {
+  const dirs = new Set<string>();
+  for (const output of Object.values(metafile.outputs)) {
+    for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+      const dir = bytesInOutput > 0 ? packageDirOf(input) : undefined;
+      if (dir) dirs.add(dir);
+    }
+  }
+  const entries = [...dirs].map((dir) => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name: string; version: string; license?: string };
+    const file = fs.readdirSync(dir).find((f) => /^(licen[cs]e|copying)(\.\w+)?$/i.test(f));
+    const text = file
+      ? fs.readFileSync(path.join(dir, file), 'utf8').trim()
+      : `(no licence file in the package; package.json says ${pkg.license ?? 'nothing'})`;
+    return { id: `${pkg.name}@${pkg.version}`, text: `${pkg.name}@${pkg.version} — ${pkg.license ?? 'unknown licence'}\n\n${text}` };
+  });
+  // The same package and version installed in two places is listed once.
+  const unique = [...new Map(entries.map((e) => [e.id, e])).values()].sort((a, b) => a.id.localeCompare(b.id));
+  const head = 'fleetdeck bundles the following packages (dist/ holds their code). Their licences:';
+  return `${[head, ...unique.map((e) => e.text)].join(`\n\n${'-'.repeat(72)}\n\n`)}\n`;
+}
+
+fs.writeFileSync(path.join(outdir, 'THIRD-PARTY-LICENSES.txt'), thirdPartyLicenses(result.metafile));

@@ -4,6 +4,8 @@ import { setReadOnly } from './kube/gate.js';
 import { setRequestTimeout } from './kube/request-timeout.js';
 import { registerApprove } from './program/approve.js';
 import { registerInstall } from './program/install.js';
+import { commandName, isKubectlPlugin } from './program/invocation.js';
+import { KUBECTL_PLUGIN_HELP, kubectlPluginArgs } from './program/kubectl-plugin.js';
 import { registerLogs } from './program/logs.js';
 import { collect, intIn, outputOption, quiet, requestTimeoutValue } from './program/parsers.js';
 import { registerPreflight } from './program/preflight.js';
@@ -18,7 +20,7 @@ import { installSignals, signalExitCode } from './session/signals.js';
 import { VERSION } from './version.js';
 
 export function buildProgram(): Command {
-  const program = new Command('fleetdeck')
+  const program = new Command(commandName())
     .description('Terminal dashboard for a multi-cluster Kubernetes control plane: every kube context, live.')
     .version(VERSION, '--version', 'print the version')
     .helpOption('-h, --help', 'show help')
@@ -71,6 +73,7 @@ export function buildProgram(): Command {
     register(program);
   }
   for (const cmd of [program, ...program.commands]) quiet(cmd);
+  if (isKubectlPlugin()) program.addHelpText('after', KUBECTL_PLUGIN_HELP);
   return program;
 }
 
@@ -79,13 +82,15 @@ export async function main(argv: string[]): Promise<number> {
   // SIGINT, SIGTERM and SIGHUP stop the run's work (src/session/signals.ts).
   installSignals();
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    // As a kubectl plugin: kubectl's global flags, honoured or refused (src/program/kubectl-plugin.ts).
+    const args = isKubectlPlugin() ? kubectlPluginArgs(program, argv) : argv;
+    await program.parseAsync(args, { from: 'user' });
     // Stopped by a signal: the shell's code for it (129, 130, 143), whatever the command returned.
     return signalExitCode() ?? (typeof process.exitCode === 'number' ? process.exitCode : 0);
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
-      process.stderr.write(`fleetdeck: ${usageLine(err)}\n`);
+      process.stderr.write(`fleetdeck: ${usageLine(err, commandName())}\n`);
       return 2;
     }
     if (err instanceof UsageError || err instanceof UserError) {

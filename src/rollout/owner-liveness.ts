@@ -25,9 +25,12 @@ export type Holder = { kind: 'pod'; identity: string; pod: string } | { kind: 'p
 /** What this host says of a pid: a fleetdeck process, another process, or none. */
 export type ProcessProbe = (pid: number) => 'fleetdeck' | 'other' | 'gone';
 
+/** Names fleetdeck's bins have on PATH: the command, and kubectl's plugin (`kubectl fleetdeck`). */
+const BIN_NAMES = new Set(['fleetdeck', 'kubectl-fleetdeck']);
+
 /** A command line that runs fleetdeck: this package's CLI, or a program or package named fleetdeck. */
 export function isFleetdeckCommand(argv: readonly string[]): boolean {
-  return argv.some((a) => a === CLI_PATH || path.basename(a) === 'fleetdeck' || a.includes(`${path.sep}fleetdeck${path.sep}`));
+  return argv.some((a) => a === CLI_PATH || BIN_NAMES.has(path.basename(a)) || a.includes(`${path.sep}fleetdeck${path.sep}`));
 }
 
 /** The probe of this host: /proc where there is one (a zombie is gone); elsewhere a signal 0 (alive counts as fleetdeck). */

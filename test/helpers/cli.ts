@@ -13,12 +13,21 @@ export interface RunResult {
 
 /** Runs the built `fleetdeck` with plain node (the same node that runs the tests). */
 export function runCli(args: string[], opts: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<RunResult> {
+  return runProgram(process.execPath, [CLI, ...args], {
+    // No fleet file of the machine's user leaks into a test unless the test gives one.
+    env: { ...process.env, CI: 'true', FLEETDECK_FLEET_FILE: path.join(ROOT, 'test', 'no-fleet.yaml'), ...opts.env },
+    timeoutMs: opts.timeoutMs,
+  });
+}
+
+/** Runs a program with exactly the environment given (and cwd), collecting its output; killed after timeoutMs. */
+export function runProgram(
+  file: string,
+  args: string[],
+  opts: { env: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number },
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      // No fleet file of the machine's user leaks into a test unless the test gives one.
-      env: { ...process.env, CI: 'true', FLEETDECK_FLEET_FILE: path.join(ROOT, 'test', 'no-fleet.yaml'), ...opts.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(file, args, { env: opts.env, cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

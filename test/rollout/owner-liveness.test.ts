@@ -86,6 +86,9 @@ describe('the local probe', () => {
   it('knows a fleetdeck command line', () => {
     expect(isFleetdeckCommand(['/usr/bin/node', '--max-old-space-size=512', CLI_PATH, 'rollout', 'create'])).toBe(true);
     expect(isFleetdeckCommand(['/usr/local/bin/fleetdeck', 'rollout'])).toBe(true);
+    // `kubectl fleetdeck rollout create …`: kubectl runs the plugin's bin, which re-runs itself with node's flags.
+    expect(isFleetdeckCommand(['/usr/bin/node', '--max-semi-space-size=4', '/home/op/.krew/bin/kubectl-fleetdeck', 'rollout'])).toBe(true);
+    expect(isFleetdeckCommand(['/usr/local/bin/kubectl-fleetdeck-other', 'rollout'])).toBe(false);
     expect(isFleetdeckCommand(['node', '/usr/lib/node_modules/fleetdeck/dist/cli.js'])).toBe(true);
     expect(isFleetdeckCommand(['sleep', '30'])).toBe(false);
   });
