@@ -8,13 +8,9 @@
  * documents, as `kubectl get -w -o yaml` prints them.
  */
 import { stringify } from 'yaml';
+import type { DataFormat } from './formats.js';
 
-export const OUTPUT_FORMATS = ['text', 'json', 'yaml'] as const;
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
-/** The formats for scripts. */
-export type DataFormat = Exclude<OutputFormat, 'text'>;
-
-export const isDataFormat = (format: OutputFormat): format is DataFormat => format !== 'text';
+export { type DataFormat, OUTPUT_FORMATS, type OutputFormat } from './formats.js';
 
 /** YAML documents this process has printed: the second and later start with `---`. */
 let yamlDocuments = 0;

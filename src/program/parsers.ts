@@ -1,6 +1,6 @@
 /** Parsers and shared options of the command line (commander). */
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { OUTPUT_FORMATS } from '../output/format.js';
+import { OUTPUT_FORMATS } from '../output/formats.js';
 
 export function intIn(min: number, max: number) {
   return (value: string): number => {

@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import { OUTPUT_FORMATS, type OutputFormat } from '../output/format.js';
+import { OUTPUT_FORMATS, type OutputFormat } from '../output/formats.js';
 
 /** Options every command understands (commander's optsWithGlobals). */
 export interface GlobalOptions {
