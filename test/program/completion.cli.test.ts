@@ -31,6 +31,11 @@ fs.writeFileSync(
 );
 const env = { HOME: home, KUBECONFIG: kubeconfig };
 
+// biome-ignore lint/suspicious/noTemplateCurlyInString: bash, not a template
+const CALL = ['COMP_LINE="${COMP_WORDS[*]}"', 'COMP_POINT=${#COMP_LINE}', '__fleetdeck_complete', 'printf "%s\\n" "${COMPREPLY[@]}"'].join(
+  '\n',
+);
+
 /** COMPREPLY after the script's function ran on `words` (the last one being completed). */
 function bashComplete(script: string, words: string[]): { reply: string[]; stderr: string } {
   const file = path.join(tmp, 'fleetdeck.bash');
@@ -44,10 +49,7 @@ function bashComplete(script: string, words: string[]): { reply: string[]; stder
     `source '${file}'`,
     `COMP_WORDS=(${quoted})`,
     `COMP_CWORD=${words.length - 1}`,
-    'COMP_LINE="${COMP_WORDS[*]}"',
-    'COMP_POINT=${#COMP_LINE}',
-    '__fleetdeck_complete',
-    'printf "%s\\n" "${COMPREPLY[@]}"',
+    CALL,
   ].join('\n');
   const r = spawnSync('bash', ['--norc', '--noprofile', '-c', program], { env: { ...process.env, ...env }, encoding: 'utf8' });
   expect(r.status).toBe(0);
