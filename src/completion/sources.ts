@@ -52,20 +52,26 @@ export function contextNames(words: readonly string[], env: NodeJS.ProcessEnv = 
   return [...new Set(names.map((c) => c?.name).filter((n): n is string => typeof n === 'string' && n !== ''))];
 }
 
-/** The names of the rollouts recorded in the cluster of the line's context; [] on any failure or after `deadlineMs`. */
-export async function rolloutNames(words: readonly string[], deadlineMs = 2_000): Promise<string[]> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<string[]>((resolve) => {
-    timer = setTimeout(() => resolve([]), deadlineMs);
-  });
-  const read = (async () => {
+/**
+ * The names of the rollouts recorded in the cluster of the line's context; [] on any failure or
+ * when the cluster has not answered within `deadlineMs` (counted from the request, not from
+ * loading the Kubernetes client).
+ */
+export async function rolloutNames(words: readonly string[], deadlineMs = 3_000): Promise<string[]> {
+  try {
     // Loaded only here: the rest of completion needs no Kubernetes client.
     const { listRolloutNames } = await import('./rollout-names.js');
-    return listRolloutNames(flagValue(words, '--kubeconfig'), flagValue(words, '--context'), deadlineMs);
-  })().catch(() => []);
-  try {
-    return await Promise.race([read, late]);
-  } finally {
-    clearTimeout(timer);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<string[]>((resolve) => {
+      timer = setTimeout(() => resolve([]), deadlineMs);
+    });
+    const read = listRolloutNames(flagValue(words, '--kubeconfig'), flagValue(words, '--context'), deadlineMs).catch(() => []);
+    try {
+      return await Promise.race([read, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  } catch {
+    return [];
   }
 }
