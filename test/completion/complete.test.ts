@@ -3,28 +3,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
 import { completionLines, wantsRolloutName } from '../../src/completion/complete.js';
 import { buildProgram } from '../../src/main.js';
+import { writeUnreachableKubeconfig } from '../helpers/fake-contexts.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-complete-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-function kubeconfig(name: string, contexts: string[]): string {
-  const file = path.join(tmp, name);
-  fs.writeFileSync(
-    file,
-    stringify({
-      apiVersion: 'v1',
-      kind: 'Config',
-      clusters: [{ name: 'c', cluster: { server: 'https://127.0.0.1:1' } }],
-      users: [{ name: 'u', user: { token: 't' } }],
-      contexts: contexts.map((n) => ({ name: n, context: { cluster: 'c', user: 'u' } })),
-      'current-context': contexts[0],
-    }),
-  );
-  return file;
-}
+const kubeconfig = (name: string, contexts: string[]) => writeUnreachableKubeconfig(path.join(tmp, name), contexts);
 
 const home = path.join(tmp, 'home');
 fs.mkdirSync(path.join(home, '.kube'), { recursive: true });

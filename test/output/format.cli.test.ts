@@ -9,8 +9,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parse, parseAllDocuments, stringify } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 import { CLI, ROOT, eventually, runCli } from '../helpers/cli.js';
+import { timeless, writeUnreachableKubeconfig } from '../helpers/fake-contexts.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-output-cli-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -18,29 +19,8 @@ const home = path.join(tmp, 'home');
 fs.mkdirSync(home);
 const kubeconfig = path.join(tmp, 'kubeconfig');
 // Two contexts whose API server is not there (a closed port): status answers at once.
-fs.writeFileSync(
-  kubeconfig,
-  stringify({
-    apiVersion: 'v1',
-    kind: 'Config',
-    clusters: [{ name: 'c', cluster: { server: 'https://127.0.0.1:1' } }],
-    users: [{ name: 'u', user: { token: 't' } }],
-    contexts: ['one', 'two'].map((name) => ({ name, context: { cluster: 'c', user: 'u' } })),
-    'current-context': 'one',
-  }),
-);
+writeUnreachableKubeconfig(kubeconfig, ['one', 'two']);
 const env = { HOME: home, KUBECONFIG: kubeconfig, XDG_STATE_HOME: path.join(tmp, 'state') };
-
-/** Times (ISO stamps, latencies) differ between two runs: the same placeholder in both. */
-function timeless(value: unknown): unknown {
-  if (typeof value === 'string') return /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/.test(value) ? '<time>' : value;
-  if (Array.isArray(value)) return value.map(timeless);
-  if (value && typeof value === 'object')
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, /latency|elapsed|Ms$/i.test(k) && typeof v === 'number' ? 0 : timeless(v)]),
-    );
-  return value;
-}
 
 /** Runs `args` with -o json and -o yaml; both exit alike, print nothing on stderr, and carry the same object. */
 async function sameObject(args: string[]): Promise<unknown> {

@@ -12,6 +12,7 @@ import { createRollout } from '../../src/rollout/state.js';
 import { configMapName, ROLLOUT_NAMESPACE } from '../../src/rollout/types.js';
 import { eventually, runCli } from '../helpers/cli.js';
 import { csrFixture, type CsrFixture } from '../helpers/csr-sandbox.js';
+import { timeless } from '../helpers/fake-contexts.js';
 import { createNamespace } from '../helpers/namespace.js';
 import { state } from '../helpers/rollout.js';
 
@@ -53,17 +54,6 @@ afterAll(async () => {
 });
 
 const base = () => ['--kubeconfig', kubeconfig, '--context', CONTEXT];
-
-/** Times and latencies differ between two runs: the same placeholder in both. */
-function timeless(value: unknown): unknown {
-  if (typeof value === 'string') return /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/.test(value) ? '<time>' : value;
-  if (Array.isArray(value)) return value.map(timeless);
-  if (value && typeof value === 'object')
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, /latency|Ms$/i.test(k) && typeof v === 'number' ? 0 : k === 'age' ? '<age>' : timeless(v)]),
-    );
-  return value;
-}
 
 async function both(args: string[]) {
   const json = await runCli([...args, '-o', 'json']);

@@ -12,23 +12,14 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { CLI, runCli } from '../helpers/cli.js';
+import { writeUnreachableKubeconfig } from '../helpers/fake-contexts.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-completion-cli-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 const home = path.join(tmp, 'home');
 fs.mkdirSync(home);
 const kubeconfig = path.join(tmp, 'kubeconfig');
-fs.writeFileSync(
-  kubeconfig,
-  stringify({
-    apiVersion: 'v1',
-    kind: 'Config',
-    clusters: [{ name: 'c', cluster: { server: 'https://127.0.0.1:1' } }],
-    users: [{ name: 'u', user: { token: 't' } }],
-    contexts: ['prod-eu', 'prod-us', 'staging'].map((name) => ({ name, context: { cluster: 'c', user: 'u' } })),
-    'current-context': 'prod-eu',
-  }),
-);
+writeUnreachableKubeconfig(kubeconfig, ['prod-eu', 'prod-us', 'staging']);
 const env = { HOME: home, KUBECONFIG: kubeconfig };
 
 // biome-ignore lint/suspicious/noTemplateCurlyInString: bash, not a template
