@@ -7,7 +7,10 @@ if (major < 22 || (major === 22 && minor < 12)) {
   );
   process.exit(1);
 }
-const { restartWithNodeFlags } = await import('./node-flags.js');
-restartWithNodeFlags();
+// Completion (`fleetdeck complete -- …`, on every Tab) lists nothing large: no second start for V8 flags.
+if (process.argv[2] !== 'complete') {
+  const { restartWithNodeFlags } = await import('./node-flags.js');
+  restartWithNodeFlags();
+}
 const { run } = await import('./main.js');
 await run();

@@ -3,6 +3,7 @@ import { UsageError, UserError } from './errors.js';
 import { setReadOnly } from './kube/gate.js';
 import { setRequestTimeout } from './kube/request-timeout.js';
 import { registerApprove } from './program/approve.js';
+import { registerCompletion } from './program/completion.js';
 import { registerInstall } from './program/install.js';
 import { commandName, isKubectlPlugin } from './program/invocation.js';
 import { KUBECTL_PLUGIN_HELP, kubectlPluginArgs } from './program/kubectl-plugin.js';
@@ -69,6 +70,7 @@ export function buildProgram(): Command {
     registerApprove,
     registerPreflight,
     registerLogs,
+    registerCompletion,
   ]) {
     register(program);
   }

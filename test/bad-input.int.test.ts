@@ -50,7 +50,7 @@ const CASES: Case[] = [
   usage('an unknown command', ['frobnicate'], /unknown command 'frobnicate'/),
   usage('an unknown subcommand', ['rollout', 'frobnicate'], /unknown command 'rollout frobnicate'/),
   usage('an unknown option', ['--frobnicate'], /unknown option '--frobnicate'/),
-  usage('an unknown output format', ['status', '-o', 'yaml'], /'yaml' is invalid.*text, json/),
+  usage('an unknown output format', ['status', '-o', 'xml'], /'xml' is invalid.*text, json, yaml/),
   usage('an option without its value', ['status', '--kubeconfig'], /--kubeconfig <file>' argument missing/),
   usage(
     'a negative --max-unavailable',

@@ -9,6 +9,7 @@ import { requireOutput, type GlobalOptions } from '../session/options.js';
 import { confirm, interactive } from '../session/prompt.js';
 import { resolveContext } from '../session/session.js';
 import { onStop } from '../session/signals.js';
+import { document, type OutputFormat, streamItem } from '../output/format.js';
 
 export interface ApproveCommandOptions extends GlobalOptions {
   allFrom?: string;
@@ -63,7 +64,7 @@ export async function runApproveCommand(opts: ApproveCommandOptions): Promise<nu
   if (!changing) return listPending(pending, context, output);
   const targets = targetsOf(all, pending, names, opts.allFrom, context);
   if (targets.length === 0) {
-    if (output === 'json') write(JSON.stringify({ context, results: [] }, null, 2));
+    if (output !== 'text') write(document(output, { context, results: [] }));
     else write(`No pending certificate signing requests from ${opts.allFrom} in ${context}.`);
     return 0;
   }
@@ -71,8 +72,8 @@ export async function runApproveCommand(opts: ApproveCommandOptions): Promise<nu
 }
 
 /** Without names: the pending requests with their warnings, and how to approve them. */
-function listPending(pending: CsrSummary[], context: string, output: 'text' | 'json'): number {
-  if (output === 'json') write(JSON.stringify({ context, pending: pending.map((c) => csrJson(c)) }, null, 2));
+function listPending(pending: CsrSummary[], context: string, output: OutputFormat): number {
+  if (output !== 'text') write(document(output, { context, pending: pending.map((c) => csrJson(c)) }));
   else if (pending.length === 0) write(`No pending certificate signing requests in ${context}.`);
   else {
     write(`${pending.length} pending certificate signing request${pending.length === 1 ? '' : 's'} in ${context}:`);
@@ -105,7 +106,7 @@ async function decideTargets(
   context: string,
   targets: CsrSummary[],
   opts: ApproveCommandOptions,
-  output: 'text' | 'json',
+  output: OutputFormat,
 ): Promise<number> {
   const decision: Decision = opts.deny ? 'Denied' : 'Approved';
   const verb = decision === 'Approved' ? 'Approve' : 'Deny';
@@ -134,7 +135,7 @@ async function decideTargets(
     if (last.outcome === 'error' || last.outcome === 'conflict') process.stderr.write(`fleetdeck: ${last.line}\n`);
     else if (output === 'text') write(last.line);
   }
-  if (output === 'json') write(JSON.stringify({ context, decision, results }, null, 2));
+  if (output !== 'text') write(document(output, { context, decision, results }));
   return results.some((r) => r.outcome === 'error' || r.outcome === 'conflict') ? 1 : 0;
 }
 
@@ -145,7 +146,7 @@ async function runAuto(
   requester: string,
   signer: string,
   opts: ApproveCommandOptions,
-  output: 'text' | 'json',
+  output: OutputFormat,
 ): Promise<number> {
   const rule = `requester ${requester}, signer ${signer}`;
   if (!opts.yes && !(await confirm(`Approve automatically every pending request in ${context} from ${rule}, until Ctrl-C?`))) {
@@ -153,7 +154,7 @@ async function runAuto(
     return 1;
   }
   const emit = (event: Record<string, unknown>, text: string) =>
-    write(output === 'json' ? JSON.stringify({ time: new Date().toISOString(), context, ...event }) : `${clock(Date.now())} ${text}`);
+    write(output !== 'text' ? streamItem(output, { time: new Date().toISOString(), context, ...event }) : `${clock(Date.now())} ${text}`);
   emit(
     { kind: 'auto', requester, signer },
     `Auto-approve on ${context}: every pending request from ${rule} is approved as it comes (Ctrl-C stops).`,

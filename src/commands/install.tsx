@@ -15,6 +15,7 @@ import { assertWritable } from '../kube/gate.js';
 import { lineReporter, write } from './install/lines.js';
 import { controlPlaneKubeconfigPath, fleetStatusCheck, resolve, type InstallCommandOptions, type Resolved } from './install/resolve.js';
 import { checksFor, runWizard } from './install/wizard.js';
+import { document, type OutputFormat } from '../output/format.js';
 
 export { controlPlaneKubeconfigPath, type InstallCommandOptions } from './install/resolve.js';
 export { wizardDeps } from './install/wizard.js';
@@ -65,8 +66,8 @@ function runSteps(o: InstallOptions, publish: Parameters<typeof runInstall>[1]):
   return runInstall(o, publish, fleetStatusCheck, runSignal());
 }
 
-function printResult(output: string, o: InstallOptions, checks: PrecheckResult, result: InstallResult): void {
-  if (output === 'json') {
+function printResult(output: OutputFormat, o: InstallOptions, checks: PrecheckResult, result: InstallResult): void {
+  if (output !== 'text') {
     const json = {
       ok: result.ok,
       dryRun: o.dryRun,
@@ -77,7 +78,7 @@ function printResult(output: string, o: InstallOptions, checks: PrecheckResult, 
       objects: result.applied,
       status: result.status ?? null,
     };
-    write(JSON.stringify(json, null, 2));
+    write(document(output, json));
   } else if (o.dryRun) {
     write('\nObjects:');
     for (const obj of result.applied)
@@ -117,7 +118,7 @@ export async function runInstallCommand(opts: InstallCommandOptions): Promise<nu
   const checks = await checksFor(installOpts, bundle);
   if (text) write(formatChecklist(checks.items, { ascii }));
   if (checks.blocking) {
-    if (output === 'json') write(JSON.stringify({ ok: false, prechecks: checks.items, steps: [] }, null, 2));
+    if (output !== 'text') write(document(output, { ok: false, prechecks: checks.items, steps: [] }));
     else write('Prerequisites not met: nothing was changed.');
     return 1;
   }
@@ -164,7 +165,7 @@ export async function runUninstallCommand(opts: InstallCommandOptions): Promise<
   }
   if (opts.dryRun) {
     const kubeconfigs = unmergeKubeconfigs(mergeRecordPath(kubeconfigPath), { dryRun: true });
-    if (output === 'json') write(JSON.stringify({ ok: true, dryRun: true, steps, deleted: [], kubeconfigs }, null, 2));
+    if (output !== 'text') write(document(output, { ok: true, dryRun: true, steps, deleted: [], kubeconfigs }));
     else write('\nDry run: nothing was changed.');
     return 0;
   }
@@ -187,8 +188,8 @@ export async function runUninstallCommand(opts: InstallCommandOptions): Promise<
     },
     text ? lineReporter(ascii) : () => {},
   );
-  if (output === 'json')
-    write(JSON.stringify({ ok: result.ok, steps: result.steps, deleted: result.deleted, kubeconfigs: result.kubeconfigs }, null, 2));
+  if (output !== 'text')
+    write(document(output, { ok: result.ok, steps: result.steps, deleted: result.deleted, kubeconfigs: result.kubeconfigs }));
   else write(result.ok ? '\nUninstalled.' : '\nThe uninstall stopped; run it again once the failed row is fixed.');
   return result.ok ? 0 : 1;
 }

@@ -11,8 +11,9 @@ import type { ApiTarget } from '../kube/server-probe.js';
 import { DEFAULT_MIN_CPUS, DEFAULT_MIN_MEMORY_GB, hasFailures, preflightChecks } from '../preflight/checks.js';
 import { gatherFacts } from '../preflight/gather.js';
 import type { CommandRunner } from '../preflight/read-commands.js';
-import type { GlobalOptions } from '../session/options.js';
+import { requireOutput, type GlobalOptions } from '../session/options.js';
 import { resolveContext } from '../session/session.js';
+import { document } from '../output/format.js';
 
 export interface PreflightCommandOptions extends GlobalOptions {
   server?: string;
@@ -60,8 +61,9 @@ export async function runPreflight(opts: PreflightCommandOptions): Promise<numbe
   const facts = await gatherFacts({ root, api, ...(opts.runner !== undefined ? { runner: opts.runner } : {}) });
   const checks = preflightChecks(facts, { minCpus, minMemoryGB });
   const ok = !hasFailures(checks);
-  if (opts.output === 'json') {
-    process.stdout.write(`${JSON.stringify({ ok, checks }, null, 2)}\n`);
+  const output = requireOutput(opts.output);
+  if (output !== 'text') {
+    process.stdout.write(`${document(output, { ok, checks })}\n`);
   } else {
     const ascii = opts.ascii === true;
     const host = root === '/' ? os.hostname() : root;

@@ -29,6 +29,7 @@ import { dryRunJson, dryRunLines, planLines, write } from './rollout/lines.js';
 import { rolloutRows, rolloutTable } from './rollout/list.js';
 import { chooseName, explicitName, readFileSpec, specFromOptions } from './rollout/spec.js';
 import { watchUntilEnd } from './rollout/watch.js';
+import { document, type OutputFormat, streamItem } from '../output/format.js';
 
 /** A --selector or --node flag, with the --priority that followed it. */
 export interface RolloutTarget {
@@ -76,11 +77,11 @@ function inClusterRunner(opts: RolloutCreateOptions, context: string) {
 }
 
 /** Prints the plan and the dry run; resolves with the nodes' refusals (a flag is needed). */
-function printPlan(spec: RolloutSpec, plan: Plan, dry: RolloutDryRun, output: 'text' | 'json', ascii: boolean) {
+function printPlan(spec: RolloutSpec, plan: Plan, dry: RolloutDryRun, output: OutputFormat, ascii: boolean) {
   if (output === 'text') {
     for (const l of [...planLines(spec, plan), ...dryRunLines(dry, plan)]) write(ascii ? toAscii(l) : l);
   } else {
-    write(JSON.stringify(dryRunJson(spec, plan, dry)));
+    write(streamItem(output, dryRunJson(spec, plan, dry)));
   }
   return dry.drain.nodes.filter((n) => n.refused);
 }
@@ -117,7 +118,7 @@ export async function runRolloutCreate(opts: RolloutCreateOptions): Promise<numb
   if (refused.length) {
     const message = `nothing was changed: ${refused.map((n) => n.refused).join('; ')}; give the flag, or move or delete those pods, and run it again`;
     if (output === 'text') write(`\n${message}`);
-    else write(JSON.stringify({ kind: 'result', refused: refused.map((n) => ({ node: n.node, message: n.refused })) }));
+    else write(streamItem(output, { kind: 'result', refused: refused.map((n) => ({ node: n.node, message: n.refused })) }));
     return 1;
   }
   const where = runner ? ` in the cluster (Job in ${runner.namespace}, with the RBAC above)` : '';
@@ -132,7 +133,7 @@ export async function runRolloutCreate(opts: RolloutCreateOptions): Promise<numb
     );
   if (runner) {
     const started = await startInCluster(kc, created.state, runner, (l) => output === 'text' && write(l));
-    if (output === 'json') write(startedJson(spec.name, runner, started));
+    if (output !== 'text') write(streamItem(output, startedJson(spec.name, runner, started)));
     else for (const l of startedLines(spec.name, context, runner, started)) write(l);
     return 0;
   }
@@ -166,7 +167,7 @@ export async function runRolloutResume(name: string, opts: RolloutCommandOptions
       return 1;
     }
     const started = await startInCluster(kc, state, runner, (l) => output === 'text' && write(l));
-    if (output === 'json') write(startedJson(name, runner, started));
+    if (output !== 'text') write(streamItem(output, startedJson(name, runner, started)));
     else for (const l of startedLines(name, context, runner, started)) write(l);
     return 0;
   }
@@ -193,7 +194,7 @@ export async function runRolloutAbort(name: string, opts: RolloutCommandOptions)
     return 1;
   }
   const { state: final, ...done } = await abortRollout(kc, name);
-  if (output === 'json') write(JSON.stringify({ kind: 'result', ...done, state: final }));
+  if (output !== 'text') write(streamItem(output, { kind: 'result', ...done, state: final }));
   else write(`Rollout ${name} aborted; ${abortDoneText(done)}.`);
   return final.phase === 'Aborted' ? 0 : 1;
 }
@@ -218,7 +219,7 @@ export async function runRolloutList(opts: RolloutCommandOptions): Promise<numbe
   const { kc, context } = rolloutContext(opts, false);
   const [states, leases] = await Promise.all([listRollouts(kc), listRolloutLeases(kc)]);
   const rows = rolloutRows(states, leases, Date.now());
-  if (output === 'json') write(JSON.stringify({ context, rollouts: rows }, null, 2));
+  if (output !== 'text') write(document(output, { context, rollouts: rows }));
   else if (rows.length === 0) write(`No rollouts in ${context}.`);
   else for (const line of rolloutTable(rows, Date.now(), asciiOnly(opts))) write(line);
   return 0;

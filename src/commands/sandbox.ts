@@ -10,6 +10,7 @@ import { sandboxDir, type SandboxState } from '../sandbox/state.js';
 import { supervise } from '../sandbox/supervisor.js';
 import { requireOutput, type GlobalOptions } from '../session/options.js';
 import { releaseSignals, runSignal, signalExitCode } from '../session/signals.js';
+import { document } from '../output/format.js';
 
 export interface SandboxCommandOptions {
   sub: 'up' | 'down' | 'status' | 'stop-apiserver' | 'start-apiserver' | 'stop-etcd' | 'start-etcd' | '__supervise';
@@ -111,7 +112,7 @@ export async function runSandbox(opts: GlobalOptions & SandboxCommandOptions): P
     case 'status': {
       const output = requireOutput(opts.output);
       const s = await sandboxStatus(dir);
-      if (output === 'json') out(JSON.stringify(s, null, 2));
+      if (output !== 'text') out(document(output, s));
       else statusText(s);
       return s.healthy ? 0 : 1;
     }

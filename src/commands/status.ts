@@ -10,6 +10,7 @@ import type { FleetConfig } from '../kube/fleet.js';
 import { asciiOnly, requireOutput, type GlobalOptions } from '../session/options.js';
 import { openSession, type Session } from '../session/session.js';
 import { untilStopped } from '../session/signals.js';
+import { document, type OutputFormat, streamItem } from '../output/format.js';
 
 const write = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 
@@ -23,13 +24,13 @@ export async function runStatus(opts: GlobalOptions, sel: Session = openSession(
   const { contexts, files, fleet } = sel;
   if (contexts.length === 0) {
     const where = files.length ? files.join(', ') : 'no kubeconfig file found';
-    if (output === 'json') write(JSON.stringify({ contexts: [] }, null, 2));
+    if (output !== 'text') write(document(output, { contexts: [] }));
     else write(`No kube contexts (${where}). Start the sandbox fleet with: fleetdeck sandbox up`);
     return 1;
   }
   if (opts.watch) return watchStatus(sel.kc, contexts, fleet, output, ascii);
   const state = await collectStatus(sel.kc, contexts, statusWaitMs(), fleet);
-  if (output === 'json') write(JSON.stringify(statusJson(state), null, 2));
+  if (output !== 'text') write(document(output, statusJson(state)));
   else write(statusText(state, { ascii }));
   return fleetHealthy(state) ? 0 : 1;
 }
@@ -42,14 +43,14 @@ export function statusWaitMs(): number {
 }
 
 /**
- * Plain-mode live view: every checklist item once, then one line (text) or one JSON object
- * (json) per change, until interrupted.
+ * Plain-mode live view: every checklist item once, then one line (text), one JSON object
+ * (json) or one YAML document (yaml) per change, until interrupted.
  */
 async function watchStatus(
   kc: (context: string) => KubeConfig,
   contexts: ContextInfo[],
   fleet: FleetConfig | undefined,
-  output: 'text' | 'json',
+  output: OutputFormat,
   ascii: boolean,
 ): Promise<number> {
   const watcher = startStatusFeed(kc, contexts, { fleet });
@@ -57,9 +58,9 @@ async function watchStatus(
   const emit = () => {
     const now = Date.now();
     for (const line of diff.next(statusChecks(watcher.store.getState()), ascii)) {
-      if (output === 'json') {
+      if (output !== 'text') {
         const { id, label, state, detail, hint } = line.item;
-        write(JSON.stringify({ time: new Date(now).toISOString(), id, label, state, detail: detail ?? null, hint: hint ?? null }));
+        write(streamItem(output, { time: new Date(now).toISOString(), id, label, state, detail: detail ?? null, hint: hint ?? null }));
       } else {
         write(`${clock(now)} ${line.text}`);
         if (line.item.hint && line.item.state !== 'ok') write(`         ${line.item.hint}`);

@@ -16,6 +16,7 @@ import type { ClusterStorage } from '../storage/inventory.js';
 import { defaultFeatures, parseSizeArg } from '../storage/selection.js';
 import { requireOutput, type GlobalOptions } from '../session/options.js';
 import { resolveContext } from '../session/session.js';
+import { document } from '../output/format.js';
 
 export interface StorageEstimateOptions extends GlobalOptions {
   local?: boolean;
@@ -154,29 +155,25 @@ export async function runStorageEstimate(opts: StorageEstimateOptions): Promise<
   const est = estimate(catalogue, storage, { features, sizes, pools });
   if (opts.values !== undefined) writeValues(opts.values, valuesText(catalogue, est), opts.force === true);
 
-  if (output === 'json') {
+  if (output !== 'text') {
     write(
-      JSON.stringify(
-        {
-          source: storage.source,
-          context: opts.local ? null : where.replace(/^context /, ''),
-          catalogue: { name: catalogue.name, file: catalogue.file ?? null },
-          inventory: storage,
-          features: catalogue.features.map((f) => ({ name: f.name, label: f.label, enabled: est.features.includes(f.name) })),
-          pools: est.pools,
-          poolReason: est.poolReason,
-          volumes: est.volumes,
-          required: est.required,
-          available: est.available,
-          perNode: est.perNode,
-          skipped: est.skipped,
-          ok: est.ok,
-          verdict: est.verdict,
-          values: opts.values ?? null,
-        },
-        null,
-        2,
-      ),
+      document(output, {
+        source: storage.source,
+        context: opts.local ? null : where.replace(/^context /, ''),
+        catalogue: { name: catalogue.name, file: catalogue.file ?? null },
+        inventory: storage,
+        features: catalogue.features.map((f) => ({ name: f.name, label: f.label, enabled: est.features.includes(f.name) })),
+        pools: est.pools,
+        poolReason: est.poolReason,
+        volumes: est.volumes,
+        required: est.required,
+        available: est.available,
+        perNode: est.perNode,
+        skipped: est.skipped,
+        ok: est.ok,
+        verdict: est.verdict,
+        values: opts.values ?? null,
+      }),
     );
   } else {
     const lines = [...inventoryLines(storage, where), '', ...estimateLines(catalogue, est)];

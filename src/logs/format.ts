@@ -1,4 +1,5 @@
-/** How a log line is printed: `context/pod/container` prefix in the source's colour, or a JSON object. */
+/** How a log line is printed: `context/pod/container` prefix in the source's colour, a JSON object or a YAML document. */
+import { type OutputFormat, streamItem } from '../output/format.js';
 
 /** Where a line comes from. */
 export interface LogSource {
@@ -9,7 +10,7 @@ export interface LogSource {
 }
 
 export interface FormatOptions {
-  output: 'text' | 'json';
+  output: OutputFormat;
   /** --timestamps: the runtime's RFC 3339 stamp after the prefix. */
   timestamps: boolean;
   color: boolean;
@@ -42,8 +43,8 @@ export function sourceColor(s: LogSource): number {
 
 /** One printed line (without its newline). */
 export function formatLine(s: LogSource, time: string, text: string, o: FormatOptions): string {
-  if (o.output === 'json') {
-    return JSON.stringify({ context: s.context, namespace: s.namespace, pod: s.pod, container: s.container, time, line: text });
+  if (o.output !== 'text') {
+    return streamItem(o.output, { context: s.context, namespace: s.namespace, pod: s.pod, container: s.container, time, line: text });
   }
   const p = o.color ? `\u001b[${sourceColor(s)}m${prefix(s)}\u001b[0m` : prefix(s);
   return o.timestamps && time ? `${p} ${time} ${text}` : `${p} ${text}`;

@@ -1,5 +1,6 @@
 /** Parsers and shared options of the command line (commander). */
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { OUTPUT_FORMATS } from '../output/formats.js';
 
 export function intIn(min: number, max: number) {
   return (value: string): number => {
@@ -35,7 +36,7 @@ export function requestTimeoutValue(value: string): number {
 }
 
 export function outputOption(): Option {
-  return new Option('-o, --output <format>', 'output format for plain mode').choices(['text', 'json']);
+  return new Option('-o, --output <format>', 'output format for plain mode').choices(OUTPUT_FORMATS);
 }
 
 /** Errors are printed by main() as one line: commander itself prints nothing. */

@@ -1,10 +1,11 @@
 import { UsageError } from '../errors.js';
+import { OUTPUT_FORMATS, type OutputFormat } from '../output/formats.js';
 
 /** Options every command understands (commander's optsWithGlobals). */
 export interface GlobalOptions {
   kubeconfig?: string;
   context?: string[];
-  output?: 'text' | 'json';
+  output?: OutputFormat;
   readOnly?: boolean;
   color?: boolean;
   ascii?: boolean;
@@ -31,8 +32,8 @@ export function asciiOnly(opts: GlobalOptions, env: NodeJS.ProcessEnv = process.
   return locale !== '' && !/utf-?8/i.test(locale) && locale !== 'C.UTF-8';
 }
 
-export function requireOutput(value: string | undefined): 'text' | 'json' {
-  if (value === undefined || value === 'text') return 'text';
-  if (value === 'json') return 'json';
-  throw new UsageError(`unknown output format "${value}"; use -o text or -o json`);
+export function requireOutput(value: string | undefined): OutputFormat {
+  if (value === undefined) return 'text';
+  if ((OUTPUT_FORMATS as readonly string[]).includes(value)) return value as OutputFormat;
+  throw new UsageError(`unknown output format "${value}"; use -o ${OUTPUT_FORMATS.join(', -o ')}`);
 }

@@ -75,7 +75,7 @@ describe('fleetdeck preflight usage errors: one line, exit 2', () => {
     [['--min-memory', '0'], /^fleetdeck: --min-memory must be a number greater than 0/],
     [['--server', 'http://x:6443'], /^fleetdeck: --server http:\/\/x:6443 must be an https:\/\/ URL$/],
     [['--root', '/nonexistent-root'], /^fleetdeck: --root \/nonexistent-root is not a directory$/],
-    [['-o', 'yaml'], /^fleetdeck: .*yaml.*; run `fleetdeck --help` for usage$/],
+    [['-o', 'xml'], /^fleetdeck: .*'xml' is invalid.*text, json, yaml; run `fleetdeck --help` for usage$/],
     [['--context', 'nope'], /^fleetdeck: context "nope" is not in the kubeconfig/],
   ] as const) {
     it(args.join(' '), async () => {

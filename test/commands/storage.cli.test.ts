@@ -132,7 +132,7 @@ describe('bad input: one line, exit 2, nothing read', () => {
     ],
     [['--force'], /^fleetdeck: --force only applies to --values FILE$/],
     [['--context', 'x'], /^fleetdeck: --local reads this host and --context a cluster: give one of them$/],
-    [['-o', 'yaml'], /^fleetdeck: option '-o, --output <format>' argument 'yaml' is invalid/],
+    [['-o', 'xml'], /^fleetdeck: option '-o, --output <format>' argument 'xml' is invalid: allowed choices are text, json, yaml/],
     [['--shared-pool', 'vg', '--unshared-pool', 'vg'], /^fleetdeck: volume group vg cannot serve both shared and unshared volumes$/],
     [
       ['--unshared-pool', 'no-such-vg'],

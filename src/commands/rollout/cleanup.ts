@@ -9,6 +9,7 @@ import { cleanup, cleanupPlan } from '../../rollout/in-cluster/cleanup.js';
 import { runnerSettings, type InClusterFlags } from '../../rollout/in-cluster/manifests.js';
 import { cleanupLines } from './in-cluster.js';
 import { write } from './lines.js';
+import { streamItem } from '../../output/format.js';
 
 export interface CleanupOptions extends GlobalOptions, InClusterFlags {
   yes?: boolean;
@@ -30,7 +31,7 @@ export async function runRolloutCleanup(opts: CleanupOptions): Promise<number> {
     for (const l of cleanupLines(plan, s)) say(l);
   }
   if (opts.dryRun) {
-    if (output === 'json') write(JSON.stringify({ kind: 'plan', jobs: plan.jobs, access: plan.access, keptFor: plan.keptFor }));
+    if (output !== 'text') write(streamItem(output, { kind: 'plan', jobs: plan.jobs, access: plan.access, keptFor: plan.keptFor }));
     return 0;
   }
   if (!opts.yes && !(await confirm('Delete these?'))) {
@@ -38,7 +39,7 @@ export async function runRolloutCleanup(opts: CleanupOptions): Promise<number> {
     return 1;
   }
   const deleted = await cleanup(kc, plan, s);
-  if (output === 'json') write(JSON.stringify({ kind: 'result', deleted, keptFor: plan.keptFor }));
+  if (output !== 'text') write(streamItem(output, { kind: 'result', deleted, keptFor: plan.keptFor }));
   else say(deleted.length ? `Deleted ${deleted.join(', ')}.` : 'Nothing to delete.');
   return 0;
 }

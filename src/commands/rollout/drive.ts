@@ -6,6 +6,7 @@ import { renderRolloutLive, type LiveView } from '../../screens/rollouts/rollout
 import { colorEnabled, type GlobalOptions } from '../../session/options.js';
 import { runSignal } from '../../session/signals.js';
 import { changePrinter, resultLines, write } from './lines.js';
+import { type OutputFormat, streamItem } from '../../output/format.js';
 
 /** The live view, in a terminal without -o (and not in CI). */
 export function liveView(opts: GlobalOptions, ascii: boolean, waiting: string): LiveView | undefined {
@@ -16,7 +17,7 @@ export function liveView(opts: GlobalOptions, ascii: boolean, waiting: string): 
 const exitFor = (state: RolloutState) => (state.phase === 'Completed' ? 0 : 1);
 
 export interface DriveOptions {
-  output: 'text' | 'json';
+  output: OutputFormat;
   ascii: boolean;
   forceTakeover: boolean;
 }
@@ -43,7 +44,7 @@ export async function driveToEnd(
   } finally {
     live?.stop();
   }
-  if (d.output === 'json') write(JSON.stringify({ kind: 'result', state: final }));
+  if (d.output !== 'text') write(streamItem(d.output, { kind: 'result', state: final }));
   else for (const l of resultLines(final, context)) write(l);
   return final;
 }

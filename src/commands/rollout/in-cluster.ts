@@ -29,12 +29,12 @@ export function startedLines(name: string, context: string, s: RunnerSettings, s
   ];
 }
 
-export function startedJson(name: string, s: RunnerSettings, started: Started): string {
-  return JSON.stringify({
+export function startedJson(name: string, s: RunnerSettings, started: Started): Record<string, unknown> {
+  return {
     kind: 'result',
     rollout: name,
     inCluster: { namespace: s.namespace, job: started.job, pod: started.pod.name, node: started.pod.node ?? null },
-  });
+  };
 }
 
 export function cleanupLines(plan: CleanupPlan, s: RunnerSettings): string[] {

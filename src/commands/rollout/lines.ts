@@ -6,6 +6,7 @@ import type { RolloutDryRun } from '../../rollout/runner/dry-run.js';
 import { ownerIdentity, type RolloutSpec, type RolloutState } from '../../rollout/types.js';
 import { etaMs, nodeDetail, rolloutChanges, rolloutSummary, type RolloutChange } from '../../rollout/view.js';
 import { clock } from '../../store/selectors.js';
+import { type OutputFormat, streamItem } from '../../output/format.js';
 
 export const write = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 const duration = (ms: number) => formatElapsed(ms, { coarse: true });
@@ -21,9 +22,9 @@ const ACTION_TEXT: Record<DrainAction, string> = {
   'blocked-pdb': 'blocked by PDB',
 };
 
-/** Prints what changed between the states it is given: one line per change (text) or one JSON object per line. */
+/** Prints what changed between the states it is given: one line per change (text) or one JSON object per line, or one YAML document. */
 export function changePrinter(
-  output: 'text' | 'json',
+  output: OutputFormat,
   ascii: boolean,
   opts: { prefixName?: boolean; print?: (line: string) => void } = {},
 ): (state: RolloutState) => void {
@@ -35,7 +36,7 @@ export function changePrinter(
     prev.set(name, state);
     const now = Date.now();
     for (const c of changes)
-      print(output === 'json' ? JSON.stringify(changeJson(c, now)) : changeText(c, now, ascii, opts.prefixName === true));
+      print(output !== 'text' ? streamItem(output, changeJson(c, now)) : changeText(c, now, ascii, opts.prefixName === true));
   };
 }
 

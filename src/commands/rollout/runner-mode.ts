@@ -13,6 +13,7 @@ import { FINAL_PHASES, OWNER_STALE_MS, type RolloutState } from '../../rollout/t
 import type { GlobalOptions } from '../../session/options.js';
 import { driveToEnd } from './drive.js';
 import { write } from './lines.js';
+import type { OutputFormat } from '../../output/format.js';
 
 /** How long a new runner waits for the previous one's ownership to expire (a killed pod renews nothing). */
 const TAKEOVER_WAIT_MS = 2 * OWNER_STALE_MS + 10_000;
@@ -26,7 +27,7 @@ export async function runAsRunner(
   kc: KubeConfig,
   name: string,
   context: string,
-  d: { output: 'text' | 'json'; ascii: boolean },
+  d: { output: OutputFormat; ascii: boolean },
   opts: GlobalOptions,
 ): Promise<number> {
   const self = selfHolder().identity;

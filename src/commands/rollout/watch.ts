@@ -8,6 +8,7 @@ import { clock } from '../../store/selectors.js';
 import type { LiveView } from '../../screens/rollouts/rollout-live.js';
 import { onStop } from '../../session/signals.js';
 import { changePrinter, resultLines, write } from './lines.js';
+import { type OutputFormat, streamItem } from '../../output/format.js';
 
 const ENDED = new Set(['Completed', 'Aborted', 'Failed', 'Paused']);
 
@@ -16,7 +17,7 @@ export interface WatchTarget {
   context: string;
   /** One rollout, or every rollout of the cluster. */
   name: string | undefined;
-  output: 'text' | 'json';
+  output: OutputFormat;
   ascii: boolean;
   live: LiveView | undefined;
 }
@@ -30,7 +31,7 @@ async function staleLine(t: WatchTarget, last: RolloutState): Promise<string | u
   const why = v ? `its holder ${v.holder} is ${livenessText(v.liveness)}` : 'nobody runs it';
   return t.output === 'text'
     ? `Rollout ${t.name} is Running but ${why}; continue it with: fleetdeck rollout resume ${t.name} --context ${t.context}`
-    : JSON.stringify({ kind: 'stale', rollout: t.name, owner: v ? { holder: v.holder, state: v.liveness.state } : null });
+    : streamItem(t.output, { kind: 'stale', rollout: t.name, owner: v ? { holder: v.holder, state: v.liveness.state } : null });
 }
 
 /**
@@ -67,7 +68,7 @@ export function watchUntilEnd(t: WatchTarget): Promise<number> {
         },
         onDeleted: (n) => {
           if (name && n === name)
-            finish(1, output === 'text' ? `Rollout ${name} was deleted.` : JSON.stringify({ kind: 'deleted', rollout: name }));
+            finish(1, output === 'text' ? `Rollout ${name} was deleted.` : streamItem(output, { kind: 'deleted', rollout: name }));
         },
         onError: (m) => {
           if (output === 'text') write(`${clock(Date.now())} watch: ${m}`);

@@ -1,0 +1,13 @@
+/** The rollouts recorded in one cluster, by name, for completion: read only, within a deadline, no terminal for credential plugins. */
+import { setPluginTerminal } from '../kube/credentials.js';
+import { setRequestTimeout } from '../kube/request-timeout.js';
+import { listRollouts } from '../rollout/state.js';
+import { resolveContext } from '../session/session.js';
+
+export async function listRolloutNames(kubeconfig: string | undefined, context: string | undefined, deadlineMs: number): Promise<string[]> {
+  // A credential plugin must not ask anything: the shell is waiting for candidates.
+  setPluginTerminal(() => false, 'completing a command line');
+  setRequestTimeout(deadlineMs);
+  const { kc } = resolveContext({ ...(kubeconfig ? { kubeconfig } : {}), ...(context ? { context: [context] } : {}) }, 'completion');
+  return (await listRollouts(kc)).map((r) => r.spec.name);
+}
