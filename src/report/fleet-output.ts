@@ -1,0 +1,129 @@
+/**
+ * `fleetdeck get nodes|pods` output: the fleet rows (src/report/fleet-rows.ts) as a kubectl-like
+ * table, or as JSON / YAML objects of one shape (documented in the README), and why a context's
+ * rows could not be read.
+ */
+import { stringify } from 'yaml';
+import type { FleetState } from '../store/fleet-store.js';
+import { reachabilityLine } from '../store/selectors.js';
+import type { ContextState } from '../store/types.js';
+import type { PodPhase } from '../kube/pods.js';
+import {
+  fleetColumns,
+  fleetRowsSelector,
+  type FleetKind,
+  type FleetNodeRow,
+  type FleetPodRow,
+  type FleetRow,
+  nodeStatus,
+} from './fleet-rows.js';
+import { formatTable } from './status.js';
+import { ago } from '../screens/status/detail/relative-time.js';
+
+/** A node in `get nodes -o json|yaml`. */
+export interface NodeRowJson {
+  context: string;
+  name: string;
+  roles: string[];
+  zone: string | null;
+  status: 'Ready' | 'NotReady';
+  notReadyReason: string | null;
+  cordoned: boolean;
+  kubeletVersion: string | null;
+  createdAt: string | null;
+  age: string | null;
+}
+
+/** A pod needing attention in `get pods -o json|yaml`. */
+export interface PodRowJson {
+  context: string;
+  namespace: string;
+  name: string;
+  phase: PodPhase;
+  reason: string;
+  restarts: number;
+  node: string | null;
+  createdAt: string | null;
+  age: string | null;
+}
+
+const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
+const ageOf = (ms: number | undefined, now: number) => (ms === undefined ? null : ago(ms, now));
+
+export function nodeRowJson(r: FleetNodeRow, now: number): NodeRowJson {
+  return {
+    context: r.context,
+    name: r.name,
+    roles: [...r.roles],
+    zone: r.zone ?? null,
+    status: nodeStatus(r) as NodeRowJson['status'],
+    notReadyReason: r.notReadyReason ?? null,
+    cordoned: r.cordoned,
+    kubeletVersion: r.kubelet ?? null,
+    createdAt: iso(r.createdAt),
+    age: ageOf(r.createdAt, now),
+  };
+}
+
+export function podRowJson(r: FleetPodRow, now: number): PodRowJson {
+  return {
+    context: r.context,
+    namespace: r.namespace,
+    name: r.name,
+    phase: r.phase,
+    reason: r.reason,
+    restarts: r.restarts,
+    node: r.node ?? null,
+    createdAt: iso(r.createdAt),
+    age: ageOf(r.createdAt, now),
+  };
+}
+
+/**
+ * Why a context's rows of this kind are not there: it cannot be reached, its credentials cannot
+ * be loaded, its API server cannot serve, listing is forbidden, or no list answered in time.
+ * Undefined when they were read.
+ */
+export function unreadable(ctx: ContextState, kind: FleetKind): string | undefined {
+  if (ctx.reachability === 'unknown') return 'no answer in time';
+  if (ctx.reachability !== 'reachable' || ctx.notReady !== undefined) return reachabilityLine(ctx);
+  const slice = kind === 'nodes' ? ctx.nodes : ctx.pods;
+  if (slice.forbidden !== undefined) return slice.forbidden;
+  if (!slice.synced) return `${kind} not listed in time`;
+  return undefined;
+}
+
+/** A context lists only the worst of its pods needing attention: how many it left out. */
+export function podsLeftOut(ctx: ContextState): number {
+  return ctx.pods.synced ? Math.max(0, ctx.pods.problemCount - ctx.pods.problems.length) : 0;
+}
+
+/** The rows of the contexts that were read, in context order. */
+export function fleetRows<K extends FleetKind>(kind: K, state: Pick<FleetState, 'order' | 'contexts'>): readonly FleetRow<K>[] {
+  const readable = state.order.filter((n) => state.contexts[n] && unreadable(state.contexts[n], kind) === undefined);
+  return fleetRowsSelector(kind)({ order: readable, contexts: state.contexts });
+}
+
+/** The rows as a table with the dashboard's columns, three spaces apart as kubectl prints them. */
+export function fleetText<K extends FleetKind>(kind: K, rows: readonly FleetRow<K>[], now: number): string {
+  const columns = fleetColumns(kind);
+  return formatTable([columns.map((c) => c.header), ...rows.map((r) => columns.map((c) => c.text(r, now)))]);
+}
+
+export function fleetJson<K extends FleetKind>(kind: K, rows: readonly FleetRow<K>[], now: number): (NodeRowJson | PodRowJson)[] {
+  return kind === 'nodes'
+    ? (rows as readonly FleetNodeRow[]).map((r) => nodeRowJson(r, now))
+    : (rows as readonly FleetPodRow[]).map((r) => podRowJson(r, now));
+}
+
+/** The rows in one of the output formats; text ends without a newline. */
+export function formatFleetRows<K extends FleetKind>(
+  kind: K,
+  rows: readonly FleetRow<K>[],
+  output: 'text' | 'json' | 'yaml',
+  now: number = Date.now(),
+): string {
+  if (output === 'text') return fleetText(kind, rows, now);
+  const objects = fleetJson(kind, rows, now);
+  return output === 'json' ? JSON.stringify(objects, null, 2) : stringify(objects);
+}
