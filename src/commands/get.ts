@@ -6,8 +6,8 @@
  */
 import { collectStatus } from '../feeds/status-feed.js';
 import { UsageError } from '../errors.js';
-import { fleetRows, formatFleetRows, podsLeftOut, unreadable } from '../report/fleet-output.js';
-import type { FleetKind } from '../report/fleet-rows.js';
+import { fleetRows, formatFleetRows } from '../report/fleet-output.js';
+import { podsLeftOut, unreadable, type FleetKind } from '../report/fleet-rows.js';
 import type { GlobalOptions } from '../session/options.js';
 import { openSession, resolveContexts } from '../session/session.js';
 import { statusWaitMs } from './status.js';
@@ -57,7 +57,7 @@ export async function runGet(resource: string, opts: GetOptions): Promise<number
   let failed = 0;
   for (const name of state.order) {
     const ctx = state.contexts[name];
-    const why = ctx && unreadable(ctx, kind);
+    const why = ctx?.reachability === 'unknown' ? 'no answer in time' : ctx && unreadable(ctx, kind);
     if (ctx && why !== undefined) {
       failed++;
       warn(`context ${name}: ${kind} not read: ${why}`);

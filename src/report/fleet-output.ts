@@ -5,8 +5,6 @@
  */
 import { stringify } from 'yaml';
 import type { FleetState } from '../store/fleet-store.js';
-import { reachabilityLine } from '../store/selectors.js';
-import type { ContextState } from '../store/types.js';
 import type { PodPhase } from '../kube/pods.js';
 import {
   fleetColumns,
@@ -16,6 +14,7 @@ import {
   type FleetPodRow,
   type FleetRow,
   nodeStatus,
+  unreadable,
 } from './fleet-rows.js';
 import { formatTable } from './status.js';
 import { ago } from '../screens/status/detail/relative-time.js';
@@ -77,25 +76,6 @@ export function podRowJson(r: FleetPodRow, now: number): PodRowJson {
     createdAt: iso(r.createdAt),
     age: ageOf(r.createdAt, now),
   };
-}
-
-/**
- * Why a context's rows of this kind are not there: it cannot be reached, its credentials cannot
- * be loaded, its API server cannot serve, listing is forbidden, or no list answered in time.
- * Undefined when they were read.
- */
-export function unreadable(ctx: ContextState, kind: FleetKind): string | undefined {
-  if (ctx.reachability === 'unknown') return 'no answer in time';
-  if (ctx.reachability !== 'reachable' || ctx.notReady !== undefined) return reachabilityLine(ctx);
-  const slice = kind === 'nodes' ? ctx.nodes : ctx.pods;
-  if (slice.forbidden !== undefined) return slice.forbidden;
-  if (!slice.synced) return `${kind} not listed in time`;
-  return undefined;
-}
-
-/** A context lists only the worst of its pods needing attention: how many it left out. */
-export function podsLeftOut(ctx: ContextState): number {
-  return ctx.pods.synced ? Math.max(0, ctx.pods.problemCount - ctx.pods.problems.length) : 0;
 }
 
 /** The rows of the contexts that were read, in context order. */

@@ -5,6 +5,7 @@
  * these columns, so the two cannot disagree.
  */
 import type { FleetState } from '../store/fleet-store.js';
+import { reachabilityLine } from '../store/selectors.js';
 import type { ContextState } from '../store/types.js';
 import type { PodPhase } from '../kube/pods.js';
 import { ago } from '../screens/status/detail/relative-time.js';
@@ -192,4 +193,22 @@ export function sortFleetRows<K extends FleetKind>(kind: K, rows: readonly Fleet
 export function sortedHeader(header: string, sorted: boolean, desc: boolean, ascii: boolean): string {
   if (!sorted) return header;
   return `${header}${ascii ? (desc ? 'v' : '^') : desc ? '▼' : '▲'}`;
+}
+
+/**
+ * Why a context's rows of this kind are not there: it is not reached yet or cannot be, its
+ * credentials cannot be loaded, its API server cannot serve, listing is forbidden, or no list
+ * has answered yet. Undefined when they were read.
+ */
+export function unreadable(ctx: ContextState, kind: FleetKind): string | undefined {
+  if (ctx.reachability !== 'reachable' || ctx.notReady !== undefined) return reachabilityLine(ctx);
+  const slice = kind === 'nodes' ? ctx.nodes : ctx.pods;
+  if (slice.forbidden !== undefined) return slice.forbidden;
+  if (!slice.synced) return `${kind} not listed yet`;
+  return undefined;
+}
+
+/** How many of a context's pods needing attention its summary leaves out (it keeps the worst). */
+export function podsLeftOut(ctx: ContextState): number {
+  return ctx.pods.synced ? Math.max(0, ctx.pods.problemCount - ctx.pods.problems.length) : 0;
 }

@@ -22,6 +22,8 @@ export const HELP_SECTIONS: readonly HelpSection[] = [
       { key: '/', label: 'filter by name' },
       { key: 'esc', label: 'clear filter' },
       { key: 'f c', label: 'fleet/contexts' },
+      { key: 'n p', label: 'all nodes / pods' },
+      { key: 's S', label: 'sort / reverse' },
       { key: 'l', label: 'row logs' },
       { key: 'A', label: 'approvals (CSRs)' },
       { key: 's', label: 'start sandbox' },
@@ -131,6 +133,7 @@ export const LOGS_HELP_SECTIONS: readonly HelpSection[] = [
 export type HintMode =
   | 'list'
   | 'fleet'
+  | 'fleetRows'
   | 'detail'
   | 'detailRows'
   | 'expanded'
@@ -186,11 +189,23 @@ export function keyHints(mode: HintMode): KeyHint[] {
         { key: 'j/k', label: 'move' },
         { key: 'enter', label: 'details' },
         { key: 'f', label: 'fleet' },
+        { key: 'n/p', label: 'all nodes/pods' },
         { key: '/', label: 'filter' },
         { key: 'A', label: 'approvals' },
       ];
     case 'fleet':
       return [{ key: 'c', label: 'contexts' }, { key: 'j/k', label: 'move' }, { key: 'l', label: 'logs' }, HELP, QUIT, TAB];
+    case 'fleetRows':
+      return [
+        { key: 'c', label: 'contexts' },
+        { key: 'n/p', label: 'nodes/pods' },
+        { key: 'enter', label: 'open' },
+        { key: '/', label: 'filter' },
+        { key: 's/S', label: 'sort' },
+        { key: 'j/k', label: 'move' },
+        HELP,
+        QUIT,
+      ];
     case 'detail':
       return [{ key: 'esc', label: 'back' }, SECTIONS, { key: 'j/k', label: 'scroll' }, HELP, QUIT, TAB];
     case 'detailRows':
