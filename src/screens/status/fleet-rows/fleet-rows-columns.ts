@@ -19,7 +19,7 @@ const NODE_LOOKS: Record<string, Look<FleetNodeRow>> = {
   role: { min: 4, max: 16, shrink: 1, drop: 2 },
   zone: { min: 4, max: 16, shrink: 1, drop: 3 },
   status: { min: 8, color: (r): ColorRole => (r.ready ? 'ok' : 'fail') },
-  cordoned: { min: 3, max: 8, shrink: 1, color: (r) => (r.cordoned ? 'warn' : undefined) },
+  cordoned: { min: 3, max: 9, shrink: 1, color: (r) => (r.cordoned ? 'warn' : undefined) },
   kubelet: { min: 7, max: 14, shrink: 1, drop: 1 },
   age: { min: 3, max: 5, align: 'right' },
 };
@@ -29,7 +29,7 @@ const POD_LOOKS: Record<string, Look<FleetPodRow>> = {
   namespace: { min: 6, max: 20, shrink: 2 },
   pod: { min: 12, max: 48, shrink: 3, cut: 'middle' },
   reason: { min: 10, shrink: 4, color: (r): ColorRole => (r.phase === 'Failed' || r.phase === 'Unknown' ? 'fail' : 'warn') },
-  restarts: { min: 3, max: 8, align: 'right', color: (r) => (r.restarts > 0 ? 'warn' : undefined) },
+  restarts: { min: 3, max: 9, align: 'right', color: (r) => (r.restarts > 0 ? 'warn' : undefined) },
   age: { min: 3, max: 5, align: 'right' },
 };
 

@@ -41,27 +41,26 @@ export function useFleetRows<K extends FleetKind>(store: FleetStore, kind: K, fi
   return { all, rows, unread, leftOut };
 }
 
-/** "3000 nodes in 30 contexts · 12 NotReady · 4 cordoned · 2 contexts not read" */
+/** "3000 nodes in 28/30 contexts · 12 NotReady · 4 cordoned": the contexts not read are those missing. */
 export function fleetRowsLine<K extends FleetKind>(
   kind: K,
   view: Omit<FleetRowsView<K>, 'rows'>,
   contexts: number,
   separator: string,
 ): string {
-  const read = contexts - view.unread;
-  const where = `in ${read} context${read === 1 ? '' : 's'}`;
+  const where = `in ${contexts - view.unread}/${contexts} context${contexts === 1 ? '' : 's'}`;
+  const n = view.all.length;
   const parts: string[] = [];
   if (kind === 'nodes') {
     const nodes = view.all as readonly FleetNodeRow[];
-    parts.push(`${nodes.length} node${nodes.length === 1 ? '' : 's'} ${where}`);
-    const notReady = nodes.filter((n) => !n.ready).length;
-    const cordoned = nodes.filter((n) => n.cordoned).length;
+    parts.push(`${n} node${n === 1 ? '' : 's'} ${where}`);
+    const notReady = nodes.filter((r) => !r.ready).length;
+    const cordoned = nodes.filter((r) => r.cordoned).length;
     if (notReady) parts.push(`${notReady} NotReady`);
     if (cordoned) parts.push(`${cordoned} cordoned`);
   } else {
-    parts.push(`${view.all.length} pod${view.all.length === 1 ? '' : 's'} needing attention ${where}`);
+    parts.push(`${n} pod${n === 1 ? ' needs' : 's need'} attention ${where}`);
     if (view.leftOut) parts.push(`${view.leftOut} more not listed`);
   }
-  if (view.unread) parts.push(`${view.unread} context${view.unread === 1 ? '' : 's'} not read`);
   return parts.join(` ${separator} `);
 }
