@@ -32,7 +32,8 @@ export function buildProgram(): Command {
     .option('--hosting-context <name>', 'fleet: the context whose cluster hosts the control plane (overrides the fleet file)')
     .option('--control-plane-context <name>', 'fleet: the control plane’s own context (default: nova)')
     .option('--namespace <ns>', 'fleet: the namespace of the control plane and the agents (default: elotl)')
-    .addOption(outputOption())
+    // yaml for the commands that print it (`get`); the others say they do not.
+    .addOption(outputOption(['text', 'json', 'yaml']))
     .option('--read-only', 'never change anything in any cluster')
     .option('--no-color', 'no colours (also when NO_COLOR is set)')
     .option('--ascii', 'ASCII symbols only')

@@ -1,6 +1,7 @@
 /** `fleetdeck get nodes|pods`: the rows of the dashboard's Fleet views for scripts. The command's code is loaded when it runs. */
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
 import type { GetOptions } from '../commands/get.js';
+import { outputOption } from './parsers.js';
 
 export function registerGet(program: Command): void {
   program
@@ -10,7 +11,7 @@ export function registerGet(program: Command): void {
     )
     .argument('<resource>', 'nodes or pods (no, po)')
     .option('--all-contexts', 'every context of the kubeconfig')
-    .addOption(new Option('-o, --output <format>', 'text (a table), json or yaml (an array of objects)').choices(['text', 'json', 'yaml']))
+    .addOption(outputOption(['text', 'json', 'yaml']))
     .action(async (resource: string, _opts, cmd: Command) => {
       const { runGet } = await import('../commands/get.js');
       process.exitCode = await runGet(resource, cmd.optsWithGlobals<GetOptions>());

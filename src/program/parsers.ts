@@ -34,8 +34,8 @@ export function requestTimeoutValue(value: string): number {
   return duration('--request-timeout')(value);
 }
 
-export function outputOption(): Option {
-  return new Option('-o, --output <format>', 'output format for plain mode').choices(['text', 'json']);
+export function outputOption(choices: readonly string[] = ['text', 'json']): Option {
+  return new Option('-o, --output <format>', 'output format for plain mode').choices(choices);
 }
 
 /** Errors are printed by main() as one line: commander itself prints nothing. */
