@@ -50,7 +50,7 @@ const CASES: Case[] = [
   usage('an unknown command', ['frobnicate'], /unknown command 'frobnicate'/),
   usage('an unknown subcommand', ['rollout', 'frobnicate'], /unknown command 'rollout frobnicate'/),
   usage('an unknown option', ['--frobnicate'], /unknown option '--frobnicate'/),
-  usage('an unknown output format', ['status', '-o', 'yaml'], /'yaml' is invalid.*text, json/),
+  usage('an unknown output format', ['status', '-o', 'wide'], /'wide' is invalid.*text, json/),
   usage('an option without its value', ['status', '--kubeconfig'], /--kubeconfig <file>' argument missing/),
   usage(
     'a negative --max-unavailable',
@@ -126,6 +126,15 @@ const CASES: Case[] = [
   usage(
     'logs on an unknown --context',
     ['logs', '--kubeconfig', inject('kubeconfig'), '--context', 'nope', 'deploy/web'],
+    /context "nope" is not in the kubeconfig/,
+  ),
+  usage('get of a resource it does not list', ['get', 'deployments', ...W1], /get deployments: not supported; .*nodes or pods/),
+  usage('get without a resource', ['get', ...W1], /missing required argument 'resource'/),
+  usage('get --all-contexts with --context', ['get', 'nodes', '--all-contexts', ...W1], /give --all-contexts or --context, not both/),
+  usage('get -o wide', ['get', 'nodes', ...W1, '-o', 'wide'], /'wide' is invalid.*text, json, yaml/),
+  usage(
+    'get on an unknown --context',
+    ['get', 'pods', '--kubeconfig', inject('kubeconfig'), '--context', 'nope'],
     /context "nope" is not in the kubeconfig/,
   ),
   usage('a bad --request-timeout', ['status', ...W1, '--request-timeout', '5x'], /--request-timeout.*5x/),
