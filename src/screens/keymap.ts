@@ -185,12 +185,12 @@ export function keyHints(mode: HintMode): KeyHint[] {
       return [
         HELP,
         QUIT,
-        TAB,
         { key: 'j/k', label: 'move' },
-        { key: 'enter', label: 'details' },
+        { key: 'enter', label: 'open' },
+        { key: 'n/p', label: 'nodes/pods' },
         { key: 'f', label: 'fleet' },
-        { key: 'n/p', label: 'all nodes/pods' },
         { key: '/', label: 'filter' },
+        TAB,
         { key: 'A', label: 'approvals' },
       ];
     case 'fleet':

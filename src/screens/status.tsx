@@ -46,7 +46,14 @@ export function StatusScreen({ store, state, dispatch, names, total, height, wid
   return <ContextsView store={store} state={state} names={names} total={total} height={height} width={width} />;
 }
 
-function ContextsView({ store, state, names, total, height, width }: Omit<StatusScreenProps, 'canStartSandbox' | 'onOpenLogs' | 'dispatch'>) {
+function ContextsView({
+  store,
+  state,
+  names,
+  total,
+  height,
+  width,
+}: Omit<StatusScreenProps, 'canStartSandbox' | 'onOpenLogs' | 'dispatch'>) {
   const theme = useTheme();
   const fleet = useStore(store, (s) => s.fleet);
   const rows = useContextRows(store, names);

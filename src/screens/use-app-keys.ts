@@ -126,14 +126,8 @@ export function useAppKeys({
       detailKeys(state, input, key);
       return;
     }
-    if (state.view === 'fleet') {
-      if (input === 'c' || input === 'f' || key.escape) dispatch({ type: 'view', view: 'contexts' });
-      else if (input === 'n') dispatch({ type: 'view', view: 'nodes' });
-      else if (input === 'p') dispatch({ type: 'view', view: 'pods' });
-      return;
-    }
-    if (isRowsView(state.view)) {
-      rowsKeys(state, input, key);
+    if (state.view !== 'contexts') {
+      fleetViewKeys(state, input, key, dispatch);
       return;
     }
     const count = names.length;
@@ -156,20 +150,6 @@ export function useAppKeys({
     else if (key.escape && state.filter) dispatch({ type: 'filterClear' });
   }
 
-  /**
-   * The fleet's nodes or pods: n/p swap them, / filters, s/S sort, c or Esc go back to the
-   * contexts (Esc clears a filter first), f to the fleet checklist. Moving and Enter are the
-   * view's own (it knows its rows).
-   */
-  function rowsKeys(state: AppState, input: string, key: Key): void {
-    if (input === 'c' || (key.escape && !state.rowFilter)) dispatch({ type: 'view', view: 'contexts' });
-    else if (key.escape) dispatch({ type: 'filterClear' });
-    else if (input === 'f') dispatch({ type: 'view', view: 'fleet' });
-    else if (input === 'n') dispatch({ type: 'view', view: 'nodes' });
-    else if (input === 'p') dispatch({ type: 'view', view: 'pods' });
-    else if (input === '/') dispatch({ type: 'filterStart' });
-  }
-
   /** Inside an open context: sections by letter or ←/→, Enter expands a row, / filters rows, Esc steps back. */
   function detailKeys(state: AppState, input: string, key: Key): void {
     const at = DETAIL_SECTIONS.indexOf(state.section);
@@ -189,6 +169,26 @@ export function useAppKeys({
     } else if (key.return && rows) dispatch({ type: 'toggleExpanded' });
     else if (input === '/' && rows) dispatch({ type: 'filterStart' });
   }
+}
+
+/**
+ * The fleet checklist (c, f or Esc back), and the fleet's nodes or pods: n/p swap them, / filters,
+ * c or Esc go back to the contexts (Esc clears a filter first), f to the fleet checklist. Moving,
+ * sorting and Enter in the rows are the view's own (it knows its rows).
+ */
+function fleetViewKeys(state: AppState, input: string, key: Key, dispatch: (action: AppAction) => void): void {
+  if (state.view === 'fleet') {
+    if (input === 'c' || input === 'f' || key.escape) dispatch({ type: 'view', view: 'contexts' });
+    else if (input === 'n') dispatch({ type: 'view', view: 'nodes' });
+    else if (input === 'p') dispatch({ type: 'view', view: 'pods' });
+    return;
+  }
+  if (input === 'c' || (key.escape && !state.rowFilter)) dispatch({ type: 'view', view: 'contexts' });
+  else if (key.escape) dispatch({ type: 'filterClear' });
+  else if (input === 'f') dispatch({ type: 'view', view: 'fleet' });
+  else if (input === 'n') dispatch({ type: 'view', view: 'nodes' });
+  else if (input === 'p') dispatch({ type: 'view', view: 'pods' });
+  else if (input === '/') dispatch({ type: 'filterStart' });
 }
 
 /** The filter being typed: the rows' of the open section, the fleet rows', else the context names'. */

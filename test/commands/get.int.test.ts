@@ -50,7 +50,8 @@ function kubectlNodes(context: string): Omit<NodeRowJson, 'age' | 'notReadyReaso
 }
 
 const withoutAge = ({ age: _age, notReadyReason: _reason, ...rest }: NodeRowJson) => rest;
-const kubectl = (...args: string[]) => execFileSync('kubectl', ['--kubeconfig', KUBECONFIG, '--context', W2, ...args], { encoding: 'utf8' });
+const kubectl = (...args: string[]) =>
+  execFileSync('kubectl', ['--kubeconfig', KUBECONFIG, '--context', W2, ...args], { encoding: 'utf8' });
 
 let core: CoreV1Api;
 let cordoned = '';
@@ -97,11 +98,7 @@ describe('fleetdeck get nodes', () => {
 
   it('-o yaml gives the same objects; -o text the same rows as a table', async () => {
     const args = ['get', 'nodes', '--all-contexts', '--kubeconfig', KUBECONFIG];
-    const [json, yaml, text] = await Promise.all([
-      runCli([...args, '-o', 'json']),
-      runCli([...args, '-o', 'yaml']),
-      runCli(args),
-    ]);
+    const [json, yaml, text] = await Promise.all([runCli([...args, '-o', 'json']), runCli([...args, '-o', 'yaml']), runCli(args)]);
     expect([json.code, yaml.code, text.code]).toEqual([0, 0, 0]);
     const rows = (JSON.parse(json.stdout) as NodeRowJson[]).map(withoutAge);
     expect((parse(yaml.stdout) as NodeRowJson[]).map(withoutAge)).toEqual(rows);

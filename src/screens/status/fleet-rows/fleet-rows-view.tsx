@@ -23,6 +23,9 @@ export interface FleetRowsViewProps {
 
 const TITLES: Record<FleetKind, string> = { nodes: 'Fleet nodes', pods: 'Fleet pods' };
 
+/** Keys the app handles that take the keyboard away from the rows: a filter, another view, help, quit. */
+const LEAVING = new Set(['/', 'c', 'f', 'n', 'p', '?', 'q', '1', '2', '3', '4', '5', '6', '7', '8', '9']);
+
 /** The first of `budget` rows shown so that `selected` is in sight, moving as little as it can from `previous`. */
 export function windowStart(count: number, selected: number, budget: number, previous: number): number {
   let start = Math.min(previous, selected);
@@ -61,6 +64,8 @@ export function FleetRowsView({ store, kind, state, dispatch, height, width }: F
     (chunk, chunkKey) => {
       let at = selected;
       for (const [input, key] of splitKeys(chunk, chunkKey)) {
+        // What follows a key that leaves the rows (or types a filter) in the same chunk is not theirs.
+        if (LEAVING.has(input) || key.escape || key.tab) break;
         const move = (to: number) => {
           at = Math.max(0, Math.min(count - 1, to));
           dispatch({ type: 'rowMoveTo', index: at, count });
@@ -73,9 +78,11 @@ export function FleetRowsView({ store, kind, state, dispatch, height, width }: F
         else if (input === 'G' || key.end) move(count - 1);
         else if (input === 's' || input === 'S') {
           dispatch({ type: 'sort', kind, change: input === 's' ? 'next' : 'reverse', columns: fleetColumns(kind).length });
+          at = 0;
         } else if (key.return) {
           const row = rows[at];
           if (row) dispatch({ type: 'openAt', name: row.context, section: kind, filter: detailFilter(kind, row) });
+          break;
         }
       }
     },
@@ -121,6 +128,7 @@ function detailFilter(kind: FleetKind, row: FleetRow<FleetKind>): string {
 }
 
 function emptyText(kind: FleetKind, unread: number): string {
-  if (unread > 0) return `No ${kind} read yet: ${unread} context${unread === 1 ? '' : 's'} not read (connecting, unreachable or forbidden).`;
+  if (unread > 0)
+    return `No ${kind} read yet: ${unread} context${unread === 1 ? '' : 's'} not read (connecting, unreachable or forbidden).`;
   return kind === 'nodes' ? 'No nodes registered in any context.' : 'No pod needs attention in any context.';
 }

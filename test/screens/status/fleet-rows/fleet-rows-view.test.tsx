@@ -96,6 +96,22 @@ describe('Fleet nodes view', () => {
     expect(statuses).toEqual(['NotReady', 'Ready', 'Ready', 'Ready', 'Ready', 'Ready', 'Ready']);
   });
 
+  it('a filter typed in one burst (as a fast terminal sends it) goes to the filter, not to the rows', async () => {
+    // Given the fleet nodes view, the cursor on the last row
+    const screen = await renderApp(appProps(threeContexts()));
+    await screen.waitFor('kind-hosting');
+    await screen.press('n', 'G');
+    await screen.waitFor((f) => selectedRow(f).includes('w1-d'));
+
+    // When "/", a filter holding j, k and g, and Enter arrive in one chunk
+    await screen.press('/jkg-a\r');
+
+    // Then it is the filter (nothing matches), the view still the fleet's nodes, no context opened
+    const frame = await screen.waitFor('filter jkg-a');
+    expect(frame).toContain('Nothing matches "jkg-a"');
+    expect(frame).toContain('Fleet nodes');
+  });
+
   it('Enter opens the row’s context at its Nodes section with the row in sight; Esc twice comes back to the same row', async () => {
     // Given the fleet nodes view, the cursor on w1-c
     const screen = await renderApp(appProps(threeContexts()));
