@@ -5,7 +5,6 @@
  */
 import { stringify } from 'yaml';
 import type { FleetState } from '../store/fleet-store.js';
-import type { PodPhase } from '../kube/pods.js';
 import {
   fleetColumns,
   fleetRowsSelector,
@@ -33,18 +32,8 @@ export interface NodeRowJson {
   age: string | null;
 }
 
-/** A pod needing attention in `get pods -o json|yaml`. */
-export interface PodRowJson {
-  context: string;
-  namespace: string;
-  name: string;
-  phase: PodPhase;
-  reason: string;
-  restarts: number;
-  node: string | null;
-  createdAt: string | null;
-  age: string | null;
-}
+/** A pod needing attention in `get pods -o json|yaml`: its row, with times as text and null for none. */
+export type PodRowJson = Omit<FleetPodRow, 'node' | 'createdAt'> & { node: string | null; createdAt: string | null; age: string | null };
 
 const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
 const ageOf = (ms: number | undefined, now: number) => (ms === undefined ? null : ago(ms, now));
@@ -65,17 +54,7 @@ export function nodeRowJson(r: FleetNodeRow, now: number): NodeRowJson {
 }
 
 export function podRowJson(r: FleetPodRow, now: number): PodRowJson {
-  return {
-    context: r.context,
-    namespace: r.namespace,
-    name: r.name,
-    phase: r.phase,
-    reason: r.reason,
-    restarts: r.restarts,
-    node: r.node ?? null,
-    createdAt: iso(r.createdAt),
-    age: ageOf(r.createdAt, now),
-  };
+  return { ...r, node: r.node ?? null, createdAt: iso(r.createdAt), age: ageOf(r.createdAt, now) };
 }
 
 /** The rows of the contexts that were read, in context order. */
