@@ -22,7 +22,7 @@ export const HELP_SECTIONS: readonly HelpSection[] = [
       { key: '/', label: 'filter by name' },
       { key: 'esc', label: 'clear filter' },
       { key: 'f c', label: 'fleet/contexts' },
-      { key: 'n p', label: 'all nodes / pods' },
+      { key: 'N P', label: 'all nodes / pods' },
       { key: 's S', label: 'sort / reverse' },
       { key: 'l', label: 'row logs' },
       { key: 'A', label: 'approvals (CSRs)' },
@@ -187,7 +187,7 @@ export function keyHints(mode: HintMode): KeyHint[] {
         QUIT,
         { key: 'j/k', label: 'move' },
         { key: 'enter', label: 'open' },
-        { key: 'n/p', label: 'nodes/pods' },
+        { key: 'N/P', label: 'nodes/pods' },
         { key: 'f', label: 'fleet' },
         { key: '/', label: 'filter' },
         TAB,
@@ -198,7 +198,7 @@ export function keyHints(mode: HintMode): KeyHint[] {
     case 'fleetRows':
       return [
         { key: 'c', label: 'contexts' },
-        { key: 'n/p', label: 'nodes/pods' },
+        { key: 'N/P', label: 'nodes/pods' },
         { key: 'enter', label: 'open' },
         { key: '/', label: 'filter' },
         { key: 's/S', label: 'sort' },

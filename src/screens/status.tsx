@@ -32,7 +32,7 @@ export interface StatusScreenProps {
 /**
  * Every context live, one row each, and under them the fleet's summary line with
  * what needs doing (or how to define a fleet); f swaps in the whole fleet
- * checklist, n / p the nodes / pods needing attention of every context; Enter opens a context.
+ * checklist, N / P the nodes / pods needing attention of every context; Enter opens a context.
  */
 export function StatusScreen({ store, state, dispatch, names, total, height, width, canStartSandbox, onOpenLogs }: StatusScreenProps) {
   if (total === 0) return <EmptyFleet canStartSandbox={canStartSandbox} />;

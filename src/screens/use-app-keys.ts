@@ -144,8 +144,8 @@ export function useAppKeys({
       const name = names[Math.min(state.selected, count - 1)];
       if (name !== undefined) onOpenApprovals?.(name);
     } else if (input === 'f') dispatch({ type: 'view', view: 'fleet' });
-    else if (input === 'n') dispatch({ type: 'view', view: 'nodes' });
-    else if (input === 'p') dispatch({ type: 'view', view: 'pods' });
+    else if (input === 'N') dispatch({ type: 'view', view: 'nodes' });
+    else if (input === 'P') dispatch({ type: 'view', view: 'pods' });
     else if (input === '/') dispatch({ type: 'filterStart' });
     else if (key.escape && state.filter) dispatch({ type: 'filterClear' });
   }
@@ -172,22 +172,22 @@ export function useAppKeys({
 }
 
 /**
- * The fleet checklist (c, f or Esc back), and the fleet's nodes or pods: n/p swap them, / filters,
+ * The fleet checklist (c, f or Esc back), and the fleet's nodes or pods: N/P swap them, / filters,
  * c or Esc go back to the contexts (Esc clears a filter first), f to the fleet checklist. Moving,
  * sorting and Enter in the rows are the view's own (it knows its rows).
  */
 function fleetViewKeys(state: AppState, input: string, key: Key, dispatch: (action: AppAction) => void): void {
   if (state.view === 'fleet') {
     if (input === 'c' || input === 'f' || key.escape) dispatch({ type: 'view', view: 'contexts' });
-    else if (input === 'n') dispatch({ type: 'view', view: 'nodes' });
-    else if (input === 'p') dispatch({ type: 'view', view: 'pods' });
+    else if (input === 'N') dispatch({ type: 'view', view: 'nodes' });
+    else if (input === 'P') dispatch({ type: 'view', view: 'pods' });
     return;
   }
   if (input === 'c' || (key.escape && !state.rowFilter)) dispatch({ type: 'view', view: 'contexts' });
   else if (key.escape) dispatch({ type: 'filterClear' });
   else if (input === 'f') dispatch({ type: 'view', view: 'fleet' });
-  else if (input === 'n') dispatch({ type: 'view', view: 'nodes' });
-  else if (input === 'p') dispatch({ type: 'view', view: 'pods' });
+  else if (input === 'N') dispatch({ type: 'view', view: 'nodes' });
+  else if (input === 'P') dispatch({ type: 'view', view: 'pods' });
   else if (input === '/') dispatch({ type: 'filterStart' });
 }
 

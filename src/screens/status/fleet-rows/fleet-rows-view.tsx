@@ -24,7 +24,7 @@ export interface FleetRowsViewProps {
 const TITLES: Record<FleetKind, string> = { nodes: 'Fleet nodes', pods: 'Fleet pods' };
 
 /** Keys the app handles that take the keyboard away from the rows: a filter, another view, help, quit. */
-const LEAVING = new Set(['/', 'c', 'f', 'n', 'p', '?', 'q', '1', '2', '3', '4', '5', '6', '7', '8', '9']);
+const LEAVING = new Set(['/', 'c', 'f', 'N', 'P', '?', 'q', '1', '2', '3', '4', '5', '6', '7', '8', '9']);
 
 /** The first of `budget` rows shown so that `selected` is in sight, moving as little as it can from `previous`. */
 export function windowStart(count: number, selected: number, budget: number, previous: number): number {

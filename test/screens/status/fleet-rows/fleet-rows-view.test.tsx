@@ -36,13 +36,13 @@ function thirtyContexts() {
 }
 
 describe('Fleet nodes view', () => {
-  it('n shows every context’s nodes in one table; Esc goes back to the contexts', async () => {
+  it('N shows every context’s nodes in one table; Esc goes back to the contexts', async () => {
     // Given the contexts table of three contexts (one unreachable)
     const screen = await renderApp(appProps(threeContexts()));
     await screen.waitFor('kind-hosting');
 
-    // When n is pressed
-    await screen.press('n');
+    // When N is pressed
+    await screen.press('N');
 
     // Then the nodes of both reachable contexts are listed with their columns; the summary counts what is wrong
     const frame = await screen.waitFor('Fleet nodes');
@@ -63,7 +63,7 @@ describe('Fleet nodes view', () => {
     // Given the fleet nodes view
     const screen = await renderApp(appProps(threeContexts()));
     await screen.waitFor('kind-hosting');
-    await screen.press('n');
+    await screen.press('N');
     await screen.waitFor('Fleet nodes');
 
     // When the rows are filtered by a zone
@@ -100,7 +100,7 @@ describe('Fleet nodes view', () => {
     // Given the fleet nodes view, the cursor on the last row
     const screen = await renderApp(appProps(threeContexts()));
     await screen.waitFor('kind-hosting');
-    await screen.press('n', 'G');
+    await screen.press('N', 'G');
     await screen.waitFor((f) => selectedRow(f).includes('w1-d'));
 
     // When "/", a filter holding j, k and g, and Enter arrive in one chunk
@@ -116,7 +116,7 @@ describe('Fleet nodes view', () => {
     // Given the fleet nodes view, the cursor on w1-c
     const screen = await renderApp(appProps(threeContexts()));
     await screen.waitFor('kind-hosting');
-    await screen.press('n');
+    await screen.press('N');
     await screen.waitFor('Fleet nodes');
     await screen.press('j', 'j', 'j', 'j', 'j');
     await screen.waitFor((f) => selectedRow(f).includes('w1-c'));
@@ -143,7 +143,7 @@ describe('Fleet nodes view', () => {
     const store = threeContexts();
     const screen = await renderApp(appProps(store));
     await screen.waitFor('kind-hosting');
-    await screen.press('n');
+    await screen.press('N');
     await screen.waitFor('1 NotReady');
 
     // When a watch reports h-2 NotReady
@@ -160,7 +160,7 @@ describe('Fleet nodes view', () => {
     // Given 30 contexts of 5 nodes each at 80×24
     const screen = await renderApp(appProps(thirtyContexts()));
     await screen.waitFor('ctx-00');
-    await screen.press('n');
+    await screen.press('N');
 
     // Then the first page of 150 rows shows, and the frame fits
     const first = await screen.waitFor('150 nodes in 30/30 contexts · 1 NotReady');
@@ -192,13 +192,13 @@ describe('Fleet nodes view', () => {
 });
 
 describe('Fleet pods view', () => {
-  it('p lists the pods needing attention of every context, worst first; Enter opens the pod in its context', async () => {
+  it('P lists the pods needing attention of every context, worst first; Enter opens the pod in its context', async () => {
     // Given a fleet with problem pods in two contexts
     const screen = await renderApp(appProps(novaFleet()));
     await screen.waitFor('kind-cp');
 
-    // When p is pressed
-    await screen.press('p');
+    // When P is pressed
+    await screen.press('P');
 
     // Then every problem pod is listed with its context, namespace, reason and restarts
     const frame = await screen.waitFor('Fleet pods');
@@ -223,7 +223,7 @@ describe('Fleet pods view', () => {
     expect(selectedRow(detail)).toMatch(/elotl\/nova-agent-6d5f9-abcde\s+Pending\s+ImagePullBackOff/);
   });
 
-  it('n and p swap the views, and says how many pods a context left out', async () => {
+  it('N and P swap the views, and says how many pods a context left out', async () => {
     // Given a context whose summary lists 2 of 250 problem pods
     const store = threeContexts();
     const b = new UpdateBatcher(store, -1);
@@ -236,12 +236,12 @@ describe('Fleet pods view', () => {
     const screen = await renderApp(appProps(store));
     await screen.waitFor('kind-hosting');
 
-    // When p then n then p are pressed
-    await screen.press('p');
+    // When P then N then P are pressed
+    await screen.press('P');
     await screen.waitFor('Fleet pods');
-    await screen.press('n');
+    await screen.press('N');
     await screen.waitFor('Fleet nodes');
-    await screen.press('p');
+    await screen.press('P');
 
     // Then the pods view counts the 248 not listed, and the contexts not read
     const frame = await screen.waitFor('Fleet pods');
