@@ -84,7 +84,7 @@ describe('fleetdeck command line', () => {
 
   it.each([
     [['--bogus'], /^fleetdeck: unknown option '--bogus'/],
-    [['status', '-o', 'yaml'], /^fleetdeck: option '-o, --output <format>' argument 'yaml' is invalid.*text, json/],
+    [['status', '-o', 'wide'], /^fleetdeck: option '-o, --output <format>' argument 'wide' is invalid.*text, json/],
     [['sandbox', 'up', '--workloads', 'many'], /^fleetdeck: .*"many" is not a whole number/],
     [['sandbox', 'up', '--nodes', '0'], /^fleetdeck: .*out of range/],
     [['sandbox', 'up', '--replace-drained', '--no-replace'], /^fleetdeck: --replace-drained and --no-replace contradict each other$/],

@@ -11,7 +11,8 @@ import type { FleetStore } from '../store/fleet-store.js';
 import { ApprovalsTab } from './approvals/approvals-tab.js';
 import { InstallTab } from './install-tab.js';
 import { InstallWizard } from './install/wizard.js';
-import { HELP_SECTIONS, LOGS_HELP_SECTIONS, ROLLOUTS_HELP_SECTIONS, STORAGE_HELP_SECTIONS } from './keymap.js';
+import { helpSections } from './help-sections.js';
+import { LOGS_HELP_SECTIONS } from './keymap.js';
 import { LogView } from './logs/log-view.js';
 import { PlaceholderScreen } from './placeholder.js';
 import { RolloutsTab } from './rollouts/rollouts-tab.js';
@@ -171,13 +172,7 @@ function TabBody({ store, actions, ui, state, dispatch, view, tabs, width, heigh
     return <InstallWizard {...install.deps} readOnly={ui.readOnly} width={width} height={height + 1} onExit={install.close} />;
   }
   if (state.help) {
-    return (
-      <HelpOverlay
-        sections={tabs.rollouts.shown ? ROLLOUTS_HELP_SECTIONS : tabs.storage.shown ? STORAGE_HELP_SECTIONS : HELP_SECTIONS}
-        width={width}
-        height={height}
-      />
-    );
+    return <HelpOverlay sections={helpSections(tab, tabs.rollouts.shown, tabs.storage.shown, state)} width={width} height={height} />;
   }
   if (tabs.approvals.shown && actions.approvals) {
     return (

@@ -23,7 +23,6 @@ export const HELP_SECTIONS: readonly HelpSection[] = [
       { key: 'esc', label: 'clear filter' },
       { key: 'f c', label: 'fleet/contexts' },
       { key: 'N P', label: 'all nodes / pods' },
-      { key: 's S', label: 'sort / reverse' },
       { key: 'l', label: 'row logs' },
       { key: 'A', label: 'approvals (CSRs)' },
       { key: 's', label: 'start sandbox' },

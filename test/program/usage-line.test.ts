@@ -24,9 +24,9 @@ describe('usage lines', () => {
   });
 
   it('commander sentences lose their full stops: never ".;"', async () => {
-    const line = await lineFor(['status', '-o', 'yaml']);
+    const line = await lineFor(['status', '-o', 'wide']);
     expect(line).toBe(
-      "option '-o, --output <format>' argument 'yaml' is invalid: allowed choices are text, json; run `fleetdeck --help` for usage",
+      "option '-o, --output <format>' argument 'wide' is invalid: allowed choices are text, json, yaml; run `fleetdeck --help` for usage",
     );
   });
 

@@ -96,6 +96,22 @@ describe('Fleet nodes view', () => {
     expect(statuses).toEqual(['NotReady', 'Ready', 'Ready', 'Ready', 'Ready', 'Ready', 'Ready']);
   });
 
+  it('? lists the keys of the fleet rows', async () => {
+    // Given the fleet nodes view
+    const screen = await renderApp(appProps(threeContexts()));
+    await screen.waitFor('kind-hosting');
+    await screen.press('N');
+    await screen.waitFor('Fleet nodes');
+
+    // When ? is pressed
+    await screen.press('?');
+
+    // Then the help names the sort, filter, Enter and view keys
+    const help = await screen.waitFor('Fleet nodes / pods');
+    for (const text of ['sort: next column', 'sort: reverse', 'filter every row', 'open at the row', 'nodes / pods', 'contexts'])
+      expect(help).toContain(text);
+  });
+
   it('a filter typed in one burst (as a fast terminal sends it) goes to the filter, not to the rows', async () => {
     // Given the fleet nodes view, the cursor on the last row
     const screen = await renderApp(appProps(threeContexts()));
