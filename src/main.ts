@@ -4,6 +4,7 @@ import { setReadOnly } from './kube/gate.js';
 import { setRequestTimeout } from './kube/request-timeout.js';
 import { registerApprove } from './program/approve.js';
 import { registerCompletion } from './program/completion.js';
+import { registerGet } from './program/get.js';
 import { registerInstall } from './program/install.js';
 import { commandName, isKubectlPlugin } from './program/invocation.js';
 import { KUBECTL_PLUGIN_HELP, kubectlPluginArgs } from './program/kubectl-plugin.js';
@@ -71,6 +72,7 @@ export function buildProgram(): Command {
     registerPreflight,
     registerLogs,
     registerCompletion,
+    registerGet,
   ]) {
     register(program);
   }

@@ -128,6 +128,15 @@ const CASES: Case[] = [
     ['logs', '--kubeconfig', inject('kubeconfig'), '--context', 'nope', 'deploy/web'],
     /context "nope" is not in the kubeconfig/,
   ),
+  usage('get of a resource it does not list', ['get', 'deployments', ...W1], /get deployments: not supported; .*nodes or pods/),
+  usage('get without a resource', ['get', ...W1], /missing required argument 'resource'/),
+  usage('get --all-contexts with --context', ['get', 'nodes', '--all-contexts', ...W1], /give --all-contexts or --context, not both/),
+  usage('get -o wide', ['get', 'nodes', ...W1, '-o', 'wide'], /'wide' is invalid.*text, json, yaml/),
+  usage(
+    'get on an unknown --context',
+    ['get', 'pods', '--kubeconfig', inject('kubeconfig'), '--context', 'nope'],
+    /context "nope" is not in the kubeconfig/,
+  ),
   usage('a bad --request-timeout', ['status', ...W1, '--request-timeout', '5x'], /--request-timeout.*5x/),
   usage('a negative --request-timeout', ['status', ...W1, '--request-timeout', '-1s'], /--request-timeout/),
   // Kubeconfigs and fleet files.

@@ -1,6 +1,6 @@
 import { CoreV1Api, PatchStrategy, setHeaderOptions, type KubeConfig, type V1Node } from '@kubernetes/client-node';
 import { makeClient, makeJsonClient, statusCode } from './client.js';
-import { listJsonPaged } from './list.js';
+import { listJsonPaged, toMs } from './list.js';
 import { waitFor, type WaitVerdict } from './wait.js';
 import { ResilientWatch } from './watch.js';
 
@@ -29,6 +29,8 @@ export function summarizeNode(node: V1Node): NodeSummary {
   if (zone) summary.zone = zone;
   const kubelet = node.status?.nodeInfo?.kubeletVersion;
   if (kubelet) summary.kubeletVersion = kubelet;
+  const createdAt = toMs(node.metadata?.creationTimestamp);
+  if (createdAt !== undefined) summary.createdAt = createdAt;
   if (!isReady) {
     summary.notReadyReason = ready
       ? [ready.reason ?? `Ready=${ready.status}`, ready.message].filter(Boolean).join(': ')
@@ -47,6 +49,8 @@ export interface NodeSummary {
   zone?: string;
   roles: string[];
   kubeletVersion?: string;
+  /** Epoch ms of the Node's creation (its AGE). */
+  createdAt?: number;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 import { Box, useWindowSize } from 'ink';
-import { Activity } from 'react';
+import { Activity, type Dispatch } from 'react';
 import { useStore } from 'zustand';
 import { Banner, bannerLines } from '../components/banner/index.js';
 import { ContextBar } from '../components/context-bar/index.js';
@@ -11,7 +11,8 @@ import type { FleetStore } from '../store/fleet-store.js';
 import { ApprovalsTab } from './approvals/approvals-tab.js';
 import { InstallTab } from './install-tab.js';
 import { InstallWizard } from './install/wizard.js';
-import { HELP_SECTIONS, LOGS_HELP_SECTIONS, ROLLOUTS_HELP_SECTIONS, STORAGE_HELP_SECTIONS } from './keymap.js';
+import { helpSections } from './help-sections.js';
+import { LOGS_HELP_SECTIONS } from './keymap.js';
 import { LogView } from './logs/log-view.js';
 import { PlaceholderScreen } from './placeholder.js';
 import { RolloutsTab } from './rollouts/rollouts-tab.js';
@@ -21,7 +22,7 @@ import { TAB_TITLES } from './tabs.js';
 import { tooSmall } from './min-size.js';
 import { TooSmall } from './too-small.js';
 import { useAppKeys } from './use-app-keys.js';
-import { useAppState, type AppState } from './use-app-state.js';
+import { useAppState, type AppAction, type AppState } from './use-app-state.js';
 import { useAppTabs, type AppActions, type AppTabs } from './use-app-tabs.js';
 import { useFleetView } from './use-fleet-view.js';
 
@@ -134,6 +135,7 @@ function Dashboard({ store, ui, kubeconfigFiles, actions = {}, onQuit, columns, 
               actions={actions}
               ui={ui}
               state={tabs.logs.open ? { ...state, help: false } : state}
+              dispatch={dispatch}
               view={view}
               tabs={tabs}
               width={width}
@@ -154,6 +156,7 @@ interface TabBodyProps {
   actions: AppActions;
   ui: UiOptions;
   state: AppState;
+  dispatch: Dispatch<AppAction>;
   view: ReturnType<typeof useFleetView>;
   tabs: AppTabs;
   width: number;
@@ -162,20 +165,14 @@ interface TabBodyProps {
 }
 
 /** The active tab's screen (or the install wizard, the help, the approvals panel over it). */
-function TabBody({ store, actions, ui, state, view, tabs, width, height, onQuit }: TabBodyProps) {
+function TabBody({ store, actions, ui, state, dispatch, view, tabs, width, height, onQuit }: TabBodyProps) {
   const { tab, install } = tabs;
   const active = !state.help;
   if (install.deps) {
     return <InstallWizard {...install.deps} readOnly={ui.readOnly} width={width} height={height + 1} onExit={install.close} />;
   }
   if (state.help) {
-    return (
-      <HelpOverlay
-        sections={tabs.rollouts.shown ? ROLLOUTS_HELP_SECTIONS : tabs.storage.shown ? STORAGE_HELP_SECTIONS : HELP_SECTIONS}
-        width={width}
-        height={height}
-      />
-    );
+    return <HelpOverlay sections={helpSections(tab, tabs.rollouts.shown, tabs.storage.shown, state)} width={width} height={height} />;
   }
   if (tabs.approvals.shown && actions.approvals) {
     return (
@@ -195,6 +192,7 @@ function TabBody({ store, actions, ui, state, view, tabs, width, height, onQuit 
       <StatusScreen
         store={store}
         state={state}
+        dispatch={dispatch}
         names={view.names}
         total={view.total}
         height={height}

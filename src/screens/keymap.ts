@@ -22,6 +22,7 @@ export const HELP_SECTIONS: readonly HelpSection[] = [
       { key: '/', label: 'filter by name' },
       { key: 'esc', label: 'clear filter' },
       { key: 'f c', label: 'fleet/contexts' },
+      { key: 'N P', label: 'all nodes / pods' },
       { key: 'l', label: 'row logs' },
       { key: 'A', label: 'approvals (CSRs)' },
       { key: 's', label: 'start sandbox' },
@@ -131,6 +132,7 @@ export const LOGS_HELP_SECTIONS: readonly HelpSection[] = [
 export type HintMode =
   | 'list'
   | 'fleet'
+  | 'fleetRows'
   | 'detail'
   | 'detailRows'
   | 'expanded'
@@ -182,15 +184,27 @@ export function keyHints(mode: HintMode): KeyHint[] {
       return [
         HELP,
         QUIT,
-        TAB,
         { key: 'j/k', label: 'move' },
-        { key: 'enter', label: 'details' },
+        { key: 'enter', label: 'open' },
+        { key: 'N/P', label: 'nodes/pods' },
         { key: 'f', label: 'fleet' },
         { key: '/', label: 'filter' },
+        TAB,
         { key: 'A', label: 'approvals' },
       ];
     case 'fleet':
       return [{ key: 'c', label: 'contexts' }, { key: 'j/k', label: 'move' }, { key: 'l', label: 'logs' }, HELP, QUIT, TAB];
+    case 'fleetRows':
+      return [
+        { key: 'c', label: 'contexts' },
+        { key: 'N/P', label: 'nodes/pods' },
+        { key: 'enter', label: 'open' },
+        { key: '/', label: 'filter' },
+        { key: 's/S', label: 'sort' },
+        { key: 'j/k', label: 'move' },
+        HELP,
+        QUIT,
+      ];
     case 'detail':
       return [{ key: 'esc', label: 'back' }, SECTIONS, { key: 'j/k', label: 'scroll' }, HELP, QUIT, TAB];
     case 'detailRows':

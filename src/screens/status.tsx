@@ -1,4 +1,5 @@
 import { Box, Text } from 'ink';
+import type { Dispatch } from 'react';
 import { useStore } from 'zustand';
 import type { FleetStore } from '../store/fleet-store.js';
 import type { LogTarget } from '../store/log-target.js';
@@ -9,12 +10,14 @@ import { EmptyFleet } from './status/empty-fleet.js';
 import { FilterLine } from './status/filter-line.js';
 import { FleetPanel } from './status/fleet/fleet-panel.js';
 import { FLEET_STRIP_MIN, FleetStrip, NoFleetHint } from './status/fleet/fleet-strip.js';
+import { FleetRowsView } from './status/fleet-rows/fleet-rows-view.js';
 import { tableLines, useContextRows } from './status/use-context-rows.js';
-import type { AppState } from './use-app-state.js';
+import { isRowsView, type AppAction, type AppState } from './use-app-state.js';
 
 export interface StatusScreenProps {
   store: FleetStore;
   state: AppState;
+  dispatch: Dispatch<AppAction>;
   /** Context names after the filter, in display order. */
   names: readonly string[];
   /** How many contexts the store has, before the filter. */
@@ -29,19 +32,28 @@ export interface StatusScreenProps {
 /**
  * Every context live, one row each, and under them the fleet's summary line with
  * what needs doing (or how to define a fleet); f swaps in the whole fleet
- * checklist; Enter opens a context.
+ * checklist, N / P the nodes / pods needing attention of every context; Enter opens a context.
  */
-export function StatusScreen({ store, state, names, total, height, width, canStartSandbox, onOpenLogs }: StatusScreenProps) {
+export function StatusScreen({ store, state, dispatch, names, total, height, width, canStartSandbox, onOpenLogs }: StatusScreenProps) {
   if (total === 0) return <EmptyFleet canStartSandbox={canStartSandbox} />;
   if (state.detail !== undefined) {
     return <ContextDetail store={store} name={state.detail} state={state} height={height} width={width} onOpenLogs={onOpenLogs} />;
   }
   if (state.view === 'fleet')
     return <FleetPanel store={store} height={height} width={width} isActive={!state.help} onOpenLogs={onOpenLogs} />;
+  if (isRowsView(state.view))
+    return <FleetRowsView store={store} kind={state.view} state={state} dispatch={dispatch} height={height} width={width} />;
   return <ContextsView store={store} state={state} names={names} total={total} height={height} width={width} />;
 }
 
-function ContextsView({ store, state, names, total, height, width }: Omit<StatusScreenProps, 'canStartSandbox' | 'onOpenLogs'>) {
+function ContextsView({
+  store,
+  state,
+  names,
+  total,
+  height,
+  width,
+}: Omit<StatusScreenProps, 'canStartSandbox' | 'onOpenLogs' | 'dispatch'>) {
   const theme = useTheme();
   const fleet = useStore(store, (s) => s.fleet);
   const rows = useContextRows(store, names);

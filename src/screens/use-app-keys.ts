@@ -1,6 +1,14 @@
 import { useInput, type Key } from 'ink';
 import { useRef, type Dispatch } from 'react';
-import { appReducer, DETAIL_SECTIONS, isRowSection, type AppAction, type AppState, type DetailSection } from './use-app-state.js';
+import {
+  appReducer,
+  DETAIL_SECTIONS,
+  isRowSection,
+  isRowsView,
+  type AppAction,
+  type AppState,
+  type DetailSection,
+} from './use-app-state.js';
 import { splitKeys } from './split-keys.js';
 import { TABS } from './tabs.js';
 import { filterNames } from './use-fleet-view.js';
@@ -79,8 +87,8 @@ export function useAppKeys({
       if (key.escape) dispatch({ type: 'filterClear' });
       else if (key.return) dispatch({ type: 'filterDone' });
       else if (key.backspace || key.delete) dispatch(activeFilter(state) ? { type: 'filterBackspace' } : { type: 'filterClear' });
-      else if (key.downArrow && state.detail === undefined) dispatch({ type: 'move', delta: 1, count: names.length });
-      else if (key.upArrow && state.detail === undefined) dispatch({ type: 'move', delta: -1, count: names.length });
+      else if (key.downArrow && contextsShown(state)) dispatch({ type: 'move', delta: 1, count: names.length });
+      else if (key.upArrow && contextsShown(state)) dispatch({ type: 'move', delta: -1, count: names.length });
       else if (!key.ctrl && !key.meta && !key.tab && printable(input)) dispatch({ type: 'filterType', text: printable(input) });
       return;
     }
@@ -118,8 +126,8 @@ export function useAppKeys({
       detailKeys(state, input, key);
       return;
     }
-    if (state.view === 'fleet') {
-      if (input === 'c' || input === 'f' || key.escape) dispatch({ type: 'view', view: 'contexts' });
+    if (state.view !== 'contexts') {
+      fleetViewKeys(state, input, key, dispatch);
       return;
     }
     const count = names.length;
@@ -136,6 +144,8 @@ export function useAppKeys({
       const name = names[Math.min(state.selected, count - 1)];
       if (name !== undefined) onOpenApprovals?.(name);
     } else if (input === 'f') dispatch({ type: 'view', view: 'fleet' });
+    else if (input === 'N') dispatch({ type: 'view', view: 'nodes' });
+    else if (input === 'P') dispatch({ type: 'view', view: 'pods' });
     else if (input === '/') dispatch({ type: 'filterStart' });
     else if (key.escape && state.filter) dispatch({ type: 'filterClear' });
   }
@@ -161,9 +171,35 @@ export function useAppKeys({
   }
 }
 
-/** The filter being typed: the rows' of the open section, else the context names'. */
+/**
+ * The fleet checklist (c, f or Esc back), and the fleet's nodes or pods: N/P swap them, / filters,
+ * c or Esc go back to the contexts (Esc clears a filter first), f to the fleet checklist. Moving,
+ * sorting and Enter in the rows are the view's own (it knows its rows).
+ */
+function fleetViewKeys(state: AppState, input: string, key: Key, dispatch: (action: AppAction) => void): void {
+  if (state.view === 'fleet') {
+    if (input === 'c' || input === 'f' || key.escape) dispatch({ type: 'view', view: 'contexts' });
+    else if (input === 'N') dispatch({ type: 'view', view: 'nodes' });
+    else if (input === 'P') dispatch({ type: 'view', view: 'pods' });
+    return;
+  }
+  if (input === 'c' || (key.escape && !state.rowFilter)) dispatch({ type: 'view', view: 'contexts' });
+  else if (key.escape) dispatch({ type: 'filterClear' });
+  else if (input === 'f') dispatch({ type: 'view', view: 'fleet' });
+  else if (input === 'N') dispatch({ type: 'view', view: 'nodes' });
+  else if (input === 'P') dispatch({ type: 'view', view: 'pods' });
+  else if (input === '/') dispatch({ type: 'filterStart' });
+}
+
+/** The filter being typed: the rows' of the open section, the fleet rows', else the context names'. */
 function activeFilter(state: AppState): string {
-  return state.detail !== undefined ? state.sectionFilter : state.filter;
+  if (state.detail !== undefined) return state.sectionFilter;
+  return isRowsView(state.view) ? state.rowFilter : state.filter;
+}
+
+/** The contexts table is on screen (arrows move it while its filter is typed). */
+function contextsShown(state: AppState): boolean {
+  return state.detail === undefined && state.view === 'contexts';
 }
 
 /** The letter that opens each section of a context. */

@@ -1,8 +1,17 @@
 import { useReducer } from 'react';
+import { DEFAULT_SORT, type FleetKind, type FleetSort } from '../report/fleet-rows.js';
 import { TABS } from './tabs.js';
 
-/** What the Status screen shows when no context is open: the contexts table or the fleet checklist. */
-export type StatusView = 'contexts' | 'fleet';
+/**
+ * What the Status screen shows when no context is open: the contexts table, the fleet
+ * checklist, or the nodes / the pods needing attention of every context in one table.
+ */
+export type StatusView = 'contexts' | 'fleet' | FleetKind;
+
+/** The view shows the rows of every context (nodes or pods). */
+export function isRowsView(view: StatusView): view is FleetKind {
+  return view === 'nodes' || view === 'pods';
+}
 
 /** The parts of an open context, in the order ←/→ walk through them. */
 export const DETAIL_SECTIONS = ['info', 'nodes', 'pods', 'events'] as const;
@@ -33,6 +42,12 @@ export interface AppState {
   sectionFilter: string;
   /** The selected row of the section is shown in full under the table. */
   expanded: boolean;
+  /** The / filter of the fleet's nodes and pods views (one for both). */
+  rowFilter: string;
+  /** Selected row of the fleet's nodes or pods view (index into the filtered, sorted rows). */
+  rowSelected: number;
+  /** How each of those views is sorted. */
+  sorts: Record<FleetKind, FleetSort>;
 }
 
 export type AppAction =
@@ -44,6 +59,13 @@ export type AppAction =
   | { type: 'move'; delta: number; count: number }
   | { type: 'moveTo'; index: number; count: number }
   | { type: 'open'; name: string }
+  /** Open a context at a section, its rows filtered (a row of the fleet's nodes or pods view). */
+  | { type: 'openAt'; name: string; section: DetailSection; filter: string }
+  /** Move in the fleet's nodes or pods view, of `count` rows. */
+  | { type: 'rowMove'; delta: number; count: number }
+  | { type: 'rowMoveTo'; index: number; count: number }
+  /** Sort that view by the next of its `columns` columns, or the other way round. */
+  | { type: 'sort'; kind: FleetKind; change: 'next' | 'reverse'; columns: number }
   | { type: 'back' }
   | { type: 'view'; view: StatusView }
   | { type: 'section'; section: DetailSection }
@@ -64,13 +86,17 @@ export const initialAppState: AppState = {
   section: 'info',
   sectionFilter: '',
   expanded: false,
+  rowFilter: '',
+  rowSelected: 0,
+  sorts: { nodes: DEFAULT_SORT, pods: DEFAULT_SORT },
 };
 
 const clamp = (i: number, count: number) => Math.max(0, Math.min(i, count - 1));
 
-/** The filter the keys edit: the section's while a context is open, else the context names'. */
+/** The filter the keys edit: the section's while a context is open, the rows' in the fleet's nodes or pods, else the context names'. */
 function editFilter(state: AppState, edit: (f: string) => string): AppState {
   if (state.detail !== undefined) return { ...state, sectionFilter: edit(state.sectionFilter), expanded: false };
+  if (isRowsView(state.view)) return { ...state, rowFilter: edit(state.rowFilter), rowSelected: 0 };
   return { ...state, filter: edit(state.filter), selected: 0 };
 }
 
@@ -90,12 +116,23 @@ export function appReducer(state: AppState, action: AppAction): AppState {
       return { ...state, selected: clamp(action.index, action.count) };
     case 'open':
       return { ...state, detail: action.name, sectionFilter: '', expanded: false, filtering: false };
+    case 'openAt':
+      return { ...state, detail: action.name, section: action.section, sectionFilter: action.filter, expanded: false, filtering: false };
+    case 'rowMove':
+      return { ...state, rowSelected: clamp(clamp(state.rowSelected, action.count) + action.delta, action.count) };
+    case 'rowMoveTo':
+      return { ...state, rowSelected: clamp(action.index, action.count) };
+    case 'sort': {
+      const { column, desc } = state.sorts[action.kind];
+      const next = action.change === 'reverse' ? { column, desc: !desc } : { column: (column + 1) % action.columns, desc: false };
+      return { ...state, sorts: { ...state.sorts, [action.kind]: next }, rowSelected: 0 };
+    }
     case 'back': {
       const { detail: _closed, ...rest } = state;
       return { ...rest, sectionFilter: '', expanded: false, filtering: false };
     }
     case 'view':
-      return { ...state, view: action.view };
+      return action.view === state.view ? state : { ...state, view: action.view, rowSelected: 0 };
     case 'section':
       return action.section === state.section
         ? state

@@ -7,7 +7,7 @@ import { keyHints, type HintMode } from './keymap.js';
 import { ownsKeyboard, useRolloutsState } from './rollouts/use-rollouts-state.js';
 import { storageOwnsKeyboard, useStorageState } from './storage/use-storage-state.js';
 import { TABS, type TabId } from './tabs.js';
-import { isRowSection, type AppState } from './use-app-state.js';
+import { isRowSection, isRowsView, type AppState } from './use-app-state.js';
 
 export type AppActions = Actions<InstallerDeps>;
 
@@ -82,7 +82,7 @@ export function useAppTabs(store: FleetStore, actions: AppActions, state: AppSta
     if (state.filtering) return 'filtering';
     if (state.detail !== undefined)
       return !isRowSection(state.section) ? 'detail' : state.expanded ? 'expanded' : state.section === 'pods' ? 'detailPods' : 'detailRows';
-    return state.view === 'fleet' ? 'fleet' : 'list';
+    return state.view === 'fleet' ? 'fleet' : isRowsView(state.view) ? 'fleetRows' : 'list';
   };
 
   return {
