@@ -3,6 +3,7 @@ import { UsageError, UserError } from './errors.js';
 import { setReadOnly } from './kube/gate.js';
 import { setRequestTimeout } from './kube/request-timeout.js';
 import { registerApprove } from './program/approve.js';
+import { registerCerts } from './program/certs.js';
 import { registerInstall } from './program/install.js';
 import { registerLogs } from './program/logs.js';
 import { collect, intIn, outputOption, quiet, requestTimeoutValue } from './program/parsers.js';
@@ -67,6 +68,7 @@ export function buildProgram(): Command {
     registerApprove,
     registerPreflight,
     registerLogs,
+    registerCerts,
   ]) {
     register(program);
   }
