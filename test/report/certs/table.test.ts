@@ -70,7 +70,7 @@ describe('certs table', () => {
   it('uses ASCII symbols with --ascii', () => {
     const text = certsText(inv, NOW, 30, true);
     expect(text.split('\n')[1]).toMatch(/^\[ok\]/);
-    expect(text).not.toMatch(/[^\x00-\x7f]/);
+    expect([...text].every((ch) => ch.charCodeAt(0) < 128)).toBe(true);
   });
 
   it('gives every field in JSON with ISO times, state and summary', () => {
