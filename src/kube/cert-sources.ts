@@ -22,18 +22,22 @@ interface KubeconfigDoc {
   users?: { name?: string; user?: Record<string, unknown> }[];
 }
 
-/** The client certificate (only the certificate: the key is not looked at) of a kubeconfig's current user, or its only user. */
-export function kubeconfigClientCert(text: string): CertDetail[] {
+/** The `user` mapping of a kubeconfig text's current user (or its only user); undefined when there is none or the text does not parse. */
+export function kubeconfigCurrentUser(text: string): Record<string, unknown> | undefined {
   try {
     const doc = parseYaml(text) as KubeconfigDoc | null;
     const users = Array.isArray(doc?.users) ? doc.users : [];
     const userName = doc?.contexts?.find((c) => c?.name === doc['current-context'])?.context?.user;
-    const user = (users.find((u) => u?.name === userName) ?? (users.length === 1 ? users[0] : undefined))?.user;
-    const data = user?.['client-certificate-data'];
-    return typeof data === 'string' ? certDetailsFromPem(Buffer.from(data, 'base64').toString('utf8')) : [];
+    return (users.find((u) => u?.name === userName) ?? (users.length === 1 ? users[0] : undefined))?.user;
   } catch {
-    return [];
+    return undefined;
   }
+}
+
+/** The client certificate (only the certificate: the key is not looked at) of a kubeconfig's current user, or its only user. */
+export function kubeconfigClientCert(text: string): CertDetail[] {
+  const data = kubeconfigCurrentUser(text)?.['client-certificate-data'];
+  return typeof data === 'string' ? certDetailsFromPem(Buffer.from(data, 'base64').toString('utf8')) : [];
 }
 
 function certsOf(data: Record<string, string>): Record<string, CertDetail[]> {

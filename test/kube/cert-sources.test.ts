@@ -77,7 +77,7 @@ describe('kubeconfig client certificates', () => {
     const text = [
       'apiVersion: v1',
       'kind: Config',
-      'users: [{name: a, user: {client-certificate-data: ' + b64(agent.certPem) + ', client-key-data: ' + b64(agent.keyPem) + '}}]',
+      `users: [{name: a, user: {client-certificate-data: ${b64(agent.certPem)}, client-key-data: ${b64(agent.keyPem)}}}]`,
       'contexts: [{name: n, context: {cluster: n, user: a}}]',
       'current-context: n',
     ].join('\n');

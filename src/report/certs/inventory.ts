@@ -5,7 +5,7 @@
  */
 import type { CertDetail } from '../../kube/certs.js';
 import type { ContextCredential, SecretCerts } from '../../kube/cert-sources.js';
-import { CERT_SECRET_NAMES, INIT_KUBECONFIG_SECRET, SERVICE_ACCOUNT_SPEC } from '../../install/certs/specs.js';
+import { type CERT_SECRET_NAMES, INIT_KUBECONFIG_SECRET, SERVICE_ACCOUNT_SPEC } from '../../install/certs/specs.js';
 
 export type CertGroup = 'control-plane' | 'kubeconfig' | 'agent-init';
 export type CertState = 'ok' | 'warn' | 'fail';

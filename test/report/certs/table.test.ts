@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { CertRow } from '../../../src/report/certs/inventory.js';
 import { type CertInventory, certsJson, certsText } from '../../../src/report/certs/table.js';
 
 const DAY = 86_400_000;
