@@ -5,6 +5,7 @@ import { setRequestTimeout } from './kube/request-timeout.js';
 import { registerApprove } from './program/approve.js';
 import { registerCompletion } from './program/completion.js';
 import { registerGet } from './program/get.js';
+import { registerCerts } from './program/certs.js';
 import { registerInstall } from './program/install.js';
 import { commandName, isKubectlPlugin } from './program/invocation.js';
 import { KUBECTL_PLUGIN_HELP, kubectlPluginArgs } from './program/kubectl-plugin.js';
@@ -73,6 +74,7 @@ export function buildProgram(): Command {
     registerLogs,
     registerCompletion,
     registerGet,
+    registerCerts,
   ]) {
     register(program);
   }

@@ -114,6 +114,8 @@ const CASES: Case[] = [
   ),
   usage('logs --tail ten', ['logs', ...W1, 'deploy/web', '--tail', 'ten'], /--tail "ten"/),
   usage('logs -c with --all-containers', ['logs', ...W1, 'deploy/web', '-c', 'a', '--all-containers'], /-c NAME or --all-containers/),
+  usage('certs --warn-days x', ['certs', ...W1, '--warn-days', 'x'], /--warn-days .*"x" is not a whole number/),
+  usage('certs with two hosting contexts', ['certs', ...W1, '--context', 'kind-cp'], /certs: give --context once/),
   usage('logs --max-log-requests 0', ['logs', ...W1, '-f', 'deploy/web', '--max-log-requests', '0'], /--max-log-requests "0"/),
   usage('logs -l that does not parse', ['logs', ...W1, '-l', 'zone in (a'], /invalid selector "zone in \(a"/),
   usage('logs -n that is no namespace', ['logs', ...W1, 'deploy/web', '-n', 'Bad_NS'], /"Bad_NS" is not a valid namespace name/),

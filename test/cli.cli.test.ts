@@ -49,7 +49,7 @@ describe('fleetdeck command line', () => {
   it('--help lists the commands and exits 0', async () => {
     const r = await runCli(['--help'], { env });
     expect(r.code).toBe(0);
-    for (const word of ['status', 'sandbox', '--kubeconfig', '--context', '--read-only', '--no-color', '--ascii', '--output']) {
+    for (const word of ['status', 'sandbox', 'certs', '--kubeconfig', '--context', '--read-only', '--no-color', '--ascii', '--output']) {
       expect(r.stdout).toContain(word);
     }
   });
@@ -91,6 +91,7 @@ describe('fleetdeck command line', () => {
     [['sandbox', 'frobnicate'], /^fleetdeck: unknown command 'frobnicate'/],
     [['logs', '--tail', 'ten', 'deploy/web'], /^fleetdeck: --tail "ten" is not a number of lines \(-1 for all\)$/],
     [['logs', 'svc/web'], /^fleetdeck: cannot read logs of "svc"/],
+    [['certs', '--warn-days', '-1'], /^fleetdeck: option '--warn-days <n>' argument '-1' is invalid: -1 is out of range/],
     [['status', '--kubeconfig', '/nonexistent/kubeconfig'], /^fleetdeck: kubeconfig \/nonexistent\/kubeconfig does not exist/],
   ])('%j is refused with one line and exit code 2', async (args, pattern) => {
     const r = await runCli(args, { env });

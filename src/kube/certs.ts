@@ -35,6 +35,50 @@ export function certsFromPem(pem: string): { subject: string; notAfter: number }
   return out;
 }
 
+/** A certificate's public facts (never key material): safe to print. */
+export interface CertDetail {
+  /** `CN=…, O=…` */
+  subject: string;
+  issuer: string;
+  /** `DNS:…` / `IP Address:…` entries (empty for client certificates). */
+  sans: string[];
+  /** Hex, upper case. */
+  serial: string;
+  /** Epoch ms. */
+  notBefore: number;
+  /** Epoch ms. */
+  notAfter: number;
+  isCA: boolean;
+}
+
+/** Every certificate of a PEM text with subject, issuer, SANs, serial and validity; blocks that do not parse are skipped. */
+export function certDetailsFromPem(pem: string): CertDetail[] {
+  const out: CertDetail[] = [];
+  for (const block of pem.match(PEM_BLOCK) ?? []) {
+    try {
+      const cert = new X509Certificate(block);
+      const notAfter = cert.validToDate?.getTime() ?? Date.parse(cert.validTo);
+      const notBefore = cert.validFromDate?.getTime() ?? Date.parse(cert.validFrom);
+      if (!Number.isFinite(notAfter)) continue;
+      out.push({
+        subject: oneLine(cert.subject),
+        issuer: oneLine(cert.issuer),
+        sans: (cert.subjectAltName ?? '')
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+        serial: cert.serialNumber.toUpperCase(),
+        notBefore,
+        notAfter,
+        isCA: cert.ca,
+      });
+    } catch {
+      // not a certificate after all: nothing to report
+    }
+  }
+  return out;
+}
+
 export const SERVICE_ACCOUNT_TOKEN = 'kubernetes.io/service-account-token';
 
 /**

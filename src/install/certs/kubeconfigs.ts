@@ -3,7 +3,8 @@
  * the controller-manager's and the scheduler's), and the client certificate read back from one.
  * Every kubeconfig here embeds a private key: never print one.
  */
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { stringify as stringifyYaml } from 'yaml';
+import { kubeconfigCurrentUser } from '../../kube/cert-sources.js';
 import { apiserverUrl, inClusterApiserverUrl } from './specs.js';
 import type { CertSet, KeyMaterial } from './types.js';
 
@@ -74,25 +75,12 @@ export function componentKubeconfig(set: CertSet, userName: string, client: KeyM
   });
 }
 
-interface KubeconfigDoc {
-  'current-context'?: string;
-  contexts?: { name?: string; context?: { user?: string } }[];
-  users?: { name?: string; user?: Record<string, unknown> }[];
-}
-
 /** The client certificate and key of a kubeconfig's current user (or its only user). */
 export function kubeconfigClient(text: string | undefined): Partial<KeyMaterial> | undefined {
   if (!text) return undefined;
-  try {
-    const doc = parseYaml(text) as KubeconfigDoc | null;
-    const users = Array.isArray(doc?.users) ? doc.users : [];
-    const userName = doc?.contexts?.find((c) => c?.name === doc['current-context'])?.context?.user;
-    const user = (users.find((u) => u?.name === userName) ?? (users.length === 1 ? users[0] : undefined))?.user;
-    const field = (k: string) => (typeof user?.[k] === 'string' ? Buffer.from(user[k] as string, 'base64').toString('utf8') : undefined);
-    const certPem = field('client-certificate-data');
-    const keyPem = field('client-key-data');
-    return certPem || keyPem ? { ...(certPem ? { certPem } : {}), ...(keyPem ? { keyPem } : {}) } : undefined;
-  } catch {
-    return undefined;
-  }
+  const user = kubeconfigCurrentUser(text);
+  const field = (k: string) => (typeof user?.[k] === 'string' ? Buffer.from(user[k] as string, 'base64').toString('utf8') : undefined);
+  const certPem = field('client-certificate-data');
+  const keyPem = field('client-key-data');
+  return certPem || keyPem ? { ...(certPem ? { certPem } : {}), ...(keyPem ? { keyPem } : {}) } : undefined;
 }

@@ -29,6 +29,9 @@ export const CERT_SECRET_NAMES = [
   'nova-agent-bootstrap',
 ] as const;
 
+/** The agents' init kubeconfig (key `kubeconfig`): in the control plane and, copied, in each workload cluster's fleet namespace. */
+export const INIT_KUBECONFIG_SECRET = 'nova-cluster-init-kubeconfig';
+
 export type CaField = 'clusterCA' | 'etcdCA' | 'frontProxyCA';
 export type LeafField =
   | 'apiserver'

@@ -12,7 +12,7 @@ import type { CertSet } from '../certs/index.js';
 import type { InstallOptions } from '../plan.js';
 import type { StepRunner } from '../runner.js';
 
-export const INIT_KUBECONFIG_SECRET = 'nova-cluster-init-kubeconfig';
+export { INIT_KUBECONFIG_SECRET } from '../certs/specs.js';
 export const MANAGED_LABELS = { 'app.kubernetes.io/managed-by': 'fleetdeck', 'app.kubernetes.io/part-of': 'nova' };
 
 /** The fleet's status as `fleetdeck status` checks it, for the install's last step. */
