@@ -69,7 +69,12 @@ export class ListItemReader {
         if (this.inItems && this.depth === 2 && c === OPEN_BRACE) {
           this.inItem = true;
           itemStart = i;
-        } else if (!this.inItems && this.depth === 1 && c === OPEN_BRACKET && /"items"\s*:\s*$/.test(this.envelope + s.slice(envStart, i))) {
+        } else if (
+          !this.inItems &&
+          this.depth === 1 &&
+          c === OPEN_BRACKET &&
+          /"items"\s*:\s*$/.test(this.envelope + s.slice(envStart, i))
+        ) {
           this.envelope += s.slice(envStart, i + 1);
           envStart = -1;
           this.inItems = true;

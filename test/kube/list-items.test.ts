@@ -11,7 +11,7 @@ function read(text: string, size: number): { items: unknown[]; envelope: unknown
 
 const tricky = [
   { metadata: { name: 'a', annotations: { note: 'braces } ] { [ and "quotes" and \\ backslash \\\\' } }, spec: { x: [1, [2, { y: 3 }]] } },
-  { metadata: { name: 'b', labels: { 'items': '"items":[' } }, status: { message: 'ends with a backslash \\' } },
+  { metadata: { name: 'b', labels: { items: '"items":[' } }, status: { message: 'ends with a backslash \\' } },
   { metadata: { name: 'ünï©ødé 🚀' }, spec: {} },
 ];
 
