@@ -47,29 +47,36 @@ function storeBench(events: number): void {
   );
 }
 
-storeBench(50_000);
-benchPodTracker(50_000);
-await benchCertSet();
-{
-  // The log view is drawn to a virtual terminal: Ink must not switch to its CI mode.
-  delete process.env.CI;
-  const { logViewFigures } = await import('./logs.js');
-  await logViewFigures();
+// `--only` runs only the named cluster figures (clusters.ts), for quick iterations.
+const onlyGiven = process.argv.some((a) => a === '--only' || a.startsWith('--only=')) || !!process.env.FLEETDECK_BENCH_ONLY;
+if (!onlyGiven) {
+  storeBench(50_000);
+  benchPodTracker(50_000);
+  await benchCertSet();
+  {
+    // The log view is drawn to a virtual terminal: Ink must not switch to its CI mode.
+    delete process.env.CI;
+    const { logViewFigures } = await import('./logs.js');
+    await logViewFigures();
+  }
 }
 
-const clusters = process.env.FLEETDECK_BENCH_CLUSTERS === '1' || process.argv.includes('--clusters');
+const clusters = process.env.FLEETDECK_BENCH_CLUSTERS === '1' || process.argv.includes('--clusters') || onlyGiven;
 const kc = process.env.FLEETDECK_BENCH_KUBECONFIG;
 if (clusters) {
   // The dashboard is drawn to a virtual terminal: Ink must not switch to its CI mode.
   delete process.env.CI;
   delete process.env.CONTINUOUS_INTEGRATION;
-  const { runClusterFigures } = await import('./clusters.js');
-  await runClusterFigures();
+  const { DEFAULTS, onlyFigures, runClusterFigures } = await import('./clusters.js');
+  const only = onlyFigures();
+  await runClusterFigures(only ? { ...DEFAULTS, only } : DEFAULTS);
 } else if (kc) {
   const { oneShotFigure } = await import('./oneshot.js');
+  const { ONESHOT_TARGET } = await import('./clusters.js');
   await oneShotFigure(
     kc,
     contextInfos(loadKubeconfig({ kubeconfig: kc }).config).map((c) => c.name),
+    { target: ONESHOT_TARGET },
   );
 } else {
   console.log(
