@@ -49,7 +49,9 @@ function timed(
   });
 }
 
-const fleetdeckArgs = (kubeconfig: string) => [CLI, 'status', '-o', 'json', '--kubeconfig', kubeconfig];
+const fleetdeckArgs = (kubeconfig: string, cli = CLI) => [cli, 'status', '-o', 'json', '--kubeconfig', kubeconfig];
+/** Another build to compare with in the same rounds (the root of a built checkout), e.g. the main branch's. */
+const BASELINE = process.env.FLEETDECK_BENCH_BASELINE;
 
 async function kubectlRound(kubeconfig: string, contexts: readonly string[]): Promise<{ ms: number; cpuMs: number }> {
   let total = 0;
@@ -145,7 +147,9 @@ export async function oneShotFigure(kubeconfig: string, contexts: readonly strin
   const fd: Run[] = [];
   const raw: { ms: number; cpuMs: number; requests: number; bytes: number }[] = [];
   const kc: { ms: number; cpuMs: number }[] = [];
+  const base: Run[] = [];
   for (let i = 0; i < rounds; i++) {
+    if (BASELINE) base.push(await timed(process.execPath, fleetdeckArgs(kubeconfig, path.join(BASELINE, 'dist', 'cli.js'))));
     // Turns alternate, so that neither side always runs on the caches the other warmed.
     if (i % 2) raw.push(await rawFloorRun(kubeconfig, contexts));
     const f = await timed(process.execPath, fleetdeckArgs(kubeconfig));
@@ -171,6 +175,12 @@ export async function oneShotFigure(kubeconfig: string, contexts: readonly strin
     `CPU (median): fleetdeck ${ms(median(fd.map((x) => x.cpuMs)))}, curl ${ms(median(raw.map((x) => x.cpuMs)))}${withKubectl ? `, kubectl ${ms(median(kc.map((x) => x.cpuMs)))}` : ''}`,
   );
   note(`fleetdeck rounds: ${fd.map((v) => v.ms.toFixed(0)).join(', ')} ms; raw: ${raw.map((v) => v.ms.toFixed(0)).join(', ')} ms`);
+  if (BASELINE) {
+    const b = median(base.map((x) => x.ms));
+    note(
+      `baseline build (${BASELINE}) in the same rounds: ${ms(b)}, ratio ${(b / r).toFixed(2)}× the raw floor, CPU ${ms(median(base.map((x) => x.cpuMs)))}; rounds ${base.map((v) => v.ms.toFixed(0)).join(', ')} ms`,
+    );
+  }
   note(`raw floor: ${raw[0]!.requests} GETs, ${(raw[0]!.bytes / 1024 / 1024).toFixed(1)} MiB on the wire (gzip)`);
   try {
     const c = await countRequests(kubeconfig);
