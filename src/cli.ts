@@ -9,5 +9,7 @@ if (major < 22 || (major === 22 && minor < 12)) {
 }
 const { restartWithNodeFlags } = await import('./node-flags.js');
 restartWithNodeFlags();
+const { enableCompileCache } = await import('./compile-cache.js');
+enableCompileCache();
 const { run } = await import('./main.js');
 await run();

@@ -13,6 +13,7 @@ import { makeClient, statusCode } from '../kube/client.js';
 import { configForContext, loadKubeconfig } from '../kube/kubeconfig.js';
 import { waitFor } from '../kube/wait.js';
 import { uncordon } from '../kube/nodes.js';
+import { REPLACE_WHEN_DRAINED_ANNOTATION } from '../sandbox/sim/replacer.js';
 import { KUBECTL } from './oneshot.js';
 import { CLI, childEnv } from './sandbox.js';
 import { errorLine, figure, note, progress } from './util.js';
@@ -174,6 +175,20 @@ export async function drainFigure(kubeconfig: string, context: string): Promise<
       },
     });
     await podsRunningOn(kc, node, PODS);
+    // The sandbox replaces a node that stays cordoned and drained for 2 s (a new name): this one
+    // must stay, for kubectl to drain it after fleetdeck.
+    const kept = await timedCommand(KUBECTL, [
+      '--kubeconfig',
+      kubeconfig,
+      '--context',
+      context,
+      'annotate',
+      'node',
+      node,
+      `${REPLACE_WHEN_DRAINED_ANNOTATION}=false`,
+      '--overwrite',
+    ]);
+    if (kept.code !== 0) throw new Error(`kubectl annotate node ${node} exited ${kept.code}: ${kept.stderr.trim()}`);
 
     progress(`drain: fleetdeck rollout create --node ${node} --replace uncordon`);
     const f = await fleetdeckRollout(kubeconfig, context, node);
