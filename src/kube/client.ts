@@ -17,7 +17,7 @@ import { PromiseMiddlewareWrapper } from '@kubernetes/client-node/dist/gen/middl
 import { gateRequest } from './gate.js';
 import { ListItemReader } from './list-items.js';
 import { newPool } from './pool.js';
-import { dispatcherHttpLibrary, setRequestDeadline, TransportTimeout } from './transport.js';
+import { dispatcherHttpLibrary, nodeBody, setRequestDeadline, TransportTimeout } from './transport.js';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
@@ -83,11 +83,14 @@ export interface JsonClient {
  */
 export function makeJsonClient(kc: KubeConfig, timeoutMs = DEFAULT_TIMEOUT_MS): JsonClient {
   const config = configurationFor(kc);
-  const send = async (path: string, query: Record<string, string | number | undefined>) => {
+  // A list read as it streams in has no whole deadline of its own (--request-timeout still sets
+  // one): every item is progress, and the transport's first-byte and pause deadlines catch a
+  // server that stops. 50,000 pods from a busy server may well take longer than a page would.
+  const send = async (path: string, query: Record<string, string | number | undefined>, whole = true) => {
     const ctx = config.baseServer.makeRequestContext(path, HttpMethod.GET);
     for (const [k, v] of Object.entries(query)) if (v !== undefined) ctx.setQueryParam(k, String(v));
     ctx.setHeaderParam('Accept', 'application/json');
-    setRequestDeadline(ctx, timeoutMs);
+    if (whole) setRequestDeadline(ctx, timeoutMs);
     await config.authMethods.default?.applySecurityAuthentication(ctx);
     const res = await config.httpApi.send(ctx).toPromise();
     if (res.httpStatusCode < 200 || res.httpStatusCode > 299) {
@@ -108,11 +111,12 @@ export function makeJsonClient(kc: KubeConfig, timeoutMs = DEFAULT_TIMEOUT_MS): 
       return JSON.parse(await res.body.text()) as T;
     },
     async getList<T, L>(path: string, query: Record<string, string | number | undefined>, onItem: (item: T) => void): Promise<L> {
-      const res = await send(path, query);
+      const res = await send(path, query, false);
       const reader = new ListItemReader((json) => onItem(JSON.parse(json) as T));
-      const web = res.body.stream();
-      if (!web) return reader.end<L>();
-      const body = Readable.fromWeb(web as WebReadableStream<Uint8Array>);
+      const direct = nodeBody(res);
+      const web = direct ? undefined : res.body.stream();
+      const body = direct ?? (web ? Readable.fromWeb(web as WebReadableStream<Uint8Array>) : undefined);
+      if (!body) return reader.end<L>();
       body.setEncoding('utf8');
       try {
         for await (const chunk of body as AsyncIterable<string>) reader.push(chunk);
