@@ -70,12 +70,22 @@ async function quietestNode(core: CoreV1Api): Promise<{ node: string; pods: numb
   return best;
 }
 
-/** Runs a whole command; wall time from spawn to exit, its stderr kept. */
-function timedCommand(cmd: string, args: string[]): Promise<{ ms: number; code: number | null; stderr: string }> {
+/** Runs a whole command; wall time from spawn to exit, its stderr kept, and when each line of its stdout arrived (ms after spawn). */
+function timedCommand(
+  cmd: string,
+  args: string[],
+): Promise<{ ms: number; code: number | null; stderr: string; lines: { at: number; text: string }[] }> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], env: childEnv() });
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() });
     let stderr = '';
+    let rest = '';
+    const lines: { at: number; text: string }[] = [];
+    child.stdout.on('data', (d: Buffer) => {
+      const parts = (rest + d.toString()).split('\n');
+      rest = parts.pop() ?? '';
+      for (const text of parts) lines.push({ at: performance.now() - t0, text });
+    });
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), WAIT_MS);
     child.on('error', (err) => {
@@ -84,10 +94,13 @@ function timedCommand(cmd: string, args: string[]): Promise<{ ms: number; code: 
     });
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ ms: performance.now() - t0, code, stderr });
+      resolve({ ms: performance.now() - t0, code, stderr, lines });
     });
   });
 }
+
+/** When the rollout's output first said `what` (ms after its start), if it did. */
+const saidAt = (lines: { at: number; text: string }[], what: RegExp) => lines.find((l) => what.test(l.text))?.at;
 
 /** The drain flags both sides get. */
 const DRAIN_FLAGS = ['--delete-emptydir-data', '--force'];
@@ -127,7 +140,7 @@ async function kubectlDrainUncordon(kubeconfig: string, context: string, node: s
   const drain = await timedCommand(KUBECTL, [...base, 'drain', node, '--ignore-daemonsets', ...DRAIN_FLAGS, '--timeout=300s', '-v=1']);
   if (drain.code !== 0) return { ...drain, drainMs: drain.ms };
   const uncordon = await timedCommand(KUBECTL, [...base, 'uncordon', node]);
-  return { ms: drain.ms + uncordon.ms, code: uncordon.code, stderr: drain.stderr + uncordon.stderr, drainMs: drain.ms };
+  return { ms: drain.ms + uncordon.ms, code: uncordon.code, stderr: drain.stderr + uncordon.stderr, drainMs: drain.ms, lines: [] };
 }
 
 /**
@@ -212,6 +225,13 @@ export async function drainFigure(kubeconfig: string, context: string): Promise<
     note(
       `node ${node} of ${context}; both as whole processes; drain flags ${DRAIN_FLAGS.join(' ')} for both (kubectl also --ignore-daemonsets, which fleetdeck does by default); fleetdeck --replace uncordon --health-passes 1 --health-interval 1s --no-in-cluster --yes: it also records the rollout in the cluster and waits for its health gate (every node Ready, no Pending pod) once after the uncordon`,
     );
+    const cordoned = saidAt(f.lines, /: cordoned$/);
+    const uncordoning = saidAt(f.lines, /: uncordoning/);
+    const validating = saidAt(f.lines, /: validating/);
+    if (cordoned !== undefined && uncordoning !== undefined && validating !== undefined)
+      note(
+        `fleetdeck's phases (its output lines as they arrived): start, plan and dry run until cordoned ${(cordoned / 1000).toFixed(2)} s; drain ${((uncordoning - cordoned) / 1000).toFixed(2)} s; uncordon ${((validating - uncordoning) / 1000).toFixed(2)} s; health gate and exit ${((f.ms - validating) / 1000).toFixed(2)} s`,
+      );
     const throttled = (k.stderr.match(/due to client-side throttling/g) ?? []).length;
     if (throttled)
       note(
