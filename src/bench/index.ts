@@ -69,7 +69,8 @@ if (clusters) {
   delete process.env.CONTINUOUS_INTEGRATION;
   const { DEFAULTS, onlyFigures, runClusterFigures } = await import('./clusters.js');
   const only = onlyFigures();
-  await runClusterFigures(only ? { ...DEFAULTS, only } : DEFAULTS);
+  const rounds = Number(process.env.FLEETDECK_BENCH_ROUNDS) || DEFAULTS.rounds;
+  await runClusterFigures({ ...DEFAULTS, rounds, ...(only ? { only } : {}) });
 } else if (kc) {
   const { oneShotFigure } = await import('./oneshot.js');
   const { ONESHOT_TARGET } = await import('./clusters.js');
