@@ -6,11 +6,13 @@
  *  - the log view following 1,000 lines/s (logs.ts): frames a second, key latency, memory
  *    growth, streams left after Esc (FLEETDECK_BENCH_LOG_SECONDS, default 60);
  *  - with FLEETDECK_BENCH_CLUSTERS=1 or `--clusters`: the Status figures on sandboxes it starts
- *    and stops itself (clusters.ts): one-shot status against kubectl, LIST requests while idle,
+ *    and stops itself (clusters.ts): the drain as whole commands against kubectl's, one-shot
+ *    status against the raw-transfer floor (curl) and kubectl on 3 and 30 contexts, LIST requests while idle,
  *    change-to-screen latency, first render and memory with 5,000 nodes / 50,000 pods, and
  *    `fleetdeck logs -f` of a pod writing 1,000 lines/s (lines a second, lines lost, CPU, RSS);
+ *  - `--only drain,oneshot,…` (or FLEETDECK_BENCH_ONLY): only those cluster figures, nothing else;
  *  - with FLEETDECK_BENCH_KUBECONFIG (existing clusters): `fleetdeck status -o json` against
- *    kubectl's node and pod lists for every context, and the ratio.
+ *    the raw floor and kubectl's node and pod lists for every context, and the ratio.
  */
 import { contextInfos, loadKubeconfig } from '../kube/kubeconfig.js';
 import { summarizeNode } from '../kube/nodes.js';
