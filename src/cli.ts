@@ -12,5 +12,7 @@ if (process.argv[2] !== 'complete') {
   const { restartWithNodeFlags } = await import('./node-flags.js');
   restartWithNodeFlags();
 }
+const { enableCompileCache } = await import('./compile-cache.js');
+enableCompileCache();
 const { run } = await import('./main.js');
 await run();

@@ -4,18 +4,27 @@
  * always stops the sandboxes again (also after an error or Ctrl-C). Figure 5 runs on the fleet
  * sandbox before it stops, so it prints before figure 4.
  *
- *  1. one-shot `fleetdeck status -o json` against kubectl, 3 contexts × (100 nodes, 2,000 pods);
+ *  0. drain: `fleetdeck rollout create --node N --replace uncordon --yes` against `kubectl drain N && kubectl uncordon N`;
+ *  1. one-shot `fleetdeck status -o json` against the raw floor (curl) and kubectl, 3 contexts × (100 nodes, 2,000 pods),
+ *     and on 30 contexts (each API server reached through 10 context names);
  *  2. LIST requests while idle with `watchFleet` running, against a baseline without it;
  *  3. pod status change → first dashboard frame showing it, 100 times;
- *  4. 5,000 nodes / 50,000 pods on one context: lists, first frame, RSS (fresh process);
+ *  4. 5,000 nodes / 50,000 pods on one context: process start → first full frame, RSS (fresh process);
  *  5. `fleetdeck logs -f` of a pod writing 1,000 lines/s: lines a second, lines lost, CPU, RSS, exit on SIGINT.
+ *
+ * `--only drain,oneshot,scale` (or FLEETDECK_BENCH_ONLY) runs only those figures (names in
+ * FIGURES) and prepares only what they need.
  */
+import fs from 'node:fs';
+import path from 'node:path';
+import { KubeConfig } from '@kubernetes/client-node';
 import { startStatusFeed, type StatusFeed } from '../feeds/status-feed.js';
 import { configForContext, contextInfos, loadKubeconfig } from '../kube/kubeconfig.js';
 import { changeFigure } from './change.js';
 import { idleFigure } from './idle.js';
 import { logsFollowFigure } from './logs-follow.js';
 import { drainFigure } from './drain.js';
+import { fleetKubeconfig } from './fleet-kubeconfig.js';
 import { oneShotFigure } from './oneshot.js';
 import { BENCH_NAMESPACE, core, createPods, ensureNamespace, sandboxNodeNames, waitPodsRunning } from './populate.js';
 import { startSandbox, stopAllSandboxes, stopSandbox } from './sandbox.js';
@@ -33,6 +42,32 @@ export interface ClusterBenchOptions {
   scalePods: number;
   /** How long figure 5 follows the pod. */
   followSeconds: number;
+  /** Contexts of the fleet one-shot figure (several per sandbox API server). */
+  fleetContexts: number;
+  /** Only these figures (all when undefined). */
+  only?: ReadonlySet<Figure>;
+}
+
+/** The figures by name, for `--only`. */
+export const FIGURES = ['drain', 'oneshot', 'idle', 'change', 'scale', 'logs'] as const;
+export type Figure = (typeof FIGURES)[number];
+
+/** Goals of the one-shot: fleetdeck's time at most this many times the raw floor's. */
+export const ONESHOT_TARGET = 2.5;
+export const FLEET_ONESHOT_TARGET = 2;
+
+/** `--only a,b` or `--only=a,b` on the command line, else FLEETDECK_BENCH_ONLY; undefined: every figure. */
+export function onlyFigures(argv: readonly string[] = process.argv, env = process.env): ReadonlySet<Figure> | undefined {
+  const i = argv.findIndex((a) => a === '--only' || a.startsWith('--only='));
+  const value = i < 0 ? env.FLEETDECK_BENCH_ONLY : argv[i]!.startsWith('--only=') ? argv[i]!.slice('--only='.length) : argv[i + 1];
+  if (!value) return undefined;
+  const names = value
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
+  const unknown = names.filter((n) => !(FIGURES as readonly string[]).includes(n));
+  if (unknown.length) throw new Error(`--only: unknown figure ${unknown.join(', ')} (figures: ${FIGURES.join(', ')})`);
+  return new Set(names as Figure[]);
 }
 
 export const DEFAULTS: ClusterBenchOptions = {
@@ -45,6 +80,7 @@ export const DEFAULTS: ClusterBenchOptions = {
   scaleNodes: 5000,
   scalePods: 50_000,
   followSeconds: 30,
+  fleetContexts: 30,
 };
 
 /** Ctrl-C, SIGTERM or a crash outside the figures: stop every sandbox, then exit. */
@@ -77,63 +113,99 @@ export async function runClusterFigures(o: ClusterBenchOptions = DEFAULTS): Prom
   const t0 = performance.now();
   const offSignals = onSignals();
   const abort = new AbortController();
+  const want = (f: Figure) => !o.only || o.only.has(f);
   let fleet: StatusFeed | undefined;
   let scale: Promise<ScaleCluster> | undefined;
   try {
-    const sb = await startSandbox('fleet', o.workloads, o.nodesPerCluster);
-    const { config } = loadKubeconfig({ kubeconfig: sb.kubeconfig });
-    const contexts = contextInfos(config);
+    // The scale cluster starts and fills meanwhile when only figure 4 runs; else after figure 1.
+    const onlyScale = want('scale') && FIGURES.every((f) => f === 'scale' || !want(f));
+    if (onlyScale) {
+      scale = prepareScale(o.scaleNodes, o.scalePods, abort.signal);
+      scale.catch(() => {}); // awaited below
+    }
+    const sb = onlyScale ? undefined : await startSandbox('fleet', o.workloads, o.nodesPerCluster);
+    const config = sb ? loadKubeconfig({ kubeconfig: sb.kubeconfig }).config : new KubeConfig();
+    const contexts = sb ? contextInfos(config) : [];
     const names = contexts.map((c) => c.name);
 
     // Before the pause pods fill the nodes: the drained node needs room for 100 more pods.
-    await guarded('drain', () => drainFigure(sb.kubeconfig, names[1] ?? names[0]!));
+    if (sb && want('drain')) await guarded('drain', () => drainFigure(sb.kubeconfig, names[1] ?? names[0]!));
 
     // 2,000 Running pods per cluster: pause pods bound to the simulated nodes, which the
     // sandbox's kubelet gives Running/Ready status.
-    progress(`fleet: creating ${o.podsPerCluster} pause pods in each of ${names.join(', ')}`);
-    await Promise.all(
-      names.map(async (name) => {
-        const api = core(configForContext(config, name));
-        await ensureNamespace(api, BENCH_NAMESPACE);
-        const nodes = await sandboxNodeNames(api);
-        await createPods(api, BENCH_NAMESPACE, 'pause', o.podsPerCluster, nodes, {
-          concurrency: 12,
-          deadline: performance.now() + 6 * 60_000,
-          label: name,
-        });
-        await waitPodsRunning(api, BENCH_NAMESPACE, o.podsPerCluster, name, 6 * 60_000, abort.signal);
-        progress(`${name}: ${o.podsPerCluster} pods Running`);
-      }),
-    );
-
-    await guarded('figure 1', () => oneShotFigure(sb.kubeconfig, names, o.rounds));
-
-    // The scale cluster starts and fills meanwhile: figure 2 counts requests, not time.
-    scale = prepareScale(o.scaleNodes, o.scalePods, abort.signal);
-    scale.catch(() => {}); // awaited below
-
-    await guarded('figure 2', async () => {
-      fleet = await idleFigure(config, contexts, o.idleWindowMs);
-    });
-
-    progress('waiting for the scale cluster to be filled before timing figure 3');
-    let prepared: ScaleCluster | undefined;
-    try {
-      prepared = await scale;
-    } catch (err) {
-      figure('at scale', `not measured: preparing the cluster failed: ${errorLine(err)}`, '≤ 200 MiB, ≤ 3 s after the data', undefined);
+    if (sb && (['oneshot', 'idle', 'change', 'logs'] as const).some(want)) {
+      progress(`fleet: creating ${o.podsPerCluster} pause pods in each of ${names.join(', ')}`);
+      await Promise.all(
+        names.map(async (name) => {
+          const api = core(configForContext(config, name));
+          await ensureNamespace(api, BENCH_NAMESPACE);
+          const nodes = await sandboxNodeNames(api);
+          await createPods(api, BENCH_NAMESPACE, 'pause', o.podsPerCluster, nodes, {
+            concurrency: 12,
+            deadline: performance.now() + 6 * 60_000,
+            label: name,
+          });
+          await waitPodsRunning(api, BENCH_NAMESPACE, o.podsPerCluster, name, 6 * 60_000, abort.signal);
+          progress(`${name}: ${o.podsPerCluster} pods Running`);
+        }),
+      );
     }
 
-    await guarded('figure 3', async () => {
-      fleet ??= startStatusFeed(config, contexts);
-      const target = names.find((n) => n !== names[0]) ?? names[0]!;
-      await changeFigure(fleet, config, target, sb.kubeconfig, o.changes);
-    });
+    if (sb && want('oneshot')) {
+      const per = `${o.nodesPerCluster} nodes and ${o.podsPerCluster} running pods each`;
+      await guarded('figure 1', () =>
+        oneShotFigure(sb.kubeconfig, names, { rounds: o.rounds, target: ONESHOT_TARGET, what: `${names.length} API servers, ${per}` }),
+      );
+      await guarded('figure 1 (fleet)', async () => {
+        const file = await fleetKubeconfig(sb.kubeconfig, o.fleetContexts);
+        try {
+          const many = contextInfos(loadKubeconfig({ kubeconfig: file }).config).map((c) => c.name);
+          await oneShotFigure(file, many, {
+            rounds: o.rounds,
+            target: FLEET_ONESHOT_TARGET,
+            kubectl: false,
+            what: `${names.length} API servers reached through ${Math.round(o.fleetContexts / names.length)} context names each, ${per}`,
+          });
+        } finally {
+          fs.rmSync(path.dirname(file), { recursive: true, force: true });
+        }
+      });
+    }
+
+    if (!onlyScale && want('scale')) {
+      // The scale cluster starts and fills meanwhile: figure 2 counts requests, not time.
+      scale = prepareScale(o.scaleNodes, o.scalePods, abort.signal);
+      scale.catch(() => {}); // awaited below
+    }
+
+    if (sb && want('idle')) {
+      await guarded('figure 2', async () => {
+        fleet = await idleFigure(config, contexts, o.idleWindowMs);
+      });
+    }
+
+    let prepared: ScaleCluster | undefined;
+    if (scale) {
+      progress('waiting for the scale cluster to be filled');
+      try {
+        prepared = await scale;
+      } catch (err) {
+        figure('at scale', `not measured: preparing the cluster failed: ${errorLine(err)}`, '≤ 2 s, ≤ 150 MiB', undefined);
+      }
+    }
+
+    if (sb && want('change')) {
+      await guarded('figure 3', async () => {
+        fleet ??= startStatusFeed(config, contexts);
+        const target = names.find((n) => n !== names[0]) ?? names[0]!;
+        await changeFigure(fleet, config, target, sb.kubeconfig, o.changes);
+      });
+    }
     await fleet?.stop();
     fleet = undefined;
     // Figure 5 on this sandbox before it stops (figure 4 runs alone on the scale cluster).
-    await guarded('figure 5', () => logsFollowFigure(sb.kubeconfig, names.at(-1)!, o.followSeconds));
-    await stopSandbox(sb); // its CPU and memory are not figure 4's
+    if (sb && want('logs')) await guarded('figure 5', () => logsFollowFigure(sb.kubeconfig, names.at(-1)!, o.followSeconds));
+    if (sb) await stopSandbox(sb); // its CPU and memory are not figure 4's
 
     if (prepared) await guarded('figure 4', () => scaleFigure(prepared));
   } finally {

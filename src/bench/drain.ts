@@ -1,10 +1,10 @@
 /**
- * The drain figure: draining a node that runs 100 evictable pods (one Deployment pinned to it),
- * fleetdeck's drainNode against `kubectl drain` with the same flags, on the same node of the
- * same cluster. fleetdeck is timed in process from the call to its return (discovery of the
- * eviction API, cordon, classification, evictions, until every pod is gone); kubectl as the
- * whole command. Between the two the node is uncordoned and the Deployment's replacement pods
- * come back to it. Target: fleetdeck no slower than kubectl (ratio ≤ 1.0).
+ * The drain figure, like with like: draining a node that runs 100 evictable pods (one Deployment
+ * pinned to it) and giving it back, as whole commands on the same node of the same cluster —
+ * `fleetdeck rollout create --node N --replace uncordon --yes` (cordon, drain, uncordon, its
+ * health gate once) against `kubectl drain N … && kubectl uncordon N`, with the same drain flags.
+ * Between the two the Deployment's replacement pods come back to the node. Target: fleetdeck no
+ * slower than kubectl (ratio ≤ 1.0).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,9 +13,9 @@ import { makeClient, statusCode } from '../kube/client.js';
 import { configForContext, loadKubeconfig } from '../kube/kubeconfig.js';
 import { waitFor } from '../kube/wait.js';
 import { uncordon } from '../kube/nodes.js';
-import { drainNode } from '../rollout/drain/drain.js';
+import { REPLACE_WHEN_DRAINED_ANNOTATION } from '../sandbox/sim/replacer.js';
 import { KUBECTL } from './oneshot.js';
-import { childEnv } from './sandbox.js';
+import { CLI, childEnv } from './sandbox.js';
 import { errorLine, figure, note, progress } from './util.js';
 
 const NAMESPACE = 'fleetdeck-bench-drain';
@@ -70,25 +70,22 @@ async function quietestNode(core: CoreV1Api): Promise<{ node: string; pods: numb
   return best;
 }
 
-function kubectlDrain(kubeconfig: string, context: string, node: string): Promise<{ ms: number; code: number | null; stderr: string }> {
+/** Runs a whole command; wall time from spawn to exit, its stderr kept, and when each line of its stdout arrived (ms after spawn). */
+function timedCommand(
+  cmd: string,
+  args: string[],
+): Promise<{ ms: number; code: number | null; stderr: string; lines: { at: number; text: string }[] }> {
   return new Promise((resolve, reject) => {
-    // -v=1 only adds log lines on stderr, among them client-go's long waits on its rate limiter.
-    const args = [
-      '--kubeconfig',
-      kubeconfig,
-      '--context',
-      context,
-      'drain',
-      node,
-      '--ignore-daemonsets',
-      '--delete-emptydir-data',
-      '--force',
-      '--timeout=300s',
-      '-v=1',
-    ];
     const t0 = performance.now();
-    const child = spawn(KUBECTL, args, { stdio: ['ignore', 'ignore', 'pipe'], env: childEnv() });
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() });
     let stderr = '';
+    let rest = '';
+    const lines: { at: number; text: string }[] = [];
+    child.stdout.on('data', (d: Buffer) => {
+      const parts = (rest + d.toString()).split('\n');
+      rest = parts.pop() ?? '';
+      for (const text of parts) lines.push({ at: performance.now() - t0, text });
+    });
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), WAIT_MS);
     child.on('error', (err) => {
@@ -97,9 +94,53 @@ function kubectlDrain(kubeconfig: string, context: string, node: string): Promis
     });
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ ms: performance.now() - t0, code, stderr });
+      resolve({ ms: performance.now() - t0, code, stderr, lines });
     });
   });
+}
+
+/** When the rollout's output first said `what` (ms after its start), if it did. */
+const saidAt = (lines: { at: number; text: string }[], what: RegExp) => lines.find((l) => what.test(l.text))?.at;
+
+/** The drain flags both sides get. */
+const DRAIN_FLAGS = ['--delete-emptydir-data', '--force'];
+
+/** `fleetdeck rollout create --node N --replace uncordon --yes`, run here, its health gate passed once. */
+function fleetdeckRollout(kubeconfig: string, context: string, node: string) {
+  return timedCommand(process.execPath, [
+    CLI,
+    '--kubeconfig',
+    kubeconfig,
+    '--context',
+    context,
+    'rollout',
+    'create',
+    '--node',
+    node,
+    '--replace',
+    'uncordon',
+    ...DRAIN_FLAGS,
+    '--timeout',
+    '5m',
+    '--health-passes',
+    '1',
+    '--health-interval',
+    '1s',
+    '--no-in-cluster',
+    '--name',
+    `bench-drain-${Date.now().toString(36)}`,
+    '--yes',
+  ]);
+}
+
+/** `kubectl drain N … && kubectl uncordon N`: both whole commands, one after the other. */
+async function kubectlDrainUncordon(kubeconfig: string, context: string, node: string) {
+  const base = ['--kubeconfig', kubeconfig, '--context', context];
+  // -v=1 only adds log lines on stderr, among them client-go's long waits on its rate limiter.
+  const drain = await timedCommand(KUBECTL, [...base, 'drain', node, '--ignore-daemonsets', ...DRAIN_FLAGS, '--timeout=300s', '-v=1']);
+  if (drain.code !== 0) return { ...drain, drainMs: drain.ms };
+  const uncordon = await timedCommand(KUBECTL, [...base, 'uncordon', node]);
+  return { ms: drain.ms + uncordon.ms, code: uncordon.code, stderr: drain.stderr + uncordon.stderr, drainMs: drain.ms, lines: [] };
 }
 
 /**
@@ -147,34 +188,50 @@ export async function drainFigure(kubeconfig: string, context: string): Promise<
       },
     });
     await podsRunningOn(kc, node, PODS);
+    // The sandbox replaces a node that stays cordoned and drained for 2 s (a new name): this one
+    // must stay, for kubectl to drain it after fleetdeck.
+    const kept = await timedCommand(KUBECTL, [
+      '--kubeconfig',
+      kubeconfig,
+      '--context',
+      context,
+      'annotate',
+      'node',
+      node,
+      `${REPLACE_WHEN_DRAINED_ANNOTATION}=false`,
+      '--overwrite',
+    ]);
+    if (kept.code !== 0) throw new Error(`kubectl annotate node ${node} exited ${kept.code}: ${kept.stderr.trim()}`);
 
-    progress(`drain: fleetdeck drains ${node}`);
-    const t0 = performance.now();
-    const result = await drainNode(kc, node, { force: true, deleteEmptyDirData: true, timeoutMs: WAIT_MS });
-    const fleetdeckMs = performance.now() - t0;
-    progress(
-      `drain: fleetdeck: ${result.progress.evicted} evicted, ${result.progress.deleted} deleted, ${result.progress.ignored} ignored in ${(fleetdeckMs / 1000).toFixed(2)} s`,
-    );
+    progress(`drain: fleetdeck rollout create --node ${node} --replace uncordon`);
+    const f = await fleetdeckRollout(kubeconfig, context, node);
+    if (f.code !== 0) throw new Error(`fleetdeck rollout create exited ${f.code}: ${f.stderr.trim().split('\n').at(-1) ?? ''}`);
+    progress(`drain: fleetdeck: ${(f.ms / 1000).toFixed(2)} s`);
 
-    // The replacement pods wait (Pending) for the node: uncordon and let them come back.
-    await uncordon(kc, node);
+    // The replacement pods waited (Pending) for the node; the rollout uncordoned it: they come back.
     await podsRunningOn(kc, node, PODS);
 
-    progress(`drain: kubectl drain ${node}`);
-    const k = await kubectlDrain(kubeconfig, context, node);
-    if (k.code !== 0) throw new Error(`kubectl drain exited ${k.code}: ${k.stderr.trim().split('\n').at(-1) ?? ''}`);
-    const kubectlMs = k.ms;
+    progress(`drain: kubectl drain ${node} && kubectl uncordon ${node}`);
+    const k = await kubectlDrainUncordon(kubeconfig, context, node);
+    if (k.code !== 0) throw new Error(`kubectl drain/uncordon exited ${k.code}: ${k.stderr.trim().split('\n').at(-1) ?? ''}`);
 
-    const ratio = fleetdeckMs / kubectlMs;
+    const ratio = f.ms / k.ms;
     figure(
       LABEL,
-      `fleetdeck ${(fleetdeckMs / 1000).toFixed(2)} s vs kubectl drain ${(kubectlMs / 1000).toFixed(2)} s, ratio ${ratio.toFixed(2)}×`,
+      `fleetdeck rollout create ${(f.ms / 1000).toFixed(2)} s vs kubectl drain && kubectl uncordon ${(k.ms / 1000).toFixed(2)} s (drain ${(k.drainMs / 1000).toFixed(2)} s), ratio ${ratio.toFixed(2)}×`,
       `≤ ${RATIO_TARGET.toFixed(1)}`,
       ratio <= RATIO_TARGET,
     );
     note(
-      `node ${node} of ${context}; flags --ignore-daemonsets --delete-emptydir-data --force for both; fleetdeck timed in process (drainNode), kubectl as the whole command`,
+      `node ${node} of ${context}; both as whole processes; drain flags ${DRAIN_FLAGS.join(' ')} for both (kubectl also --ignore-daemonsets, which fleetdeck does by default); fleetdeck --replace uncordon --health-passes 1 --health-interval 1s --no-in-cluster --yes: it also records the rollout in the cluster and waits for its health gate (every node Ready, no Pending pod) once after the uncordon`,
     );
+    const cordoned = saidAt(f.lines, /: cordoned$/);
+    const uncordoning = saidAt(f.lines, /: uncordoning/);
+    const validating = saidAt(f.lines, /: validating/);
+    if (cordoned !== undefined && uncordoning !== undefined && validating !== undefined)
+      note(
+        `fleetdeck's phases (its output lines as they arrived): start, plan and dry run until cordoned ${(cordoned / 1000).toFixed(2)} s; drain ${((uncordoning - cordoned) / 1000).toFixed(2)} s; uncordon ${((validating - uncordoning) / 1000).toFixed(2)} s; health gate and exit ${((f.ms - validating) / 1000).toFixed(2)} s`,
+      );
     const throttled = (k.stderr.match(/due to client-side throttling/g) ?? []).length;
     if (throttled)
       note(

@@ -6,11 +6,13 @@
  *  - the log view following 1,000 lines/s (logs.ts): frames a second, key latency, memory
  *    growth, streams left after Esc (FLEETDECK_BENCH_LOG_SECONDS, default 60);
  *  - with FLEETDECK_BENCH_CLUSTERS=1 or `--clusters`: the Status figures on sandboxes it starts
- *    and stops itself (clusters.ts): one-shot status against kubectl, LIST requests while idle,
+ *    and stops itself (clusters.ts): the drain as whole commands against kubectl's, one-shot
+ *    status against the raw-transfer floor (curl) and kubectl on 3 and 30 contexts, LIST requests while idle,
  *    change-to-screen latency, first render and memory with 5,000 nodes / 50,000 pods, and
  *    `fleetdeck logs -f` of a pod writing 1,000 lines/s (lines a second, lines lost, CPU, RSS);
+ *  - `--only drain,oneshot,…` (or FLEETDECK_BENCH_ONLY): only those cluster figures, nothing else;
  *  - with FLEETDECK_BENCH_KUBECONFIG (existing clusters): `fleetdeck status -o json` against
- *    kubectl's node and pod lists for every context, and the ratio.
+ *    the raw floor and kubectl's node and pod lists for every context, and the ratio.
  */
 import { contextInfos, loadKubeconfig } from '../kube/kubeconfig.js';
 import { summarizeNode } from '../kube/nodes.js';
@@ -47,29 +49,37 @@ function storeBench(events: number): void {
   );
 }
 
-storeBench(50_000);
-benchPodTracker(50_000);
-await benchCertSet();
-{
-  // The log view is drawn to a virtual terminal: Ink must not switch to its CI mode.
-  delete process.env.CI;
-  const { logViewFigures } = await import('./logs.js');
-  await logViewFigures();
+// `--only` runs only the named cluster figures (clusters.ts), for quick iterations.
+const onlyGiven = process.argv.some((a) => a === '--only' || a.startsWith('--only=')) || !!process.env.FLEETDECK_BENCH_ONLY;
+if (!onlyGiven) {
+  storeBench(50_000);
+  benchPodTracker(50_000);
+  await benchCertSet();
+  {
+    // The log view is drawn to a virtual terminal: Ink must not switch to its CI mode.
+    delete process.env.CI;
+    const { logViewFigures } = await import('./logs.js');
+    await logViewFigures();
+  }
 }
 
-const clusters = process.env.FLEETDECK_BENCH_CLUSTERS === '1' || process.argv.includes('--clusters');
+const clusters = process.env.FLEETDECK_BENCH_CLUSTERS === '1' || process.argv.includes('--clusters') || onlyGiven;
 const kc = process.env.FLEETDECK_BENCH_KUBECONFIG;
 if (clusters) {
   // The dashboard is drawn to a virtual terminal: Ink must not switch to its CI mode.
   delete process.env.CI;
   delete process.env.CONTINUOUS_INTEGRATION;
-  const { runClusterFigures } = await import('./clusters.js');
-  await runClusterFigures();
+  const { DEFAULTS, onlyFigures, runClusterFigures } = await import('./clusters.js');
+  const only = onlyFigures();
+  const rounds = Number(process.env.FLEETDECK_BENCH_ROUNDS) || DEFAULTS.rounds;
+  await runClusterFigures({ ...DEFAULTS, rounds, ...(only ? { only } : {}) });
 } else if (kc) {
   const { oneShotFigure } = await import('./oneshot.js');
+  const { ONESHOT_TARGET } = await import('./clusters.js');
   await oneShotFigure(
     kc,
     contextInfos(loadKubeconfig({ kubeconfig: kc }).config).map((c) => c.name),
+    { target: ONESHOT_TARGET },
   );
 } else {
   console.log(

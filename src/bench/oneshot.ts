@@ -1,22 +1,26 @@
 /**
- * Figure 1: `fleetdeck status -o json` (the built CLI) against what kubectl needs for the same
- * answer — `get nodes -o json` and `get pods -A -o json` for every context in turn — on the
- * same clusters. Medians of several rounds; a CPU profile of one fleetdeck run when the
- * ratio misses its target.
+ * Figure 1: `fleetdeck status -o json` (the built CLI, a whole process) against the raw-transfer
+ * floor — the same lists fetched in parallel by curl (raw-floor.ts) — on the same clusters, and
+ * against kubectl (`get nodes -o json` and `get pods -A -o json` for every context in turn).
+ * Medians of several rounds, fleetdeck, curl and kubectl taking turns; CPU of each process;
+ * the requests fleetdeck made (counted in one more run); a CPU profile of one fleetdeck run when
+ * the ratio misses its target. With many contexts (the fleet kubeconfig) kubectl is left out.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { summarizeProfile } from './profile.js';
+import { childrenCpuMs, CURL, rawFloorRun } from './raw-floor.js';
 import { CLI, childEnv } from './sandbox.js';
 import { errorLine, figure, median, ms, note, progress } from './util.js';
 
 export const KUBECTL = process.env.FLEETDECK_BENCH_KUBECTL ?? '/usr/bin/kubectl';
-export const RATIO_TARGET = 0.25;
 
 interface Run {
   ms: number;
+  /** CPU of the process (user + system), 10 ms resolution. */
+  cpuMs: number;
   code: number | null;
   stdout: string;
 }
@@ -28,6 +32,7 @@ function timed(
   opts: { keepStdout?: boolean; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
 ): Promise<Run> {
   return new Promise((resolve, reject) => {
+    const cpu0 = childrenCpuMs();
     const t0 = performance.now();
     const child = spawn(cmd, args, { stdio: ['ignore', opts.keepStdout ? 'pipe' : 'ignore', 'ignore'], env: opts.env ?? childEnv() });
     let stdout = '';
@@ -39,15 +44,18 @@ function timed(
     });
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ ms: performance.now() - t0, code, stdout });
+      resolve({ ms: performance.now() - t0, cpuMs: childrenCpuMs() - cpu0, code, stdout });
     });
   });
 }
 
-const fleetdeckArgs = (kubeconfig: string) => [CLI, 'status', '-o', 'json', '--kubeconfig', kubeconfig];
+const fleetdeckArgs = (kubeconfig: string, cli = CLI) => [cli, 'status', '-o', 'json', '--kubeconfig', kubeconfig];
+/** Another build to compare with in the same rounds (the root of a built checkout), e.g. the main branch's. */
+const BASELINE = process.env.FLEETDECK_BENCH_BASELINE;
 
-async function kubectlRound(kubeconfig: string, contexts: readonly string[]): Promise<number> {
+async function kubectlRound(kubeconfig: string, contexts: readonly string[]): Promise<{ ms: number; cpuMs: number }> {
   let total = 0;
+  let cpu = 0;
   for (const c of contexts) {
     for (const what of [
       ['get', 'nodes', '-o', 'json'],
@@ -56,9 +64,10 @@ async function kubectlRound(kubeconfig: string, contexts: readonly string[]): Pr
       const r = await timed(KUBECTL, ['--kubeconfig', kubeconfig, '--context', c, ...what]);
       if (r.code !== 0) throw new Error(`kubectl --context ${c} ${what.join(' ')} exited ${r.code}`);
       total += r.ms;
+      cpu += r.cpuMs;
     }
   }
-  return total;
+  return { ms: total, cpuMs: cpu };
 }
 
 interface StatusOutput {
@@ -83,42 +92,111 @@ function describeStatus(stdout: string): { line: string; withoutPods: string[] }
   }
 }
 
-export async function oneShotFigure(kubeconfig: string, contexts: readonly string[], rounds = 5): Promise<void> {
-  const label = `one-shot status, ${contexts.length} contexts`;
-  if (!fs.existsSync(KUBECTL)) {
-    figure(label, `not measured: ${KUBECTL} not found (set FLEETDECK_BENCH_KUBECTL)`, `≤ ${RATIO_TARGET}× kubectl`, undefined);
+/** A module preloaded into one fleetdeck run: counts its HTTP requests by method and path, written at exit. */
+const COUNTER = `import dc from 'node:diagnostics_channel';
+import fs from 'node:fs';
+const counts = {};
+dc.subscribe('undici:request:create', ({ request }) => {
+  const [p, q = ''] = request.path.split('?');
+  const key = request.method + ' ' + p.replace(/^\\/api\\/v1\\//, '') + (/(^|&)watch=(true|1)/.test(q) ? ' (watch)' : '');
+  counts[key] = (counts[key] ?? 0) + 1;
+});
+process.on('exit', () => fs.writeFileSync(process.env.FLEETDECK_BENCH_COUNT_FILE, JSON.stringify(counts)));
+`;
+
+/** The requests one fleetdeck status run makes, by kind: "GET nodes ×3, GET pods ×3, …". */
+async function countRequests(kubeconfig: string): Promise<{ total: number; line: string }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-bench-count-'));
+  try {
+    const counter = path.join(dir, 'count.mjs');
+    const out = path.join(dir, 'counts.json');
+    fs.writeFileSync(counter, COUNTER);
+    await timed(process.execPath, ['--import', counter, ...fleetdeckArgs(kubeconfig)], {
+      env: childEnv({ FLEETDECK_BENCH_COUNT_FILE: out }),
+    });
+    const counts = JSON.parse(fs.readFileSync(out, 'utf8')) as Record<string, number>;
+    const entries = Object.entries(counts).sort((x, y) => y[1] - x[1]);
+    return { total: entries.reduce((s, [, n]) => s + n, 0), line: entries.map(([k, n]) => `${k} ×${n}`).join(', ') };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export interface OneShotOptions {
+  rounds?: number;
+  /** Goal: fleetdeck's time at most this many times the raw floor's. */
+  target: number;
+  /** Also time kubectl (context after context; slow with many contexts). */
+  kubectl?: boolean;
+  /** What the contexts are, for the label ("3 API servers, 10 contexts each"). */
+  what?: string;
+}
+
+export async function oneShotFigure(kubeconfig: string, contexts: readonly string[], o: OneShotOptions): Promise<void> {
+  const rounds = o.rounds ?? 5;
+  const label = `one-shot status, ${contexts.length} contexts${o.what ? ` (${o.what})` : ''}`;
+  if (!fs.existsSync(CURL)) {
+    figure(label, `not measured: ${CURL} not found (set FLEETDECK_BENCH_CURL)`, `≤ ${o.target}× the raw floor`, undefined);
     return;
   }
-  progress(`figure 1: warm-up (kubectl discovery cache, file cache)`);
+  const withKubectl = o.kubectl !== false && fs.existsSync(KUBECTL);
+  progress(`${label}: warm-up (file cache${withKubectl ? ', kubectl discovery cache' : ''})`);
   const warm = await timed(process.execPath, fleetdeckArgs(kubeconfig), { keepStdout: true });
-  await kubectlRound(kubeconfig, contexts);
-  const fd: number[] = [];
-  const kc: number[] = [];
+  await rawFloorRun(kubeconfig, contexts);
+  if (withKubectl) await kubectlRound(kubeconfig, contexts);
+  const fd: Run[] = [];
+  const raw: { ms: number; cpuMs: number; requests: number; bytes: number }[] = [];
+  const kc: { ms: number; cpuMs: number }[] = [];
+  const base: Run[] = [];
   for (let i = 0; i < rounds; i++) {
+    if (BASELINE) base.push(await timed(process.execPath, fleetdeckArgs(kubeconfig, path.join(BASELINE, 'dist', 'cli.js'))));
+    // Turns alternate, so that neither side always runs on the caches the other warmed.
+    if (i % 2) raw.push(await rawFloorRun(kubeconfig, contexts));
     const f = await timed(process.execPath, fleetdeckArgs(kubeconfig));
-    if (f.code !== 0) progress(`figure 1: fleetdeck status exited ${f.code} in round ${i + 1}`);
-    fd.push(f.ms);
-    kc.push(await kubectlRound(kubeconfig, contexts));
-    progress(`figure 1: round ${i + 1}/${rounds}: fleetdeck ${ms(f.ms)}, kubectl ${ms(kc[kc.length - 1]!)}`);
-  }
-  const f = median(fd);
-  const k = median(kc);
-  const ratio = f / k;
-  figure(
-    `one-shot status on ${contexts.length} contexts (median of ${rounds}): fleetdeck status -o json vs kubectl get nodes + get pods -A, -o json, context after context`,
-    `${ms(f)} vs ${ms(k)}, ratio ${ratio.toFixed(2)}×`,
-    `≤ ${RATIO_TARGET}×`,
-    ratio <= RATIO_TARGET,
-  );
-  note(`fleetdeck rounds: ${fd.map((v) => v.toFixed(0)).join(', ')} ms; kubectl rounds: ${kc.map((v) => v.toFixed(0)).join(', ')} ms`);
-  const said = describeStatus(warm.stdout);
-  note(`fleetdeck said (exit ${warm.code}): ${said.line}`);
-  if (said.withoutPods.length) {
-    note(
-      `caution: no pod counts for ${said.withoutPods.join(', ')}: status returned before its pod lists were in, so it did less work than kubectl (which lists every pod); the ratio flatters fleetdeck`,
+    if (f.code !== 0) progress(`${label}: fleetdeck status exited ${f.code} in round ${i + 1}`);
+    fd.push(f);
+    if (i % 2 === 0) raw.push(await rawFloorRun(kubeconfig, contexts));
+    if (withKubectl) kc.push(await kubectlRound(kubeconfig, contexts));
+    progress(
+      `${label}: round ${i + 1}/${rounds}: fleetdeck ${ms(f.ms)}, raw ${ms(raw.at(-1)!.ms)}${withKubectl ? `, kubectl ${ms(kc.at(-1)!.ms)}` : ''}`,
     );
   }
-  if (ratio > RATIO_TARGET) await explain(kubeconfig, contexts);
+  const f = median(fd.map((r) => r.ms));
+  const r = median(raw.map((x) => x.ms));
+  const ratio = f / r;
+  const k = withKubectl ? median(kc.map((x) => x.ms)) : undefined;
+  // A status that returned before some pod lists were in did less work than the floor: no verdict.
+  const said = describeStatus(warm.stdout);
+  figure(
+    `${label}, median of ${rounds}: fleetdeck status -o json vs the same lists fetched raw in parallel (curl)`,
+    `${ms(f)} vs ${ms(r)}, ratio ${ratio.toFixed(2)}×${k !== undefined ? `; kubectl get nodes + get pods -A, context after context: ${ms(k)} (fleetdeck ${(f / k).toFixed(2)}× kubectl)` : ''}`,
+    `≤ ${o.target}× the raw floor`,
+    said.withoutPods.length ? undefined : ratio <= o.target,
+  );
+  note(
+    `CPU (median): fleetdeck ${ms(median(fd.map((x) => x.cpuMs)))}, curl ${ms(median(raw.map((x) => x.cpuMs)))}${withKubectl ? `, kubectl ${ms(median(kc.map((x) => x.cpuMs)))}` : ''}`,
+  );
+  note(`fleetdeck rounds: ${fd.map((v) => v.ms.toFixed(0)).join(', ')} ms; raw: ${raw.map((v) => v.ms.toFixed(0)).join(', ')} ms`);
+  if (BASELINE) {
+    const b = median(base.map((x) => x.ms));
+    note(
+      `baseline build (${BASELINE}) in the same rounds: ${ms(b)}, ratio ${(b / r).toFixed(2)}× the raw floor, CPU ${ms(median(base.map((x) => x.cpuMs)))}; rounds ${base.map((v) => v.ms.toFixed(0)).join(', ')} ms`,
+    );
+  }
+  note(`raw floor: ${raw[0]!.requests} GETs, ${(raw[0]!.bytes / 1024 / 1024).toFixed(1)} MiB on the wire (gzip)`);
+  try {
+    const c = await countRequests(kubeconfig);
+    note(`fleetdeck requests (one run): ${c.total}: ${c.line}`);
+  } catch (err) {
+    note(`fleetdeck requests not counted: ${errorLine(err)}`);
+  }
+  note(`fleetdeck said (exit ${warm.code}): ${said.line.length > 400 ? `${said.line.slice(0, 400)}…` : said.line}`);
+  if (said.withoutPods.length) {
+    note(
+      `caution: no pod counts for ${said.withoutPods.join(', ')}: status returned before its pod lists were in, so it did less work than the floor; the ratio flatters fleetdeck`,
+    );
+  }
+  if (ratio > o.target) await explain(kubeconfig, contexts);
 }
 
 /** Where a fleetdeck status run spends its time: process start, imports, a CPU profile. */

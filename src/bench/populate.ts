@@ -10,7 +10,7 @@ import {
   type V1Pod,
 } from '@kubernetes/client-node';
 import { makeClient, statusCode } from '../kube/client.js';
-import { progress, runPool, waitFor } from './util.js';
+import { progress, runPool, sleep, waitFor } from './util.js';
 
 export const BENCH_NAMESPACE = 'fleetdeck-bench';
 export const PAUSE_IMAGE = 'registry.k8s.io/pause:3.9';
@@ -102,11 +102,22 @@ export function staticNode(name: string, zone: string): V1Node {
   };
 }
 
-const ignoreConflict = async (p: Promise<unknown>) => {
-  try {
-    await p;
-  } catch (err) {
-    if (statusCode(err) !== 409) throw err;
+/**
+ * One create: an object that exists already (409) is fine; a server too busy to answer (429,
+ * 5xx: e.g. "resource quota evaluation timed out" on a loaded machine) is asked again, up to 5
+ * times, a second apart.
+ */
+const ignoreConflict = async (create: () => Promise<unknown>) => {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await create();
+      return;
+    } catch (err) {
+      const code = statusCode(err) ?? 0;
+      if (code === 409) return;
+      if (attempt >= 5 || (code !== 429 && code < 500)) throw err;
+      await sleep(1000);
+    }
   }
 };
 
@@ -132,7 +143,7 @@ export async function createPods(
   await runPool(
     count,
     opts.concurrency,
-    (i) => ignoreConflict(api.createNamespacedPod({ namespace, body: pausePod(`${prefix}-${i}`, nodes[i % nodes.length]!) })),
+    (i) => ignoreConflict(() => api.createNamespacedPod({ namespace, body: pausePod(`${prefix}-${i}`, nodes[i % nodes.length]!) })),
     {
       deadline: opts.deadline,
       what: `${opts.label}: creating pods`,
@@ -148,7 +159,7 @@ export async function createPods(
 export async function createNodes(api: CoreV1Api, prefix: string, count: number, opts: CreateOptions): Promise<string[]> {
   const names = Array.from({ length: count }, (_, i) => `${prefix}-${i + 1}`);
   const zones = ['zone-a', 'zone-b', 'zone-c'];
-  await runPool(count, opts.concurrency, (i) => ignoreConflict(api.createNode({ body: staticNode(names[i]!, zones[i % 3]!) })), {
+  await runPool(count, opts.concurrency, (i) => ignoreConflict(() => api.createNode({ body: staticNode(names[i]!, zones[i % 3]!) })), {
     deadline: opts.deadline,
     what: `${opts.label}: creating nodes`,
     onProgress: (done) => progress(`${opts.label}: ${done}/${count} nodes created`),
@@ -198,7 +209,7 @@ export function keepNodesAlive(kc: KubeConfig, nodes: readonly { name: string; u
         await api.patchNamespacedLease({ name: n.name, namespace, body: { spec } }, mergePatchOptions());
       } catch (err) {
         if (statusCode(err) !== 404) continue;
-        await ignoreConflict(
+        await ignoreConflict(() =>
           api.createNamespacedLease({
             namespace,
             body: { metadata: { name: n.name, ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: n.name, uid: n.uid }] }, spec },

@@ -2,21 +2,27 @@
  * Figure 4: memory and first render at scale. A dedicated sandbox cluster gets 5,000 Node
  * objects (created directly, Ready at creation, no kubelet) and 50,000 pause pods bound to them
  * (the scheduler is bypassed; with no kubelet they stay Pending). Then, in a fresh process, the
- * dashboard starts on that context: time until the initial lists arrived, time from there to
- * the first frame showing every node and pod, and the RSS after that frame.
+ * dashboard starts on that context: time from the process's start to the first full frame (the
+ * contexts table counting every node and every pod: nothing drawn earlier counts, since a
+ * frame with part of the pods shows wrong counts), the RSS after that frame, and on the way the
+ * list requests and when the last list response arrived. With FLEETDECK_BENCH_BASELINE (the
+ * root of another built checkout) its measuring process runs too, on the same cluster.
  */
 import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { NODE_FLAGS } from '../node-flags.js';
 import { distPath } from '../paths.js';
 import { configForContext, contextInfos, loadKubeconfig } from '../kube/kubeconfig.js';
 import { BENCH_NAMESPACE, core, createNodes, createPods, ensureNamespace } from './populate.js';
 import { childEnv, startSandbox, type BenchSandbox } from './sandbox.js';
 import type { ScaleResult } from './scale-child.js';
-import { figure, mib, ms, note, progress } from './util.js';
+import { errorLine, figure, mib, ms, note, progress } from './util.js';
 
-export const RSS_TARGET = 200 * 1024 * 1024;
-export const FRAME_TARGET_MS = 3000;
+export const RSS_TARGET = 150 * 1024 * 1024;
+export const FRAME_TARGET_MS = 2000;
 const CHILD = distPath('bench', 'scale-child.js');
+/** Another build to compare with (its dist/bench/scale-child.js), e.g. the main branch's. */
+const BASELINE = process.env.FLEETDECK_BENCH_BASELINE;
 
 export interface ScaleCluster {
   sandbox: BenchSandbox;
@@ -46,10 +52,10 @@ export async function prepareScale(nodes: number, pods: number, signal: AbortSig
   return { sandbox, context, nodes, pods };
 }
 
-function runChild(kubeconfig: string, context: string): Promise<ScaleResult> {
+function runChild(kubeconfig: string, context: string, script = CHILD): Promise<ScaleResult> {
   return new Promise((resolve, reject) => {
     // With the V8 flags the fleetdeck command starts with (src/node-flags.ts).
-    const child = spawn(process.execPath, [...NODE_FLAGS, CHILD, '--kubeconfig', kubeconfig, '--context', context], {
+    const child = spawn(process.execPath, [...NODE_FLAGS, script, '--kubeconfig', kubeconfig, '--context', context], {
       stdio: ['ignore', 'pipe', 'inherit'],
       env: childEnv(),
     });
@@ -78,18 +84,11 @@ export async function scaleFigure(cluster: ScaleCluster): Promise<void> {
   progress(`figure 4: starting the dashboard on ${cluster.context} in a fresh process`);
   const r = await runChild(cluster.sandbox.kubeconfig, cluster.context);
   const label = `${cluster.nodes} nodes / ${cluster.pods} pods on one context`;
-  const frameAfterData = r.frameMs - r.listsReceivedMs;
   figure(
-    `at scale (${label}): process start → initial node and pod lists received`,
-    `${ms(r.listsReceivedMs)} (modules loaded at ${ms(r.startMs)}, ${r.listRequests} list requests)`,
-    'none set',
-    undefined,
-  );
-  figure(
-    `at scale (${label}): lists received → first frame showing ${r.nodes} nodes${r.podsOnScreen ? ` and ${r.pods} pods` : ''}`,
-    `${ms(frameAfterData)} (store had them after ${ms(r.storeMs - r.listsReceivedMs)})`,
+    `at scale (${label}): process start → first full frame (${r.nodes} nodes${r.podsOnScreen ? ` and ${r.pods} pods` : ''} counted on screen)`,
+    `${ms(r.frameMs)} (modules loaded at ${ms(r.startMs)}, last list response at ${ms(r.listsReceivedMs)}, in the store at ${ms(r.storeMs)}; ${r.listRequests} list requests)`,
     `≤ ${FRAME_TARGET_MS / 1000} s`,
-    frameAfterData <= FRAME_TARGET_MS,
+    r.frameMs <= FRAME_TARGET_MS,
   );
   figure(
     `at scale (${label}): RSS of the dashboard process after the first frame`,
@@ -97,6 +96,7 @@ export async function scaleFigure(cluster: ScaleCluster): Promise<void> {
     `≤ ${mib(RSS_TARGET)}`,
     r.rssAfterFrame <= RSS_TARGET,
   );
+  note(`lists received → first frame: ${ms(r.frameMs - r.listsReceivedMs)} (the old figure; its target was ≤ 3 s)`);
   note(
     `RSS with the modules loaded (before any request) ${mib(r.rssAtStart)}; after the first frame: V8 heap ${mib(r.heapAfterFrame)} used of ${mib(r.heapTotalAfterFrame)} committed, external ${mib(r.externalAfterFrame)}`,
   );
@@ -107,8 +107,21 @@ export async function scaleFigure(cluster: ScaleCluster): Promise<void> {
     `the frame showed NODES "${r.nodesCell ?? '?'}"${r.podsOnScreen ? `, PODS "${r.podsCell ?? '?'}"` : ' (no PODS column in this build: pods checked in the store only)'}`,
   );
   note(
+    "process start is the measuring process's own (performance.now() from its time origin); it starts with the V8 flags that fleetdeck's restart gives (src/node-flags.ts), so the restart itself is not in it",
+  );
+  note(
     'the bench nodes have no kubelet: their pods stay Pending, so every pod is a problem for the tracker (its worst case), and the node lifecycle controller turns the nodes NotReady over time',
   );
   if (r.nodes < cluster.nodes || r.pods < cluster.pods)
     note(`the store held ${r.nodes} nodes and ${r.pods} pods (expected at least ${cluster.nodes} and ${cluster.pods})`);
+  if (BASELINE) {
+    try {
+      const b = await runChild(cluster.sandbox.kubeconfig, cluster.context, path.join(BASELINE, 'dist', 'bench', 'scale-child.js'));
+      note(
+        `baseline build (${BASELINE}), same cluster: first full frame at ${ms(b.frameMs)} (${b.listRequests} list requests, last list response at ${ms(b.listsReceivedMs)}), RSS after it ${mib(b.rssAfterFrame)}, peak ${mib(b.maxRss)}`,
+      );
+    } catch (err) {
+      note(`baseline build not measured: ${errorLine(err)}`);
+    }
+  }
 }

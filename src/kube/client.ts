@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { RequestOptions } from 'node:https';
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import {
   ApiException,
   createConfiguration,
@@ -13,8 +15,9 @@ import {
 } from '@kubernetes/client-node';
 import { PromiseMiddlewareWrapper } from '@kubernetes/client-node/dist/gen/middleware.js';
 import { gateRequest } from './gate.js';
+import { ListItemReader } from './list-items.js';
 import { newPool } from './pool.js';
-import { dispatcherHttpLibrary, setRequestDeadline, TransportTimeout } from './transport.js';
+import { dispatcherHttpLibrary, nodeBody, setRequestDeadline, TransportTimeout } from './transport.js';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
@@ -63,6 +66,11 @@ export interface JsonClient {
   get<T>(path: string, query?: Record<string, string | number | undefined>): Promise<T>;
   /** A GET whose answer is text, whatever its status (health endpoints such as /readyz). */
   getText(path: string): Promise<{ status: number; text: string }>;
+  /**
+   * A GET of a list read as it streams in: `onItem` gets each item as soon as it arrived (see
+   * list-items.ts); resolves with the list's own fields (its metadata) once the body ended.
+   */
+  getList<T, L>(path: string, query: Record<string, string | number | undefined>, onItem: (item: T) => void): Promise<L>;
 }
 
 /**
@@ -75,25 +83,47 @@ export interface JsonClient {
  */
 export function makeJsonClient(kc: KubeConfig, timeoutMs = DEFAULT_TIMEOUT_MS): JsonClient {
   const config = configurationFor(kc);
+  // A list read as it streams in has no whole deadline of its own (--request-timeout still sets
+  // one): every item is progress, and the transport's first-byte and pause deadlines catch a
+  // server that stops. 50,000 pods from a busy server may well take longer than a page would.
+  const send = async (path: string, query: Record<string, string | number | undefined>, whole = true) => {
+    const ctx = config.baseServer.makeRequestContext(path, HttpMethod.GET);
+    for (const [k, v] of Object.entries(query)) if (v !== undefined) ctx.setQueryParam(k, String(v));
+    ctx.setHeaderParam('Accept', 'application/json');
+    if (whole) setRequestDeadline(ctx, timeoutMs);
+    await config.authMethods.default?.applySecurityAuthentication(ctx);
+    const res = await config.httpApi.send(ctx).toPromise();
+    if (res.httpStatusCode < 200 || res.httpStatusCode > 299) {
+      const text = await res.body.text();
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // not JSON: the text is the message
+      }
+      throw new ApiException(res.httpStatusCode, `HTTP-Code: ${res.httpStatusCode}`, body, res.headers);
+    }
+    return res;
+  };
   return {
     async get<T>(path: string, query: Record<string, string | number | undefined> = {}): Promise<T> {
-      const ctx = config.baseServer.makeRequestContext(path, HttpMethod.GET);
-      for (const [k, v] of Object.entries(query)) if (v !== undefined) ctx.setQueryParam(k, String(v));
-      ctx.setHeaderParam('Accept', 'application/json');
-      setRequestDeadline(ctx, timeoutMs);
-      await config.authMethods.default?.applySecurityAuthentication(ctx);
-      const res = await config.httpApi.send(ctx).toPromise();
-      const text = await res.body.text();
-      if (res.httpStatusCode < 200 || res.httpStatusCode > 299) {
-        let body: unknown = text;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          // not JSON: the text is the message
-        }
-        throw new ApiException(res.httpStatusCode, `HTTP-Code: ${res.httpStatusCode}`, body, res.headers);
+      const res = await send(path, query);
+      return JSON.parse(await res.body.text()) as T;
+    },
+    async getList<T, L>(path: string, query: Record<string, string | number | undefined>, onItem: (item: T) => void): Promise<L> {
+      const res = await send(path, query, false);
+      const reader = new ListItemReader((json) => onItem(JSON.parse(json) as T));
+      const direct = nodeBody(res);
+      const web = direct ? undefined : res.body.stream();
+      const body = direct ?? (web ? Readable.fromWeb(web as WebReadableStream<Uint8Array>) : undefined);
+      if (!body) return reader.end<L>();
+      body.setEncoding('utf8');
+      try {
+        for await (const chunk of body as AsyncIterable<string>) reader.push(chunk);
+      } finally {
+        body.destroy();
       }
-      return JSON.parse(text) as T;
+      return reader.end<L>();
     },
     async getText(path: string): Promise<{ status: number; text: string }> {
       const ctx = config.baseServer.makeRequestContext(path, HttpMethod.GET);

@@ -238,7 +238,7 @@ export const watchWarningEvents: WatcherFactory = (env) => {
     resource: 'events',
     path: '/api/v1/events',
     queryParams: { fieldSelector: WARNING_SELECTOR },
-    list: () => listJsonPaged(client, '/api/v1/events', { fieldSelector: WARNING_SELECTOR }, slimEvent),
+    list: () => listJsonPaged(client, '/api/v1/events', { fieldSelector: WARNING_SELECTOR }, slimEvent, { watchCache: true }),
     tracker: new WarningTracker(),
     empty: emptyEvents,
   });

@@ -52,33 +52,54 @@ export async function listPaged<T, U>(
   return { items, metadata: resourceVersion ? { resourceVersion } : {} };
 }
 
-/** A list as the server sends it (JSON): the continue token is `continue`. */
-interface JsonListPage<T> {
-  items?: T[] | null;
+/** A list as the server sends it (JSON), without its items: the continue token is `continue`. */
+interface JsonListEnvelope {
   metadata?: { continue?: string; resourceVersion?: string };
 }
 
+export interface JsonListOptions {
+  /** Objects a page asks for (default LIST_PAGE_SIZE). */
+  pageSize?: number;
+  /**
+   * Ask for the list as the API server's watch cache holds it (`resourceVersion=0`, as
+   * client-go's informers start), not for a consistent read from etcd: no etcd round trip, and
+   * a server that serves it from its cache sends the whole list at once whatever the limit
+   * (the items are still read one by one). For lists a watch continues from, and one-shot
+   * reports; a list whose result a write relies on (a drain) leaves it off.
+   */
+  watchCache?: boolean;
+}
+
 /**
- * `listPaged` over plain JSON (see makeJsonClient): each page is parsed, reduced by `map` and
- * dropped before the next one is requested. `T` is the object as the server sends it, with
- * timestamps as strings (toMs reads both).
+ * `listPaged` over plain JSON (see makeJsonClient): each page is read as it streams in, every
+ * item parsed alone and reduced by `map` at once (list-items.ts), so neither a page nor its
+ * objects are held whole. `T` is the object as the server sends it, with timestamps as strings
+ * (toMs reads both). A bare number is the page size.
  */
 export function listJsonPaged<T, U>(
   client: JsonClient,
   path: string,
   query: Record<string, string>,
   map: (item: T) => U,
-  pageSize = LIST_PAGE_SIZE,
+  options: number | JsonListOptions = {},
 ): Promise<ListResult<U>> {
-  return listPaged<T, U>(
+  const { pageSize = LIST_PAGE_SIZE, watchCache = false } = typeof options === 'number' ? { pageSize: options } : options;
+  return listPaged<U, U>(
     async (opts) => {
-      const page = await client.get<JsonListPage<T>>(path, { ...query, limit: opts.limit, continue: opts._continue });
-      const metadata: ListPage<T>['metadata'] = {};
-      if (page.metadata?.continue) metadata._continue = page.metadata.continue;
-      if (page.metadata?.resourceVersion) metadata.resourceVersion = page.metadata.resourceVersion;
-      return { items: page.items ?? [], metadata };
+      const items: U[] = [];
+      // A continued page must not name a resourceVersion (the token holds it).
+      const resourceVersion = watchCache && opts._continue === undefined ? '0' : undefined;
+      const envelope = await client.getList<T, JsonListEnvelope>(
+        path,
+        { ...query, resourceVersion, limit: opts.limit, continue: opts._continue },
+        (item) => items.push(map(item)),
+      );
+      const metadata: ListPage<U>['metadata'] = {};
+      if (envelope.metadata?.continue) metadata._continue = envelope.metadata.continue;
+      if (envelope.metadata?.resourceVersion) metadata.resourceVersion = envelope.metadata.resourceVersion;
+      return { items, metadata };
     },
-    map,
+    (item) => item,
     pageSize,
   );
 }

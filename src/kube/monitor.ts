@@ -61,7 +61,7 @@ export class ContextMonitor {
       kc,
       path: '/api/v1/nodes',
       // Page by page, each page summarised as it arrives: 5,000 nodes never sit in memory whole.
-      list: () => listJsonPaged(client, '/api/v1/nodes', {}, summarizeNode),
+      list: () => listJsonPaged(client, '/api/v1/nodes', {}, summarizeNode, { watchCache: true }),
       onList: (items) => batch.resetNodes(name, items),
       onEvent: (type, node) => {
         if (type === 'DELETED') batch.deleteNode(name, node.metadata?.name ?? '');

@@ -310,7 +310,7 @@ export const watchPods: WatcherFactory = (env) => {
     slice: 'pods',
     resource: 'pods',
     path: '/api/v1/pods',
-    list: () => listJsonPaged(client, '/api/v1/pods', {}, slimPod),
+    list: () => listJsonPaged(client, '/api/v1/pods', {}, slimPod, { watchCache: true }),
     tracker: new PodTracker(),
     empty: emptyPods,
   });

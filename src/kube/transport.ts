@@ -188,6 +188,18 @@ function abortion(signal: AbortSignal): Promise<never> {
   return p;
 }
 
+/** The body of each answer as the Node stream it is (the ResponseContext offers it as a web stream only). */
+const nodeBodies = new WeakMap<ResponseContext, Readable>();
+
+/**
+ * The body of an answer of this transport as a Node stream (decompressed): a large list read
+ * through `stream()` would pass every chunk through a web stream and back, a cost per chunk
+ * as large as the reading itself. Undefined for an answer from elsewhere.
+ */
+export function nodeBody(res: ResponseContext): Readable | undefined {
+  return nodeBodies.get(res);
+}
+
 /** One request through `dispatcher` with the deadlines above; gzip answers are decompressed. */
 async function send(ctx: RequestContext): Promise<ResponseContext> {
   const dispatcher = ctx.getDispatcher() as Dispatcher | undefined;
@@ -225,11 +237,13 @@ async function send(ctx: RequestContext): Promise<ResponseContext> {
     delete headers['content-encoding'];
     delete headers['content-length'];
   }
-  return new ResponseContext(res.statusCode, headers, {
+  const answer = new ResponseContext(res.statusCode, headers, {
     text: async () => (await collect(body)).toString('utf8'),
     binary: () => collect(body),
     stream: () => Readable.toWeb(body) as ReadableStream<Uint8Array>,
   });
+  nodeBodies.set(answer, body);
+  return answer;
 }
 
 /** The transport every client-node Configuration of fleetdeck uses. */

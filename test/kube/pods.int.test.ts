@@ -1,3 +1,4 @@
+import diagnostics from 'node:diagnostics_channel';
 import { AppsV1Api, CoreV1Api, KubeConfig, type CoreV1Event } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { makeClient, makeJsonClient } from '../../src/kube/client.js';
@@ -72,6 +73,32 @@ describe('pod and Warning-event summaries from live watches on a real API server
     expect(all.items.length).toBeGreaterThanOrEqual(5);
     expect(paged.items.map((p) => p.metadata?.uid).sort()).toEqual(all.items.map((p) => p.metadata?.uid).sort());
     expect(Number(paged.metadata?.resourceVersion)).toBeGreaterThan(0);
+
+    // From the watch cache (resourceVersion=0): the same pods, each item read as it streamed
+    // in; this server (1.20) sends the whole list at once whatever the limit.
+    const paths: string[] = [];
+    const onCreate = (msg: unknown) => {
+      const p = (msg as { request: { path: string } }).request.path;
+      if (p.startsWith('/api/v1/pods?')) paths.push(p);
+    };
+    diagnostics.subscribe('undici:request:create', onCreate);
+    try {
+      await eventually(
+        'the watch cache lists the same pods',
+        async () => {
+          paths.length = 0;
+          const cached = await listJsonPaged(makeJsonClient(adminConfig()), '/api/v1/pods', {}, slimPod, { watchCache: true, pageSize: 2 });
+          return (
+            JSON.stringify(cached.items.map((p) => p.metadata?.uid).sort()) === JSON.stringify(all.items.map((p) => p.metadata?.uid).sort())
+          );
+        },
+        30_000,
+      );
+    } finally {
+      diagnostics.unsubscribe('undici:request:create', onCreate);
+    }
+    expect(paths).toHaveLength(1);
+    expect(new URLSearchParams(paths[0]!.split('?')[1]).get('resourceVersion')).toBe('0');
     await apps.deleteNamespacedDeployment({ name: 'filler', namespace: PODS_NS });
     await eventually('filler pods gone', async () => (await core.listNamespacedPod({ namespace: PODS_NS })).items.length === 0, 60_000);
   });
