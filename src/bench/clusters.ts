@@ -8,14 +8,22 @@
  *  2. LIST requests while idle with `watchFleet` running, against a baseline without it;
  *  3. pod status change → first dashboard frame showing it, 100 times;
  *  4. 5,000 nodes / 50,000 pods on one context: lists, first frame, RSS (fresh process);
- *  5. `fleetdeck logs -f` of a pod writing 1,000 lines/s: lines a second, lines lost, CPU, RSS, exit on SIGINT.
+ *  5. `fleetdeck logs -f` of a pod writing 1,000 lines/s: lines a second, lines lost, CPU, RSS, exit on SIGINT;
+ *  fleet: the dashboard on N contexts (default 30) over the 3 clusters of figure 1: first full frame,
+ *  idle CPU and RSS (fleet.ts), right after figure 1.
+ *
+ * `only: 'fleet'` (`--only fleet`, FLEETDECK_BENCH_ONLY=fleet) runs the fleet figure alone: the
+ * fleet sandbox, its pods, the figure; with FLEETDECK_BENCH_FLEET_KUBECONFIG on clusters already
+ * running instead of a new sandbox (their pods created if missing).
  */
+import type { KubeConfig } from '@kubernetes/client-node';
 import { startStatusFeed, type StatusFeed } from '../feeds/status-feed.js';
 import { configForContext, contextInfos, loadKubeconfig } from '../kube/kubeconfig.js';
 import { changeFigure } from './change.js';
 import { idleFigure } from './idle.js';
 import { logsFollowFigure } from './logs-follow.js';
 import { drainFigure } from './drain.js';
+import { fleetFigure } from './fleet.js';
 import { oneShotFigure } from './oneshot.js';
 import { BENCH_NAMESPACE, core, createPods, ensureNamespace, sandboxNodeNames, waitPodsRunning } from './populate.js';
 import { startSandbox, stopAllSandboxes, stopSandbox } from './sandbox.js';
@@ -33,7 +41,17 @@ export interface ClusterBenchOptions {
   scalePods: number;
   /** How long figure 5 follows the pod. */
   followSeconds: number;
+  /** Contexts of the fleet figure (FLEETDECK_BENCH_FLEET_CONTEXTS) and its idle window (FLEETDECK_BENCH_FLEET_IDLE_SECONDS). */
+  fleetContexts: number;
+  fleetIdleMs: number;
+  /** Run one figure alone (only 'fleet' so far). */
+  only?: 'fleet' | undefined;
 }
+
+const envInt = (name: string, fallback: number) => {
+  const v = Number(process.env[name]);
+  return Number.isInteger(v) && v > 0 ? v : fallback;
+};
 
 export const DEFAULTS: ClusterBenchOptions = {
   workloads: 2,
@@ -45,7 +63,52 @@ export const DEFAULTS: ClusterBenchOptions = {
   scaleNodes: 5000,
   scalePods: 50_000,
   followSeconds: 30,
+  fleetContexts: envInt('FLEETDECK_BENCH_FLEET_CONTEXTS', 30),
+  fleetIdleMs: envInt('FLEETDECK_BENCH_FLEET_IDLE_SECONDS', 60) * 1000,
 };
+
+/** The fleet figure's own node options, for a profile: FLEETDECK_BENCH_FLEET_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/p". */
+const fleetNodeArgs = () => (process.env.FLEETDECK_BENCH_FLEET_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+
+/** 2,000 Running pods per cluster: pause pods bound to the simulated nodes, which the sandbox's kubelet gives Running/Ready status. */
+async function fillFleet(config: KubeConfig, names: string[], o: ClusterBenchOptions, signal: AbortSignal): Promise<void> {
+  progress(`fleet: creating ${o.podsPerCluster} pause pods in each of ${names.join(', ')}`);
+  await Promise.all(
+    names.map(async (name) => {
+      const api = core(configForContext(config, name));
+      await ensureNamespace(api, BENCH_NAMESPACE);
+      const nodes = await sandboxNodeNames(api);
+      await createPods(api, BENCH_NAMESPACE, 'pause', o.podsPerCluster, nodes, {
+        concurrency: 12,
+        deadline: performance.now() + 6 * 60_000,
+        label: name,
+      });
+      await waitPodsRunning(api, BENCH_NAMESPACE, o.podsPerCluster, name, 6 * 60_000, signal);
+      progress(`${name}: ${o.podsPerCluster} pods Running`);
+    }),
+  );
+}
+
+/** The fleet figure alone, on a new fleet sandbox or on FLEETDECK_BENCH_FLEET_KUBECONFIG's clusters. */
+async function runFleetOnly(o: ClusterBenchOptions, signal: AbortSignal): Promise<void> {
+  const given = process.env.FLEETDECK_BENCH_FLEET_KUBECONFIG;
+  const kubeconfig = given ?? (await startSandbox('fleet', o.workloads, o.nodesPerCluster)).kubeconfig;
+  const { config } = loadKubeconfig({ kubeconfig });
+  await fillFleet(
+    config,
+    contextInfos(config).map((c) => c.name),
+    o,
+    signal,
+  );
+  await guarded('fleet', () =>
+    fleetFigure(kubeconfig, {
+      contexts: o.fleetContexts,
+      idleMs: o.fleetIdleMs,
+      nodeArgs: fleetNodeArgs(),
+      cli: process.env.FLEETDECK_BENCH_FLEET_CLI,
+    }),
+  );
+}
 
 /** Ctrl-C, SIGTERM or a crash outside the figures: stop every sandbox, then exit. */
 function onSignals(): () => void {
@@ -80,6 +143,7 @@ export async function runClusterFigures(o: ClusterBenchOptions = DEFAULTS): Prom
   let fleet: StatusFeed | undefined;
   let scale: Promise<ScaleCluster> | undefined;
   try {
+    if (o.only === 'fleet') return await runFleetOnly(o, abort.signal);
     const sb = await startSandbox('fleet', o.workloads, o.nodesPerCluster);
     const { config } = loadKubeconfig({ kubeconfig: sb.kubeconfig });
     const contexts = contextInfos(config);
@@ -88,25 +152,17 @@ export async function runClusterFigures(o: ClusterBenchOptions = DEFAULTS): Prom
     // Before the pause pods fill the nodes: the drained node needs room for 100 more pods.
     await guarded('drain', () => drainFigure(sb.kubeconfig, names[1] ?? names[0]!));
 
-    // 2,000 Running pods per cluster: pause pods bound to the simulated nodes, which the
-    // sandbox's kubelet gives Running/Ready status.
-    progress(`fleet: creating ${o.podsPerCluster} pause pods in each of ${names.join(', ')}`);
-    await Promise.all(
-      names.map(async (name) => {
-        const api = core(configForContext(config, name));
-        await ensureNamespace(api, BENCH_NAMESPACE);
-        const nodes = await sandboxNodeNames(api);
-        await createPods(api, BENCH_NAMESPACE, 'pause', o.podsPerCluster, nodes, {
-          concurrency: 12,
-          deadline: performance.now() + 6 * 60_000,
-          label: name,
-        });
-        await waitPodsRunning(api, BENCH_NAMESPACE, o.podsPerCluster, name, 6 * 60_000, abort.signal);
-        progress(`${name}: ${o.podsPerCluster} pods Running`);
-      }),
-    );
+    await fillFleet(config, names, o, abort.signal);
 
     await guarded('figure 1', () => oneShotFigure(sb.kubeconfig, names, o.rounds));
+    await guarded('fleet', () =>
+      fleetFigure(sb.kubeconfig, {
+        contexts: o.fleetContexts,
+        idleMs: o.fleetIdleMs,
+        nodeArgs: fleetNodeArgs(),
+        cli: process.env.FLEETDECK_BENCH_FLEET_CLI,
+      }),
+    );
 
     // The scale cluster starts and fills meanwhile: figure 2 counts requests, not time.
     scale = prepareScale(o.scaleNodes, o.scalePods, abort.signal);

@@ -47,24 +47,32 @@ function storeBench(events: number): void {
   );
 }
 
-storeBench(50_000);
-benchPodTracker(50_000);
-await benchCertSet();
-{
+const clusters = process.env.FLEETDECK_BENCH_CLUSTERS === '1' || process.argv.includes('--clusters');
+/** `--only fleet` (or FLEETDECK_BENCH_ONLY=fleet): the fleet figure alone, nothing else. */
+const onlyArg = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : process.env.FLEETDECK_BENCH_ONLY;
+if (onlyArg !== undefined && onlyArg !== 'fleet') {
+  process.stderr.write(`bench: --only ${onlyArg}: only "fleet" can run alone\n`);
+  process.exit(2);
+}
+const only = onlyArg === 'fleet' ? 'fleet' : undefined;
+
+if (!only) {
+  storeBench(50_000);
+  benchPodTracker(50_000);
+  await benchCertSet();
   // The log view is drawn to a virtual terminal: Ink must not switch to its CI mode.
   delete process.env.CI;
   const { logViewFigures } = await import('./logs.js');
   await logViewFigures();
 }
 
-const clusters = process.env.FLEETDECK_BENCH_CLUSTERS === '1' || process.argv.includes('--clusters');
 const kc = process.env.FLEETDECK_BENCH_KUBECONFIG;
-if (clusters) {
+if (clusters || only) {
   // The dashboard is drawn to a virtual terminal: Ink must not switch to its CI mode.
   delete process.env.CI;
   delete process.env.CONTINUOUS_INTEGRATION;
-  const { runClusterFigures } = await import('./clusters.js');
-  await runClusterFigures();
+  const { DEFAULTS, runClusterFigures } = await import('./clusters.js');
+  await runClusterFigures({ ...DEFAULTS, only });
 } else if (kc) {
   const { oneShotFigure } = await import('./oneshot.js');
   await oneShotFigure(
