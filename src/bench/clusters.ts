@@ -77,6 +77,10 @@ async function fillFleet(config: KubeConfig, names: string[], o: ClusterBenchOpt
     names.map(async (name) => {
       const api = core(configForContext(config, name));
       await ensureNamespace(api, BENCH_NAMESPACE);
+      // Clusters filled by an earlier run (FLEETDECK_BENCH_FLEET_KUBECONFIG): nothing to create.
+      const page = await api.listNamespacedPod({ namespace: BENCH_NAMESPACE, limit: 1 });
+      const have = page.items.length + (page.metadata?.remainingItemCount ?? 0);
+      if (have >= o.podsPerCluster) return waitPodsRunning(api, BENCH_NAMESPACE, have, name, 6 * 60_000, signal);
       const nodes = await sandboxNodeNames(api);
       await createPods(api, BENCH_NAMESPACE, 'pause', o.podsPerCluster, nodes, {
         concurrency: 12,

@@ -188,6 +188,17 @@ function abortion(signal: AbortSignal): Promise<never> {
   return p;
 }
 
+/** The body of each answer as the Node stream it is, for readers of long streams (watches, logs). */
+const nodeBodies = new WeakMap<ResponseContext, Readable>();
+
+/**
+ * The answer's body as a Node stream: a watch read through the web stream client-node's
+ * ResponseContext offers (and back into a Node stream) costs several times the CPU per event.
+ */
+export function nodeBody(res: ResponseContext): Readable | undefined {
+  return nodeBodies.get(res);
+}
+
 /** One request through `dispatcher` with the deadlines above; gzip answers are decompressed. */
 async function send(ctx: RequestContext): Promise<ResponseContext> {
   const dispatcher = ctx.getDispatcher() as Dispatcher | undefined;
@@ -225,11 +236,13 @@ async function send(ctx: RequestContext): Promise<ResponseContext> {
     delete headers['content-encoding'];
     delete headers['content-length'];
   }
-  return new ResponseContext(res.statusCode, headers, {
+  const response = new ResponseContext(res.statusCode, headers, {
     text: async () => (await collect(body)).toString('utf8'),
     binary: () => collect(body),
     stream: () => Readable.toWeb(body) as ReadableStream<Uint8Array>,
   });
+  nodeBodies.set(response, body);
+  return response;
 }
 
 /** The transport every client-node Configuration of fleetdeck uses. */
