@@ -100,6 +100,8 @@ export class ContextMonitor {
         else this.disconnected();
       },
       onDisconnect: () => this.disconnected(),
+      // A server shutting down ends its watches first, then may accept and not answer for a while.
+      onClosed: () => void this.probe(),
     });
     const env: WatcherEnv = {
       name,
