@@ -10,7 +10,9 @@
  *  2. LIST requests while idle with `watchFleet` running, against a baseline without it;
  *  3. pod status change → first dashboard frame showing it, 100 times;
  *  4. 5,000 nodes / 50,000 pods on one context: process start → first full frame, RSS (fresh process);
- *  5. `fleetdeck logs -f` of a pod writing 1,000 lines/s: lines a second, lines lost, CPU, RSS, exit on SIGINT.
+ *  5. `fleetdeck logs -f` of a pod writing 1,000 lines/s: lines a second, lines lost, CPU, RSS, exit on SIGINT;
+ *  fleet: the dashboard on N contexts (default 30) over the 3 clusters of figure 1: first full frame,
+ *  idle CPU and RSS (fleet.ts), right after figure 1.
  *
  * `--only drain,oneshot,scale` (or FLEETDECK_BENCH_ONLY) runs only those figures (names in
  * FIGURES) and prepares only what they need.
@@ -24,6 +26,7 @@ import { changeFigure } from './change.js';
 import { idleFigure } from './idle.js';
 import { logsFollowFigure } from './logs-follow.js';
 import { drainFigure } from './drain.js';
+import { fleetFigure } from './fleet.js';
 import { fleetKubeconfig } from './fleet-kubeconfig.js';
 import { oneShotFigure } from './oneshot.js';
 import { BENCH_NAMESPACE, core, createPods, ensureNamespace, sandboxNodeNames, waitPodsRunning } from './populate.js';
@@ -44,12 +47,14 @@ export interface ClusterBenchOptions {
   followSeconds: number;
   /** Contexts of the fleet one-shot figure (several per sandbox API server). */
   fleetContexts: number;
+  /** The fleet figure's idle window (FLEETDECK_BENCH_FLEET_IDLE_SECONDS). */
+  fleetIdleMs: number;
   /** Only these figures (all when undefined). */
   only?: ReadonlySet<Figure>;
 }
 
 /** The figures by name, for `--only`. */
-export const FIGURES = ['drain', 'oneshot', 'idle', 'change', 'scale', 'logs'] as const;
+export const FIGURES = ['drain', 'oneshot', 'fleet', 'idle', 'change', 'scale', 'logs'] as const;
 export type Figure = (typeof FIGURES)[number];
 
 /** Goals of the one-shot: fleetdeck's time at most this many times the raw floor's. */
@@ -70,6 +75,14 @@ export function onlyFigures(argv: readonly string[] = process.argv, env = proces
   return new Set(names as Figure[]);
 }
 
+function envInt(name: string, fallback: number): number {
+  const v = Number(process.env[name]);
+  return Number.isInteger(v) && v > 0 ? v : fallback;
+}
+
+/** The fleet figure's own node options, for a profile: FLEETDECK_BENCH_FLEET_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/p". */
+const fleetNodeArgs = () => (process.env.FLEETDECK_BENCH_FLEET_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+
 export const DEFAULTS: ClusterBenchOptions = {
   workloads: 2,
   nodesPerCluster: 100,
@@ -80,8 +93,28 @@ export const DEFAULTS: ClusterBenchOptions = {
   scaleNodes: 5000,
   scalePods: 50_000,
   followSeconds: 30,
-  fleetContexts: 30,
+  fleetContexts: envInt('FLEETDECK_BENCH_FLEET_CONTEXTS', 30),
+  fleetIdleMs: envInt('FLEETDECK_BENCH_FLEET_IDLE_SECONDS', 60) * 1000,
 };
+
+/** 2,000 Running pods per cluster: pause pods bound to the simulated nodes, which the sandbox's kubelet gives Running/Ready status. */
+async function fillFleet(config: KubeConfig, names: string[], o: ClusterBenchOptions, signal: AbortSignal): Promise<void> {
+  progress(`fleet: creating ${o.podsPerCluster} pause pods in each of ${names.join(', ')}`);
+  await Promise.all(
+    names.map(async (name) => {
+      const api = core(configForContext(config, name));
+      await ensureNamespace(api, BENCH_NAMESPACE);
+      const nodes = await sandboxNodeNames(api);
+      await createPods(api, BENCH_NAMESPACE, 'pause', o.podsPerCluster, nodes, {
+        concurrency: 12,
+        deadline: performance.now() + 6 * 60_000,
+        label: name,
+      });
+      await waitPodsRunning(api, BENCH_NAMESPACE, o.podsPerCluster, name, 6 * 60_000, signal);
+      progress(`${name}: ${o.podsPerCluster} pods Running`);
+    }),
+  );
+}
 
 /** Ctrl-C, SIGTERM or a crash outside the figures: stop every sandbox, then exit. */
 function onSignals(): () => void {
@@ -131,25 +164,7 @@ export async function runClusterFigures(o: ClusterBenchOptions = DEFAULTS): Prom
     // Before the pause pods fill the nodes: the drained node needs room for 100 more pods.
     if (sb && want('drain')) await guarded('drain', () => drainFigure(sb.kubeconfig, names[1] ?? names[0]!));
 
-    // 2,000 Running pods per cluster: pause pods bound to the simulated nodes, which the
-    // sandbox's kubelet gives Running/Ready status.
-    if (sb && (['oneshot', 'idle', 'change', 'logs'] as const).some(want)) {
-      progress(`fleet: creating ${o.podsPerCluster} pause pods in each of ${names.join(', ')}`);
-      await Promise.all(
-        names.map(async (name) => {
-          const api = core(configForContext(config, name));
-          await ensureNamespace(api, BENCH_NAMESPACE);
-          const nodes = await sandboxNodeNames(api);
-          await createPods(api, BENCH_NAMESPACE, 'pause', o.podsPerCluster, nodes, {
-            concurrency: 12,
-            deadline: performance.now() + 6 * 60_000,
-            label: name,
-          });
-          await waitPodsRunning(api, BENCH_NAMESPACE, o.podsPerCluster, name, 6 * 60_000, abort.signal);
-          progress(`${name}: ${o.podsPerCluster} pods Running`);
-        }),
-      );
-    }
+    if (sb && (['oneshot', 'fleet', 'idle', 'change', 'logs'] as const).some(want)) await fillFleet(config, names, o, abort.signal);
 
     if (sb && want('oneshot')) {
       const per = `${o.nodesPerCluster} nodes and ${o.podsPerCluster} running pods each`;
@@ -170,6 +185,17 @@ export async function runClusterFigures(o: ClusterBenchOptions = DEFAULTS): Prom
           fs.rmSync(path.dirname(file), { recursive: true, force: true });
         }
       });
+    }
+
+    if (sb && want('fleet')) {
+      await guarded('fleet', () =>
+        fleetFigure(sb.kubeconfig, {
+          contexts: o.fleetContexts,
+          idleMs: o.fleetIdleMs,
+          nodeArgs: fleetNodeArgs(),
+          cli: process.env.FLEETDECK_BENCH_FLEET_CLI,
+        }),
+      );
     }
 
     if (!onlyScale && want('scale')) {

@@ -2,8 +2,8 @@
  * A fleet of many contexts on few API servers, as the fleet figures measure it: a kubeconfig
  * whose contexts are the sandbox's contexts repeated round-robin under distinct names
  * (`kind-cp`, `kind-workload-1`, `kind-workload-2`, `kind-cp-2`, …), each pointing at the same
- * cluster and user as its original. fleetdeck treats every name as a context of its own (its
- * own connection pool, lists and watches), as it would treat 30 real clusters.
+ * cluster and user as its original. The one-shot lists every name on its own; the live dashboard
+ * serves names that reach the same server as the same user with one monitor (kube/shared-contexts.ts).
  */
 import fs from 'node:fs';
 import os from 'node:os';

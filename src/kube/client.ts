@@ -127,7 +127,9 @@ export function makeJsonClient(kc: KubeConfig, timeoutMs = DEFAULT_TIMEOUT_MS): 
     },
     async getText(path: string): Promise<{ status: number; text: string }> {
       const ctx = config.baseServer.makeRequestContext(path, HttpMethod.GET);
-      ctx.setSignal(AbortSignal.timeout(timeoutMs));
+      // The transport's deadline (its timer cleared when the answer is in), not AbortSignal.timeout,
+      // whose timer runs out later anyway and builds a DOMException each time.
+      setRequestDeadline(ctx, timeoutMs);
       await config.authMethods.default?.applySecurityAuthentication(ctx);
       const res = await config.httpApi.send(ctx).toPromise();
       return { status: res.httpStatusCode, text: await res.body.text() };

@@ -4,7 +4,8 @@ import { watchWarningEvents } from './events.js';
 import { watchFleetNamespace } from './fleet-namespace.js';
 import type { ContextInfo } from './kubeconfig.js';
 import type { ContextSink } from './sink.js';
-import { ContextMonitor, type MonitorOptions } from './monitor.js';
+import { ContextMonitor, LATENCY_REFRESH_MS, type MonitorOptions } from './monitor.js';
+import { FanOutSink, groupContexts, viewKey } from './shared-contexts.js';
 import type { WatcherFactory } from './watcher.js';
 import { watchPods } from './pods.js';
 
@@ -23,18 +24,46 @@ export function watchersFor(context: string, fleet: FleetConfig | undefined): Wa
   return factories;
 }
 
-/** Starts one monitor per context (each with its own KubeConfig), all writing to one sink. */
+/** A context with a role in the fleet watches more than its cluster's nodes, pods and events: never shared. */
+function hasFleetRole(context: string, fleet: FleetConfig | undefined): boolean {
+  if (!fleet) return false;
+  return context === fleet.hostingContext || context === fleet.controlPlaneContext || fleet.workloads.some((w) => w.context === context);
+}
+
+/**
+ * Starts one monitor per context (each with its own KubeConfig), all writing to one sink.
+ * Contexts reaching the same API server as the same user share one monitor
+ * (shared-contexts.ts): 30 names for 3 servers cost 3 sets of watches, not 30.
+ */
 export function watchFleet(
   kcFor: (context: string) => KubeConfig,
   contexts: ContextInfo[],
   sink: ContextSink,
   opts: MonitorOptions & { fleet?: FleetConfig | undefined } = {},
 ): FleetWatch {
-  const monitors = contexts.map((c) => new ContextMonitor(c, kcFor(c.name), sink, opts, watchersFor(c.name, opts.fleet)));
+  const infos = new Map(contexts.map((c) => [c.name, c]));
+  const configs = new Map(contexts.map((c) => [c.name, kcFor(c.name)]));
+  const groups = groupContexts(
+    contexts.map((c) => c.name),
+    (n) => viewKey(configs.get(n)!),
+    (n) => hasFleetRole(n, opts.fleet),
+  );
+  const monitors = groups.map((names) => {
+    const first = names[0]!;
+    const groupSink = names.length === 1 ? sink : new FanOutSink(sink, names);
+    return new ContextMonitor(infos.get(first)!, configs.get(first)!, groupSink, opts, watchersFor(first, opts.fleet));
+  });
+  configs.clear();
   for (const m of monitors) m.start();
+  // One timer for the whole fleet: new round trips reach the store together, in one frame.
+  const latency = setInterval(() => {
+    for (const m of monitors) m.publishLatency();
+  }, LATENCY_REFRESH_MS);
+  latency.unref?.();
   return {
     monitors,
     stop: async () => {
+      clearInterval(latency);
       await Promise.all(monitors.map((m) => m.stop()));
     },
   };

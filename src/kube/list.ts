@@ -147,6 +147,7 @@ export function trackedWatch<T extends { metadata?: { resourceVersion?: string }
       publish();
     },
     onEvent: (type, item) => {
+      env.onActivity?.();
       if (tracker.apply(type, item) !== false) publish();
     },
     onError: (message, { forbidden }) => {

@@ -4,9 +4,11 @@
  * followed container logs share.
  */
 import { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { ApiException, HttpMethod, type KubeConfig, type ResponseContext } from '@kubernetes/client-node';
 import { configurationFor } from './client.js';
+import { nodeBody } from './transport.js';
 
 /**
  * Sends GET `path` and calls `onLine` for every line of the answer until the server ends it
@@ -45,17 +47,24 @@ export async function streamLines(
     }
     throw new ApiException(res.httpStatusCode, `HTTP-Code: ${res.httpStatusCode}`, body, res.headers);
   }
-  const web = res.body.stream();
-  if (!web) return;
-  const body = Readable.fromWeb(web as WebReadableStream<Uint8Array>);
+  // The transport's own Node stream when there is one (no web stream in between).
+  const own = nodeBody(res);
+  const web = own ? undefined : res.body.stream();
+  const body = own ?? (web ? Readable.fromWeb(web as WebReadableStream<Uint8Array>) : undefined);
+  if (!body) return;
   body.setEncoding('utf8');
   let rest = '';
-  try {
-    for await (const chunk of body as AsyncIterable<string>) {
-      const lines = (rest + chunk).split('\n');
-      rest = lines.pop() ?? '';
+  body.on('data', (chunk: string) => {
+    const lines = (rest + chunk).split('\n');
+    rest = lines.pop() ?? '';
+    try {
       for (const line of lines) onLine(line);
+    } catch (err) {
+      body.destroy(err instanceof Error ? err : new Error(String(err)));
     }
+  });
+  try {
+    await finished(body);
     if (rest) onLine(rest);
   } catch (err) {
     if (signal.aborted) return;

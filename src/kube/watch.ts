@@ -23,6 +23,8 @@ export interface ResilientWatchOptions<T, L = T> {
   onError?: (message: string, info: { forbidden: boolean; attempt: number }) => void;
   /** The watch stream ended (server restart, network loss): callers may probe at once. */
   onDisconnect?: () => void;
+  /** The server ended the watch normally (its timeout, or its own graceful shutdown); it is resumed at once. */
+  onClosed?: () => void;
   queryParams?: Record<string, string>;
   backoff?: { initialMs: number; maxMs: number };
   /** Server-side watch timeout range: each watch ends after a random time in it and resumes. */
@@ -118,6 +120,7 @@ export class ResilientWatch<T extends { metadata?: { resourceVersion?: string } 
         this.resourceVersion = undefined;
         continue;
       }
+      if (outcome === 'closed') this.opts.onClosed?.();
       if (outcome instanceof Error) {
         this.fail(outcome);
         this.opts.onDisconnect?.();

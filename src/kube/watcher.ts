@@ -18,6 +18,8 @@ export interface WatcherEnv {
   requestTimeoutMs: number;
   /** Call when a watch dropped for a reason other than 403: the monitor probes at once. */
   onDisconnect: () => void;
+  /** Call for each watch event: it proves the server answers, so the monitor need not probe it. */
+  onActivity?: () => void;
 }
 
 export type WatcherFactory = (env: WatcherEnv) => ContextWatcher;
