@@ -59,6 +59,8 @@ export async function collectStatus(
   const feed = startStatusFeed(kc, contexts, {
     probeTimeoutMs: Math.min(5000, timeoutMs),
     batchIntervalMs: 20,
+    // What it prints is read once: lists, no watches.
+    listOnly: true,
     ...(fleetConfig ? { fleet: fleetConfig } : {}),
   });
   try {

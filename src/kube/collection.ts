@@ -10,6 +10,8 @@ export interface CollectionOptions<T extends Meta, S> {
   path: string;
   list: () => Promise<ListResult<T>>;
   queryParams?: Record<string, string>;
+  /** Only the list, no watch (a one-shot report). */
+  listOnly?: boolean | undefined;
   /** Plural resource name for messages, e.g. "deployments". */
   resource: string;
   /** Appended to the resource in messages, e.g. " in namespace elotl". */
@@ -46,6 +48,7 @@ export class WatchedCollection<T extends Meta, S> {
       kc: opts.kc,
       path: opts.path,
       list: opts.list,
+      listOnly: opts.listOnly,
       ...(opts.queryParams ? { queryParams: opts.queryParams } : {}),
       ...(opts.backoff ? { backoff: opts.backoff } : {}),
       onList: (items) => {

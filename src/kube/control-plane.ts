@@ -78,6 +78,7 @@ class ControlPlaneWatcher implements ContextWatcher {
     this.custom = makeClient(env.kc, CustomObjectsApi, env.requestTimeoutMs);
     this.crds = new WatchedCollection<V1CustomResourceDefinition, string>({
       kc: env.kc,
+      listOnly: env.listOnly,
       resource: 'customresourcedefinitions',
       path: '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
       list: () => ext.listCustomResourceDefinition(),
@@ -120,6 +121,7 @@ class ControlPlaneWatcher implements ContextWatcher {
     if (want.clusters && !this.clusters) {
       this.clusters = new WatchedCollection<ClusterObject, NovaCluster>({
         kc: this.env.kc,
+        listOnly: this.env.listOnly,
         resource: 'clusters.cluster.elotl.co',
         path: `/apis/${CLUSTERS.group}/${CLUSTERS.version}/${CLUSTERS.plural}`,
         list: () => this.custom.listClusterCustomObject({ ...CLUSTERS }) as Promise<ListResult<ClusterObject>>,
@@ -135,6 +137,7 @@ class ControlPlaneWatcher implements ContextWatcher {
     if (want.policies && !this.policies) {
       this.policies = new WatchedCollection<PolicyObject, true>({
         kc: this.env.kc,
+        listOnly: this.env.listOnly,
         resource: 'schedulepolicies.policy.elotl.co',
         path: `/apis/${POLICIES.group}/${POLICIES.version}/${POLICIES.plural}`,
         list: () =>

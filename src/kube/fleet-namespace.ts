@@ -81,6 +81,7 @@ class FleetNamespaceWatcher implements ContextWatcher {
     const scope = ` in namespace ${ns}`;
     const common = {
       kc,
+      listOnly: env.listOnly,
       scope,
       onChange: () => this.changed(),
       onDisconnect: () => {

@@ -140,6 +140,7 @@ export function trackedWatch<T extends { metadata?: { resourceVersion?: string }
   const watch = new ResilientWatch<T>({
     kc: env.kc,
     path: opts.path,
+    listOnly: env.listOnly,
     ...(opts.queryParams ? { queryParams: opts.queryParams } : {}),
     list: opts.list,
     onList: (items) => {

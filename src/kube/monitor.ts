@@ -36,6 +36,8 @@ export interface MonitorOptions {
   probeTimeoutMs?: number;
   /** Timeout of list requests. */
   requestTimeoutMs?: number;
+  /** Only the initial lists, no watches after them: a one-shot report (`fleetdeck status`). */
+  listOnly?: boolean;
   now?: () => number;
 }
 
@@ -87,6 +89,7 @@ export class ContextMonitor {
     this.nodes = new ResilientWatch<V1Node, NodeSummary>({
       kc,
       path: '/api/v1/nodes',
+      listOnly: opts.listOnly,
       // Page by page, each page summarised as it arrives: 5,000 nodes never sit in memory whole.
       list: () => listJsonPaged(client, '/api/v1/nodes', {}, summarizeNode, { watchCache: true }),
       onList: (items) => batch.resetNodes(name, items),
@@ -110,6 +113,7 @@ export class ContextMonitor {
       requestTimeoutMs: opts.requestTimeoutMs ?? 15_000,
       onDisconnect: () => this.disconnected(),
       onActivity: () => this.heard(),
+      listOnly: opts.listOnly,
     };
     this.watchers = watchers.map((make) => make(env));
   }

@@ -29,6 +29,8 @@ export interface ResilientWatchOptions<T, L = T> {
   backoff?: { initialMs: number; maxMs: number };
   /** Server-side watch timeout range: each watch ends after a random time in it and resumes. */
   watchSeconds?: [number, number];
+  /** List until a list succeeds, then watch nothing (a one-shot report needs no changes after it). */
+  listOnly?: boolean | undefined;
 }
 
 /**
@@ -107,6 +109,10 @@ export class ResilientWatch<T extends { metadata?: { resourceVersion?: string } 
           this.resourceVersion = res.metadata?.resourceVersion;
           this.opts.onList(res.items);
           this.attempt = 0;
+          if (this.opts.listOnly) {
+            await this.stopped$;
+            return;
+          }
         } catch (err) {
           if (this.stopped) return;
           this.fail(err);

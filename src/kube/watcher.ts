@@ -20,6 +20,8 @@ export interface WatcherEnv {
   onDisconnect: () => void;
   /** Call for each watch event: it proves the server answers, so the monitor need not probe it. */
   onActivity?: () => void;
+  /** Only the initial lists, no watches: a one-shot report. */
+  listOnly?: boolean | undefined;
 }
 
 export type WatcherFactory = (env: WatcherEnv) => ContextWatcher;
