@@ -15,7 +15,7 @@ import {
 } from '@kubernetes/client-node';
 import { PromiseMiddlewareWrapper } from '@kubernetes/client-node/dist/gen/middleware.js';
 import { gateRequest } from './gate.js';
-import { ListItemReader } from './list-items.js';
+import { readListBody } from './list-items.js';
 import { newPool } from './pool.js';
 import { dispatcherHttpLibrary, nodeBody, setRequestDeadline, TransportTimeout } from './transport.js';
 
@@ -112,18 +112,16 @@ export function makeJsonClient(kc: KubeConfig, timeoutMs = DEFAULT_TIMEOUT_MS): 
     },
     async getList<T, L>(path: string, query: Record<string, string | number | undefined>, onItem: (item: T) => void): Promise<L> {
       const res = await send(path, query, false);
-      const reader = new ListItemReader((json) => onItem(JSON.parse(json) as T));
       const direct = nodeBody(res);
       const web = direct ? undefined : res.body.stream();
       const body = direct ?? (web ? Readable.fromWeb(web as WebReadableStream<Uint8Array>) : undefined);
-      if (!body) return reader.end<L>();
+      if (!body) throw new Error(`${path}: the answer had no body`);
       body.setEncoding('utf8');
       try {
-        for await (const chunk of body as AsyncIterable<string>) reader.push(chunk);
+        return await readListBody<T, L>(body as AsyncIterable<string>, onItem);
       } finally {
         body.destroy();
       }
-      return reader.end<L>();
     },
     async getText(path: string): Promise<{ status: number; text: string }> {
       const ctx = config.baseServer.makeRequestContext(path, HttpMethod.GET);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ListItemReader } from '../../src/kube/list-items.js';
+import { ListItemReader, readListBody } from '../../src/kube/list-items.js';
 
 /** Feeds `text` in pieces of `size` characters; returns the items and the envelope. */
 function read(text: string, size: number): { items: unknown[]; envelope: unknown } {
@@ -48,5 +48,33 @@ describe('ListItemReader', () => {
     const reader = new ListItemReader(() => {});
     reader.push(text.slice(0, text.length - 5));
     expect(() => reader.end()).toThrow(/ended early/);
+  });
+});
+
+describe('readListBody', () => {
+  const list = { kind: 'PodList', apiVersion: 'v1', metadata: { resourceVersion: '7' }, items: tricky };
+  const text = JSON.stringify(list);
+  async function* pieces(size: number) {
+    for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size);
+  }
+
+  it('gives the same items and list whether the body is parsed whole or read item by item', async () => {
+    for (const limit of [Number.MAX_SAFE_INTEGER, 0, 40, text.length - 1]) {
+      const items: unknown[] = [];
+      const envelope = await readListBody(pieces(16), (i) => items.push(i), limit);
+      expect(items, `limit ${limit}`).toEqual(tricky);
+      expect(envelope, `limit ${limit}`).toEqual({ ...list, items: [] });
+    }
+  });
+
+  it('a list with null items has none; a body cut short is an error either way', async () => {
+    const items: unknown[] = [];
+    async function* once(s: string) {
+      yield s;
+    }
+    expect(await readListBody(once('{"kind":"PodList","items":null}'), (i) => items.push(i))).toEqual({ kind: 'PodList', items: [] });
+    expect(items).toEqual([]);
+    await expect(readListBody(once(text.slice(0, -3)), () => {})).rejects.toThrow(SyntaxError);
+    await expect(readListBody(once(text.slice(0, -3)), () => {}, 0)).rejects.toThrow(/ended early/);
   });
 });
