@@ -142,6 +142,9 @@ export class UpdateBatcher implements ContextSink {
   }
 
   upsertNode(ctx: string, node: NodeSummary): void {
+    // A kubelet's heartbeat changes nothing the store keeps: no flush for it.
+    const p = this.pending.get(ctx);
+    if (!p?.nodesReset && !p?.nodes?.has(node.name) && sameNode(this.store.getState().contexts[ctx]?.nodes.items[node.name], node)) return;
     this.nodeChanges(ctx).set(node.name, node);
   }
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { UpdateBatcher, createFleetStore, setContexts } from '../../src/store/fleet-store.js';
 import { emptyPods } from '../../src/kube/pods.js';
 import { nodeCounts, reachabilityLine } from '../../src/store/selectors.js';
@@ -50,6 +50,25 @@ describe('fleet store', () => {
     batch.flush();
     expect(updates).toBe(1);
     expect(store.getState().contexts.a!.nodes.items.x?.unschedulable).toBe(true);
+  });
+
+  it('a heartbeat that changes nothing kept arms no flush; a change undone before the flush still wins', () => {
+    vi.useFakeTimers();
+    try {
+      const store = createFleetStore([info('a')]);
+      const batch = new UpdateBatcher(store, 50);
+      batch.resetNodes('a', [node('x', { ready: true })]);
+      batch.flush();
+      batch.upsertNode('a', node('x', { ready: true }));
+      expect(vi.getTimerCount()).toBe(0);
+      batch.upsertNode('a', node('x', { ready: false }));
+      expect(vi.getTimerCount()).toBe(1);
+      batch.upsertNode('a', node('x', { ready: true }));
+      vi.advanceTimersByTime(50);
+      expect(store.getState().contexts.a!.nodes.items.x?.ready).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('a slice given as a function is computed once per flush, with the latest state', () => {
