@@ -16,7 +16,7 @@ import {
   unreadable,
 } from './fleet-rows.js';
 import { formatTable } from './status.js';
-import { ago } from '../screens/status/detail/relative-time.js';
+import { ago } from './relative-time.js';
 
 /** A node in `get nodes -o json|yaml`. */
 export interface NodeRowJson {

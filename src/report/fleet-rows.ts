@@ -8,7 +8,7 @@ import type { FleetState } from '../store/fleet-store.js';
 import { reachabilityLine } from '../store/selectors.js';
 import type { ContextState } from '../store/types.js';
 import type { PodPhase } from '../kube/pods.js';
-import { ago } from '../screens/status/detail/relative-time.js';
+import { ago } from './relative-time.js';
 
 export type FleetKind = 'nodes' | 'pods';
 

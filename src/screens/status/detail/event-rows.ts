@@ -1,7 +1,7 @@
 import type { Column, TableFooter } from '../../../components/table/index.js';
 import type { WarningEvent } from '../../../kube/events.js';
 import type { Pane } from './row-pane.js';
-import { ago } from './relative-time.js';
+import { ago } from '../../../report/relative-time.js';
 
 /** How many warnings the section lists. */
 export const EVENTS_SHOWN = 20;

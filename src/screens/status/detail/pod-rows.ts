@@ -1,7 +1,7 @@
 import type { Column, TableFooter } from '../../../components/table/index.js';
 import type { PodPhase, PodProblem, PodsSummary } from '../../../kube/pods.js';
 import type { Pane } from './row-pane.js';
-import { ago } from './relative-time.js';
+import { ago } from '../../../report/relative-time.js';
 
 const PHASES: readonly PodPhase[] = ['Running', 'Pending', 'Failed', 'Succeeded', 'Unknown'];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ago } from '../../../../src/screens/status/detail/relative-time.js';
+import { ago } from '../../src/report/relative-time.js';
 
 describe('ago', () => {
   it('says how long ago in the largest whole unit', () => {
