@@ -93,6 +93,8 @@ export class ContextMonitor {
       // Page by page, each page summarised as it arrives: 5,000 nodes never sit in memory whole.
       list: () => listJsonPaged(client, '/api/v1/nodes', {}, summarizeNode, { watchCache: true }),
       onList: (items) => batch.resetNodes(name, items),
+      // A kubelet's heartbeat changes nothing fleetdeck shows: it only proves the server alive.
+      onUnchanged: () => this.heard(),
       onEvent: (type, node) => {
         this.heard();
         if (type === 'DELETED') batch.deleteNode(name, node.metadata?.name ?? '');

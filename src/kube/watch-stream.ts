@@ -6,6 +6,7 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { streamLines } from './stream-get.js';
+import type { UnchangedLines } from './unchanged-lines.js';
 
 export type WatchCallback = (type: string, object: unknown) => void;
 
@@ -20,8 +21,16 @@ export function streamWatch(
   query: Record<string, string | undefined>,
   onEvent: WatchCallback,
   signal: AbortSignal,
+  unchanged?: { lines: UnchangedLines; onSkip: (resourceVersion: string) => void },
 ): Promise<void> {
-  return streamLines(kc, path, { watch: 'true', ...query }, (line) => deliver(line, onEvent), signal);
+  const onLine = unchanged
+    ? (line: string) => {
+        const rv = unchanged.lines.skip(line);
+        if (rv === undefined) deliver(line, onEvent);
+        else unchanged.onSkip(rv);
+      }
+    : (line: string) => deliver(line, onEvent);
+  return streamLines(kc, path, { watch: 'true', ...query }, onLine, signal);
 }
 
 /** One line of the stream: an event, or something else (skipped, as client-node's Watch does). */

@@ -1,5 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { describeError, statusCode } from './client.js';
+import { UnchangedLines } from './unchanged-lines.js';
 import { streamWatch } from './watch-stream.js';
 
 export interface ListResult<T> {
@@ -31,6 +32,11 @@ export interface ResilientWatchOptions<T, L = T> {
   watchSeconds?: [number, number];
   /** List until a list succeeds, then watch nothing (a one-shot report needs no changes after it). */
   listOnly?: boolean | undefined;
+  /**
+   * Events that repeat their object's last one but for its resourceVersion and heartbeat times
+   * are not parsed nor delivered; this is called for each instead (the server is alive).
+   */
+  onUnchanged?: () => void;
 }
 
 /**
@@ -44,6 +50,7 @@ export class ResilientWatch<T extends { metadata?: { resourceVersion?: string } 
   private wake: (() => void) | undefined;
   private resourceVersion: string | undefined;
   private attempt = 0;
+  private readonly unchanged = new UnchangedLines();
   private loop: Promise<void> | undefined;
   /** Resolves at stop(): a list in flight is not waited for. */
   private stopped$: Promise<'stopped'> = Promise.resolve('stopped');
@@ -107,6 +114,7 @@ export class ResilientWatch<T extends { metadata?: { resourceVersion?: string } 
           const res = await Promise.race([listing, this.stopped$]);
           if (res === 'stopped' || this.stopped) return;
           this.resourceVersion = res.metadata?.resourceVersion;
+          this.unchanged.clear();
           this.opts.onList(res.items);
           this.attempt = 0;
           if (this.opts.listOnly) {
@@ -137,6 +145,11 @@ export class ResilientWatch<T extends { metadata?: { resourceVersion?: string } 
     }
   }
 
+  private skipped(resourceVersion: string, onUnchanged: () => void): void {
+    this.resourceVersion = resourceVersion;
+    onUnchanged();
+  }
+
   /** One watch request; resolves when it ends: 'closed' (normal), 'gone' (410) or an error. */
   private async watchOnce(): Promise<'closed' | 'gone' | Error> {
     const [lo, hi] = this.opts.watchSeconds ?? [240, 300];
@@ -146,6 +159,7 @@ export class ResilientWatch<T extends { metadata?: { resourceVersion?: string } 
     this.abort = abort;
     if (this.stopped) abort.abort();
     let gone = false;
+    const { onUnchanged } = this.opts;
     try {
       await streamWatch(
         this.opts.kc,
@@ -168,6 +182,7 @@ export class ResilientWatch<T extends { metadata?: { resourceVersion?: string } 
           if (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED') this.opts.onEvent(type, o);
         },
         abort.signal,
+        onUnchanged ? { lines: this.unchanged, onSkip: (rv) => this.skipped(rv, onUnchanged) } : undefined,
       );
       return gone ? 'gone' : 'closed';
     } catch (err) {
