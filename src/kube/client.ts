@@ -17,6 +17,7 @@ import { PromiseMiddlewareWrapper } from '@kubernetes/client-node/dist/gen/middl
 import { gateRequest } from './gate.js';
 import { readListBody } from './list-items.js';
 import { newPool } from './pool.js';
+import { type ProtoListMeta, ProtoListReader } from './protobuf/list-reader.js';
 import { dispatcherHttpLibrary, nodeBody, setRequestDeadline, TransportTimeout } from './transport.js';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -71,6 +72,17 @@ export interface JsonClient {
    * list-items.ts); resolves with the list's own fields (its metadata) once the body ended.
    */
   getList<T, L>(path: string, query: Record<string, string | number | undefined>, onItem: (item: T) => void): Promise<L>;
+  /**
+   * A list of a built-in kind asked for in protobuf (protobuf/list-reader.ts): `onProto` gets each
+   * item's bytes as they arrive. A server that answers in JSON anyway has each item go to
+   * `onJson`. Resolves with the list's resourceVersion and continue token.
+   */
+  getProtoList<T>(
+    path: string,
+    query: Record<string, string | number | undefined>,
+    onProto: (buf: Buffer, start: number, end: number) => void,
+    onJson: (item: T) => void,
+  ): Promise<ProtoListMeta>;
 }
 
 /**
@@ -86,10 +98,10 @@ export function makeJsonClient(kc: KubeConfig, timeoutMs = DEFAULT_TIMEOUT_MS): 
   // A list read as it streams in has no whole deadline of its own (--request-timeout still sets
   // one): every item is progress, and the transport's first-byte and pause deadlines catch a
   // server that stops. 50,000 pods from a busy server may well take longer than a page would.
-  const send = async (path: string, query: Record<string, string | number | undefined>, whole = true) => {
+  const send = async (path: string, query: Record<string, string | number | undefined>, whole = true, accept = 'application/json') => {
     const ctx = config.baseServer.makeRequestContext(path, HttpMethod.GET);
     for (const [k, v] of Object.entries(query)) if (v !== undefined) ctx.setQueryParam(k, String(v));
-    ctx.setHeaderParam('Accept', 'application/json');
+    ctx.setHeaderParam('Accept', accept);
     if (whole) setRequestDeadline(ctx, timeoutMs);
     await config.authMethods.default?.applySecurityAuthentication(ctx);
     const res = await config.httpApi.send(ctx).toPromise();
@@ -111,14 +123,31 @@ export function makeJsonClient(kc: KubeConfig, timeoutMs = DEFAULT_TIMEOUT_MS): 
       return JSON.parse(await res.body.text()) as T;
     },
     async getList<T, L>(path: string, query: Record<string, string | number | undefined>, onItem: (item: T) => void): Promise<L> {
-      const res = await send(path, query, false);
-      const direct = nodeBody(res);
-      const web = direct ? undefined : res.body.stream();
-      const body = direct ?? (web ? Readable.fromWeb(web as WebReadableStream<Uint8Array>) : undefined);
-      if (!body) throw new Error(`${path}: the answer had no body`);
+      const body = bodyOf(path, await send(path, query, false));
       body.setEncoding('utf8');
       try {
         return await readListBody<T, L>(body as AsyncIterable<string>, onItem);
+      } finally {
+        body.destroy();
+      }
+    },
+    async getProtoList<T>(
+      path: string,
+      query: Record<string, string | number | undefined>,
+      onProto: (buf: Buffer, start: number, end: number) => void,
+      onJson: (item: T) => void,
+    ): Promise<ProtoListMeta> {
+      const res = await send(path, query, false, PROTOBUF_FIRST);
+      const body = bodyOf(path, res);
+      try {
+        if (!res.headers['content-type']?.startsWith(PROTOBUF)) {
+          body.setEncoding('utf8');
+          const list = await readListBody<T, { metadata?: ProtoListMeta }>(body as AsyncIterable<string>, onJson);
+          return list.metadata ?? {};
+        }
+        const reader = new ProtoListReader(onProto);
+        for await (const chunk of body as AsyncIterable<Buffer>) reader.push(chunk);
+        return reader.end();
       } finally {
         body.destroy();
       }
@@ -133,6 +162,19 @@ export function makeJsonClient(kc: KubeConfig, timeoutMs = DEFAULT_TIMEOUT_MS): 
       return { status: res.httpStatusCode, text: await res.body.text() };
     },
   };
+}
+
+const PROTOBUF = 'application/vnd.kubernetes.protobuf';
+/** Protobuf for the built-in kinds; JSON from a server or resource that has none (custom resources). */
+const PROTOBUF_FIRST = `${PROTOBUF}, application/json`;
+
+/** The answer's body as a Node stream (the transport's own, else client-node's web stream). */
+function bodyOf(path: string, res: ResponseContext): Readable {
+  const direct = nodeBody(res);
+  const web = direct ? undefined : res.body.stream();
+  const body = direct ?? (web ? Readable.fromWeb(web as WebReadableStream<Uint8Array>) : undefined);
+  if (!body) throw new Error(`${path}: the answer had no body`);
+  return body;
 }
 
 type Dispatcher = NonNullable<ReturnType<RequestContext['getDispatcher']>>;

@@ -104,6 +104,40 @@ export function listJsonPaged<T, U>(
   );
 }
 
+/**
+ * `listJsonPaged` for a built-in kind, asked for in protobuf: `fromProto` reads each item from its
+ * bytes (protobuf/), `fromJson` maps it when the server answers in JSON anyway. The same pages,
+ * watch cache and fallbacks; the server encodes and sends less, and only the fields read are decoded.
+ */
+export function listProtoPaged<T, U>(
+  client: JsonClient,
+  path: string,
+  query: Record<string, string>,
+  fromProto: (buf: Buffer, start: number, end: number) => U,
+  fromJson: (item: T) => U,
+  options: JsonListOptions = {},
+): Promise<ListResult<U>> {
+  const { pageSize = LIST_PAGE_SIZE, watchCache = false } = options;
+  return listPaged<U, U>(
+    async (opts) => {
+      const items: U[] = [];
+      const resourceVersion = watchCache && opts._continue === undefined ? '0' : undefined;
+      const meta = await client.getProtoList<T>(
+        path,
+        { ...query, resourceVersion, limit: opts.limit, continue: opts._continue },
+        (buf, start, end) => items.push(fromProto(buf, start, end)),
+        (item) => items.push(fromJson(item)),
+      );
+      const metadata: ListPage<U>['metadata'] = {};
+      if (meta.continue) metadata._continue = meta.continue;
+      if (meta.resourceVersion) metadata.resourceVersion = meta.resourceVersion;
+      return { items, metadata };
+    },
+    (item) => item,
+    pageSize,
+  );
+}
+
 /** Keeps the working state of one collection and turns it into the slice the store shows. */
 export interface Tracker<T, S> {
   reset(items: T[]): void;

@@ -1,7 +1,8 @@
 import type { Sync } from './sync.js';
 import type { V1ContainerStatus, V1Pod } from '@kubernetes/client-node';
 import { makeJsonClient } from './client.js';
-import { listJsonPaged, toMs, trackedWatch } from './list.js';
+import { listProtoPaged, toMs, trackedWatch } from './list.js';
+import { decodeSlimPod } from './protobuf/pod.js';
 import type { WatcherFactory } from './watcher.js';
 import type { WatchEventType } from './watch.js';
 
@@ -310,7 +311,7 @@ export const watchPods: WatcherFactory = (env) => {
     slice: 'pods',
     resource: 'pods',
     path: '/api/v1/pods',
-    list: () => listJsonPaged(client, '/api/v1/pods', {}, slimPod, { watchCache: true }),
+    list: () => listProtoPaged(client, '/api/v1/pods', {}, decodeSlimPod, slimPod, { watchCache: true }),
     tracker: new PodTracker(),
     empty: emptyPods,
   });

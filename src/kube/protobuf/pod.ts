@@ -1,0 +1,163 @@
+/**
+ * A Pod in protobuf (k8s.io/api/core/v1 generated.proto) read straight into the slim shape the
+ * pod tracker keeps (see `slimPod`): only the fields `podState` reads are decoded, everything
+ * else (managed fields, volumes, env, probes) is skipped by its length. Each message is one loop
+ * over its tags (`field << 3 | wire type`), with no closure per message: 50,000 pods are read
+ * in a fraction of what parsing their JSON takes.
+ */
+import type {
+  V1Container,
+  V1ContainerState,
+  V1ContainerStatus,
+  V1ObjectMeta,
+  V1Pod,
+  V1PodCondition,
+  V1PodSpec,
+  V1PodStatus,
+} from '@kubernetes/client-node';
+import { readTime, WireReader } from './wire.js';
+
+/** The conditions `podState` reads. */
+const KEPT_CONDITIONS = new Set(['Ready', 'PodScheduled', 'Initialized']);
+
+/** A length-delimited field's tag. */
+const len = (field: number) => field * 8 + 2;
+/** A varint field's tag. */
+const int = (field: number) => field * 8;
+
+export function decodeSlimPod(buf: Buffer, start = 0, end = buf.length): V1Pod {
+  const r = new WireReader(buf, start, end);
+  const pod: V1Pod = {};
+  while (!r.done) {
+    const t = r.varint();
+    if (t === len(1)) pod.metadata = meta(r.message());
+    else if (t === len(2)) pod.spec = spec(r.message());
+    else if (t === len(3)) pod.status = status(r.message());
+    else r.skip(t & 7);
+  }
+  return pod;
+}
+
+function meta(r: WireReader): V1ObjectMeta {
+  const m: V1ObjectMeta = {};
+  while (!r.done) {
+    const t = r.varint();
+    if (t === len(1)) m.name = r.string();
+    else if (t === len(3)) m.namespace = r.string();
+    else if (t === len(5)) m.uid = r.string();
+    // As strings, as JSON has them (toMs reads both).
+    else if (t === len(8)) m.creationTimestamp = readTime(r.message()) as unknown as Date;
+    else if (t === len(9)) m.deletionTimestamp = readTime(r.message()) as unknown as Date;
+    else r.skip(t & 7);
+  }
+  return m;
+}
+
+function spec(r: WireReader): V1PodSpec {
+  const s: V1PodSpec = { containers: [] };
+  const inits: V1Container[] = [];
+  while (!r.done) {
+    const t = r.varint();
+    if (t === len(2)) s.containers.push(container(r.message()));
+    else if (t === len(20)) inits.push(container(r.message()));
+    else if (t === len(10)) s.nodeName = r.string();
+    else r.skip(t & 7);
+  }
+  if (inits.length) s.initContainers = inits;
+  return s;
+}
+
+/** A container's name and, for a sidecar (an init container that keeps running), its restartPolicy (field 24). */
+function container(r: WireReader): V1Container {
+  const c: V1Container = { name: '' };
+  while (!r.done) {
+    const t = r.varint();
+    if (t === len(1)) c.name = r.string();
+    else if (t === len(24)) c.restartPolicy = r.string();
+    else r.skip(t & 7);
+  }
+  return c;
+}
+
+function status(r: WireReader): V1PodStatus {
+  const s: V1PodStatus = { conditions: [] };
+  const statuses: V1ContainerStatus[] = [];
+  const initStatuses: V1ContainerStatus[] = [];
+  while (!r.done) {
+    const t = r.varint();
+    if (t === len(1)) s.phase = r.string();
+    else if (t === len(4)) s.reason = r.string();
+    else if (t === len(2)) {
+      const c = condition(r.message());
+      if (KEPT_CONDITIONS.has(c.type)) s.conditions!.push(c);
+    } else if (t === len(8)) statuses.push(containerStatus(r.message()));
+    else if (t === len(10)) initStatuses.push(containerStatus(r.message()));
+    else r.skip(t & 7);
+  }
+  if (statuses.length) s.containerStatuses = statuses;
+  if (initStatuses.length) s.initContainerStatuses = initStatuses;
+  return s;
+}
+
+function condition(r: WireReader): V1PodCondition {
+  const c: V1PodCondition = { type: '', status: '' };
+  while (!r.done) {
+    const t = r.varint();
+    if (t === len(1)) c.type = r.string();
+    else if (t === len(2)) c.status = r.string();
+    else if (t === len(5)) c.reason = r.string();
+    else if (t === len(6)) c.message = r.string();
+    else r.skip(t & 7);
+  }
+  return c;
+}
+
+function containerStatus(r: WireReader): V1ContainerStatus {
+  const c: V1ContainerStatus = { name: '', image: '', imageID: '', ready: false, restartCount: 0 };
+  while (!r.done) {
+    const t = r.varint();
+    if (t === len(1)) c.name = r.string();
+    else if (t === len(2)) c.state = containerState(r.message());
+    else if (t === int(4)) c.ready = r.varint() !== 0;
+    else if (t === int(5)) c.restartCount = r.int32();
+    else if (t === int(9)) c.started = r.varint() !== 0;
+    else r.skip(t & 7);
+  }
+  return c;
+}
+
+function containerState(r: WireReader): V1ContainerState {
+  const s: V1ContainerState = {};
+  while (!r.done) {
+    const t = r.varint();
+    if (t === len(1)) s.waiting = waiting(r.message());
+    else if (t === len(2)) {
+      r.span();
+      s.running = {};
+    } else if (t === len(3)) s.terminated = terminated(r.message());
+    else r.skip(t & 7);
+  }
+  return s;
+}
+
+function waiting(r: WireReader): { reason?: string } {
+  const w: { reason?: string } = {};
+  while (!r.done) {
+    const t = r.varint();
+    if (t === len(1)) w.reason = r.string();
+    else r.skip(t & 7);
+  }
+  return w;
+}
+
+function terminated(r: WireReader): NonNullable<V1ContainerState['terminated']> {
+  const o: NonNullable<V1ContainerState['terminated']> = { exitCode: 0 };
+  while (!r.done) {
+    const t = r.varint();
+    if (t === int(1)) o.exitCode = r.int32();
+    else if (t === int(2)) o.signal = r.int32();
+    else if (t === len(3)) o.reason = r.string();
+    else r.skip(t & 7);
+  }
+  return o;
+}
