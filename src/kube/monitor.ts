@@ -5,7 +5,8 @@ import type { ContextInfo } from './kubeconfig.js';
 import { describeError, forbiddenMessage, makeJsonClient, type JsonClient } from './client.js';
 import { isCredentialsError } from './credentials.js';
 import { discover, notReadyReason, serverVersion } from './discovery.js';
-import { listJsonPaged } from './list.js';
+import { listProtoPaged } from './list.js';
+import { decodeNode } from './protobuf/node.js';
 import { summarizeNode, type NodeSummary } from './nodes.js';
 import { ResilientWatch } from './watch.js';
 
@@ -91,7 +92,8 @@ export class ContextMonitor {
       path: '/api/v1/nodes',
       listOnly: opts.listOnly,
       // Page by page, each page summarised as it arrives: 5,000 nodes never sit in memory whole.
-      list: () => listJsonPaged(client, '/api/v1/nodes', {}, summarizeNode, { watchCache: true }),
+      list: () =>
+        listProtoPaged(client, '/api/v1/nodes', {}, (b, s, e) => summarizeNode(decodeNode(b, s, e)), summarizeNode, { watchCache: true }),
       onList: (items) => batch.resetNodes(name, items),
       // A kubelet's heartbeat changes nothing fleetdeck shows: it only proves the server alive.
       onUnchanged: () => this.heard(),

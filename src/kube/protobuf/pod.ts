@@ -9,48 +9,28 @@ import type {
   V1Container,
   V1ContainerState,
   V1ContainerStatus,
-  V1ObjectMeta,
   V1Pod,
   V1PodCondition,
   V1PodSpec,
   V1PodStatus,
 } from '@kubernetes/client-node';
-import { readTime, WireReader } from './wire.js';
+import { len, readMeta, varintTag as int } from './meta.js';
+import { WireReader } from './wire.js';
 
 /** The conditions `podState` reads. */
 const KEPT_CONDITIONS = new Set(['Ready', 'PodScheduled', 'Initialized']);
-
-/** A length-delimited field's tag. */
-const len = (field: number) => field * 8 + 2;
-/** A varint field's tag. */
-const int = (field: number) => field * 8;
 
 export function decodeSlimPod(buf: Buffer, start = 0, end = buf.length): V1Pod {
   const r = new WireReader(buf, start, end);
   const pod: V1Pod = {};
   while (!r.done) {
     const t = r.varint();
-    if (t === len(1)) pod.metadata = meta(r.message());
+    if (t === len(1)) pod.metadata = readMeta(r.message());
     else if (t === len(2)) pod.spec = spec(r.message());
     else if (t === len(3)) pod.status = status(r.message());
     else r.skip(t & 7);
   }
   return pod;
-}
-
-function meta(r: WireReader): V1ObjectMeta {
-  const m: V1ObjectMeta = {};
-  while (!r.done) {
-    const t = r.varint();
-    if (t === len(1)) m.name = r.string();
-    else if (t === len(3)) m.namespace = r.string();
-    else if (t === len(5)) m.uid = r.string();
-    // As strings, as JSON has them (toMs reads both).
-    else if (t === len(8)) m.creationTimestamp = readTime(r.message()) as unknown as Date;
-    else if (t === len(9)) m.deletionTimestamp = readTime(r.message()) as unknown as Date;
-    else r.skip(t & 7);
-  }
-  return m;
 }
 
 function spec(r: WireReader): V1PodSpec {

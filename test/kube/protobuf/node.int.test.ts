@@ -1,0 +1,24 @@
+import { describe, expect, inject, it } from 'vitest';
+import { makeJsonClient } from '../../../src/kube/client.js';
+import { configForContext, contextInfos, loadKubeconfig } from '../../../src/kube/kubeconfig.js';
+import { listJsonPaged, listProtoPaged } from '../../../src/kube/list.js';
+import { summarizeNode } from '../../../src/kube/nodes.js';
+import { decodeNode } from '../../../src/kube/protobuf/node.js';
+
+const kubeconfig = inject('kubeconfig');
+
+describe('nodes listed in protobuf summarise as in JSON (real API servers)', () => {
+  it('every node of every sandbox context', async () => {
+    const { config } = loadKubeconfig({ kubeconfig });
+    for (const { name } of contextInfos(config)) {
+      const client = makeJsonClient(configForContext(config, name), 30_000);
+      const json = await listJsonPaged(client, '/api/v1/nodes', {}, summarizeNode, { watchCache: true });
+      const proto = await listProtoPaged(client, '/api/v1/nodes', {}, (b, s, e) => summarizeNode(decodeNode(b, s, e)), summarizeNode, {
+        watchCache: true,
+      });
+      expect(json.items.length, name).toBeGreaterThan(0);
+      const byName = (xs: { name: string }[]) => [...xs].sort((a, b) => a.name.localeCompare(b.name));
+      expect(byName(proto.items), name).toEqual(byName(json.items));
+    }
+  });
+});
