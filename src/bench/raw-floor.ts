@@ -16,11 +16,17 @@ import { LIST_PAGE_SIZE } from '../kube/list.js';
 
 export const CURL = process.env.FLEETDECK_BENCH_CURL ?? '/usr/bin/curl';
 
-/** The lists of one context, as fleetdeck's one-shot asks for them. */
-export const ONE_SHOT_LISTS: readonly string[] = [
-  `/api/v1/nodes?resourceVersion=0&limit=${LIST_PAGE_SIZE}`,
-  `/api/v1/pods?resourceVersion=0&limit=${LIST_PAGE_SIZE}`,
-  `/api/v1/events?fieldSelector=${encodeURIComponent('type=Warning')}&resourceVersion=0&limit=${LIST_PAGE_SIZE}`,
+const PROTOBUF = 'application/vnd.kubernetes.protobuf, application/json';
+const JSON_ONLY = 'application/json';
+
+/** The lists of one context, as fleetdeck's one-shot asks for them (nodes and pods in protobuf, see listProtoPaged). */
+export const ONE_SHOT_LISTS: readonly { path: string; accept: string }[] = [
+  { path: `/api/v1/nodes?resourceVersion=0&limit=${LIST_PAGE_SIZE}`, accept: PROTOBUF },
+  { path: `/api/v1/pods?resourceVersion=0&limit=${LIST_PAGE_SIZE}`, accept: PROTOBUF },
+  {
+    path: `/api/v1/events?fieldSelector=${encodeURIComponent('type=Warning')}&resourceVersion=0&limit=${LIST_PAGE_SIZE}`,
+    accept: JSON_ONLY,
+  },
 ];
 
 export interface RawRun {
@@ -43,6 +49,7 @@ export function childrenCpuMs(): number {
 function curlArgs(kubeconfig: string, contexts: readonly string[], dir: string): string[] {
   const { config } = loadKubeconfig({ kubeconfig });
   const args = ['--parallel', '--parallel-immediate', '--parallel-max', '1000', '-sS'];
+  let groups = 0;
   contexts.forEach((name, i) => {
     const kc = configForContext(config, name);
     const cluster = kc.getCurrentCluster();
@@ -55,18 +62,21 @@ function curlArgs(kubeconfig: string, contexts: readonly string[], dir: string):
       fs.writeFileSync(p, Buffer.from(data, 'base64'), { mode: 0o600 });
       return p;
     };
-    const group: string[] = ['--compressed', '-H', 'Accept: application/json'];
+    const tls: string[] = [];
     const ca = file('ca', cluster.caData, cluster.caFile);
-    if (ca) group.push('--cacert', ca);
-    if (cluster.skipTLSVerify) group.push('--insecure');
+    if (ca) tls.push('--cacert', ca);
+    if (cluster.skipTLSVerify) tls.push('--insecure');
     const cert = file('cert', user.certData, user.certFile);
     const key = file('key', user.keyData, user.keyFile);
-    if (cert && key) group.push('--cert', cert, '--key', key);
-    if (user.token) group.push('-H', `Authorization: Bearer ${user.token}`);
-    for (const list of ONE_SHOT_LISTS)
-      group.push('-o', '/dev/null', '-w', '%{http_code} %{size_download}\\n', `${cluster.server.replace(/\/+$/, '')}${list}`);
-    if (i > 0) args.push('--next');
-    args.push(...group);
+    if (cert && key) tls.push('--cert', cert, '--key', key);
+    if (user.token) tls.push('-H', `Authorization: Bearer ${user.token}`);
+    // One group per Accept header (curl's options hold for the URLs of their --next group).
+    for (const accept of new Set(ONE_SHOT_LISTS.map((l) => l.accept))) {
+      if (groups++ > 0) args.push('--next');
+      args.push('--compressed', '-H', `Accept: ${accept}`, ...tls);
+      for (const list of ONE_SHOT_LISTS.filter((l) => l.accept === accept))
+        args.push('-o', '/dev/null', '-w', '%{http_code} %{size_download}\\n', `${cluster.server.replace(/\/+$/, '')}${list.path}`);
+    }
   });
   return args;
 }
