@@ -3,7 +3,7 @@
  * as it streams in: the 4-byte `k8s\0` magic, a runtime.Unknown envelope whose `raw` field holds
  * the List message, and in it the ListMeta and one length-delimited field per item. Each item's
  * bytes go to the caller as soon as they have all arrived, so a list of 50,000 pods is never
- * held whole, and the API server encodes it several times faster than as JSON.
+ * held whole; the API server spends less CPU on it and sends less than half the bytes of its JSON.
  */
 
 import { LEN, WireReader } from './wire.js';
