@@ -13,6 +13,12 @@ const CONTEXT_OPTIONS = ['context', 'hosting-context', 'control-plane-context'];
 /** Commands whose first argument is a rollout recorded in the cluster. */
 const ROLLOUT_COMMANDS = ['rollout resume', 'rollout abort', 'rollout watch'];
 
+/** The resources `get` prints (it also takes kubectl's short names, not offered). */
+const GET_RESOURCES: readonly [string, string][] = [
+  ['nodes', 'every node of the contexts'],
+  ['pods', 'the pods needing attention'],
+];
+
 /** Is the word being completed the rollout name of `rollout resume|abort|watch`? Then the cluster is asked. */
 export function wantsRolloutName(program: Command, words: readonly string[]): boolean {
   const before = words.slice(0, -1);
@@ -46,7 +52,12 @@ export async function completionLines(program: Command, words: string[], env: No
   };
   const model = completionModel(program, {
     option: Object.fromEntries(CONTEXT_OPTIONS.map((o) => [o, contexts])),
-    argument: Object.fromEntries(ROLLOUT_COMMANDS.map((c) => [`${c}:name`, offerRollouts])),
+    argument: {
+      ...Object.fromEntries(ROLLOUT_COMMANDS.map((c) => [`${c}:name`, offerRollouts])),
+      'get:resource': (complete) => {
+        for (const [name, what] of GET_RESOURCES) complete(name, what);
+      },
+    },
   });
   // tab prints with console.log: collect its lines.
   const lines: string[] = [];

@@ -67,6 +67,12 @@ describe('completion of commands and flags', () => {
     expect(await values(['completion', ''])).toEqual(['bash', 'zsh', 'fish']);
   });
 
+  it("get's resource: nodes and pods, by prefix, and flags after it", async () => {
+    expect(await values(['get', ''])).toEqual(['nodes', 'pods']);
+    expect(await values(['get', 'p'])).toEqual(['pods']);
+    expect(await values(['get', 'nodes', '--all'])).toEqual(['--all-contexts']);
+  });
+
   it('nothing for a flag that takes a free value', async () => {
     expect(await values(['rollout', 'create', '--name', ''])).toEqual([]);
   });
