@@ -60,13 +60,12 @@ export function ChecksPage({ state, ha, width, rows }: { state: WizardState['che
 /** Rows of `key` with `lines`, the key on the first only. */
 const keyed = (key: string, lines: string[]): [string, string][] => lines.map((l, i): [string, string] => [i === 0 ? key : '', l]);
 
-/** The bundle's rows: name and source, what the reference bundle is (wrapped to `width`), every image. */
+/** The bundle's rows: name and source, and what the reference bundle is (wrapped to `width`). */
 function bundleRows(bundle: PlanBundle, width: number): [string, string][] {
   const note = 'not a Nova release: upstream images, kube-scheduler standing in for nova-scheduler';
   return [
     ['Bundle', `${bundle.name} (${bundle.reference ? 'built-in' : bundle.source})`],
     ...(bundle.reference ? keyed('', wrap(note, Math.max(20, width - 19))) : []),
-    ...keyed('Images', bundle.images.length ? bundle.images : ['none']),
   ];
 }
 
@@ -110,7 +109,16 @@ export function PlanPage({
       ? `${outside.join(', ')} ${outside.length > 1 ? 'are' : 'is'} not the fleetdeck sandbox: press y to install the reference bundle there anyway (for a Nova release, start again with --bundle DIR, its install/ directory).`
       : 'Press enter to install.';
   const press = wrap(theme.text(readOnly ? 'Read-only mode: the install is refused (start fleetdeck without --read-only).' : ask), width);
-  const plan = [...planRows(choices, kubeconfigPath, userKubeconfig), ...(bundle ? bundleRows(bundle, width) : [])];
+  // The bundle right under the hosting context and namespace: on a short screen the rows below give way first.
+  const rows0 = planRows(choices, kubeconfigPath, userKubeconfig);
+  const plan = bundle
+    ? [
+        ...rows0.slice(0, 2),
+        ...bundleRows(bundle, width),
+        ...rows0.slice(2),
+        ...keyed('Images', bundle.images.length ? bundle.images : ['none']),
+      ]
+    : rows0;
   return (
     <Box flexDirection="column">
       <FitLines
