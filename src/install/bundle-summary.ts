@@ -4,7 +4,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { type Bundle, DEFAULT_BUNDLE_DIR, groupOf, isRecord, type KubeObject } from './bundle.js';
+import { type Bundle, DEFAULT_BUNDLE_DIR } from './bundle.js';
+import { bundleImages } from './bundle-images.js';
+
+export { bundleImages } from './bundle-images.js';
 
 /** The bundle as the plan names it (`-o json`: `bundle`). */
 export interface BundleSummary {
@@ -19,42 +22,6 @@ export interface BundleSummary {
 }
 
 export const REFERENCE_NAME = 'fleetdeck reference bundle';
-
-/** Kinds whose pod template is `spec.template.spec`. */
-const TEMPLATED = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job', 'ReplicationController']);
-
-/** The pod spec of a workload object (Pod, Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, CronJob), or undefined. */
-function podSpecOf(o: KubeObject): Record<string, unknown> | undefined {
-  const spec = o.spec;
-  if (!isRecord(spec)) return undefined;
-  const group = groupOf(o);
-  if (o.kind === 'Pod' && group === '') return spec;
-  const template = (t: unknown) => (isRecord(t) && isRecord(t.spec) ? t.spec : undefined);
-  if (TEMPLATED.has(o.kind) && ['', 'apps', 'batch'].includes(group)) return template(spec.template);
-  if (o.kind === 'CronJob' && group === 'batch') {
-    const job = spec.jobTemplate;
-    return isRecord(job) && isRecord(job.spec) ? template(job.spec.template) : undefined;
-  }
-  return undefined;
-}
-
-/** The images of the containers and init containers of every workload among `objs`, in order, each once. */
-export function bundleImages(objs: readonly KubeObject[]): string[] {
-  const images: string[] = [];
-  for (const o of objs) {
-    const pod = podSpecOf(o);
-    if (!pod) continue;
-    for (const key of ['initContainers', 'containers'] as const) {
-      const list = pod[key];
-      if (!Array.isArray(list)) continue;
-      for (const c of list) {
-        const image = isRecord(c) && typeof c.image === 'string' ? c.image.trim() : '';
-        if (image && !images.includes(image)) images.push(image);
-      }
-    }
-  }
-  return images;
-}
 
 const realpath = (p: string) => {
   try {

@@ -41,7 +41,8 @@ const imagesYaml = (names: (keyof typeof RELEASE_IMAGES)[]) =>
 /**
  * A release's install/ directory: the shared manifests in components/, base/control-plane and
  * base/agent kustomize overlays of them (resources, images, commonLabels), the guide's
- * apiserver.yaml and nova_crds.yaml beside the control plane's, and the example overlays.
+ * apiserver.yaml and nova_crds.yaml beside the control plane's, and the guide's overlays, those
+ * of the workload clusters pinning the agent's image.
  */
 function releaseDir(root: string): string {
   const dir = path.join(root, 'nova-v0.8.0', 'install');
@@ -59,8 +60,11 @@ function releaseDir(root: string): string {
   fs.mkdirSync(agent, { recursive: true });
   fs.writeFileSync(
     path.join(agent, 'kustomization.yaml'),
-    `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - ../../components/agent\n${imagesYaml(['elotl/nova-agent'])}`,
+    'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - ../../components/agent\n',
   );
+  // The agent's image pinned where the guide's `kubectl apply -k overlays/workload-cluster-N` takes it from.
+  for (const n of [1, 2])
+    fs.appendFileSync(path.join(dir, 'overlays', `workload-cluster-${n}`, 'kustomization.yaml'), imagesYaml(['elotl/nova-agent']));
   return dir;
 }
 

@@ -2,49 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_BUNDLE_DIR, type KubeObject, loadBundle } from '../../src/install/bundle.js';
-import {
-  bundleImages,
-  bundleLines,
-  isReferenceBundle,
-  REFERENCE_NAME,
-  referenceWarning,
-  summarizeBundle,
-} from '../../src/install/bundle-summary.js';
+import { DEFAULT_BUNDLE_DIR, loadBundle } from '../../src/install/bundle.js';
+import { bundleLines, isReferenceBundle, REFERENCE_NAME, referenceWarning, summarizeBundle } from '../../src/install/bundle-summary.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-bundle-summary-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
-
-const obj = (apiVersion: string, kind: string, name: string, spec: unknown): KubeObject => ({ apiVersion, kind, metadata: { name }, spec });
-const pod = (containers: string[], init: string[] = []) => ({
-  containers: containers.map((image, i) => ({ name: `c${i}`, image })),
-  ...(init.length ? { initContainers: init.map((image, i) => ({ name: `i${i}`, image })) } : {}),
-});
-
-describe('bundleImages', () => {
-  it('collects containers and init containers of every kind of workload, in order, each once', () => {
-    const objs = [
-      obj('v1', 'Service', 'apiserver', { type: 'LoadBalancer' }),
-      obj('apps/v1', 'Deployment', 'a', { template: { spec: pod(['reg/a:1'], ['reg/init:1']) } }),
-      obj('apps/v1', 'StatefulSet', 'etcd', { template: { spec: pod(['reg/etcd:3', 'reg/a:1']) } }),
-      obj('apps/v1', 'DaemonSet', 'ds', { template: { spec: pod(['reg/ds:2']) } }),
-      obj('batch/v1', 'Job', 'job', { template: { spec: pod(['reg/job:1']) } }),
-      obj('batch/v1', 'CronJob', 'cron', { jobTemplate: { spec: { template: { spec: pod(['reg/cron:1']) } } } }),
-      obj('v1', 'Pod', 'p', pod(['reg/pod:1'], ['reg/init:1'])),
-      obj('v1', 'ConfigMap', 'cm', undefined),
-    ];
-    expect(bundleImages(objs)).toEqual(['reg/init:1', 'reg/a:1', 'reg/etcd:3', 'reg/ds:2', 'reg/job:1', 'reg/cron:1', 'reg/pod:1']);
-  });
-
-  it('ignores custom kinds that look like workloads, containers without an image and missing templates', () => {
-    const objs = [
-      obj('example.com/v1', 'Deployment', 'custom', { template: { spec: pod(['not/this:1']) } }),
-      obj('apps/v1', 'Deployment', 'no-template', {}),
-      obj('apps/v1', 'Deployment', 'no-image', { template: { spec: { containers: [{ name: 'x' }, 'junk'] } } }),
-    ];
-    expect(bundleImages(objs)).toEqual([]);
-  });
-});
 
 describe('summarizeBundle', () => {
   it('says the built-in bundle is the reference one and lists its images', async () => {
