@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { DEFAULT_NAMESPACE, fleetFilePath, readFleetFile } from '../config/fleet-config.js';
 import { UsageError } from '../errors.js';
-import { loadBundle, type Bundle } from '../install/bundle.js';
+import { loadBundle } from '../install/bundle.js';
 import { runInstall, type InstallResult } from '../install/install.js';
 import { DEFAULT_TOPOLOGY_KEY, DEFAULT_VALIDITY_DAYS, type InstallOptions } from '../install/plan.js';
 import type { PrecheckResult } from '../install/prechecks/index.js';
@@ -16,6 +16,8 @@ import { lineReporter, write } from './install/lines.js';
 import { controlPlaneKubeconfigPath, fleetStatusCheck, resolve, type InstallCommandOptions, type Resolved } from './install/resolve.js';
 import { checksFor, runWizard } from './install/wizard.js';
 import { document, type OutputFormat } from '../output/format.js';
+import { bundleLines, referenceWarning } from '../install/bundle-summary.js';
+import { asksAboutReference, bundlePlan, type BundlePlan } from './install/bundle-plan.js';
 
 export { controlPlaneKubeconfigPath, type InstallCommandOptions } from './install/resolve.js';
 export { wizardDeps } from './install/wizard.js';
@@ -38,25 +40,32 @@ function installOptions(opts: InstallCommandOptions, r: Resolved, fleetFile: str
   };
 }
 
-function printPlan(o: InstallOptions, bundle: Bundle, rotateCerts: boolean): void {
+function printPlan(o: InstallOptions, plan: BundlePlan, rotateCerts: boolean): void {
   write('');
   write(
     `Plan: install the control plane into ${o.hosting.context}, namespace ${o.namespace}, ${o.ha ? `HA (3 replicas spread by ${o.topologyKey})` : 'single replica'},`,
   );
-  write(
-    `      certificates valid ${o.validityDays} days${rotateCerts ? ' (all regenerated: --rotate-certs)' : ''}, bundle ${bundle.source};`,
-  );
+  write(`      certificates valid ${o.validityDays} days${rotateCerts ? ' (all regenerated: --rotate-certs)' : ''};`);
   write(
     `      connect ${o.workloads.length ? o.workloads.map((w) => `${w.clusterName} (${w.context})`).join(', ') : 'no workload cluster'}; kubeconfig context ${o.controlPlaneContext} in ${o.kubeconfigPath}.`,
   );
+  for (const line of bundleLines(plan)) write(line);
+  if (asksAboutReference(plan)) write(`Note: ${referenceWarning(plan.notSandbox)}.`);
 }
 
 /** The install confirmed: --dry-run or --yes, else a y/N question on the terminal. */
-async function confirmed(opts: InstallCommandOptions, checks: PrecheckResult): Promise<boolean> {
+async function confirmed(opts: InstallCommandOptions, checks: PrecheckResult, plan: BundlePlan): Promise<boolean> {
   if (opts.dryRun || opts.yes) return true;
-  if (!interactive()) throw new UsageError('install changes clusters: confirm with --yes (or look first with --dry-run)');
+  const reference = asksAboutReference(plan) ? plan.notSandbox : undefined;
+  if (!interactive()) {
+    throw new UsageError(
+      reference
+        ? `install would put the reference bundle on ${reference.join(', ')}, not the fleetdeck sandbox: confirm with --yes, or pass --bundle DIR with a Nova release's install/ directory`
+        : 'install changes clusters: confirm with --yes (or look first with --dry-run)',
+    );
+  }
   const warned = checks.warnings ? ' despite the warnings above' : '';
-  if (await confirm(`Install${warned}?`)) return true;
+  if (await confirm(reference ? `Install the reference bundle on ${reference.join(', ')}${warned}?` : `Install${warned}?`)) return true;
   write('Nothing was changed.');
   return false;
 }
@@ -66,11 +75,12 @@ function runSteps(o: InstallOptions, publish: Parameters<typeof runInstall>[1]):
   return runInstall(o, publish, fleetStatusCheck, runSignal());
 }
 
-function printResult(output: OutputFormat, o: InstallOptions, checks: PrecheckResult, result: InstallResult): void {
+function printResult(output: OutputFormat, o: InstallOptions, plan: BundlePlan, checks: PrecheckResult, result: InstallResult): void {
   if (output !== 'text') {
     const json = {
       ok: result.ok,
       dryRun: o.dryRun,
+      bundle: plan,
       prechecks: checks.items,
       steps: result.steps,
       address: result.address ?? null,
@@ -108,6 +118,7 @@ export async function runInstallCommand(opts: InstallCommandOptions): Promise<nu
   if (opts.bundle !== undefined && !fs.existsSync(opts.bundle)) throw new UsageError(`bundle directory ${opts.bundle} does not exist`);
   const bundle = await loadBundle(opts.bundle);
   const installOpts = installOptions(opts, r, fleetFile);
+  const plan = bundlePlan(bundle, [r.hosting, ...r.workloads], r.loaded.files);
   const text = output === 'text';
 
   // 1. Prerequisite checks: failures block, warnings ask.
@@ -118,19 +129,20 @@ export async function runInstallCommand(opts: InstallCommandOptions): Promise<nu
   const checks = await checksFor(installOpts, bundle);
   if (text) write(formatChecklist(checks.items, { ascii }));
   if (checks.blocking) {
-    if (output !== 'text') write(document(output, { ok: false, prechecks: checks.items, steps: [] }));
+    if (output !== 'text') write(document(output, { ok: false, bundle: plan, prechecks: checks.items, steps: [] }));
     else write('Prerequisites not met: nothing was changed.');
     return 1;
   }
 
   // 2. The plan, confirmed.
-  if (text) printPlan(installOpts, bundle, opts.rotateCerts === true);
-  if (!(await confirmed(opts, checks))) return 1;
+  if (text) printPlan(installOpts, plan, opts.rotateCerts === true);
+  else if (asksAboutReference(plan)) process.stderr.write(`fleetdeck: note: ${referenceWarning(plan.notSandbox)}\n`);
+  if (!(await confirmed(opts, checks, plan))) return 1;
 
   // 3. The steps, live.
   if (text) write(opts.dryRun ? '\nDry run (nothing is changed):' : '');
   const result = await runSteps(installOpts, text ? lineReporter(ascii) : () => {});
-  printResult(output, installOpts, checks, result);
+  printResult(output, installOpts, plan, checks, result);
   return result.ok ? 0 : 1;
 }
 

@@ -11,6 +11,7 @@ import { PACKAGE_ROOT } from '../paths.js';
 import { type Bundle, groupOf, isRecord, KUSTOMIZATION_FILES, type KubeObject, type LoadBundleOptions } from './bundle-objects.js';
 import { renderKustomization } from './bundle-kustomize.js';
 import { loadFile, type Loaded, parseYaml, unique } from './bundle-yaml.js';
+import { agentOverlayImages, kustomizationImages, withImages } from './bundle-images.js';
 
 export * from './bundle-objects.js';
 export { forNamespace, withClusterName, withHA, withoutHA } from './bundle-transforms.js';
@@ -32,7 +33,9 @@ export const DEFAULT_BUNDLE_DIR = path.join(PACKAGE_ROOT, 'src', 'install', 'bun
  * beside a kustomization that it does not use are part of the bundle too: Nova's install
  * guide applies `apiserver.yaml` and `nova_crds.yaml` on their own with `kubectl create -f`.
  *
- * `dir` may also be a directory holding such an `install/` directory.
+ * `dir` may also be a directory holding such an `install/` directory. The `images:` of the
+ * overlays the guide installs with (`overlays/cp-ha`, `overlays/workload-cluster-*`) are applied
+ * to the control plane and the agent: a release that pins its images there runs those.
  *
  * @throws UserError when the layout is wrong, a file is not valid YAML (naming file and line),
  *   a document is not a Kubernetes object, the apiserver Service is missing, an object is
@@ -57,11 +60,20 @@ export async function loadBundle(dir: string = DEFAULT_BUNDLE_DIR, opts: LoadBun
     );
   }
   const isCrd = (o: KubeObject) => o.kind === 'CustomResourceDefinition' && groupOf(o) === 'apiextensions.k8s.io';
+  // The images the guide's overlays pin (kubectl apply -k overlays/cp-ha, overlays/workload-cluster-N).
+  const cpImages = await kustomizationImages(path.join(root, 'overlays', 'cp-ha'));
+  const agentImages = await agentOverlayImages(root);
   return {
     service: service.obj,
-    controlPlane: cp.filter((l) => l !== service && !isCrd(l.obj)).map((l) => l.obj),
+    controlPlane: withImages(
+      cp.filter((l) => l !== service && !isCrd(l.obj)).map((l) => l.obj),
+      cpImages,
+    ),
     crds: cp.filter((l) => isCrd(l.obj)).map((l) => l.obj),
-    agent: agent.map((l) => l.obj),
+    agent: withImages(
+      agent.map((l) => l.obj),
+      agentImages,
+    ),
     source: root,
   };
 }

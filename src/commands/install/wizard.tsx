@@ -13,6 +13,7 @@ import type { WizardChoices } from '../../screens/install/use-wizard-state.js';
 import { asciiOnly, colorEnabled } from '../../session/options.js';
 import { onStop } from '../../session/signals.js';
 import { controlPlaneKubeconfigPath, fleetStatusCheck, parseWorkloads, type InstallCommandOptions } from './resolve.js';
+import { bundlePlan, type BundlePlan } from './bundle-plan.js';
 
 /** The wizard's first answers, from the flags. */
 function initialChoices(opts: InstallCommandOptions): Partial<WizardChoices> {
@@ -80,9 +81,22 @@ export async function wizardDeps(
   const initial = initialChoices(opts);
   const controlPlaneContext = opts.controlPlaneContext ?? DEFAULT_CONTROL_PLANE_CONTEXT;
   const bundle = await loadBundle(opts.bundle);
+  // The plan page draws often: the sandbox is looked up once per choice of clusters.
+  const plans = new Map<string, BundlePlan>();
+  const planFor = (c: WizardChoices): BundlePlan => {
+    const key = JSON.stringify([c.hosting, c.workloads]);
+    let plan = plans.get(key);
+    if (!plan) {
+      const o = optionsFor(opts, loaded, fleetFile, c);
+      plan = bundlePlan(bundle, [o.hosting, ...o.workloads], loaded.files);
+      plans.set(key, plan);
+    }
+    return plan;
+  };
   return {
     contexts,
     initial,
+    bundle: planFor,
     kubeconfigPath: controlPlaneKubeconfigPath(fleetFile, controlPlaneContext),
     ...(loaded.files[0] ? { userKubeconfig: loaded.files[0] } : {}),
     runChecks: (c, onProgress) => checksFor(optionsFor(opts, loaded, fleetFile, c), bundle, onProgress),

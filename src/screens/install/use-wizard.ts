@@ -20,11 +20,15 @@ type RunInstall = (choices: WizardChoices, onProgress: (items: CheckItem[]) => v
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
-/** Esc back, Ctrl-C leaves; on the checks page enter/r/n, on the plan enter (unless read-only) and m. */
+/**
+ * Esc back, Ctrl-C leaves; on the checks page enter/r/n, on the plan enter (unless read-only) and
+ * m. With `askReference` (the reference bundle on a cluster that is not the sandbox) the plan
+ * installs on y instead of enter.
+ */
 export function useWizardKeys(
   state: WizardState,
   dispatch: Dispatch<WizardAction>,
-  opts: { readOnly: boolean; userKubeconfig?: string; onExit: (code: number) => void },
+  opts: { readOnly: boolean; askReference?: boolean; userKubeconfig?: string; onExit: (code: number) => void },
 ) {
   const { page, choices } = state;
   useInput((input, key) => {
@@ -39,7 +43,8 @@ export function useWizardKeys(
       else if (input === 'r') dispatch({ type: 'rerunChecks' });
       else if (input === 'n' && choices.ha) dispatch({ type: 'withoutHA' });
     }
-    if (page === 'plan' && key.return && !opts.readOnly) dispatch({ type: 'install' });
+    const install = opts.askReference ? input === 'y' : key.return;
+    if (page === 'plan' && install && !opts.readOnly) dispatch({ type: 'install' });
     if (page === 'plan' && input === 'm' && opts.userKubeconfig) dispatch({ type: 'toggleMerge' });
   });
 }

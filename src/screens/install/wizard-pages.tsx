@@ -5,6 +5,12 @@ import { FitLines } from '../../components/fit/index.js';
 import { truncate, useTheme, wrap } from '../../components/theme/index.js';
 import type { CheckItem } from '../../checklist/checklist.js';
 import type { WizardChoices, WizardState } from './use-wizard-state.js';
+import type { BundleSummary } from '../../install/bundle-summary.js';
+
+/** The bundle on the plan page; `notSandbox`: the reference bundle's targets outside the sandbox (y confirms). */
+export interface PlanBundle extends BundleSummary {
+  notSandbox?: string[];
+}
 
 export function NoOthers({ width, onContinue }: { width: number; onContinue: () => void }) {
   const theme = useTheme();
@@ -51,6 +57,18 @@ export function ChecksPage({ state, ha, width, rows }: { state: WizardState['che
   return <ChecklistWithSummary items={state.items} summary={summary} width={width} rows={rows} />;
 }
 
+/** Rows of `key` with `lines`, the key on the first only. */
+const keyed = (key: string, lines: string[]): [string, string][] => lines.map((l, i): [string, string] => [i === 0 ? key : '', l]);
+
+/** The bundle's rows: name and source, and what the reference bundle is (wrapped to `width`). */
+function bundleRows(bundle: PlanBundle, width: number): [string, string][] {
+  const note = 'not a Nova release: upstream images, kube-scheduler standing in for nova-scheduler';
+  return [
+    ['Bundle', `${bundle.name} (${bundle.reference ? 'built-in' : bundle.source})`],
+    ...(bundle.reference ? keyed('', wrap(note, Math.max(20, width - 19))) : []),
+  ];
+}
+
 function planRows(choices: WizardChoices, kubeconfigPath?: string, userKubeconfig?: string): [string, string][] {
   return [
     ['Hosting context', choices.hosting ?? '?'],
@@ -74,6 +92,7 @@ export function PlanPage({
   rows,
   kubeconfigPath,
   userKubeconfig,
+  bundle,
 }: {
   choices: WizardChoices;
   readOnly: boolean;
@@ -81,13 +100,25 @@ export function PlanPage({
   rows: number;
   kubeconfigPath?: string;
   userKubeconfig?: string;
+  bundle?: PlanBundle;
 }) {
   const theme = useTheme();
-  const press = wrap(
-    theme.text(readOnly ? 'Read-only mode: the install is refused (start fleetdeck without --read-only).' : 'Press enter to install.'),
-    width,
-  );
-  const plan = planRows(choices, kubeconfigPath, userKubeconfig);
+  const outside = bundle?.notSandbox ?? [];
+  const ask =
+    outside.length > 0
+      ? `${outside.join(', ')} ${outside.length > 1 ? 'are' : 'is'} not the fleetdeck sandbox: press y to install the reference bundle there anyway (for a Nova release, start again with --bundle DIR, its install/ directory).`
+      : 'Press enter to install.';
+  const press = wrap(theme.text(readOnly ? 'Read-only mode: the install is refused (start fleetdeck without --read-only).' : ask), width);
+  // The bundle right under the hosting context and namespace: on a short screen the rows below give way first.
+  const rows0 = planRows(choices, kubeconfigPath, userKubeconfig);
+  const plan = bundle
+    ? [
+        ...rows0.slice(0, 2),
+        ...bundleRows(bundle, width),
+        ...rows0.slice(2),
+        ...keyed('Images', bundle.images.length ? bundle.images : ['none']),
+      ]
+    : rows0;
   return (
     <Box flexDirection="column">
       <FitLines

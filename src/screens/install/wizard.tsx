@@ -4,9 +4,10 @@ import type { CheckItem } from '../../checklist/checklist.js';
 import { ChoicePage } from './choice-page.js';
 import { type ChecksOutcome, type InstallOutcome, useChecksRun, useInstallRun, useWizardKeys } from './use-wizard.js';
 import { useWizardState, type WizardChoices, type WizardPage, type WizardState } from './use-wizard-state.js';
-import { ChecksPage, PlanPage, ProgressPage } from './wizard-pages.js';
+import { ChecksPage, type PlanBundle, PlanPage, ProgressPage } from './wizard-pages.js';
 
 export type { ChecksOutcome, InstallOutcome } from './use-wizard.js';
+export type { PlanBundle } from './wizard-pages.js';
 
 /** The wizard's link to the clusters: the contexts, and the checks and the install as functions of the choices. */
 export interface InstallerDeps {
@@ -16,6 +17,8 @@ export interface InstallerDeps {
   /** Where the control plane's kubeconfig is written, and the user's kubeconfig it can be merged into. */
   kubeconfigPath?: string;
   userKubeconfig?: string;
+  /** The bundle the install uses, and (reference bundle) the chosen contexts that are not the sandbox. */
+  bundle?: (choices: WizardChoices) => PlanBundle;
   runChecks: (choices: WizardChoices, onProgress: (items: CheckItem[]) => void) => Promise<ChecksOutcome>;
   runInstall: (choices: WizardChoices, onProgress: (items: CheckItem[]) => void, signal?: AbortSignal) => Promise<InstallOutcome>;
 }
@@ -44,7 +47,7 @@ const TITLES: Record<WizardPage, string> = {
 
 const PAGES: WizardPage[] = ['hosting', 'namespace', 'workloads', 'names', 'ha', 'topology', 'validity', 'checks', 'plan', 'progress'];
 
-function keyLine(page: WizardPage, checksDone: boolean, installDone: boolean, ha: boolean): string {
+function keyLine(page: WizardPage, checksDone: boolean, installDone: boolean, ha: boolean, askReference: boolean): string {
   switch (page) {
     case 'hosting':
     case 'ha':
@@ -54,7 +57,7 @@ function keyLine(page: WizardPage, checksDone: boolean, installDone: boolean, ha
     case 'checks':
       return checksDone ? `enter continue (if nothing failed) · r run again${ha ? ' · n without HA' : ''} · esc back` : 'checking…';
     case 'plan':
-      return 'enter install · esc back · ctrl-c quit';
+      return askReference ? 'y install the reference bundle · esc back · ctrl-c quit' : 'enter install · esc back · ctrl-c quit';
     case 'progress':
       return installDone ? 'q done' : 'installing… (ctrl-c stops; run the install again to continue)';
     default:
@@ -74,7 +77,7 @@ function PageBody({
   rows: number;
   dispatch: Parameters<typeof ChoicePage>[0]['dispatch'];
 }) {
-  const { width, readOnly, kubeconfigPath, userKubeconfig } = props;
+  const { width, readOnly, kubeconfigPath, userKubeconfig, bundle } = props;
   switch (state.page) {
     case 'checks':
       return <ChecksPage state={state.checks} ha={state.choices.ha} width={width} rows={rows} />;
@@ -87,6 +90,7 @@ function PageBody({
           rows={rows}
           {...(kubeconfigPath ? { kubeconfigPath } : {})}
           {...(userKubeconfig ? { userKubeconfig } : {})}
+          {...(bundle ? { bundle: bundle(state.choices) } : {})}
         />
       );
     case 'progress':
@@ -109,14 +113,15 @@ export function InstallWizard(props: WizardProps) {
   const theme = useTheme();
   const [state, dispatch] = useWizardState(initial);
   const { page, choices } = state;
-  useWizardKeys(state, dispatch, { readOnly, ...(userKubeconfig ? { userKubeconfig } : {}), onExit });
+  const askReference = page === 'plan' && (props.bundle?.(choices).notSandbox?.length ?? 0) > 0;
+  useWizardKeys(state, dispatch, { readOnly, askReference, ...(userKubeconfig ? { userKubeconfig } : {}), onExit });
   useChecksRun(state, dispatch, runChecks);
   useInstallRun(state, dispatch, runInstall);
 
   const step = PAGES.indexOf(page) + 1;
   const currentName = choices.workloads[state.nameIndex];
   const title = `Install · ${step}/${PAGES.length} ${TITLES[page]}${page === 'names' && currentName ? ` for ${currentName}` : ''}`;
-  const keys = wrap(theme.text(keyLine(page, state.checks?.done === true, state.progress?.done === true, choices.ha)), width);
+  const keys = wrap(theme.text(keyLine(page, state.checks?.done === true, state.progress?.done === true, choices.ha, askReference)), width);
   const error = state.error ? wrap(theme.text(state.error), width) : [];
   const gap = height >= ROWS_FOR_GAPS ? 1 : 0;
   const rows = Math.max(3, height - 1 - 2 * gap - keys.length - error.length);
