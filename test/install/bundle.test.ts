@@ -675,7 +675,7 @@ describe('vendor bundles (--bundle DIR)', () => {
       '--cluster-name=kind-workload-2',
       '--kubeconfig=/etc/nova/init/kubeconfig',
     ]);
-  });
+  }, 60_000);
 
   it.skipIf(!hasKubectl)('a failing kustomization: kubectl error in one line', async () => {
     const dir = tree('kustomize-fails', {
