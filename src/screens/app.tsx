@@ -1,4 +1,4 @@
-import { Box, useWindowSize } from 'ink';
+import { Box } from 'ink';
 import { Activity, type Dispatch } from 'react';
 import { useStore } from 'zustand';
 import { Banner, bannerLines } from '../components/banner/index.js';
@@ -19,8 +19,7 @@ import { RolloutsTab } from './rollouts/rollouts-tab.js';
 import { StatusScreen } from './status.js';
 import { StorageTab } from './storage/storage-tab.js';
 import { TAB_TITLES } from './tabs.js';
-import { tooSmall } from './min-size.js';
-import { TooSmall } from './too-small.js';
+import { SizeGate } from './size-gate.js';
 import { useAppKeys } from './use-app-keys.js';
 import { useAppState, type AppAction, type AppState } from './use-app-state.js';
 import { useAppTabs, type AppActions, type AppTabs } from './use-app-tabs.js';
@@ -52,26 +51,8 @@ export function App(props: AppProps) {
   const color = colorAllowed(props.ui.color);
   return (
     <UiProvider value={{ ascii: props.ui.ascii, color }}>
-      <SizeGate {...props} />
+      <SizeGate onQuit={props.onQuit}>{(columns, rows) => <Dashboard {...props} columns={columns} rows={rows} />}</SizeGate>
     </UiProvider>
-  );
-}
-
-/**
- * Below the minimum size, one line says so; the dashboard stays mounted but hidden (an
- * Activity: its state kept, its keys and timers paused) and comes back as it was.
- */
-function SizeGate(props: AppProps) {
-  const { columns, rows } = useWindowSize();
-  const small = tooSmall(columns, rows);
-  return (
-    <>
-      {small ? <TooSmall columns={columns} rows={rows} onQuit={props.onQuit} /> : null}
-      {/* The size comes as props: the tree shown again is drawn at the size it is shown at. */}
-      <Activity mode={small ? 'hidden' : 'visible'}>
-        <Dashboard {...props} columns={columns} rows={rows} />
-      </Activity>
-    </>
   );
 }
 

@@ -9,6 +9,7 @@ import { runPrechecks } from '../../install/prechecks/index.js';
 import { configForContext, contextInfos, loadKubeconfig, type LoadedKubeconfig } from '../../kube/kubeconfig.js';
 import { colorAllowed, UiProvider } from '../../components/theme/index.js';
 import { InstallWizard, type InstallerDeps } from '../../screens/install/wizard.js';
+import { SizeGate } from '../../screens/size-gate.js';
 import type { WizardChoices } from '../../screens/install/use-wizard-state.js';
 import { asciiOnly, colorEnabled } from '../../session/options.js';
 import { onStop } from '../../session/signals.js';
@@ -127,14 +128,18 @@ export async function runWizard(opts: InstallCommandOptions, fleetFile: string):
     const cancelStop = onStop(() => exit(1));
     app = render(
       <UiProvider value={{ ascii: asciiOnly(opts), color: colorAllowed(colorEnabled(opts)) }}>
-        <InstallWizard
-          {...deps}
-          readOnly={opts.readOnly === true}
-          width={Math.max(40, (process.stdout.columns ?? 80) - 1)}
-          height={Math.max(12, (process.stdout.rows ?? 24) - 1)}
-          runInstall={(c, onProgress) => deps.runInstall(c, onProgress, abort.signal)}
-          onExit={exit}
-        />
+        <SizeGate onQuit={() => exit(130)}>
+          {(columns, rows) => (
+            <InstallWizard
+              {...deps}
+              readOnly={opts.readOnly === true}
+              width={columns - 1}
+              height={rows - 1}
+              runInstall={(c, onProgress) => deps.runInstall(c, onProgress, abort.signal)}
+              onExit={exit}
+            />
+          )}
+        </SizeGate>
       </UiProvider>,
       { exitOnCtrlC: false, maxFps: 12 },
     );
