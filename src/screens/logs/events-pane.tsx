@@ -28,7 +28,6 @@ export function EventsPane({ events, error, about, width, height }: EventsPanePr
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
       <Text bold>{theme.text(truncate(`Events of ${about}`, width, theme.ellipsis))}</Text>
       {body.slice(0, Math.max(0, height - 1)).map((r, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: a row is its place in the pane
         <Text key={i} bold={r.head} color={r.warn ? theme.color('warn') : undefined} dimColor={!r.head && !r.warn}>
           {theme.text(truncate(r.text, width, theme.ellipsis))}
         </Text>
