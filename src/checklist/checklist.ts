@@ -3,6 +3,7 @@
  * fine, warning or failed, each with an optional detail and a hint for what to do.
  * Plain data, so workflows and reporters produce it without React.
  */
+import { formatDuration } from '../duration.js';
 
 export type CheckState = 'pending' | 'running' | 'ok' | 'warn' | 'fail' | 'info';
 
@@ -21,26 +22,6 @@ export interface CheckItem {
   /** How long the step took, or has been running (install steps, rollout nodes). */
   elapsedMs?: number;
   children?: CheckItem[];
-}
-
-/**
- * "0.4s", "12s", "2m05s". With `coarse` (durations of minutes and hours: timeouts, ETAs, ages):
- * whole seconds, zero parts left out, hours — "45s", "3m10s", "15m", "1h05m", "2h".
- */
-export function formatElapsed(ms: number, opts: { coarse?: boolean } = {}): string {
-  if (opts.coarse) return formatCoarse(ms);
-  if (ms < 10_000) return `${(ms / 1000).toFixed(1)}s`;
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s}s`;
-  return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
-}
-
-function formatCoarse(ms: number): string {
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return s % 60 ? `${m}m${String(s % 60).padStart(2, '0')}s` : `${m}m`;
-  return m % 60 ? `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m` : `${Math.floor(m / 60)}h`;
 }
 
 export interface SymbolOptions {
@@ -143,7 +124,7 @@ export function formatChecklist(items: readonly CheckItem[], opts: SymbolOptions
       if (line.kind === 'hint') return `${indent}  ${item.hint ?? ''}`;
       const body = item.detail !== undefined ? `* ${item.label}... ${item.detail}` : item.bullet ? `* ${item.label}` : item.label;
       const symbol = item.state === 'info' ? '' : ` ${checkSymbol(item.state, opts)}`;
-      const elapsed = item.elapsedMs !== undefined ? ` (${formatElapsed(item.elapsedMs)})` : '';
+      const elapsed = item.elapsedMs !== undefined ? ` (${formatDuration(item.elapsedMs)})` : '';
       return `${indent}${body}${elapsed}${symbol}`;
     })
     .join('\n');

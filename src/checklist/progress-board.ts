@@ -4,7 +4,8 @@
  * ids from its top row), carry a detail and a hint, and know how long they ran. Plain data: the
  * board reports the whole list as CheckItem[] on every change; the clock is a parameter.
  */
-import { type CheckItem, type CheckState, formatElapsed } from './checklist.js';
+import { formatDuration } from '../duration.js';
+import type { CheckItem, CheckState } from './checklist.js';
 
 /** A row's id, or the path of ids from a top row down to a child. */
 export type RowKey = string | readonly string[];
@@ -113,7 +114,7 @@ export class ProgressBoard {
   /** The elapsed time of a row as people read it ("0.4s", "2m05s"), when it has one. */
   elapsed(key: RowKey): string | undefined {
     const ms = this.snap(this.row(key), this.now()).elapsedMs;
-    return ms === undefined ? undefined : formatElapsed(ms);
+    return ms === undefined ? undefined : formatDuration(ms);
   }
 
   state(key: RowKey): CheckState {

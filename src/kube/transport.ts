@@ -13,6 +13,7 @@ import { pipeline, Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { ResponseContext, wrapHttpLibrary, type HttpLibrary, type RequestContext } from '@kubernetes/client-node';
 import type { Dispatcher } from 'undici';
+import { formatDuration } from '../duration.js';
 import { tlsPending } from './pool.js';
 import { requestTimeout } from './request-timeout.js';
 
@@ -47,15 +48,6 @@ export function setRequestDeadline(ctx: RequestContext, ms: number): void {
 /** A deadline of the transport ran out: the message says which one. */
 export class TransportTimeout extends Error {
   override name = 'TransportTimeout';
-}
-
-/** "5s", "1m30s", "500ms". */
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${ms}ms`;
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  return s % 60 ? `${m}m${s % 60}s` : `${m}m`;
 }
 
 /** A collection path (a list, or a watch of it): /api/v1/pods, /apis/apps/v1/namespaces/x/deployments. */
@@ -96,11 +88,11 @@ type Phase = 'connecting' | 'waiting' | 'receiving' | 'done';
 
 function timeoutMessage(phase: Phase, ms: number, pool: Dispatcher): string {
   if (phase === 'connecting') {
-    if (tlsPending(pool)) return `no TLS handshake within ${formatDuration(ms)} (TCP connect ok)`;
-    return `connect timed out after ${formatDuration(ms)}`;
+    if (tlsPending(pool)) return `no TLS handshake within ${formatDuration(ms, 'deadline')} (TCP connect ok)`;
+    return `connect timed out after ${formatDuration(ms, 'deadline')}`;
   }
-  if (phase === 'waiting') return `no response from the server within ${formatDuration(ms)} (connect ok)`;
-  return `the response did not finish within ${formatDuration(ms)}`;
+  if (phase === 'waiting') return `no response from the server within ${formatDuration(ms, 'deadline')} (connect ok)`;
+  return `the response did not finish within ${formatDuration(ms, 'deadline')}`;
 }
 
 /** Forwards every callback of a request, noting when it was sent (connected) and answered. */

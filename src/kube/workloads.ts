@@ -7,6 +7,7 @@ import type { KubeConfig, V1ContainerStatus, V1Pod } from '@kubernetes/client-no
 import { UserError } from '../errors.js';
 import { makeJsonClient, statusCode } from './client.js';
 import { listJsonPaged } from './list.js';
+import { type LabelSelector, selectorString } from './selector.js';
 import { ResilientWatch, type WatchEventType } from './watch.js';
 
 export type WorkloadKind = 'deployment' | 'statefulset' | 'daemonset';
@@ -83,35 +84,16 @@ export function summarizeLogPod(pod: V1Pod): LogPod {
 export async function readWorkloadSelector(kc: KubeConfig, namespace: string, kind: WorkloadKind, name: string): Promise<string> {
   const client = makeJsonClient(kc);
   const path = `/apis/apps/v1/namespaces/${encodeURIComponent(namespace)}/${PLURAL[kind]}/${encodeURIComponent(name)}`;
-  let obj: { spec?: { selector?: WorkloadSelector } };
+  let obj: { spec?: { selector?: LabelSelector } };
   try {
     obj = await client.get(path);
   } catch (err) {
     if (statusCode(err) === 404) throw new UserError(`${kind} "${name}" not found in namespace ${namespace}`);
     throw err;
   }
-  const text = selectorText(obj.spec?.selector);
+  const text = obj.spec?.selector ? selectorString(obj.spec.selector) : '';
   if (!text) throw new UserError(`${kind} "${name}" in namespace ${namespace} has no pod selector`);
   return text;
-}
-
-interface WorkloadSelector {
-  matchLabels?: Record<string, string>;
-  matchExpressions?: { key: string; operator: string; values?: string[] }[];
-}
-
-/** A metav1.LabelSelector as the `labelSelector` query parameter. */
-export function selectorText(sel: WorkloadSelector | undefined): string {
-  if (!sel) return '';
-  const parts = Object.entries(sel.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`);
-  for (const e of sel.matchExpressions ?? []) {
-    const values = `(${(e.values ?? []).join(',')})`;
-    if (e.operator === 'In') parts.push(`${e.key} in ${values}`);
-    else if (e.operator === 'NotIn') parts.push(`${e.key} notin ${values}`);
-    else if (e.operator === 'Exists') parts.push(e.key);
-    else if (e.operator === 'DoesNotExist') parts.push(`!${e.key}`);
-  }
-  return parts.join(',');
 }
 
 function queryParams(q: PodQuery): Record<string, string> {

@@ -1,15 +1,12 @@
 /** Pending CertificateSigningRequests as text: their age, subject and the lines `fleetdeck approve` prints. */
+import { formatDuration } from '../duration.js';
 import type { CsrSummary } from '../kube/csr.js';
 
 /** "45s", "12m", "3h", "2d". */
 export function ageOf(created: string | undefined, now = Date.now()): string {
   if (!created) return '?';
-  const s = Math.max(0, Math.floor((now - Date.parse(created)) / 1000));
-  if (Number.isNaN(s)) return '?';
-  if (s < 120) return `${s}s`;
-  if (s < 7200) return `${Math.floor(s / 60)}m`;
-  if (s < 172_800) return `${Math.floor(s / 3600)}h`;
-  return `${Math.floor(s / 86_400)}d`;
+  const at = Date.parse(created);
+  return Number.isNaN(at) ? '?' : formatDuration(now - at, 'kubectl-age');
 }
 
 /** The requested subject: "CN=…, O=…", or "(empty)". */

@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { formatElapsed } from '../checklist/checklist.js';
+import { formatDuration } from '../duration.js';
 import type { LeaseHold } from '../kube/lease.js';
 import { CLI_PATH } from '../paths.js';
 import { OWNER_STALE_MS, type RolloutOwner, type RolloutState } from './types.js';
@@ -111,9 +111,7 @@ export function legacyHold(owner: RolloutOwner): Pick<LeaseHold, 'holderIdentity
 export function livenessText(l: OwnerLiveness): string {
   if (l.state === 'live') return 'live';
   if (l.state === 'dead') return `dead (${l.reason})`;
-  return Number.isFinite(l.renewAgeMs)
-    ? `expired (not renewed for ${formatElapsed(l.renewAgeMs, { coarse: true })})`
-    : 'expired (never renewed)';
+  return Number.isFinite(l.renewAgeMs) ? `expired (not renewed for ${formatDuration(l.renewAgeMs, 'span')})` : 'expired (never renewed)';
 }
 
 /** A rollout's holder as seen now: identity, liveness, and the Lease's renewal. */

@@ -2,7 +2,8 @@
  * What a screen or a line shows of a rollout (pure): the ETA, a node's phase and detail, the
  * node rows (checklist model), the one-line summary, and the changes worth a line.
  */
-import { formatElapsed, type CheckItem, type CheckState } from '../checklist/checklist.js';
+import type { CheckItem, CheckState } from '../checklist/checklist.js';
+import { formatDuration } from '../duration.js';
 import { ACTIVE_PHASES, isoMs as ms, type NodePhase, type NodeStatus, type ReplaceMode, type RolloutState } from './types.js';
 
 /**
@@ -114,7 +115,7 @@ export function rolloutSummary(state: RolloutState, now: number): string {
   const done = state.nodes.filter((n) => n.phase === 'done').length;
   const parts: string[] = [state.phase, `${done}/${state.nodes.length} nodes done`];
   const eta = state.phase === 'Running' ? etaMs(state, now) : undefined;
-  if (eta !== undefined && eta > 0) parts.push(`ETA ${formatElapsed(eta, { coarse: true })}`);
+  if (eta !== undefined && eta > 0) parts.push(`ETA ${formatDuration(eta, 'span')}`);
   if (state.message) parts.push(state.message);
   return parts.join(' · ');
 }

@@ -48,7 +48,9 @@ describe('fleetdeck approve on a sandbox cluster', () => {
     // The read-only user can list but not approve: the server says so in one line.
     const roUser = await runCli(['approve', '--kubeconfig', readOnlyKubeconfig, '--context', CONTEXT, `${f.P}-cli-1`, '--yes']);
     expect(roUser.code).toBe(1);
-    expect(roUser.stdout + roUser.stderr).toMatch(/HTTP 403/);
+    // The refusal is an error: on stderr, one line, not among the results on stdout.
+    expect(roUser.stderr.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^fleetdeck: ${f.P}-cli-1: .*HTTP 403`))]);
+    expect(roUser.stdout).not.toMatch(/403/);
 
     const byName = await runCli(['approve', ...base, `${f.P}-cli-1`, '--yes']);
     expect(byName.code, byName.stdout + byName.stderr).toBe(0);

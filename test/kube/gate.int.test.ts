@@ -12,12 +12,19 @@ import { eventually, runCli } from '../helpers/cli.js';
 /** The admin user of the sandbox kubeconfig: RBAC lets it change anything, so only the gate can stop it. */
 const ADMIN = ADMIN_USER;
 
-/** Every command that changes a cluster, run as a user would with --read-only. */
+/**
+ * Every command that changes a cluster, run as a user would with --read-only. The others only
+ * read (status, get, certs, logs, preflight, storage estimate, rollout list|watch) or work on
+ * local processes (sandbox). The dashboard's tabs: test/feeds/feeds.int.test.ts.
+ */
 const MUTATING: string[][] = [
   ['install', '--hosting-context', 'kind-cp', '--workload', 'kind-workload-1', '--yes'],
   ['uninstall', '--hosting-context', 'kind-cp', '--workload', 'kind-workload-1', '--yes'],
   ['rollout', 'create', '--context', 'kind-workload-1', '--node', 'workload-1-node-2', '--yes'],
+  ['rollout', 'create', '--context', 'kind-workload-1', '--node', 'workload-1-node-2', '--in-cluster', '--yes'],
   ['rollout', 'resume', 'rollout-x', '--context', 'kind-workload-1'],
+  ['rollout', 'resume', 'rollout-x', '--context', 'kind-workload-1', '--in-cluster', '--yes'],
+  ['rollout', 'cleanup', '--context', 'kind-workload-1', '--yes'],
   ['rollout', 'abort', 'rollout-x', '--context', 'kind-workload-1', '--yes'],
   ['approve', '--context', 'kind-workload-1', '--all-from', 'system:node:workload-1-node-2', '--yes'],
   ['approve', '--context', 'kind-workload-1', '--deny', 'csr-x', '--yes'],

@@ -1,23 +1,6 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { selectorText, summarizeLogPod } from '../../src/kube/workloads.js';
-
-describe('selectorText', () => {
-  it('turns a LabelSelector into the labelSelector query', () => {
-    expect(
-      selectorText({
-        matchLabels: { app: 'web' },
-        matchExpressions: [
-          { key: 'tier', operator: 'In', values: ['a', 'b'] },
-          { key: 'env', operator: 'NotIn', values: ['dev'] },
-          { key: 'has', operator: 'Exists' },
-          { key: 'not', operator: 'DoesNotExist' },
-        ],
-      }),
-    ).toBe('app=web,tier in (a,b),env notin (dev),has,!not');
-    expect(selectorText(undefined)).toBe('');
-  });
-});
+import { summarizeLogPod } from '../../src/kube/workloads.js';
 
 describe('summarizeLogPod', () => {
   it('keeps containers, init containers, their states and the default container', () => {

@@ -1,5 +1,6 @@
 /** What `fleetdeck rollout` prints: a line (or a JSON object) per change, the plan, the dry run, the result. */
-import { formatElapsed, toAscii } from '../../checklist/checklist.js';
+import { toAscii } from '../../checklist/checklist.js';
+import { formatDuration } from '../../duration.js';
 import type { DrainAction, PodClassification } from '../../rollout/drain/filters.js';
 import type { Plan } from '../../rollout/plan.js';
 import type { RolloutDryRun } from '../../rollout/runner/dry-run.js';
@@ -9,7 +10,7 @@ import { clock } from '../../store/selectors.js';
 import { type OutputFormat, streamItem } from '../../output/format.js';
 
 export const write = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
-const duration = (ms: number) => formatElapsed(ms, { coarse: true });
+const duration = (ms: number) => formatDuration(ms, 'span');
 const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
 
 const ACTION_TEXT: Record<DrainAction, string> = {

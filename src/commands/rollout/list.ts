@@ -1,5 +1,6 @@
 /** `fleetdeck rollout list`: the rollouts recorded in a cluster, as rows (JSON) or a table. */
-import { formatElapsed, toAscii } from '../../checklist/checklist.js';
+import { toAscii } from '../../checklist/checklist.js';
+import { formatDuration } from '../../duration.js';
 import { livenessText, parseHolder, type LeaseTimes } from '../../rollout/owner-liveness.js';
 import { holderView } from '../../rollout/ownership.js';
 import type { RolloutState } from '../../rollout/types.js';
@@ -74,7 +75,7 @@ export function rolloutTable(rows: readonly RolloutRow[], now: number, ascii: bo
       `${r.done}/${r.total}${r.failed ? ` (${r.failed} failed)` : ''}`,
       r.replace,
       r.owner ? `${r.owner.holder} ${r.owner.detail}` : '-',
-      `${formatElapsed(Math.max(0, now - Date.parse(r.updatedAt)), { coarse: true })} ago`,
+      `${formatDuration(now - Date.parse(r.updatedAt), 'span')} ago`,
       r.message ?? '',
     ]),
   ];

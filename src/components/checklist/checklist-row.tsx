@@ -1,5 +1,6 @@
 import { Text } from 'ink';
-import { formatElapsed, type ChecklistLine } from '../../checklist/checklist.js';
+import type { ChecklistLine } from '../../checklist/checklist.js';
+import { formatDuration } from '../../duration.js';
 import { stateColor, truncate, useTheme, width as textWidth } from '../theme/index.js';
 import { CheckSymbol } from './check-symbol.js';
 
@@ -27,7 +28,7 @@ export function ChecklistRow({ line, width = 80 }: ChecklistRowProps) {
     );
   }
 
-  const elapsed = item.elapsedMs !== undefined ? `  ${formatElapsed(item.elapsedMs)}` : '';
+  const elapsed = item.elapsedMs !== undefined ? `  ${formatDuration(item.elapsedMs)}` : '';
   const room = Math.max(0, width - indent.length - symbolWidth - 1 - elapsed.length);
   const label = truncate(theme.text(item.label), room, theme.ellipsis);
   const detailRoom = room - textWidth(label) - 2;

@@ -153,7 +153,6 @@ function Cell<Row>({ column: c, row, text, width, theme }: CellProps<Row>) {
     <Text>
       {c.align === 'right' ? pad : ''}
       {pieces.map((piece, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: a piece is its place in the cell
         <Text key={i} color={parts[i]?.color ? theme.color(parts[i].color) : undefined}>
           {piece}
         </Text>

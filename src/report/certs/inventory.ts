@@ -3,6 +3,7 @@
  * control plane's Secrets, the agents' init kubeconfig Secrets, the user's kubeconfig), with
  * its state against a warning window. Certificate metadata only.
  */
+import { formatDuration } from '../../duration.js';
 import type { CertDetail } from '../../kube/certs.js';
 import type { ContextCredential, SecretCerts } from '../../kube/cert-sources.js';
 import { type CERT_SECRET_NAMES, INIT_KUBECONFIG_SECRET, SERVICE_ACCOUNT_SPEC } from '../../install/certs/specs.js';
@@ -201,11 +202,8 @@ export function certState(row: CertRow, now: number, warnDays: number): CertStat
   return row.notAfter - now <= warnDays * DAY ? 'warn' : 'ok';
 }
 
-function span(ms: number): string {
-  if (ms >= DAY) return `${Math.floor(ms / DAY)}d`;
-  if (ms >= 3_600_000) return `${Math.floor(ms / 3_600_000)}h`;
-  return `${Math.max(1, Math.floor(ms / 60_000))}m`;
-}
+/** Days, hours or minutes (at least one): a certificate's time is not told in seconds. */
+const span = (ms: number) => formatDuration(Math.max(ms, 60_000), 'age');
 
 /** Time left: `364d`, `5h`, `12m`; `expired 3d ago`; `no expiry`; `-` for what could not be read. */
 export function residual(row: CertRow, now: number): string {

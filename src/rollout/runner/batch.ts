@@ -1,5 +1,5 @@
 /** One batch of a run: its nodes, each from its recorded phase (cordon → drain → replacement), then the health gate. */
-import { formatElapsed } from '../../checklist/checklist.js';
+import { formatDuration } from '../../duration.js';
 import { NodeStop, type RunContext } from './context.js';
 import { cordonPhase } from './cordon.js';
 import { appendLog } from './decide.js';
@@ -32,7 +32,7 @@ export function batchStop(reasons: readonly unknown[]): unknown {
 async function gate(ctx: RunContext, names: string[]): Promise<void> {
   const { spec, writer } = ctx;
   const h = spec.health;
-  const apart = formatElapsed(h.intervalMs, { coarse: true });
+  const apart = formatDuration(h.intervalMs, 'span');
   writer.change((st) =>
     appendLog(
       st,
@@ -42,7 +42,7 @@ async function gate(ctx: RunContext, names: string[]): Promise<void> {
   const verdict = await healthGate(ctx.kc, h, ctx.signal);
   ctx.signal.throwIfAborted();
   if (!verdict.ok) {
-    const message = `health gate failed within ${formatElapsed(h.timeoutMs, { coarse: true })}: ${verdict.detail}`;
+    const message = `health gate failed within ${formatDuration(h.timeoutMs, 'span')}: ${verdict.detail}`;
     writer.change((st) => {
       for (const x of st.nodes) if (names.includes(x.name)) x.error = message;
     });

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import type { V1Container } from '@kubernetes/client-node';
+import { formatDuration } from '../../duration.js';
 import { describeError } from '../../kube/client.js';
 import { ContainerLog, podLogDir } from './container-log.js';
 import { RealContainer, type PodHandle } from './container.js';
@@ -188,9 +189,9 @@ export class ProcessContainer extends RealContainer {
     this.state = 'backoff';
     this.waiting = {
       reason: 'CrashLoopBackOff',
-      message: `back-off ${formatDuration(backoffMs)} restarting failed container=${this.spec.name} pod=${this.pod.spec.metadata?.name ?? ''}_${this.pod.spec.metadata?.namespace ?? ''}(${this.pod.uid})`,
+      message: `back-off ${formatDuration(backoffMs, 'go')} restarting failed container=${this.spec.name} pod=${this.pod.spec.metadata?.name ?? ''}_${this.pod.spec.metadata?.namespace ?? ''}(${this.pod.uid})`,
     };
-    this.pod.log(`${this.spec.name}: exited with code ${exitCode}; restarting in ${formatDuration(backoffMs)}`);
+    this.pod.log(`${this.spec.name}: exited with code ${exitCode}; restarting in ${formatDuration(backoffMs, 'go')}`);
     void this.pod.event(
       this.spec.name,
       'Warning',
@@ -216,9 +217,4 @@ export class ProcessContainer extends RealContainer {
 
 function signalNumber(signal: NodeJS.Signals): number | undefined {
   return (os.constants.signals as Record<string, number>)[signal];
-}
-
-function formatDuration(ms: number): string {
-  const s = Math.round(ms / 1000);
-  return s >= 60 ? `${Math.floor(s / 60)}m${s % 60}s` : `${s}s`;
 }

@@ -1,16 +1,8 @@
 import { Box, Text } from 'ink';
 import { truncate, useTheme } from '../../components/theme/index.js';
+import { ago } from '../../report/relative-time.js';
 import type { LogEvent } from '../../store/logs.js';
 import { hardWrap } from './log-window.js';
-
-/** "3m", "2h", "5d": how long ago. */
-function ago(ms: number, now: number): string {
-  const s = Math.max(0, Math.round((now - ms) / 1000));
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m`;
-  if (s < 86_400) return `${Math.floor(s / 3600)}h`;
-  return `${Math.floor(s / 86_400)}d`;
-}
 
 export interface EventsPaneProps {
   events: readonly LogEvent[];
@@ -36,7 +28,6 @@ export function EventsPane({ events, error, about, width, height }: EventsPanePr
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
       <Text bold>{theme.text(truncate(`Events of ${about}`, width, theme.ellipsis))}</Text>
       {body.slice(0, Math.max(0, height - 1)).map((r, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: a row is its place in the pane
         <Text key={i} bold={r.head} color={r.warn ? theme.color('warn') : undefined} dimColor={!r.head && !r.warn}>
           {theme.text(truncate(r.text, width, theme.ellipsis))}
         </Text>

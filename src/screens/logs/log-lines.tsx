@@ -26,11 +26,9 @@ export function LogLines({ rows, match, width, height }: LogLinesProps) {
         }
         if (at < r.text.length || parts.length === 0) parts.push({ text: r.text.slice(at), hit: false });
         return (
-          // biome-ignore lint/suspicious/noArrayIndexKey: a row is its place in the window (a wrapped line has several)
           <Text key={i} wrap="truncate" bold={current}>
             {parts.map((p, j) =>
               p.hit ? (
-                // biome-ignore lint/suspicious/noArrayIndexKey: a piece is its place in the row
                 <Text key={j} inverse color={current ? theme.color('warn') : undefined}>
                   {theme.text(p.text)}
                 </Text>

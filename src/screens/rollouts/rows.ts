@@ -3,6 +3,7 @@
  * rollout (fleetdeck's and Navarchos'), the node rows of a progress view, the ETA of a
  * Navarchos rollout, and the times.
  */
+import { formatDuration } from '../../duration.js';
 import type { NavarchosState, NodeReplacementSummary, NodeRolloutSummary } from '../../kube/navarchos.js';
 import { holderView, livenessText, type OwnerLiveness } from '../../rollout/owner-liveness.js';
 import { etaMs, phaseText, replacementWaitText } from '../../rollout/view.js';
@@ -133,14 +134,8 @@ export function timeText(t: number | undefined, now: number): string {
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
 }
 
-/** "45s", "3m10s", "1h05m". */
-export function durationText(msValue: number): string {
-  const s = Math.max(0, Math.round(msValue / 1000));
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m${String(s % 60).padStart(2, '0')}s`;
-  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
-}
+/** "45s", "3m10s", "15m00s", "1h05m": the columns line up. */
+export const durationText = (ms: number): string => formatDuration(ms, 'clock');
 
 export interface NodeRow {
   name: string;

@@ -92,7 +92,8 @@ export function FleetRowsView({ store, kind, state, dispatch, height, width }: F
   const columns = useMemo(() => fleetTableColumns(kind, sort, now, theme.ascii), [kind, sort, now, theme.ascii]);
   const shown = rows.slice(start, start + budget);
   const footer = () => {
-    const where = count > budget ? `rows ${start + 1}–${Math.min(count, start + budget)} of ${count}` : `${count} rows`;
+    const where =
+      count > budget ? `rows ${start + 1}–${Math.min(count, start + budget)} of ${count}` : `${count} row${count === 1 ? '' : 's'}`;
     const matched = state.rowFilter.trim() ? `${count} of ${view.all.length} match ${theme.separator} ` : '';
     return `${matched}${where} ${theme.separator} s/S sort ${theme.separator} enter opens`;
   };

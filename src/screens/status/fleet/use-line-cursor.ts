@@ -17,7 +17,7 @@ export function useLineCursor(
   const [id, setId] = useState<string | undefined>(undefined);
   const offsetRef = useRef(0);
   const found = rows.findIndex((r) => r.id === id);
-  const index = found >= 0 ? found : 0;
+  const index = Math.max(found, 0);
   useInput(
     (chunk, chunkKey) => {
       let at = index;

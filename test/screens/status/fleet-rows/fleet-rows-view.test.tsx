@@ -75,6 +75,11 @@ describe('Fleet nodes view', () => {
     expect(filtered).toMatch(/w1-b/);
     expect(filtered).toMatch(/w1-c/);
     expect(filtered).not.toMatch(/h-1|w1-a|w1-d/);
+    expect(filtered).toContain('3 of 7 match · 3 rows ·');
+
+    // And a filter that leaves one row counts it as one
+    await screen.press(KEYS.esc, '/', 'w', '1', '-', 'a', KEYS.enter);
+    expect(await screen.waitFor('1 of 7')).toContain('1 of 7 match · 1 row ·');
 
     // When Esc clears the filter and s sorts by the next column (NAME), then S reverses it
     await screen.press(KEYS.esc, 's');
