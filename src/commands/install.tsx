@@ -177,8 +177,8 @@ export async function runUninstallCommand(opts: InstallCommandOptions): Promise<
   }
   if (!opts.yes) {
     if (!interactive()) throw new UsageError('uninstall deletes the control plane: confirm with --yes (or look first with --dry-run)');
-    const backupSay = backupFile ? `a backup is written to ${backupFile} first` : 'no backup is made (--no-backup)';
-    if (!(await confirmTyped(`Type the namespace (${r.namespace}) to delete it all (${backupSay}): `, r.namespace))) {
+    const backupSay = backupFile ? 'after a backup (the file above)' : 'without a backup (--no-backup)';
+    if (!(await confirmTyped(`Type the namespace (${r.namespace}) to delete it all, ${backupSay}: `, r.namespace))) {
       write('Nothing was changed.');
       return 1;
     }

@@ -13,7 +13,11 @@ export interface BackupReport {
 
 /** The summary per kind: backed-up objects, then what was skipped and why. */
 export function backupText(r: BackupReport): string {
-  const lines = [`Backed up ${r.result.objects.length} objects of the control plane (context ${r.context}) to ${r.file} (mode 0600).`, ''];
+  const lines = [
+    `Backed up ${r.result.objects.length} objects of the control plane (context ${r.context})`,
+    `to ${r.file} (mode 0600).`,
+    '',
+  ];
   lines.push(
     formatTable([
       ['KIND', 'APIVERSION', 'OBJECTS', 'SKIPPED'],
@@ -52,7 +56,8 @@ const VERB: Record<PlannedObject['action'], string> = { create: 'create', update
 export function planText(plan: readonly PlannedObject[], file: string, context: string): string {
   const c = planCounts(plan);
   const lines = [
-    `Restore ${file} into the control plane (context ${context}): ${c.create} to create, ${c.update} to update, ${c.unchanged} unchanged.`,
+    `Restore of ${file} into the control plane (context ${context}):`,
+    `  ${c.create} to create, ${c.update} to update, ${c.unchanged} unchanged.`,
   ];
   for (const p of plan) if (p.action !== 'unchanged') lines.push(`  ${VERB[p.action].padEnd(6)} ${p.ref}`);
   return lines.join('\n');
