@@ -4,17 +4,36 @@
  * backs up first), `install`, `restore` → the same objects. A second restore plans everything
  * unchanged and sends no write (the control plane's audit log says so).
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { AppsV1Api, CoreV1Api, CustomObjectsApi, RbacAuthorizationV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { makeClient, statusCode } from '../../src/kube/client.js';
 import { mutatingEvents } from '../../src/sandbox/audit.js';
-import { eventually } from '../helpers/cli.js';
+import { CLI, eventually } from '../helpers/cli.js';
 import { createNovaCluster, pauseDeployment } from '../helpers/nova.js';
 import { controlPlaneAuditEvents, type NovaFleet, novaFleet } from '../helpers/nova-fleet.js';
 
 const TEAM = 'team-a';
 let fleet: NovaFleet;
+let backupFile = '';
+
+/** Runs a restore and SIGKILLs it as soon as it has applied one object; resolves with what it printed. */
+function restoreKilledAfterOne(file: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, 'restore', file, '--yes', '--kubeconfig', inject('kubeconfig')], {
+      env: { ...process.env, CI: 'true', ...fleet.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (/^created /m.test(out)) child.kill('SIGKILL');
+    });
+    child.on('error', reject);
+    child.on('close', () => resolve(out));
+  });
+}
 
 const custom = (kc: KubeConfig) => makeClient(kc, CustomObjectsApi);
 const policy = (plural: string, name: string) => ({ group: 'policy.elotl.co', version: 'v1alpha1', namespace: TEAM, plural, name });
@@ -117,6 +136,7 @@ describe('backup, uninstall, install, restore', () => {
 
     // The backup the operator asks for: a summary per kind.
     const file = `${fleet.dir}/by-hand.yaml`;
+    backupFile = file;
     const backup = await fleet.cli(['backup', '-f', file, '-o', 'json']);
     expect(backup.code, backup.stderr).toBe(0);
     const summary = JSON.parse(backup.stdout) as { file: string; objects: number; kinds: { kind: string; objects: number }[] };
@@ -187,5 +207,35 @@ describe('backup, uninstall, install, restore', () => {
     // The second restore's reads and dry runs are there; no change is.
     expect(events.some((e) => e.verb === 'patch' && e.requestURI.includes('dryRun=All'))).toBe(true);
     expect(mutatingEvents(events).map((e) => `${e.verb} ${e.requestURI}`)).toEqual([]);
+  });
+
+  it('a restore killed half-way finishes when run again', async () => {
+    const kc = fleet.cpKc();
+    const before = await fleetObjects(kc);
+    await custom(kc).deleteNamespacedCustomObject(policy('schedulepolicies', 'p1'));
+    await custom(kc).deleteNamespacedCustomObject(policy('schedulegroups', 'g1'));
+    await makeClient(kc, CoreV1Api).deleteNamespacedConfigMap({ name: 'cfg', namespace: TEAM });
+    await eventually('the objects gone', async () => {
+      const left = await custom(kc)
+        .getNamespacedCustomObject(policy('schedulepolicies', 'p1'))
+        .catch((e: unknown) => statusCode(e));
+      return left === 404;
+    });
+
+    const killed = await restoreKilledAfterOne(backupFile);
+    expect(killed).toContain('  3 to create, 0 to update');
+    expect(killed).toMatch(/^created {3}ConfigMap team-a\/cfg$/m);
+    expect(killed).not.toContain('Restored:');
+
+    const rerun = await fleet.cli(['restore', backupFile, '--yes', '-o', 'json']);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    const done = JSON.parse(rerun.stdout) as RestoreJson;
+    // What the killed run applied is unchanged now; the rest (what it had not reached) is created.
+    const byRef = Object.fromEntries(done.objects.map((o) => [o.ref, o.action]));
+    expect(byRef['ConfigMap team-a/cfg']).toBe('unchanged');
+    const created = done.objects.filter((o) => o.action === 'create').map((o) => o.ref);
+    expect(created.length).toBeGreaterThan(0);
+    expect(['ScheduleGroup team-a/g1', 'SchedulePolicy team-a/p1']).toEqual(expect.arrayContaining(created));
+    expect(await fleetObjects(kc)).toEqual(before);
   });
 });
