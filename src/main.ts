@@ -5,6 +5,7 @@ import { setRequestTimeout } from './kube/request-timeout.js';
 import { registerApprove } from './program/approve.js';
 import { registerCompletion } from './program/completion.js';
 import { registerGet } from './program/get.js';
+import { registerBackup } from './program/backup.js';
 import { registerCerts } from './program/certs.js';
 import { registerInstall } from './program/install.js';
 import { commandName, isKubectlPlugin } from './program/invocation.js';
@@ -75,6 +76,7 @@ export function buildProgram(): Command {
     registerCompletion,
     registerGet,
     registerCerts,
+    registerBackup,
   ]) {
     register(program);
   }

@@ -38,7 +38,7 @@ const broken =
   (context: string, ...cmd: string[]) =>
   (f: BadInputFiles) => [...cmd, '--kubeconfig', f.broken, '--context', context];
 const estimate = (...more: string[]) => ['storage', 'estimate', ...W1, ...more];
-const usage = (name: string, args: string[] | (() => string[]), err: RegExp): Case => ({
+const usage = (name: string, args: string[] | ((f: BadInputFiles) => string[]), err: RegExp): Case => ({
   name,
   args: typeof args === 'function' ? args : () => args,
   code: 2,
@@ -242,6 +242,27 @@ const CASES: Case[] = [
   ),
   usage('rollout create without --yes and no terminal', () => ['rollout', 'create', ...W1, '--node', NODE], /--yes/),
   usage('approve without --yes and no terminal', ['approve', ...W1, 'csr-nonexistent'], /--yes|csr-nonexistent/),
+  // Backup files that are not one.
+  usage(
+    'restore of a missing file',
+    (f: BadInputFiles) => ['restore', path.join(f.dir, 'no-such-backup.yaml')],
+    /backup file .*no-such-backup\.yaml does not exist$/,
+  ),
+  usage(
+    'restore of a file that is not YAML',
+    (f: BadInputFiles) => ['restore', f.notYaml],
+    /backup file .* is not valid YAML \(line \d+: /,
+  ),
+  usage('restore of an empty file', (f: BadInputFiles) => ['restore', f.empty], /backup file .* holds no object to restore/),
+  usage('restore of a YAML list', (f: BadInputFiles) => ['restore', f.aList], /document 1 is not a Kubernetes object/),
+  usage('restore of a folder', (f: BadInputFiles) => ['restore', f.dir], /backup file .* cannot be read \(EISDIR\)/),
+  usage('restore without a file', ['restore'], /missing required argument 'file'/),
+  usage('backup without a fleet', ['backup', ...W1.slice(0, 2)], /backup works on the control plane of a fleet: pass --hosting-context/),
+  usage(
+    "backup where the control plane's context is in no kubeconfig",
+    ['backup', ...W1.slice(0, 2), '--hosting-context', 'kind-cp'],
+    /the control plane's context "nova" is in no kubeconfig/,
+  ),
   // Names that are not there.
   { name: 'resume of an unknown rollout', args: () => ['rollout', 'resume', 'no-such-rollout', ...W1], code: 1, err: /no-such-rollout/ },
   {

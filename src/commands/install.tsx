@@ -13,6 +13,7 @@ import { confirm, confirmTyped, interactive } from '../session/prompt.js';
 import { runSignal } from '../session/signals.js';
 import { assertWritable } from '../kube/gate.js';
 import { lineReporter, write } from './install/lines.js';
+import { backupBeforeUninstall, backupPlanLine, uninstallBackupPath, type UninstallBackup } from './install/uninstall-backup.js';
 import { controlPlaneKubeconfigPath, fleetStatusCheck, resolve, type InstallCommandOptions, type Resolved } from './install/resolve.js';
 import { checksFor, runWizard } from './install/wizard.js';
 import { document, type OutputFormat } from '../output/format.js';
@@ -167,27 +168,36 @@ export async function runUninstallCommand(opts: InstallCommandOptions): Promise<
   const kubeconfigPath = controlPlaneKubeconfigPath(fleetFile, r.controlPlaneContext);
   const text = output === 'text';
   const steps = uninstallSteps(r).map((s) => ({ ...s, state: 'pending' as const }));
+  const backupFile = opts.backup === false ? undefined : uninstallBackupPath(fleetFile, r.controlPlaneContext);
   if (text) {
     write(
       `Plan: remove the control plane from ${r.hosting.context} (namespace ${r.namespace}) and the agents from ${r.workloads.map((w) => w.context).join(', ') || 'no workload cluster'}:`,
     );
     write(formatChecklist(steps, { ascii }));
     for (const line of uninstallFilesLines(fleetFile, kubeconfigPath, removeFleetFile)) write(line);
+    write(backupPlanLine(backupFile, opts.dryRun === true));
     write(`Deleting the API server Service releases its address for good: a new install gets a new address and new certificates.`);
   }
   if (opts.dryRun) {
     const kubeconfigs = unmergeKubeconfigs(mergeRecordPath(kubeconfigPath), { dryRun: true });
-    if (output !== 'text') write(document(output, { ok: true, dryRun: true, steps, deleted: [], kubeconfigs }));
+    if (output !== 'text')
+      write(
+        document(output, { ok: true, dryRun: true, steps, deleted: [], kubeconfigs, backup: backupFile ? { file: backupFile } : null }),
+      );
     else write('\nDry run: nothing was changed.');
     return 0;
   }
   if (!opts.yes) {
     if (!interactive()) throw new UsageError('uninstall deletes the control plane: confirm with --yes (or look first with --dry-run)');
-    if (!(await confirmTyped(`Type the namespace (${r.namespace}) to delete it all: `, r.namespace))) {
+    const backupSay = backupFile ? 'after a backup (the file above)' : 'without a backup (--no-backup)';
+    if (!(await confirmTyped(`Type the namespace (${r.namespace}) to delete it all, ${backupSay}: `, r.namespace))) {
       write('Nothing was changed.');
       return 1;
     }
   }
+  const backup: UninstallBackup | undefined = backupFile
+    ? await backupBeforeUninstall(r.controlPlaneContext, kubeconfigPath, r.loaded, backupFile, text ? write : () => {})
+    : undefined;
   const result = await runUninstall(
     {
       hosting: r.hosting,
@@ -201,7 +211,15 @@ export async function runUninstallCommand(opts: InstallCommandOptions): Promise<
     text ? lineReporter(ascii) : () => {},
   );
   if (output !== 'text')
-    write(document(output, { ok: result.ok, steps: result.steps, deleted: result.deleted, kubeconfigs: result.kubeconfigs }));
+    write(
+      document(output, {
+        ok: result.ok,
+        steps: result.steps,
+        deleted: result.deleted,
+        kubeconfigs: result.kubeconfigs,
+        backup: backup ?? null,
+      }),
+    );
   else write(result.ok ? '\nUninstalled.' : '\nThe uninstall stopped; run it again once the failed row is fixed.');
   return result.ok ? 0 : 1;
 }

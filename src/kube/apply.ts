@@ -14,6 +14,9 @@ export interface Manifest extends KubernetesObject {
 
 export type ApplyAction = 'created' | 'configured' | 'unchanged';
 
+/** What applying an object would do, decided before anything is written. */
+export type PlannedAction = 'create' | 'update' | 'unchanged';
+
 export interface ApplyResult {
   /** `Kind/namespace/name` (or `Kind/name`). */
   ref: string;
@@ -74,20 +77,48 @@ export class Applier {
     }
   }
 
+  /**
+   * What applying `obj` would do, without writing: `create` when the server has no such object
+   * (or cannot have it yet: its namespace or its CRD is still to come), else a server-side dry-run
+   * apply compared with the object as it is (server bookkeeping and status ignored): `unchanged`
+   * or `update`.
+   */
+  async plan(obj: Manifest): Promise<PlannedAction> {
+    let before: Manifest | undefined;
+    try {
+      before = await this.read(obj);
+    } catch (err) {
+      // The kind is not served yet (its CRD is applied first): nothing of it can exist.
+      if (err instanceof Error && /Unrecognized API version and kind/.test(err.message)) return 'create';
+      throw err;
+    }
+    if (!before) return 'create';
+    const after = await this.patch(obj, true).catch((err: unknown) => {
+      if (statusCode(err) === 404) return undefined;
+      throw err;
+    });
+    if (!after) return 'create';
+    return JSON.stringify(comparable(before)) === JSON.stringify(comparable(after)) ? 'unchanged' : 'update';
+  }
+
+  private patch(obj: Manifest, dryRun: boolean): Promise<Manifest> {
+    return this.api.patch(
+      toClientObject(obj),
+      undefined,
+      dryRun ? 'All' : undefined,
+      FIELD_MANAGER,
+      true,
+      PatchStrategy.ServerSideApply,
+    ) as Promise<Manifest>;
+  }
+
   async apply(obj: Manifest, opts: { dryRun?: boolean } = {}): Promise<ApplyResult> {
     const ref = objectRef(obj);
     const before = await this.read(obj);
     if (opts.dryRun && !before) return { ref, action: 'created' };
     let after: Manifest;
     try {
-      after = (await this.api.patch(
-        toClientObject(obj),
-        undefined,
-        opts.dryRun ? 'All' : undefined,
-        FIELD_MANAGER,
-        true,
-        PatchStrategy.ServerSideApply,
-      )) as Manifest;
+      after = await this.patch(obj, opts.dryRun === true);
     } catch (err) {
       // A dry run of an object in a namespace that does not exist yet: it would be created.
       if (opts.dryRun && statusCode(err) === 404) return { ref, action: 'created' };

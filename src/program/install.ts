@@ -39,10 +39,11 @@ export function registerInstall(program: Command): void {
     program
       .command('uninstall')
       .description(
-        'remove the agents, the control plane, its certificates, its Service and namespace, and what the install added to your kubeconfig (asks you to type the namespace)',
+        'back up the control plane, then remove the agents, the control plane, its certificates, its Service and namespace, and what the install added to your kubeconfig (asks you to type the namespace)',
       ),
   )
     .option('--dry-run', 'say what would be removed, change nothing')
+    .option('--no-backup', "do not back up the control plane's objects first (default: a backup in <config>/fleetdeck/backups/)")
     .action(async (_opts, cmd: Command) => {
       const { runUninstallCommand } = await import('../commands/install.js');
       process.exitCode = await runUninstallCommand(cmd.optsWithGlobals());

@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { makeClient } from '../../src/kube/client.js';
@@ -12,14 +15,19 @@ import { eventually, runCli } from '../helpers/cli.js';
 /** The admin user of the sandbox kubeconfig: RBAC lets it change anything, so only the gate can stop it. */
 const ADMIN = ADMIN_USER;
 
+/** A backup file for `restore` (read before the refusal: it must be a good one). */
+const BACKUP = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'fd-gate-')), 'backup.yaml');
+fs.writeFileSync(BACKUP, 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: gate-restore\n');
+
 /**
  * Every command that changes a cluster, run as a user would with --read-only. The others only
- * read (status, get, certs, logs, preflight, storage estimate, rollout list|watch) or work on
- * local processes (sandbox). The dashboard's tabs: test/feeds/feeds.int.test.ts.
+ * read (status, get, certs, logs, preflight, storage estimate, rollout list|watch, backup) or work
+ * on local processes (sandbox). The dashboard's tabs: test/feeds/feeds.int.test.ts.
  */
 const MUTATING: string[][] = [
   ['install', '--hosting-context', 'kind-cp', '--workload', 'kind-workload-1', '--yes'],
   ['uninstall', '--hosting-context', 'kind-cp', '--workload', 'kind-workload-1', '--yes'],
+  ['restore', BACKUP, '--hosting-context', 'kind-cp', '--yes'],
   ['rollout', 'create', '--context', 'kind-workload-1', '--node', 'workload-1-node-2', '--yes'],
   ['rollout', 'create', '--context', 'kind-workload-1', '--node', 'workload-1-node-2', '--in-cluster', '--yes'],
   ['rollout', 'resume', 'rollout-x', '--context', 'kind-workload-1'],

@@ -97,6 +97,8 @@ describe('-o xml', () => {
     ['status'],
     ['install', '--hosting-context', 'one', '--workload', 'two'],
     ['uninstall'],
+    ['backup'],
+    ['restore', 'backup.yaml'],
     ['rollout', 'create', '--node', 'n'],
     ['rollout', 'resume', 'r'],
     ['rollout', 'cleanup'],

@@ -21,6 +21,8 @@ export interface InstallCommandOptions extends GlobalOptions {
   rotateCerts?: boolean;
   certValidityDays?: number;
   mergeKubeconfig?: boolean;
+  /** uninstall: false with --no-backup. */
+  backup?: boolean;
 }
 
 const NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;

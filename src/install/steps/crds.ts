@@ -1,14 +1,9 @@
 import { Applier, type Manifest } from '../../kube/apply.js';
-import { waitFor } from '../../kube/wait.js';
+import { waitEstablished } from '../../kube/crds.js';
 import { initKubeconfig } from '../certs/index.js';
 import { TIMEOUTS } from '../plan.js';
 import type { RowControl } from '../runner.js';
 import { INIT_KUBECONFIG_SECRET, type InstallRun, MANAGED_LABELS, agentRbac, namespaceObject, summarize } from './run.js';
-
-interface CrdJson {
-  metadata?: { name?: string };
-  status?: { conditions?: { type: string; status: string }[] };
-}
 
 /** The agents' bootstrap kubeconfig as a Secret of the control plane. */
 function initSecret(run: InstallRun): Manifest {
@@ -28,17 +23,9 @@ export async function crdsStep(run: InstallRun, row: RowControl): Promise<string
   const results = await run.applyAll(new Applier(run.cpKc!), opts.controlPlaneContext, objs);
   row.progress('waiting for the CRDs to be Established');
   const names = new Set(bundle.crds.map((c) => c.metadata.name));
-  await waitFor<CrdJson>({
-    kc: run.cpKc!,
-    path: '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
+  await waitEstablished(run.cpKc!, names, {
     timeoutMs: TIMEOUTS.crds,
     ...(run.signal ? { signal: run.signal } : {}),
-    check: (items) => {
-      const established = items.filter(
-        (c) => names.has(c.metadata?.name ?? '') && c.status?.conditions?.some((x) => x.type === 'Established' && x.status === 'True'),
-      );
-      return { done: established.length === names.size, detail: `${established.length}/${names.size} Established` };
-    },
     onProgress: (d) => row.progress(d),
   });
   return `${[...names].map((n) => n.split('.')[0]).join(', ')} Established; ${summarize(results, false)}`;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { V1Container } from '@kubernetes/client-node';
 import type { PodHandle } from './container.js';
 import type { Launch, Launcher, Prepared } from './process-container.js';
+import { auditArgs, writeAuditPolicy } from '../audit.js';
 import { readinessCheck, rewriteListenArgs, sandboxDefaults } from './processes.js';
 
 /**
@@ -58,6 +59,11 @@ export class BinaryLauncher implements Launcher {
     const rest = first && path.basename(first) === this.kind ? command.slice(1) : command;
     let argv = rewriteListenArgs([...rest, ...args], this.pod.ip);
     argv = sandboxDefaults(this.kind, argv, this.pod.ip, this.pod.dir);
+    // A control plane's API server logs every request, as the sandbox's own do (tests read who changed what).
+    if (this.kind === 'kube-apiserver' && !argv.some((a) => a.startsWith('--audit-log-path'))) {
+      writeAuditPolicy(this.pod.dir);
+      argv = [...argv, ...auditArgs(this.pod.dir)];
+    }
     return { file: bin, argv, cwd, env, binds: [], readiness: readinessCheck(this.spec, this.kind, argv) };
   }
 }

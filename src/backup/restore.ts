@@ -1,0 +1,102 @@
+/**
+ * The restore: a plan first (per object, what applying it would do: create, update or
+ * unchanged — a server-side dry run compared with what is live), then only the objects that
+ * change applied by server-side apply (field manager fleetdeck), phase by phase, custom
+ * resources once their CRDs are Established. Applying is idempotent: a second restore plans
+ * everything unchanged and writes nothing, and a restore stopped half-way finishes when run again.
+ */
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { ApiObject } from '../kube/api-resources.js';
+import { Applier, type ApplyAction, type Manifest, objectRef, type PlannedAction } from '../kube/apply.js';
+import { describeError } from '../kube/client.js';
+import { waitEstablished } from '../kube/crds.js';
+import { PHASES, phaseOf, restoreOrder } from './order.js';
+
+export interface PlannedObject {
+  /** `Kind namespace/name`. */
+  ref: string;
+  apiVersion: string;
+  kind: string;
+  namespace?: string;
+  name: string;
+  action: PlannedAction;
+  /** After the restore: what the apply did, or `failed`. */
+  result?: ApplyAction | 'failed';
+  error?: string;
+}
+
+export interface RestoreProgress {
+  /** Each object once applied (or failed). */
+  onApplied?: (p: PlannedObject) => void;
+  /** A line while it waits (the CRDs). */
+  onWait?: (detail: string) => void;
+  signal?: AbortSignal;
+}
+
+const CRD_TIMEOUT_MS = 120_000;
+
+/** The plan, in restore order: one entry per object of the backup. */
+export async function planRestore(kc: KubeConfig, objects: readonly ApiObject[], signal?: AbortSignal): Promise<PlannedObject[]> {
+  const applier = new Applier(kc);
+  const plan: PlannedObject[] = [];
+  for (const obj of restoreOrder(objects)) {
+    signal?.throwIfAborted();
+    const { name, namespace } = obj.metadata;
+    plan.push({
+      ref: objectRef(obj),
+      apiVersion: obj.apiVersion,
+      kind: obj.kind,
+      ...(namespace ? { namespace } : {}),
+      name,
+      action: await applier.plan(obj as Manifest),
+    });
+  }
+  return plan;
+}
+
+/** Counts of a plan's actions. */
+export function planCounts(plan: readonly PlannedObject[]): Record<PlannedAction, number> {
+  const counts = { create: 0, update: 0, unchanged: 0 };
+  for (const p of plan) counts[p.action]++;
+  return counts;
+}
+
+/**
+ * Applies what the plan changes (unchanged objects are not written), phase by phase. Stops at
+ * the first failure (that entry's `result` is `failed`, with the error); true when all went through.
+ */
+export async function runRestore(
+  kc: KubeConfig,
+  objects: readonly ApiObject[],
+  plan: PlannedObject[],
+  progress: RestoreProgress = {},
+): Promise<boolean> {
+  const applier = new Applier(kc);
+  const ordered = restoreOrder(objects);
+  const crds = new Set(ordered.filter((o) => phaseOf(o) === 'crds').map((o) => o.metadata.name));
+  for (const phase of PHASES) {
+    const todo = ordered.map((obj, i) => ({ obj, p: plan[i]! })).filter(({ obj, p }) => phaseOf(obj) === phase && p.action !== 'unchanged');
+    if (todo.length === 0) continue;
+    if (phase === 'custom' && crds.size > 0) {
+      progress.onWait?.('waiting for the CRDs to be Established');
+      await waitEstablished(kc, crds, {
+        timeoutMs: CRD_TIMEOUT_MS,
+        ...(progress.signal ? { signal: progress.signal } : {}),
+        ...(progress.onWait ? { onProgress: progress.onWait } : {}),
+      });
+    }
+    for (const { obj, p } of todo) {
+      progress.signal?.throwIfAborted();
+      try {
+        p.result = (await applier.apply(obj as Manifest)).action;
+      } catch (err) {
+        p.result = 'failed';
+        p.error = describeError(err);
+        progress.onApplied?.(p);
+        return false;
+      }
+      progress.onApplied?.(p);
+    }
+  }
+  return true;
+}

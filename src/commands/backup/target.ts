@@ -1,0 +1,48 @@
+/**
+ * The control plane's own API server, as `backup`, `restore` and `uninstall` reach it: the fleet's
+ * control-plane context (default `nova`) from your kubeconfig or the kubeconfig the install wrote
+ * (`<config>/fleetdeck/<context>.kubeconfig`, recorded in the fleet file).
+ */
+import fs from 'node:fs';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { fleetFilePath } from '../../config/fleet-config.js';
+import { UsageError, UserError } from '../../errors.js';
+import { configForContext, contextInfos, loadKubeconfig } from '../../kube/kubeconfig.js';
+import type { GlobalOptions } from '../../session/options.js';
+import { openSession, requireCredentials } from '../../session/session.js';
+import { controlPlaneKubeconfigPath } from '../install/resolve.js';
+
+export interface ControlPlaneTarget {
+  context: string;
+  kc: KubeConfig;
+}
+
+/** The control plane's context from the kubeconfig the install wrote, else from `config`; undefined when neither has it. */
+export function controlPlaneConfig(context: string, installKubeconfig: string, config?: KubeConfig): KubeConfig | undefined {
+  if (fs.existsSync(installKubeconfig)) {
+    const written = loadKubeconfig({ kubeconfig: installKubeconfig }).config;
+    if (contextInfos(written).some((c) => c.name === context)) return configForContext(written, context);
+  }
+  if (config && contextInfos(config).some((c) => c.name === context)) return configForContext(config, context);
+  return undefined;
+}
+
+/** The fleet's control plane (fleet file or --hosting-context), its credentials checked; `what` names the command in errors. */
+export function controlPlaneTarget(opts: GlobalOptions, what: string): ControlPlaneTarget {
+  const sel = openSession(opts);
+  if (!sel.fleet)
+    throw new UsageError(`${what} works on the control plane of a fleet: pass --hosting-context (or install one: fleetdeck install)`);
+  const context = sel.fleet.controlPlaneContext;
+  const written = controlPlaneKubeconfigPath(fleetFilePath(), context);
+  // Your kubeconfig first (its entry wins, as in the session), then the install's file.
+  const kc = contextInfos(sel.config).some((c) => c.name === context)
+    ? configForContext(sel.config, context)
+    : controlPlaneConfig(context, written);
+  if (!kc)
+    throw new UserError(
+      `the control plane's context "${context}" is in no kubeconfig (nor in ${written}, where the install writes it); check --control-plane-context or --kubeconfig`,
+      2,
+    );
+  requireCredentials(context, kc);
+  return { context, kc };
+}

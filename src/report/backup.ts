@@ -1,0 +1,74 @@
+/** Plain text and JSON of `fleetdeck backup` and `fleetdeck restore` (never a Secret's data: only names and counts). */
+import type { BackupResult } from '../backup/backup.js';
+import type { PlannedObject } from '../backup/restore.js';
+import { planCounts } from '../backup/restore.js';
+import { formatTable } from './status.js';
+
+export interface BackupReport {
+  file: string;
+  context: string;
+  result: BackupResult;
+  includeSecrets: boolean;
+}
+
+/** The summary per kind: backed-up objects, then what was skipped and why. */
+export function backupText(r: BackupReport): string {
+  const lines = [
+    `Backed up ${r.result.objects.length} objects of the control plane (context ${r.context})`,
+    `to ${r.file} (mode 0600).`,
+    '',
+  ];
+  lines.push(
+    formatTable([
+      ['KIND', 'APIVERSION', 'OBJECTS', 'SKIPPED'],
+      ...r.result.kinds.map((k) => [
+        k.kind,
+        k.apiVersion,
+        String(k.objects),
+        k.skipped.map((s) => `${s.count} ${s.reason}`).join('; ') || '-',
+      ]),
+    ]),
+  );
+  if (r.result.unavailable.length) lines.push('', `Not read (their API server did not answer): ${r.result.unavailable.join(', ')}.`);
+  if (!r.includeSecrets && r.result.kinds.some((k) => k.kind === 'Secret' && k.skipped.some((s) => s.reason.includes('--include-secrets'))))
+    lines.push(
+      '',
+      'Secrets were skipped: back up their data too with --include-secrets (the file then holds credentials: keep it private).',
+    );
+  return lines.join('\n');
+}
+
+export function backupJson(r: BackupReport) {
+  return {
+    ok: true,
+    file: r.file,
+    context: r.context,
+    includeSecrets: r.includeSecrets,
+    objects: r.result.objects.length,
+    kinds: r.result.kinds,
+    unavailable: r.result.unavailable,
+  };
+}
+
+const VERB: Record<PlannedObject['action'], string> = { create: 'create', update: 'update', unchanged: 'unchanged' };
+
+/** The plan: one line per object that changes, and the counts (unchanged objects are counted, not listed). */
+export function planText(plan: readonly PlannedObject[], file: string, context: string): string {
+  const c = planCounts(plan);
+  const lines = [
+    `Restore of ${file} into the control plane (context ${context}):`,
+    `  ${c.create} to create, ${c.update} to update, ${c.unchanged} unchanged.`,
+  ];
+  for (const p of plan) if (p.action !== 'unchanged') lines.push(`  ${VERB[p.action].padEnd(6)} ${p.ref}`);
+  return lines.join('\n');
+}
+
+/** One applied object: `created Namespace team-a`. */
+export function appliedLine(p: PlannedObject): string {
+  if (p.result === 'failed') return `failed    ${p.ref}: ${p.error ?? ''}`;
+  return `${(p.result ?? '').padEnd(9)} ${p.ref}`;
+}
+
+export function restoreJson(o: { ok: boolean; dryRun: boolean; file: string; context: string; plan: readonly PlannedObject[] }) {
+  return { ok: o.ok, dryRun: o.dryRun, file: o.file, context: o.context, counts: planCounts(o.plan), objects: o.plan };
+}
