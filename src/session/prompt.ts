@@ -3,12 +3,32 @@
  * terminal, answered on stdin. Without a terminal nobody can answer: commands then require --yes.
  */
 import { createInterface } from 'node:readline/promises';
+import { UserError } from '../errors.js';
 
-/** Ask one question on the terminal and return the answer, trimmed. */
-export async function ask(question: string): Promise<string> {
-  const rl = createInterface({ input: process.stdin, output: process.stdout });
+/**
+ * Ask one question on the terminal and return the answer, trimmed. Ctrl-D (end of input) is an
+ * empty answer; Ctrl-C ends the run: nothing was changed, exit 130 as for any Ctrl-C.
+ */
+export async function ask(
+  question: string,
+  input: NodeJS.ReadableStream = process.stdin,
+  output: NodeJS.WritableStream = process.stdout,
+): Promise<string> {
+  const rl = createInterface({ input, output });
+  let interrupted = false;
+  const abort = new AbortController();
+  rl.on('SIGINT', () => {
+    interrupted = true;
+    abort.abort();
+  });
   try {
-    return (await rl.question(question)).trim();
+    return (await rl.question(question, { signal: abort.signal })).trim();
+  } catch (err) {
+    output.write('\n');
+    if (interrupted) throw new UserError('interrupted (Ctrl-C) before an answer: nothing was changed', 130);
+    // The input ended (Ctrl-D): no answer is a no.
+    if ((err as { code?: string }).code === 'ABORT_ERR') return '';
+    throw err;
   } finally {
     rl.close();
   }
