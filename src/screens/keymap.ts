@@ -25,6 +25,7 @@ export const HELP_SECTIONS: readonly HelpSection[] = [
       { key: 'N P', label: 'all nodes / pods' },
       { key: 'l', label: 'row logs' },
       { key: 'A', label: 'approvals (CSRs)' },
+      { key: 'C', label: 'certificates' },
       { key: 's', label: 'start sandbox' },
     ],
   },
@@ -133,6 +134,8 @@ export type HintMode =
   | 'list'
   | 'fleet'
   | 'fleetRows'
+  | 'certs'
+  | 'certsExpanded'
   | 'detail'
   | 'detailRows'
   | 'expanded'
@@ -158,6 +161,19 @@ const QUIT: KeyHint = { key: 'q', label: 'quit' };
 const HELP: KeyHint = { key: '?', label: 'help' };
 const TAB: KeyHint = { key: 'tab', label: 'screens' };
 const SECTIONS: KeyHint = { key: 'i/n/p/e', label: 'sections' };
+
+/** The Certificates view's keys; with the selected one shown in full, Enter or Esc close it. */
+function certsHints(expanded: boolean): KeyHint[] {
+  return [
+    { key: 'c', label: 'contexts' },
+    { key: 'j/k', label: 'move' },
+    expanded ? { key: 'enter/esc', label: 'close details' } : { key: 'enter', label: 'details' },
+    { key: 'r', label: 'read again' },
+    HELP,
+    QUIT,
+    TAB,
+  ];
+}
 
 export function keyHints(mode: HintMode): KeyHint[] {
   switch (mode) {
@@ -191,6 +207,7 @@ export function keyHints(mode: HintMode): KeyHint[] {
         { key: '/', label: 'filter' },
         TAB,
         { key: 'A', label: 'approvals' },
+        { key: 'C', label: 'certs' },
       ];
     case 'fleet':
       return [{ key: 'c', label: 'contexts' }, { key: 'j/k', label: 'move' }, { key: 'l', label: 'logs' }, HELP, QUIT, TAB];
@@ -205,6 +222,9 @@ export function keyHints(mode: HintMode): KeyHint[] {
         HELP,
         QUIT,
       ];
+    case 'certs':
+    case 'certsExpanded':
+      return certsHints(mode === 'certsExpanded');
     case 'detail':
       return [{ key: 'esc', label: 'back' }, SECTIONS, { key: 'j/k', label: 'scroll' }, HELP, QUIT, TAB];
     case 'detailRows':
