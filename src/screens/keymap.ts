@@ -200,14 +200,13 @@ export function keyHints(mode: HintMode): KeyHint[] {
       return [
         HELP,
         QUIT,
-        { key: 'j/k', label: 'move' },
+        // j/k are in the help: the fleet-wide views (C among them) and the filter fit 80 columns.
         { key: 'enter', label: 'open' },
-        { key: 'N/P', label: 'nodes/pods' },
+        { key: 'N/P/C', label: 'nodes/pods/certs' },
         { key: 'f', label: 'fleet' },
         { key: '/', label: 'filter' },
         TAB,
         { key: 'A', label: 'approvals' },
-        { key: 'C', label: 'certs' },
       ];
     case 'fleet':
       return [{ key: 'c', label: 'contexts' }, { key: 'j/k', label: 'move' }, { key: 'l', label: 'logs' }, HELP, QUIT, TAB];

@@ -10,7 +10,6 @@ import type { DetailLine } from '../detail-lines.js';
 
 /** A name column wider than this is cut (the pane shows it whole). */
 const NAME_MAX = 22;
-const RESIDUAL_WIDTH = 9;
 
 const GROUPS: readonly { group: CertGroup; title: (namespace: string) => string }[] = [
   { group: 'control-plane', title: (ns) => `Control plane (Secrets in namespace ${ns} of the hosting context)` },
@@ -24,16 +23,29 @@ export const certRowId = (r: CertRow) => `${r.group}:${r.name}:${r.usedBy}`;
 const day = (ms: number | undefined) => (ms === undefined ? '' : new Date(ms).toISOString().slice(0, 10));
 
 /** "364d  2027-11-26  context kind-cp"; a row without a certificate says why instead. */
-function detailOf(r: CertRow, now: number): string {
+function detailOf(r: CertRow, now: number, residualWidth: number): string {
   if (r.problem) return `${r.problem}  ${r.usedBy}`;
-  const left = residual(r, now);
   const date = day(r.notAfter);
-  return `${left.padEnd(RESIDUAL_WIDTH)}${date ? ` ${date}` : ''}  ${r.usedBy}`;
+  return `${residual(r, now).padEnd(residualWidth)}  ${date ? `${date}  ` : ''}${r.usedBy}`;
 }
 
-export function certItem(r: CertRow, now: number, warnDays: number, nameWidth: number): CheckItem {
-  const name = r.name.length > nameWidth ? `${r.name.slice(0, nameWidth - 1)}…` : r.name.padEnd(nameWidth);
-  return { id: certRowId(r), label: name, state: certState(r, now, warnDays), detail: detailOf(r, now) };
+/** The columns' widths: the longest name (up to NAME_MAX), the longest residual time. */
+export interface CertColumns {
+  name: number;
+  residual: number;
+}
+
+export function certColumns(rows: readonly CertRow[], now: number): CertColumns {
+  const dated = rows.filter((r) => !r.problem);
+  return {
+    name: Math.min(NAME_MAX, Math.max(4, ...rows.map((r) => r.name.length))),
+    residual: Math.max(0, ...dated.map((r) => residual(r, now).length)),
+  };
+}
+
+export function certItem(r: CertRow, now: number, warnDays: number, columns: CertColumns): CheckItem {
+  const name = r.name.length > columns.name ? `${r.name.slice(0, columns.name - 1)}…` : r.name.padEnd(columns.name);
+  return { id: certRowId(r), label: name, state: certState(r, now, warnDays), detail: detailOf(r, now, columns.residual) };
 }
 
 export interface CertPage {
@@ -46,7 +58,7 @@ export interface CertPage {
 /** The page: a heading per group that has rows, a check line per certificate, then the users that hold none. */
 export function certPage(sources: CertSources, now: number, warnDays: number): CertPage {
   const inventory = certInventory(sources);
-  const nameWidth = Math.min(NAME_MAX, Math.max(4, ...inventory.rows.map((r) => r.name.length)));
+  const columns = certColumns(inventory.rows, now);
   const lines: DetailLine[] = [];
   const rows: CertRow[] = [];
   for (const { group, title } of GROUPS) {
@@ -56,7 +68,7 @@ export function certPage(sources: CertSources, now: number, warnDays: number): C
     lines.push({ kind: 'heading', text: title(sources.namespace) });
     for (const r of inGroup) {
       rows.push(r);
-      lines.push({ kind: 'check', line: { kind: 'item', item: certItem(r, now, warnDays, nameWidth), depth: 0 } });
+      lines.push({ kind: 'check', line: { kind: 'item', item: certItem(r, now, warnDays, columns), depth: 0 } });
     }
   }
   if (inventory.skipped.length) {

@@ -6,7 +6,7 @@ const iso = (ms: number | undefined) => (ms === undefined ? '-' : new Date(ms).t
 /** The selected certificate in full: subject and issuer, validity, SANs, serial, where it was read, who uses it. */
 export function certPane(r: CertRow, now: number): Pane {
   if (r.problem) {
-    return { title: r.name, facts: r.usedBy, paragraphs: [r.problem, `source  ${r.source}`] };
+    return { title: r.name, facts: r.usedBy, paragraphs: [r.problem, `source: ${r.source}`] };
   }
   const validity = r.noExpiry
     ? 'no expiry (a key pair, no certificate)'
@@ -16,10 +16,10 @@ export function certPane(r: CertRow, now: number): Pane {
     facts: `subject ${r.subject ?? '-'} · issuer ${r.issuer ?? '-'}`,
     paragraphs: [
       validity,
-      ...(r.sans.length ? [`SANs  ${r.sans.join(', ')}`] : []),
-      ...(r.serial ? [`serial  ${r.serial}`] : []),
-      `used by  ${r.usedBy}`,
-      `source  ${r.source}`,
+      ...(r.sans.length ? [`SANs: ${r.sans.join(', ')}`] : []),
+      ...(r.serial ? [`serial: ${r.serial}`] : []),
+      `used by: ${r.usedBy}`,
+      `source: ${r.source}`,
     ],
   };
 }

@@ -6,6 +6,7 @@ import { FitLines, viewSize } from '../../../components/fit/index.js';
 import { truncate, useTheme } from '../../../components/theme/index.js';
 import { certCounts } from '../../../report/certs/table.js';
 import type { CertsActions } from '../../../store/actions.js';
+import type { CertsSlice } from '../../../store/certs.js';
 import type { FleetStore } from '../../../store/fleet-store.js';
 import { clock } from '../../../store/selectors.js';
 import { splitKeys } from '../../split-keys.js';
@@ -53,9 +54,9 @@ export function CertsView({ store, actions, expanded, height, width, isActive }:
   );
   const lines = page?.lines ?? [];
   const rows = lineRows(lines);
-  const note = noteOf(slice.noFleet, actions !== undefined);
-  const paneHeight = expanded && page ? Math.min(PANE_MAX, Math.max(3, Math.floor((height - 2) / 2))) : 0;
-  const listHeight = Math.max(1, height - 2 - (note ? 1 : 0) - paneHeight);
+  // The summary, the line saying when it was read, a blank line, then the list and the pane.
+  const paneHeight = expanded && page ? Math.min(PANE_MAX, Math.max(3, Math.floor((height - 3) / 2))) : 0;
+  const listHeight = Math.max(1, height - 3 - paneHeight);
   const { row, offset } = useLineCursor(rows, lines.length, viewSize(lines.length, listHeight, 1), isActive);
   useInput(
     (chunk, chunkKey) => {
@@ -65,21 +66,23 @@ export function CertsView({ store, actions, expanded, height, width, isActive }:
   );
   const selectedRow = row ? page?.rows.find((r) => certRowId(r) === row.id) : undefined;
   const counts = page ? certCounts(page.inventory, now, slice.warnDays) : undefined;
+  // What needs doing first: the expired and unreadable, then the expiring.
   const summary = counts
     ? {
         state: (counts.fail ? 'fail' : counts.warn ? 'warn' : 'ok') as CheckState,
-        text: `${counts.ok} ok ${theme.separator} ${counts.warn} expiring within ${slice.warnDays} days ${theme.separator} ${counts.fail} expired or unreadable`,
+        text: [`${counts.fail} expired or unreadable`, `${counts.warn} expiring within ${slice.warnDays} days`, `${counts.ok} ok`].join(
+          ` ${theme.separator} `,
+        ),
       }
-    : { state: 'running' as CheckState, text: slice.error ? `cannot read: ${slice.error}` : 'reading…' };
-  const read = slice.reading ? 'reading…' : slice.readAt !== undefined ? `read ${clock(slice.readAt)}` : '';
-  const hint = [read, slice.error && page ? `last read failed: ${slice.error}` : '', 'r: read again']
-    .filter(Boolean)
-    .join(` ${theme.separator} `);
+    : { state: 'running' as CheckState, text: slice.error ? 'cannot read' : 'reading…' };
+  const status = statusOf(slice, actions !== undefined, theme.separator);
   const selected = (i: number) => row !== undefined && i >= row.start && i < row.end;
   return (
     <Box flexDirection="column">
-      <FleetSummaryLine title="Certificates" summary={summary} hint={hint} width={width} />
-      {note ? <Text dimColor>{truncate(theme.text(note), width, theme.ellipsis)}</Text> : null}
+      <FleetSummaryLine title="Certificates" summary={summary} width={width} />
+      <Text dimColor color={slice.error ? theme.color('fail') : undefined}>
+        {truncate(theme.text(status), width, theme.ellipsis)}
+      </Text>
       <Box marginTop={1} flexDirection="column">
         <FitLines
           lines={lines}
@@ -103,9 +106,14 @@ export function CertsView({ store, actions, expanded, height, width, isActive }:
   );
 }
 
-/** A line under the summary when the view shows less than the whole fleet. */
-function noteOf(noFleet: boolean | undefined, reads: boolean): string | undefined {
+/** The line under the summary: when it was read and when it is read again, or why it shows less than the whole fleet. */
+function statusOf(slice: CertsSlice, reads: boolean, sep: string): string {
   if (!reads) return 'certificates are not read in this run';
-  if (noFleet) return "no fleet defined: only the kubeconfig's certificates (a fleet file or --hosting-context adds the control plane's)";
-  return undefined;
+  const read = slice.reading ? 'reading…' : slice.readAt !== undefined ? `read ${clock(slice.readAt)}` : '';
+  const why = slice.error
+    ? `last read failed: ${slice.error}`
+    : slice.noFleet
+      ? "no fleet defined: only the kubeconfig's certificates (a fleet file or --hosting-context adds the control plane's)"
+      : 'read again every minute and when the Secrets change';
+  return [read, why].filter(Boolean).join(` ${sep} `);
 }
