@@ -57,7 +57,9 @@ function rowsWhen(store: FleetStore, ok: (rows: CertRow[]) => boolean, timeoutMs
     };
     const timer = setTimeout(() => {
       unsubscribe();
-      reject(new Error(`rows not as expected within ${timeoutMs} ms: ${JSON.stringify(store.getState().certs)}`));
+      const { sources, readAt } = store.getState().certs;
+      const rows = sources ? certInventory(sources).rows.map((r) => `${r.name}: ${r.problem ?? r.issuer}`) : undefined;
+      reject(new Error(`rows not as expected within ${timeoutMs} ms (read at ${readAt}): ${JSON.stringify(rows)}`));
     }, timeoutMs);
     const unsubscribe = store.subscribe(check);
     check();
