@@ -10,6 +10,8 @@ import type { DetailLine } from '../detail-lines.js';
 
 /** A name column wider than this is cut (the pane shows it whole). */
 const NAME_MAX = 22;
+/** YYYY-MM-DD */
+const DATE_WIDTH = 10;
 
 const GROUPS: readonly { group: CertGroup; title: (namespace: string) => string }[] = [
   { group: 'control-plane', title: (ns) => `Control plane (Secrets in namespace ${ns} of the hosting context)` },
@@ -25,8 +27,8 @@ const day = (ms: number | undefined) => (ms === undefined ? '' : new Date(ms).to
 /** "364d  2027-11-26  context kind-cp"; a row without a certificate says why instead. */
 function detailOf(r: CertRow, now: number, residualWidth: number): string {
   if (r.problem) return `${r.problem}  ${r.usedBy}`;
-  const date = day(r.notAfter);
-  return `${residual(r, now).padEnd(residualWidth)}  ${date ? `${date}  ` : ''}${r.usedBy}`;
+  // A key without expiry has no date: its USED BY stays in the column of the others'.
+  return `${residual(r, now).padEnd(residualWidth)}  ${day(r.notAfter).padEnd(DATE_WIDTH)}  ${r.usedBy}`;
 }
 
 /** The columns' widths: the longest name (up to NAME_MAX), the longest residual time. */
