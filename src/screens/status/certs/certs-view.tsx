@@ -2,7 +2,7 @@ import { Box, Text, useInput } from 'ink';
 import { useEffect, useMemo } from 'react';
 import { useStore } from 'zustand';
 import type { CheckState } from '../../../checklist/checklist.js';
-import { FitLines, viewSize } from '../../../components/fit/index.js';
+import { viewSize } from '../../../components/fit/index.js';
 import { truncate, useTheme } from '../../../components/theme/index.js';
 import { certCounts } from '../../../report/certs/table.js';
 import type { CertsActions } from '../../../store/actions.js';
@@ -12,8 +12,8 @@ import { clock } from '../../../store/selectors.js';
 import { splitKeys } from '../../split-keys.js';
 import { RowPane } from '../detail/row-pane.js';
 import { useNow } from '../detail/use-now.js';
-import { DetailRow } from '../detail-row.js';
 import { FleetSummaryLine } from '../fleet/fleet-summary-line.js';
+import { CursorLines } from '../cursor-lines.js';
 import { lineRows } from '../fleet/line-rows.js';
 import { useLineCursor } from '../fleet/use-line-cursor.js';
 import { certPage, certRowId } from './cert-lines.js';
@@ -76,7 +76,6 @@ export function CertsView({ store, actions, expanded, height, width, isActive }:
       }
     : { state: 'running' as CheckState, text: slice.error ? 'cannot read' : 'reading…' };
   const status = statusOf(slice, actions !== undefined, theme.separator);
-  const selected = (i: number) => row !== undefined && i >= row.start && i < row.end;
   return (
     <Box flexDirection="column">
       <FleetSummaryLine title="Certificates" summary={summary} width={width} />
@@ -84,21 +83,13 @@ export function CertsView({ store, actions, expanded, height, width, isActive }:
         {truncate(theme.text(status), width, theme.ellipsis)}
       </Text>
       <Box marginTop={1} flexDirection="column">
-        <FitLines
+        <CursorLines
           lines={lines}
-          height={listHeight}
+          row={row}
           offset={offset}
-          minView={1}
-          render={(line, i) =>
-            selected(i) ? (
-              <Text inverse>
-                <DetailRow line={line} width={width} />
-              </Text>
-            ) : (
-              <DetailRow line={line} width={width} />
-            )
-          }
-          marker={(w) => `lines ${w.start + 1}–${w.end} of ${w.total} ${theme.separator} j/k move ${theme.separator} enter: details`}
+          height={listHeight}
+          width={width}
+          keys={`j/k move ${theme.separator} enter: details`}
         />
         {paneHeight && selectedRow ? <RowPane pane={certPane(selectedRow, now)} height={paneHeight} width={width} /> : null}
       </Box>
