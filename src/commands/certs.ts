@@ -6,12 +6,11 @@
 import { DEFAULT_NAMESPACE } from '../config/fleet-config.js';
 import { UsageError, UserError } from '../errors.js';
 import { CERT_SECRET_NAMES, INIT_KUBECONFIG_SECRET } from '../install/certs/specs.js';
-import { kubeconfigCredentials, readSecretCerts, type SecretCerts } from '../kube/cert-sources.js';
-import { credentialsProblem } from '../kube/credentials.js';
+import { readCertSources } from '../kube/cert-sources.js';
 import { contextInfos } from '../kube/kubeconfig.js';
 import { document } from '../output/format.js';
-import { agentInitRows, certState, controlPlaneRows, kubeconfigRows } from '../report/certs/inventory.js';
-import { type CertInventory, certsJson, certsText } from '../report/certs/table.js';
+import { type CertInventory, certInventory, certState } from '../report/certs/inventory.js';
+import { certsJson, certsText } from '../report/certs/table.js';
 import { asciiOnly, type GlobalOptions, requireOutput } from '../session/options.js';
 import { openSession, type Session } from '../session/session.js';
 
@@ -46,32 +45,10 @@ function targets(sel: Session, opts: CertsOptions): Targets {
   return { hosting, namespace: DEFAULT_NAMESPACE, workloads: [] };
 }
 
-/** The Secrets `names` of `context`; when its credentials cannot be used, every one unreadable with the reason. */
-async function secretsIn(sel: Session, context: string, namespace: string, names: readonly string[]): Promise<SecretCerts[]> {
-  const kc = sel.kc(context);
-  const problem = credentialsProblem(kc);
-  if (problem) return names.map((name) => ({ name, state: 'error', message: `context ${context}: ${problem.message}` }));
-  return readSecretCerts(kc, namespace, names);
-}
-
 /** Reads every source; nothing is written anywhere. */
 export async function collectCerts(sel: Session, t: Targets): Promise<CertInventory> {
-  const [cp, ...init] = await Promise.all([
-    secretsIn(sel, t.hosting, t.namespace, CERT_SECRET_NAMES),
-    ...t.workloads.map((w) => secretsIn(sel, w, t.namespace, [INIT_KUBECONFIG_SECRET])),
-  ]);
-  const kubeconfig = kubeconfigRows(kubeconfigCredentials(sel.config));
-  return {
-    rows: [
-      ...controlPlaneRows(t.namespace, cp!),
-      ...agentInitRows(
-        t.namespace,
-        t.workloads.map((context, i) => ({ context, secret: init[i]![0]! })),
-      ),
-      ...kubeconfig.rows,
-    ],
-    skipped: kubeconfig.skipped,
-  };
+  const secrets = { controlPlane: CERT_SECRET_NAMES, agentInit: INIT_KUBECONFIG_SECRET };
+  return certInventory(await readCertSources(sel.kc, sel.config, { ...t, secrets }));
 }
 
 /** Exit 0 when every certificate is fine, 1 when one expires within --warn-days, has expired or could not be read. */

@@ -9,6 +9,8 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { Session } from '../session/session.js';
 import type { Actions } from '../store/actions.js';
 import { setBanner, setContexts, updateSlice, type FleetStore } from '../store/fleet-store.js';
+import { startCertsFeed, type CertsFeedOptions, type CertsWork } from './certs.js';
+import { certsWork } from './certs-work.js';
 import { lazyFeed } from './lazy.js';
 import { startLogsFeed, type LogsFeedOptions, type LogsWork } from './logs.js';
 import { logsWork } from './logs-work.js';
@@ -31,6 +33,8 @@ export interface FeedsOptions<W> {
   status?: Omit<StatusFeedOptions, 'store' | 'fleet'>;
   /** Lines the log view keeps per pod (--log-lines; default DEFAULT_LOG_LINES). */
   logLines?: number;
+  /** The Certificates view's reads (default: the session's, as `fleetdeck certs`) and options. */
+  certs?: { work?: CertsWork } & CertsFeedOptions;
   /** The log view's work (default: the real one, through src/kube) and options. */
   logs?: { work?: (kc: (context: string) => KubeConfig) => LogsWork } & LogsFeedOptions;
 }
@@ -57,11 +61,14 @@ export function createFeeds<W>(store: FleetStore, first: Session, opts: FeedsOpt
   if (opts.logLines !== undefined) updateSlice(store, 'logs', (s) => ({ ...s, capacity: opts.logLines! }));
   const { work: logsWorkOf = logsWork, ...logsOpts } = opts.logs ?? {};
   const logs = startLogsFeed(store, logsWorkOf(kc), logsOpts);
+  const { work: certsWorkGiven, ...certsOpts } = opts.certs ?? {};
+  const certs = startCertsFeed(store, certsWorkGiven ?? certsWork(() => current), certsOpts);
 
   const setSession = async (next: Session) => {
     current = next;
     tabs.restart();
     logs.restart();
+    certs.restart();
     setContexts(store, next.contexts, next.fleet, next.files);
     await status?.stop();
     status = startStatus(next);
@@ -124,12 +131,14 @@ export function createFeeds<W>(store: FleetStore, first: Session, opts: FeedsOpt
       prepare,
       ...tabs.actions,
       logs,
+      certs,
     },
     session: () => current,
     setSession,
     async stop() {
       quit.abort();
       logs.stop();
+      certs.stop();
       // Rollouts run from the Rollouts tab pause (resumable) rather than stop mid-write.
       await tabs.stop();
       await starting;

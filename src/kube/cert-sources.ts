@@ -8,7 +8,7 @@ import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { parse as parseYaml } from 'yaml';
 import { type CertDetail, certDetailsFromPem, isCertKey } from './certs.js';
 import { describeError, makeClient, statusCode } from './client.js';
-import { type KubeUser, openError } from './credentials.js';
+import { credentialsProblem, type KubeUser, openError } from './credentials.js';
 
 /** What one Secret holds in certificates: by data key (`*.crt`, or `kubeconfig` for the embedded client certificate). */
 export type SecretCerts =
@@ -110,4 +110,46 @@ export function kubeconfigCredentials(config: KubeConfig): ContextCredential[] {
             : 'none';
     return { context: c.name, user, kind: 'other', method };
   });
+}
+
+/** Everything the certificate inventory is made of, as read (certificate metadata only). */
+export interface CertSources {
+  /** The fleet namespace (of the control plane's Secrets and the agents' init kubeconfig). */
+  namespace: string;
+  /** The control plane's Secrets in the hosting context; undefined when no hosting context was given (no fleet). */
+  controlPlane?: SecretCerts[];
+  /** Each workload context's init kubeconfig Secret. */
+  agents: { context: string; secret: SecretCerts }[];
+  /** Every kubeconfig context's credential. */
+  credentials: ContextCredential[];
+}
+
+/** Where to read: the hosting context (none without a fleet), the namespace, the workload contexts, and the Secrets' names. */
+export interface CertTargets {
+  hosting?: string | undefined;
+  namespace: string;
+  workloads: readonly string[];
+  /** The control plane's certificate Secrets, and the agents' init kubeconfig Secret. */
+  secrets: { controlPlane: readonly string[]; agentInit: string };
+}
+
+/** The Secrets `names` of a context; when its credentials cannot be used, every one unreadable with the reason (nothing is sent). */
+async function secretsIn(kc: KubeConfig, context: string, namespace: string, names: readonly string[]): Promise<SecretCerts[]> {
+  const problem = credentialsProblem(kc);
+  if (problem) return names.map((name) => ({ name, state: 'error', message: `context ${context}: ${problem.message}` }));
+  return readSecretCerts(kc, namespace, names);
+}
+
+/** Reads every source at once (`kc(context)`: that context's KubeConfig; `config`: the whole kubeconfig); nothing is written. */
+export async function readCertSources(kc: (context: string) => KubeConfig, config: KubeConfig, t: CertTargets): Promise<CertSources> {
+  const [cp, ...init] = await Promise.all([
+    t.hosting === undefined ? undefined : secretsIn(kc(t.hosting), t.hosting, t.namespace, t.secrets.controlPlane),
+    ...t.workloads.map((w) => secretsIn(kc(w), w, t.namespace, [t.secrets.agentInit])),
+  ]);
+  return {
+    namespace: t.namespace,
+    ...(cp ? { controlPlane: cp } : {}),
+    agents: t.workloads.map((context, i) => ({ context, secret: init[i]![0]! })),
+    credentials: kubeconfigCredentials(config),
+  };
 }

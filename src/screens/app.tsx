@@ -180,6 +180,7 @@ function TabBody({ store, actions, ui, state, dispatch, view, tabs, width, heigh
         width={width}
         canStartSandbox={actions.sandbox !== undefined}
         onOpenLogs={actions.logs?.openLogs}
+        certs={actions.certs}
       />
     );
   }

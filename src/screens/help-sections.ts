@@ -23,10 +23,28 @@ export const FLEET_ROWS_HELP_SECTIONS: readonly HelpSection[] = [
   },
 ];
 
+/** The help over the Certificates view (Status, C): its keys beside the global ones. */
+export const CERTS_HELP_SECTIONS: readonly HelpSection[] = [
+  HELP_SECTIONS[0]!,
+  {
+    title: 'Certificates',
+    keys: [
+      { key: 'j k', label: 'move' },
+      { key: 'g G', label: 'first / last' },
+      { key: 'enter', label: 'details (SANs…)' },
+      { key: 'esc', label: 'close details' },
+      { key: 'r', label: 'read again' },
+      { key: 'f N P', label: 'other views' },
+      { key: 'c esc', label: 'contexts' },
+    ],
+  },
+];
+
 /** The help's groups for what is on screen. */
 export function helpSections(tab: TabId, rollouts: boolean, storage: boolean, state: AppState): readonly HelpSection[] {
   if (rollouts) return ROLLOUTS_HELP_SECTIONS;
   if (storage) return STORAGE_HELP_SECTIONS;
   if (tab === 'status' && state.detail === undefined && isRowsView(state.view)) return FLEET_ROWS_HELP_SECTIONS;
+  if (tab === 'status' && state.detail === undefined && state.view === 'certs') return CERTS_HELP_SECTIONS;
   return HELP_SECTIONS;
 }

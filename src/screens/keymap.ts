@@ -22,7 +22,7 @@ export const HELP_SECTIONS: readonly HelpSection[] = [
       { key: '/', label: 'filter by name' },
       { key: 'esc', label: 'clear filter' },
       { key: 'f c', label: 'fleet/contexts' },
-      { key: 'N P', label: 'all nodes / pods' },
+      { key: 'N P C', label: 'nodes/pods/certs' },
       { key: 'l', label: 'row logs' },
       { key: 'A', label: 'approvals (CSRs)' },
       { key: 's', label: 'start sandbox' },
@@ -133,6 +133,8 @@ export type HintMode =
   | 'list'
   | 'fleet'
   | 'fleetRows'
+  | 'certs'
+  | 'certsExpanded'
   | 'detail'
   | 'detailRows'
   | 'expanded'
@@ -159,6 +161,19 @@ const HELP: KeyHint = { key: '?', label: 'help' };
 const TAB: KeyHint = { key: 'tab', label: 'screens' };
 const SECTIONS: KeyHint = { key: 'i/n/p/e', label: 'sections' };
 
+/** The Certificates view's keys; with the selected one shown in full, Enter or Esc close it. */
+function certsHints(expanded: boolean): KeyHint[] {
+  return [
+    { key: 'c', label: 'contexts' },
+    { key: 'j/k', label: 'move' },
+    expanded ? { key: 'enter/esc', label: 'close details' } : { key: 'enter', label: 'details' },
+    { key: 'r', label: 'read again' },
+    HELP,
+    QUIT,
+    TAB,
+  ];
+}
+
 export function keyHints(mode: HintMode): KeyHint[] {
   switch (mode) {
     case 'logs':
@@ -184,9 +199,9 @@ export function keyHints(mode: HintMode): KeyHint[] {
       return [
         HELP,
         QUIT,
-        { key: 'j/k', label: 'move' },
+        // j/k are in the help: the fleet-wide views (C among them) and the filter fit 80 columns.
         { key: 'enter', label: 'open' },
-        { key: 'N/P', label: 'nodes/pods' },
+        { key: 'N/P/C', label: 'nodes/pods/certs' },
         { key: 'f', label: 'fleet' },
         { key: '/', label: 'filter' },
         TAB,
@@ -205,6 +220,9 @@ export function keyHints(mode: HintMode): KeyHint[] {
         HELP,
         QUIT,
       ];
+    case 'certs':
+    case 'certsExpanded':
+      return certsHints(mode === 'certsExpanded');
     case 'detail':
       return [{ key: 'esc', label: 'back' }, SECTIONS, { key: 'j/k', label: 'scroll' }, HELP, QUIT, TAB];
     case 'detailRows':

@@ -1,9 +1,11 @@
 import { Box, Text } from 'ink';
 import type { Dispatch } from 'react';
 import { useStore } from 'zustand';
+import type { CertsActions } from '../store/actions.js';
 import type { FleetStore } from '../store/fleet-store.js';
 import type { LogTarget } from '../store/log-target.js';
 import { useTheme } from '../components/theme/index.js';
+import { CertsView } from './status/certs/certs-view.js';
 import { ContextDetail } from './status/context-detail.js';
 import { ContextTable } from './status/context-table.js';
 import { EmptyFleet } from './status/empty-fleet.js';
@@ -27,20 +29,26 @@ export interface StatusScreenProps {
   canStartSandbox: boolean;
   /** `l` on a row that stands for pods (the fleet checklist, a context's Pods section). */
   onOpenLogs?: ((target: LogTarget) => void) | undefined;
+  /** What the Certificates view (C) asks the certs feed for. */
+  certs?: CertsActions | undefined;
 }
 
 /**
  * Every context live, one row each, and under them the fleet's summary line with
  * what needs doing (or how to define a fleet); f swaps in the whole fleet
- * checklist, N / P the nodes / pods needing attention of every context; Enter opens a context.
+ * checklist, N / P the nodes / pods needing attention of every context, C every certificate
+ * of the fleet; Enter opens a context.
  */
-export function StatusScreen({ store, state, dispatch, names, total, height, width, canStartSandbox, onOpenLogs }: StatusScreenProps) {
+export function StatusScreen(props: StatusScreenProps) {
+  const { store, state, dispatch, names, total, height, width, canStartSandbox, onOpenLogs, certs } = props;
   if (total === 0) return <EmptyFleet canStartSandbox={canStartSandbox} />;
   if (state.detail !== undefined) {
     return <ContextDetail store={store} name={state.detail} state={state} height={height} width={width} onOpenLogs={onOpenLogs} />;
   }
   if (state.view === 'fleet')
     return <FleetPanel store={store} height={height} width={width} isActive={!state.help} onOpenLogs={onOpenLogs} />;
+  if (state.view === 'certs')
+    return <CertsView store={store} actions={certs} expanded={state.expanded} height={height} width={width} isActive={!state.help} />;
   if (isRowsView(state.view))
     return <FleetRowsView store={store} kind={state.view} state={state} dispatch={dispatch} height={height} width={width} />;
   return <ContextsView store={store} state={state} names={names} total={total} height={height} width={width} />;
@@ -53,7 +61,7 @@ function ContextsView({
   total,
   height,
   width,
-}: Omit<StatusScreenProps, 'canStartSandbox' | 'onOpenLogs' | 'dispatch'>) {
+}: Omit<StatusScreenProps, 'canStartSandbox' | 'onOpenLogs' | 'dispatch' | 'certs'>) {
   const theme = useTheme();
   const fleet = useStore(store, (s) => s.fleet);
   const rows = useContextRows(store, names);

@@ -146,6 +146,7 @@ export function useAppKeys({
     } else if (input === 'f') dispatch({ type: 'view', view: 'fleet' });
     else if (input === 'N') dispatch({ type: 'view', view: 'nodes' });
     else if (input === 'P') dispatch({ type: 'view', view: 'pods' });
+    else if (input === 'C') dispatch({ type: 'view', view: 'certs' });
     else if (input === '/') dispatch({ type: 'filterStart' });
     else if (key.escape && state.filter) dispatch({ type: 'filterClear' });
   }
@@ -172,13 +173,20 @@ export function useAppKeys({
 }
 
 /**
- * The fleet checklist (c, f or Esc back), and the fleet's nodes or pods: N/P swap them, / filters,
- * c or Esc go back to the contexts (Esc clears a filter first), f to the fleet checklist. Moving,
- * sorting and Enter in the rows are the view's own (it knows its rows).
+ * The fleet checklist (c, f or Esc back), the certificates (Enter shows one in full, Esc closes
+ * it, then goes back), and the fleet's nodes or pods: N/P swap them, C shows the certificates, /
+ * filters, c or Esc go back to the contexts (Esc clears a filter first), f to the fleet
+ * checklist. Moving, sorting and Enter in the rows are the view's own (it knows its rows).
  */
 function fleetViewKeys(state: AppState, input: string, key: Key, dispatch: (action: AppAction) => void): void {
-  if (state.view === 'fleet') {
-    if (input === 'c' || input === 'f' || key.escape) dispatch({ type: 'view', view: 'contexts' });
+  if (input === 'C') {
+    dispatch({ type: 'view', view: 'certs' });
+    return;
+  }
+  if (state.view === 'fleet' || state.view === 'certs') {
+    if (state.view === 'certs' && (key.return || (key.escape && state.expanded))) dispatch({ type: 'toggleExpanded' });
+    else if (input === 'c' || (input === 'f' && state.view === 'fleet') || key.escape) dispatch({ type: 'view', view: 'contexts' });
+    else if (input === 'f') dispatch({ type: 'view', view: 'fleet' });
     else if (input === 'N') dispatch({ type: 'view', view: 'nodes' });
     else if (input === 'P') dispatch({ type: 'view', view: 'pods' });
     return;

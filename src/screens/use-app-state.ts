@@ -4,9 +4,10 @@ import { TABS } from './tabs.js';
 
 /**
  * What the Status screen shows when no context is open: the contexts table, the fleet
- * checklist, or the nodes / the pods needing attention of every context in one table.
+ * checklist, the nodes / the pods needing attention of every context in one table, or every
+ * certificate of the fleet.
  */
-export type StatusView = 'contexts' | 'fleet' | FleetKind;
+export type StatusView = 'contexts' | 'fleet' | FleetKind | 'certs';
 
 /** The view shows the rows of every context (nodes or pods). */
 export function isRowsView(view: StatusView): view is FleetKind {
@@ -40,7 +41,7 @@ export interface AppState {
   section: DetailSection;
   /** Substring filter of the rows of the open section; empty for none. */
   sectionFilter: string;
-  /** The selected row of the section is shown in full under the table. */
+  /** The selected row of the section (or of the certificates) is shown in full under the table. */
   expanded: boolean;
   /** The / filter of the fleet's nodes and pods views (one for both). */
   rowFilter: string;
@@ -132,7 +133,7 @@ export function appReducer(state: AppState, action: AppAction): AppState {
       return { ...rest, sectionFilter: '', expanded: false, filtering: false };
     }
     case 'view':
-      return action.view === state.view ? state : { ...state, view: action.view, rowSelected: 0 };
+      return action.view === state.view ? state : { ...state, view: action.view, rowSelected: 0, expanded: false };
     case 'section':
       return action.section === state.section
         ? state

@@ -82,6 +82,7 @@ export function useAppTabs(store: FleetStore, actions: AppActions, state: AppSta
     if (state.filtering) return 'filtering';
     if (state.detail !== undefined)
       return !isRowSection(state.section) ? 'detail' : state.expanded ? 'expanded' : state.section === 'pods' ? 'detailPods' : 'detailRows';
+    if (state.view === 'certs') return state.expanded ? 'certsExpanded' : 'certs';
     return state.view === 'fleet' ? 'fleet' : isRowsView(state.view) ? 'fleetRows' : 'list';
   };
 

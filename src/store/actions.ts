@@ -69,6 +69,15 @@ export interface ApprovalActions {
   deny(name: string): void;
 }
 
+export interface CertsActions {
+  /** The Certificates view is shown: read every certificate source now, then every minute and when the control plane's Secrets change. */
+  show(): void;
+  /** The view is gone: no more reads (what was read stays in the slice). */
+  hide(): void;
+  /** Read again now. */
+  refresh(): void;
+}
+
 /** The log view's switches that re-open the streams, and those that change only how lines are shown. */
 export type LogToggle = 'follow' | 'previous' | 'wrap' | 'timestamps';
 
@@ -100,5 +109,6 @@ export interface Actions<W = unknown> {
   rollouts?: RolloutActions;
   storage?: StorageActions;
   approvals?: ApprovalActions;
+  certs?: CertsActions;
   logs?: LogActions;
 }

@@ -6,6 +6,7 @@ import type { NodeSummary } from '../kube/nodes.js';
 import { emptyPods } from '../kube/pods.js';
 import type { ContextPatch, ContextSink, ContextSlices, SliceKey } from '../kube/sink.js';
 import { emptyApprovals, type ApprovalsSlice } from './approvals.js';
+import { emptyCerts, type CertsSlice } from './certs.js';
 import { emptyInstall, type InstallSlice } from './install.js';
 import { emptyLogs, type LogsSlice } from './logs.js';
 import { emptyPrepare, type PrepareSlice } from './prepare.js';
@@ -18,6 +19,8 @@ export interface TabSlices {
   rollouts: RolloutsSlice;
   storage: StorageSlice;
   approvals: ApprovalsSlice;
+  /** The Status screen's Certificates view. */
+  certs: CertsSlice;
   prepare: PrepareSlice;
   install: InstallSlice;
   /** The log view (opened over any tab). */
@@ -29,6 +32,7 @@ export function emptyTabSlices(): TabSlices {
     rollouts: emptyRollouts(),
     storage: emptyStorage(),
     approvals: emptyApprovals(),
+    certs: emptyCerts(),
     prepare: emptyPrepare(),
     install: emptyInstall(),
     logs: emptyLogs(),

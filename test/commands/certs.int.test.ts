@@ -1,24 +1,17 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
-import { certSecrets, generateCertSet, initKubeconfig } from '../../src/install/certs/index.js';
-import { apiserverUrl } from '../../src/install/certs/specs.js';
-import { makeClient } from '../../src/kube/client.js';
-import { configForContext, loadKubeconfig } from '../../src/kube/kubeconfig.js';
 import { createAuthority, issueCertificate } from '../../src/kube/pki.js';
 import { runCli } from '../helpers/cli.js';
-import { ignore } from '../helpers/nova.js';
+import { writeCertSecrets } from '../helpers/cert-secrets.js';
 
 const kubeconfig = inject('kubeconfig');
 const readOnlyKubeconfig = inject('readOnlyKubeconfig');
 const NS = 'certs-e2e';
-const ADDRESS = { ip: '172.18.255.210' };
 const FLEET = ['--hosting-context', 'kind-cp', '--namespace', NS, '--context', 'kind-workload-1'];
 
-const kc = (context: string): KubeConfig => configForContext(loadKubeconfig({ kubeconfig }).config, context);
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 
 interface CertJson {
@@ -33,29 +26,16 @@ interface CertJson {
 }
 
 let dir: string;
+let dropNamespaces: () => Promise<void>;
 
 /** The install's certificate Secrets in the hosting context, its init kubeconfig in a workload context (as the install writes them). */
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'certs-int-'));
-  const { set } = await generateCertSet({ namespace: NS, apiserverAddress: ADDRESS, etcdMembers: 1 });
-  for (const context of ['kind-cp', 'kind-workload-1']) {
-    await makeClient(kc(context), CoreV1Api)
-      .createNamespace({ body: { metadata: { name: NS } } })
-      .catch(ignore(409));
-  }
-  const core = makeClient(kc('kind-cp'), CoreV1Api);
-  for (const body of certSecrets(set)) await core.createNamespacedSecret({ namespace: NS, body }).catch(ignore(409));
-  const init = {
-    metadata: { name: 'nova-cluster-init-kubeconfig' },
-    data: { kubeconfig: b64(initKubeconfig(set, apiserverUrl(ADDRESS))) },
-  };
-  await makeClient(kc('kind-workload-1'), CoreV1Api).createNamespacedSecret({ namespace: NS, body: init }).catch(ignore(409));
+  ({ dropNamespaces } = await writeCertSecrets(kubeconfig, NS, 'kind-cp', 'kind-workload-1'));
 }, 120_000);
 
 afterAll(async () => {
-  for (const context of ['kind-cp', 'kind-workload-1']) {
-    await makeClient(kc(context), CoreV1Api).deleteNamespace({ name: NS }).catch(ignore(404));
-  }
+  await dropNamespaces?.();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

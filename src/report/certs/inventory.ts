@@ -5,7 +5,7 @@
  */
 import { formatDuration } from '../../duration.js';
 import type { CertDetail } from '../../kube/certs.js';
-import type { ContextCredential, SecretCerts } from '../../kube/cert-sources.js';
+import type { CertSources, ContextCredential, SecretCerts } from '../../kube/cert-sources.js';
 import { type CERT_SECRET_NAMES, INIT_KUBECONFIG_SECRET, SERVICE_ACCOUNT_SPEC } from '../../install/certs/specs.js';
 
 export type CertGroup = 'control-plane' | 'kubeconfig' | 'agent-init';
@@ -190,6 +190,25 @@ export function kubeconfigRows(creds: readonly ContextCredential[]): {
     else if (first.kind === 'certificate') rows.push(...fromDetails(base, first.certs));
   }
   return { rows, skipped };
+}
+
+export interface CertInventory {
+  rows: CertRow[];
+  /** Kubeconfig contexts whose user has no client certificate (token, exec plugin, …). */
+  skipped: { context: string; user: string; method: string }[];
+}
+
+/** The inventory from what was read: the control plane's set, the agents' init kubeconfig, the kubeconfig's client certificates. */
+export function certInventory(sources: CertSources): CertInventory {
+  const kubeconfig = kubeconfigRows(sources.credentials);
+  return {
+    rows: [
+      ...(sources.controlPlane ? controlPlaneRows(sources.namespace, sources.controlPlane) : []),
+      ...agentInitRows(sources.namespace, sources.agents),
+      ...kubeconfig.rows,
+    ],
+    skipped: kubeconfig.skipped,
+  };
 }
 
 const DAY = 86_400_000;

@@ -1,12 +1,6 @@
 /** `fleetdeck certs` output (pure): the table for people and the JSON document. */
 import { checkSymbol, toAscii } from '../../checklist/checklist.js';
-import { type CertRow, type CertState, certState, residual } from './inventory.js';
-
-export interface CertInventory {
-  rows: CertRow[];
-  /** Kubeconfig contexts whose user has no client certificate (token, exec plugin, …). */
-  skipped: { context: string; user: string; method: string }[];
-}
+import { type CertInventory, type CertState, certState, residual } from './inventory.js';
 
 const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z'));
 

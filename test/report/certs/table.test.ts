@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type CertInventory, certsJson, certsText } from '../../../src/report/certs/table.js';
+import type { CertInventory } from '../../../src/report/certs/inventory.js';
+import { certsJson, certsText } from '../../../src/report/certs/table.js';
 
 const DAY = 86_400_000;
 const NOW = Date.parse('2026-11-26T12:00:00Z');

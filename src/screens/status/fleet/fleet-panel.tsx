@@ -1,15 +1,15 @@
-import { Box, Text, useInput } from 'ink';
+import { Box, useInput } from 'ink';
 import { useStore } from 'zustand';
-import { FitLines, viewSize } from '../../../components/fit/index.js';
+import { viewSize } from '../../../components/fit/index.js';
 import { useTheme } from '../../../components/theme/index.js';
 import type { FleetStore } from '../../../store/fleet-store.js';
 import type { LogTarget } from '../../../store/log-target.js';
-import { DetailRow } from '../detail-row.js';
 import { ScrollPage } from '../scroll-page.js';
 import { splitKeys } from '../../split-keys.js';
 import { fleetLines } from './fleet-lines.js';
 import { fleetSummary, fleetTitle } from './fleet-summary.js';
 import { FleetSummaryLine } from './fleet-summary-line.js';
+import { CursorLines } from '../cursor-lines.js';
 import { lineRows } from './line-rows.js';
 import { clusterLogTarget, fleetItemLogTarget } from './log-targets.js';
 import { useFleetChecklist } from './use-fleet-checklist.js';
@@ -55,7 +55,6 @@ export function FleetPanel({ store, height, width, isActive, onOpenLogs }: Fleet
   );
   // Without a fleet the checklist says so itself, with how to define one.
   if (!fleet) return <ScrollPage lines={lines} height={height} width={width} isActive={isActive} />;
-  const selected = (i: number) => row !== undefined && i >= row.start && i < row.end;
   return (
     <Box flexDirection="column">
       <FleetSummaryLine
@@ -65,22 +64,7 @@ export function FleetPanel({ store, height, width, isActive, onOpenLogs }: Fleet
         width={width}
       />
       <Box marginTop={1}>
-        <FitLines
-          lines={lines}
-          height={pageHeight}
-          offset={offset}
-          minView={1}
-          render={(line, i) =>
-            selected(i) ? (
-              <Text inverse>
-                <DetailRow line={line} width={width} />
-              </Text>
-            ) : (
-              <DetailRow line={line} width={width} />
-            )
-          }
-          marker={(w) => `lines ${w.start + 1}–${w.end} of ${w.total} ${theme.separator} j/k move`}
-        />
+        <CursorLines lines={lines} row={row} offset={offset} height={pageHeight} width={width} />
       </Box>
     </Box>
   );

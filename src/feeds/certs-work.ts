@@ -1,0 +1,39 @@
+/**
+ * What the Certificates view reads, bound to the session: the same sources `fleetdeck certs`
+ * reads (the install's Secrets in the hosting context, each workload's init kubeconfig, the
+ * kubeconfig's client certificates), through src/kube. Certificate metadata only.
+ */
+import { DEFAULT_NAMESPACE } from '../config/fleet-config.js';
+import { CERT_SECRET_NAMES, INIT_KUBECONFIG_SECRET } from '../install/certs/specs.js';
+import { type CertSources, readCertSources } from '../kube/cert-sources.js';
+import type { Session } from '../session/session.js';
+import type { CertsWork } from './certs.js';
+
+/** Where the fleet's certificates are: the hosting context (none: no fleet, only the kubeconfig's), its namespace, the workloads. */
+export interface FleetCertTargets {
+  hosting?: string | undefined;
+  namespace: string;
+  workloads: readonly string[];
+}
+
+/** Reads every certificate source of `t` (`fleetdeck certs` and the dashboard's view alike); nothing is written. */
+export function readFleetCerts(session: Pick<Session, 'kc' | 'config'>, t: FleetCertTargets): Promise<CertSources> {
+  const secrets = { controlPlane: CERT_SECRET_NAMES, agentInit: INIT_KUBECONFIG_SECRET };
+  return readCertSources(session.kc, session.config, { ...t, secrets });
+}
+
+/** The view's reads, on the session as it is at each read (a sandbox started or a fleet installed meanwhile). */
+export function certsWork(session: () => Session): CertsWork {
+  return {
+    read: async () => {
+      const s = session();
+      const fleet = s.fleet;
+      const sources = await readFleetCerts(s, {
+        hosting: fleet?.hostingContext,
+        namespace: fleet?.namespace ?? DEFAULT_NAMESPACE,
+        workloads: fleet?.workloads.map((w) => w.context) ?? [],
+      });
+      return { sources, noFleet: fleet === undefined };
+    },
+  };
+}

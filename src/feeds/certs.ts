@@ -1,0 +1,127 @@
+/**
+ * The Certificates view's feed: while the view is shown, every certificate source read at once,
+ * again every minute (residual time runs out, the agents' init kubeconfig is not watched) and
+ * as soon as the certificate Secrets the status feed watches in the hosting context change (a
+ * renewal), into the certs slice. One read at a time; a change during a read reads again after it.
+ */
+import type { CertSources } from '../kube/cert-sources.js';
+import type { CertSummary } from '../kube/certs.js';
+import type { CertsActions } from '../store/actions.js';
+import { certsCleared, certsFailed, certsRead, certsReading, certsShown, type CertsSlice } from '../store/certs.js';
+import { updateSlice, type FleetState, type FleetStore } from '../store/fleet-store.js';
+
+/** What the feed calls (src/feeds/certs-work.ts binds it to the session; tests may pass their own). */
+export interface CertsWork {
+  /** Read every source once; `noFleet`: no hosting context is known, only the kubeconfig's certificates were read. */
+  read(): Promise<{ sources: CertSources; noFleet: boolean }>;
+}
+
+export interface CertsFeedOptions {
+  /** How often the sources are read again while shown (default 60 s). */
+  intervalMs?: number;
+  now?: () => number;
+}
+
+export interface CertsFeed extends CertsActions {
+  /** The session changed: what was read is of the old one; read again if shown. */
+  restart(): void;
+  stop(): void;
+}
+
+/** The certificate Secrets of the hosting context as the status feed last saw them (undefined: not watched or not known). */
+function watchedCerts(s: FleetState): CertSummary[] | undefined {
+  const hosting = s.fleet?.hostingContext;
+  return hosting === undefined ? undefined : s.contexts[hosting]?.fleetNamespace?.certs;
+}
+
+const certsKey = (certs: CertSummary[] | undefined) => certs?.map((c) => `${c.secret}/${c.key}/${c.subject}/${c.notAfter}`).join('\n');
+
+export function startCertsFeed(
+  store: FleetStore,
+  work: CertsWork,
+  { intervalMs = 60_000, now = Date.now }: CertsFeedOptions = {},
+): CertsFeed {
+  const update = (change: (s: CertsSlice) => CertsSlice) => updateSlice(store, 'certs', change);
+  let shown = false;
+  let timer: NodeJS.Timeout | undefined;
+  let unsubscribe: (() => void) | undefined;
+  /** Bumped when the session changes: an answer of an older one is dropped. */
+  let generation = 0;
+  let reading = false;
+  let again = false;
+
+  const read = () => {
+    if (reading) {
+      again = true;
+      return;
+    }
+    reading = true;
+    const gen = generation;
+    update(certsReading);
+    work
+      .read()
+      .then(
+        ({ sources, noFleet }) => {
+          if (gen === generation) update((s) => certsRead(s, sources, now(), noFleet));
+        },
+        (err: unknown) => {
+          if (gen === generation) update((s) => certsFailed(s, err instanceof Error ? err.message : String(err)));
+        },
+      )
+      .finally(() => {
+        reading = false;
+        if (again && shown) {
+          again = false;
+          read();
+        }
+      });
+  };
+
+  // A renewal rewrites the Secrets the status feed watches: read again when their certificates change.
+  const watchSecrets = () => {
+    let last = certsKey(watchedCerts(store.getState()));
+    return store.subscribe((s, prev) => {
+      const certs = watchedCerts(s);
+      if (certs === watchedCerts(prev)) return;
+      const key = certsKey(certs);
+      if (key === last) return;
+      last = key;
+      if (key !== undefined) read();
+    });
+  };
+
+  const quiet = () => {
+    shown = false;
+    again = false;
+    clearInterval(timer);
+    timer = undefined;
+    unsubscribe?.();
+    unsubscribe = undefined;
+  };
+
+  return {
+    show() {
+      if (shown) return;
+      shown = true;
+      update((s) => certsShown(s, true));
+      read();
+      timer = setInterval(read, intervalMs);
+      timer.unref?.();
+      unsubscribe = watchSecrets();
+    },
+    hide() {
+      if (!shown) return;
+      quiet();
+      update((s) => certsShown(s, false));
+    },
+    refresh() {
+      if (shown) read();
+    },
+    restart() {
+      generation++;
+      update(certsCleared);
+      if (shown) read();
+    },
+    stop: quiet,
+  };
+}
