@@ -147,6 +147,7 @@ export async function oneShotFigure(kubeconfig: string, contexts: readonly strin
   const fd: Run[] = [];
   const raw: { ms: number; cpuMs: number; requests: number; bytes: number }[] = [];
   const kc: { ms: number; cpuMs: number }[] = [];
+  const rawJson: number[] = [];
   const base: Run[] = [];
   for (let i = 0; i < rounds; i++) {
     if (BASELINE) base.push(await timed(process.execPath, fleetdeckArgs(kubeconfig, path.join(BASELINE, 'dist', 'cli.js'))));
@@ -156,6 +157,7 @@ export async function oneShotFigure(kubeconfig: string, contexts: readonly strin
     if (f.code !== 0) progress(`${label}: fleetdeck status exited ${f.code} in round ${i + 1}`);
     fd.push(f);
     if (i % 2 === 0) raw.push(await rawFloorRun(kubeconfig, contexts));
+    rawJson.push((await rawFloorRun(kubeconfig, contexts, true)).ms);
     if (withKubectl) kc.push(await kubectlRound(kubeconfig, contexts));
     progress(
       `${label}: round ${i + 1}/${rounds}: fleetdeck ${ms(f.ms)}, raw ${ms(raw.at(-1)!.ms)}${withKubectl ? `, kubectl ${ms(kc.at(-1)!.ms)}` : ''}`,
@@ -177,6 +179,10 @@ export async function oneShotFigure(kubeconfig: string, contexts: readonly strin
     `CPU (median): fleetdeck ${ms(median(fd.map((x) => x.cpuMs)))}, curl ${ms(median(raw.map((x) => x.cpuMs)))}${withKubectl ? `, kubectl ${ms(median(kc.map((x) => x.cpuMs)))}` : ''}`,
   );
   note(`fleetdeck rounds: ${fd.map((v) => v.ms.toFixed(0)).join(', ')} ms; raw: ${raw.map((v) => v.ms.toFixed(0)).join(', ')} ms`);
+  const rj = median(rawJson);
+  note(
+    `the same lists all as JSON (the floor before nodes and pods were asked for in protobuf): ${ms(rj)}, fleetdeck ${(f / rj).toFixed(2)}× that; rounds ${rawJson.map((v) => v.toFixed(0)).join(', ')} ms`,
+  );
   if (BASELINE) {
     const b = median(base.map((x) => x.ms));
     note(

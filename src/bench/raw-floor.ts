@@ -46,7 +46,7 @@ export function childrenCpuMs(): number {
 }
 
 /** Writes what curl needs for each context (PEM files, 0600) and returns its arguments. */
-function curlArgs(kubeconfig: string, contexts: readonly string[], dir: string): string[] {
+function curlArgs(kubeconfig: string, contexts: readonly string[], dir: string, allJson: boolean): string[] {
   const { config } = loadKubeconfig({ kubeconfig });
   const args = ['--parallel', '--parallel-immediate', '--parallel-max', '1000', '-sS'];
   let groups = 0;
@@ -71,21 +71,26 @@ function curlArgs(kubeconfig: string, contexts: readonly string[], dir: string):
     if (cert && key) tls.push('--cert', cert, '--key', key);
     if (user.token) tls.push('-H', `Authorization: Bearer ${user.token}`);
     // One group per Accept header (curl's options hold for the URLs of their --next group).
-    for (const accept of new Set(ONE_SHOT_LISTS.map((l) => l.accept))) {
+    const lists = allJson ? ONE_SHOT_LISTS.map((l) => ({ ...l, accept: JSON_ONLY })) : ONE_SHOT_LISTS;
+    for (const accept of new Set(lists.map((l) => l.accept))) {
       if (groups++ > 0) args.push('--next');
       args.push('--compressed', '-H', `Accept: ${accept}`, ...tls);
-      for (const list of ONE_SHOT_LISTS.filter((l) => l.accept === accept))
+      for (const list of lists.filter((l) => l.accept === accept))
         args.push('-o', '/dev/null', '-w', '%{http_code} %{size_download}\\n', `${cluster.server.replace(/\/+$/, '')}${list.path}`);
     }
   });
   return args;
 }
 
-/** One round: every list of every context fetched at once; wall time from spawn to exit. */
-export async function rawFloorRun(kubeconfig: string, contexts: readonly string[]): Promise<RawRun> {
+/**
+ * One round: every list of every context fetched at once; wall time from spawn to exit. With
+ * `allJson`, every list is asked for as JSON: the floor as it was before fleetdeck asked for
+ * nodes and pods in protobuf (to compare with earlier figures).
+ */
+export async function rawFloorRun(kubeconfig: string, contexts: readonly string[], allJson = false): Promise<RawRun> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-bench-curl-'));
   try {
-    const args = curlArgs(kubeconfig, contexts, dir);
+    const args = curlArgs(kubeconfig, contexts, dir, allJson);
     const cpu0 = childrenCpuMs();
     const t0 = performance.now();
     const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
