@@ -139,8 +139,9 @@ export function listProtoPaged<T, U>(
 }
 
 /** Keeps the working state of one collection and turns it into the slice the store shows. */
-export interface Tracker<T, S> {
-  reset(items: T[]): void;
+/** `L`: the items of a full list, when the list reduces them on arrival (default: as events deliver them). */
+export interface Tracker<T, S, L = T> {
+  reset(items: L[]): void;
   /** False when the summary would not change (nothing to publish). */
   // biome-ignore lint/suspicious/noConfusingVoidType: trackers that always publish return nothing
   apply(type: WatchEventType, item: T): boolean | void;
@@ -148,14 +149,14 @@ export interface Tracker<T, S> {
   summary(): S;
 }
 
-export interface TrackedWatchOptions<T extends { metadata?: { resourceVersion?: string } }, K extends SliceKey> {
+export interface TrackedWatchOptions<T extends { metadata?: { resourceVersion?: string } }, K extends SliceKey, L = T> {
   slice: K;
   /** The resource as the missing permission names it, e.g. "pods". */
   resource: string;
   path: string;
   queryParams?: Record<string, string>;
-  list: () => Promise<ListResult<T>>;
-  tracker: Tracker<T, NonNullable<ContextSlices[K]>>;
+  list: () => Promise<ListResult<L>>;
+  tracker: Tracker<T, NonNullable<ContextSlices[K]>, L>;
   /** The slice to show when listing is forbidden (the message is added). */
   empty: () => NonNullable<ContextSlices[K]>;
 }
@@ -165,13 +166,13 @@ export interface TrackedWatchOptions<T extends { metadata?: { resourceVersion?: 
  * and its summary is computed once per store flush (the batcher's interval); a 403 publishes
  * the missing permission, other errors make the monitor probe.
  */
-export function trackedWatch<T extends { metadata?: { resourceVersion?: string } }, K extends SliceKey>(
+export function trackedWatch<T extends { metadata?: { resourceVersion?: string } }, K extends SliceKey, L = T>(
   env: WatcherEnv,
-  opts: TrackedWatchOptions<T, K>,
+  opts: TrackedWatchOptions<T, K, L>,
 ): ContextWatcher {
   const { tracker } = opts;
   const publish = () => env.sink.setSlice(env.name, opts.slice, () => tracker.summary());
-  const watch = new ResilientWatch<T>({
+  const watch = new ResilientWatch<T, L>({
     kc: env.kc,
     path: opts.path,
     listOnly: env.listOnly,

@@ -1,7 +1,7 @@
 import type { Sync } from './sync.js';
 import type { V1ContainerStatus, V1Pod } from '@kubernetes/client-node';
 import { makeJsonClient } from './client.js';
-import { listProtoPaged, toMs, trackedWatch } from './list.js';
+import { listProtoPaged, toMs, type Tracker, trackedWatch } from './list.js';
 import { decodeSlimPod } from './protobuf/pod.js';
 import type { WatcherFactory } from './watcher.js';
 import type { WatchEventType } from './watch.js';
@@ -171,6 +171,16 @@ function sameProblem(a: PodProblem | undefined, b: PodProblem | undefined): bool
   );
 }
 
+/** A pod as a full list leaves it: its key and state, the object itself already dropped. */
+export interface PodEntry {
+  key: string;
+  state: PodState;
+}
+
+export function podEntry(pod: V1Pod): PodEntry {
+  return { key: keyOf(pod), state: podState(pod) };
+}
+
 const keyOf = (pod: V1Pod): string => pod.metadata?.uid || `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
 
 /**
@@ -194,8 +204,17 @@ export class PodTracker {
 
   /** A full list: replaces everything known. */
   reset(pods: Iterable<V1Pod>): void {
+    this.resetEntries(
+      (function* () {
+        for (const pod of pods) yield podEntry(pod);
+      })(),
+    );
+  }
+
+  /** A full list already reduced to keys and states (see podEntry). */
+  resetEntries(entries: Iterable<PodEntry>): void {
     this.clear();
-    for (const pod of pods) this.set(keyOf(pod), podState(pod));
+    for (const { key, state } of entries) this.set(key, state);
     this.synced = true;
   }
 
@@ -307,12 +326,30 @@ export function slimPod(pod: V1Pod): V1Pod {
  */
 export const watchPods: WatcherFactory = (env) => {
   const client = makeJsonClient(env.kc, env.requestTimeoutMs);
-  return trackedWatch(env, {
+  const pods = new PodTracker();
+  // A full list is reduced to keys and states as it arrives: 50,000 pods are never held as objects.
+  const tracker: Tracker<V1Pod, PodsSummary, PodEntry> = {
+    reset: (entries) => pods.resetEntries(entries),
+    apply: (type, pod) => pods.apply(type, pod),
+    clear: () => pods.clear(),
+    summary: () => pods.summary(),
+  };
+  return trackedWatch<V1Pod, 'pods', PodEntry>(env, {
     slice: 'pods',
     resource: 'pods',
     path: '/api/v1/pods',
-    list: () => listProtoPaged(client, '/api/v1/pods', {}, decodeSlimPod, slimPod, { watchCache: true }),
-    tracker: new PodTracker(),
+    list: () =>
+      listProtoPaged(
+        client,
+        '/api/v1/pods',
+        {},
+        (b, s, e) => podEntry(decodeSlimPod(b, s, e)),
+        (pod: V1Pod) => podEntry(slimPod(pod)),
+        {
+          watchCache: true,
+        },
+      ),
+    tracker,
     empty: emptyPods,
   });
 };

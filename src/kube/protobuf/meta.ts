@@ -16,7 +16,7 @@ export function readMeta(r: WireReader, withLabels = false): V1ObjectMeta {
   while (!r.done) {
     const t = r.varint();
     if (t === len(1)) m.name = r.string();
-    else if (t === len(3)) m.namespace = r.string();
+    else if (t === len(3)) m.namespace = r.shared();
     else if (t === len(5)) m.uid = r.string();
     else if (t === len(8)) m.creationTimestamp = readTime(r.message()) as unknown as Date;
     else if (t === len(9)) m.deletionTimestamp = readTime(r.message()) as unknown as Date;
@@ -35,8 +35,8 @@ function entry(r: WireReader): [string, string] {
   let value = '';
   while (!r.done) {
     const t = r.varint();
-    if (t === len(1)) key = r.string();
-    else if (t === len(2)) value = r.string();
+    if (t === len(1)) key = r.shared();
+    else if (t === len(2)) value = r.shared();
     else r.skip(t & 7);
   }
   return [key, value];

@@ -49,9 +49,9 @@ function condition(r: WireReader): V1NodeCondition {
   const c: V1NodeCondition = { type: '', status: '' };
   while (!r.done) {
     const t = r.varint();
-    if (t === len(1)) c.type = r.string();
-    else if (t === len(2)) c.status = r.string();
-    else if (t === len(5)) c.reason = r.string();
+    if (t === len(1)) c.type = r.shared();
+    else if (t === len(2)) c.status = r.shared();
+    else if (t === len(5)) c.reason = r.shared();
     else if (t === len(6)) c.message = r.string();
     else r.skip(t & 7);
   }
@@ -62,7 +62,7 @@ function systemInfoKubelet(r: WireReader): string | undefined {
   let v: string | undefined;
   while (!r.done) {
     const t = r.varint();
-    if (t === len(7)) v = r.string();
+    if (t === len(7)) v = r.shared();
     else r.skip(t & 7);
   }
   return v;

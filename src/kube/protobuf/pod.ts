@@ -40,7 +40,7 @@ function spec(r: WireReader): V1PodSpec {
     const t = r.varint();
     if (t === len(2)) s.containers.push(container(r.message()));
     else if (t === len(20)) inits.push(container(r.message()));
-    else if (t === len(10)) s.nodeName = r.string();
+    else if (t === len(10)) s.nodeName = r.shared();
     else r.skip(t & 7);
   }
   if (inits.length) s.initContainers = inits;
@@ -52,8 +52,8 @@ function container(r: WireReader): V1Container {
   const c: V1Container = { name: '' };
   while (!r.done) {
     const t = r.varint();
-    if (t === len(1)) c.name = r.string();
-    else if (t === len(24)) c.restartPolicy = r.string();
+    if (t === len(1)) c.name = r.shared();
+    else if (t === len(24)) c.restartPolicy = r.shared();
     else r.skip(t & 7);
   }
   return c;
@@ -65,8 +65,8 @@ function status(r: WireReader): V1PodStatus {
   const initStatuses: V1ContainerStatus[] = [];
   while (!r.done) {
     const t = r.varint();
-    if (t === len(1)) s.phase = r.string();
-    else if (t === len(4)) s.reason = r.string();
+    if (t === len(1)) s.phase = r.shared();
+    else if (t === len(4)) s.reason = r.shared();
     else if (t === len(2)) {
       const c = condition(r.message());
       if (KEPT_CONDITIONS.has(c.type)) s.conditions!.push(c);
@@ -83,9 +83,9 @@ function condition(r: WireReader): V1PodCondition {
   const c: V1PodCondition = { type: '', status: '' };
   while (!r.done) {
     const t = r.varint();
-    if (t === len(1)) c.type = r.string();
-    else if (t === len(2)) c.status = r.string();
-    else if (t === len(5)) c.reason = r.string();
+    if (t === len(1)) c.type = r.shared();
+    else if (t === len(2)) c.status = r.shared();
+    else if (t === len(5)) c.reason = r.shared();
     else if (t === len(6)) c.message = r.string();
     else r.skip(t & 7);
   }
@@ -96,7 +96,7 @@ function containerStatus(r: WireReader): V1ContainerStatus {
   const c: V1ContainerStatus = { name: '', image: '', imageID: '', ready: false, restartCount: 0 };
   while (!r.done) {
     const t = r.varint();
-    if (t === len(1)) c.name = r.string();
+    if (t === len(1)) c.name = r.shared();
     else if (t === len(2)) c.state = containerState(r.message());
     else if (t === int(4)) c.ready = r.varint() !== 0;
     else if (t === int(5)) c.restartCount = r.int32();
@@ -124,7 +124,7 @@ function waiting(r: WireReader): { reason?: string } {
   const w: { reason?: string } = {};
   while (!r.done) {
     const t = r.varint();
-    if (t === len(1)) w.reason = r.string();
+    if (t === len(1)) w.reason = r.shared();
     else r.skip(t & 7);
   }
   return w;
@@ -136,7 +136,7 @@ function terminated(r: WireReader): NonNullable<V1ContainerState['terminated']> 
     const t = r.varint();
     if (t === int(1)) o.exitCode = r.int32();
     else if (t === int(2)) o.signal = r.int32();
-    else if (t === len(3)) o.reason = r.string();
+    else if (t === len(3)) o.reason = r.shared();
     else r.skip(t & 7);
   }
   return o;

@@ -3,6 +3,7 @@
  * length-delimited fields (strings, bytes, nested messages) walked without copying. Fields a
  * caller does not ask for are skipped by their length, so a 2 KB Pod costs only the fields read.
  */
+import { intern } from './intern.js';
 
 export const VARINT = 0;
 export const FIXED64 = 1;
@@ -72,6 +73,11 @@ export class WireReader {
   string(): string {
     const [a, b] = this.span();
     return this.buf.toString('utf8', a, b);
+  }
+
+  /** A string many objects repeat (a namespace, a phase, a reason): one copy kept for all. */
+  shared(): string {
+    return intern(this.string());
   }
 
   /** A nested message, read by a reader of its own. */
