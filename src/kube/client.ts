@@ -18,6 +18,7 @@ import { gateRequest } from './gate.js';
 import { readListBody } from './list-items.js';
 import { newPool } from './pool.js';
 import { type ProtoListMeta, ProtoListReader } from './protobuf/list-reader.js';
+import { decodeStatus } from './protobuf/status.js';
 import { dispatcherHttpLibrary, nodeBody, setRequestDeadline, TransportTimeout } from './transport.js';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -106,6 +107,9 @@ export function makeJsonClient(kc: KubeConfig, timeoutMs = DEFAULT_TIMEOUT_MS): 
     await config.authMethods.default?.applySecurityAuthentication(ctx);
     const res = await config.httpApi.send(ctx).toPromise();
     if (res.httpStatusCode < 200 || res.httpStatusCode > 299) {
+      // A request that asked for protobuf gets its error Status in protobuf too.
+      const status = res.headers['content-type']?.startsWith(PROTOBUF) ? decodeStatus(await res.body.binary()) : undefined;
+      if (status) throw new ApiException(res.httpStatusCode, `HTTP-Code: ${res.httpStatusCode}`, status, res.headers);
       const text = await res.body.text();
       let body: unknown = text;
       try {
