@@ -33,7 +33,6 @@ import { type CsrFixture, csrFixture } from '../helpers/csr-sandbox.js';
 import { spec } from '../helpers/rollout.js';
 
 const CONTEXT = 'kind-workload-1';
-const NODE = 'workload-1-node-2';
 /** The gate's refusal, as the slices show it: one line ending in the request refused. */
 const GATE = /^[^\n]*read-only: (POST|PUT|PATCH|DELETE) \/\S+ is refused \(fleetdeck runs with --read-only\)$/;
 
@@ -64,13 +63,22 @@ describe('--read-only: every tab of the dashboard, seen from the API servers', (
   const existing = `ro-${randomUUID().slice(0, 8)}`;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-ro-'));
   let csr: CsrFixture;
+  /** The worker the rollouts name, picked from the cluster as it is. */
+  let NODE = '';
   let store: FleetStore;
   let feeds: Feeds<InstallerDeps>;
 
   beforeAll(async () => {
     // A paused rollout and a pending CSR to act on, made before the gate closes.
+    // A worker as it is now: earlier tests' rollouts may have replaced the sandbox's first nodes.
+    const nodes = await listPlanNodes(kc, CONTEXT);
+    const worker = nodes.find(
+      (n) => n.ready && !n.unschedulable && !Object.keys(n.labels).some((l) => l.startsWith('node-role.kubernetes.io/control')),
+    );
+    if (!worker) throw new Error(`${CONTEXT} has no Ready, schedulable worker to plan a rollout on`);
+    NODE = worker.name;
     const s = spec({ name: existing, context: CONTEXT, nodeNames: [{ name: NODE, priority: 1 }] });
-    await createRollout(kc, initialState(s, resolvePlan(await listPlanNodes(kc, CONTEXT), s)));
+    await createRollout(kc, initialState(s, resolvePlan(nodes, s)));
     csr = await csrFixture(kubeconfig, CONTEXT, 'ro');
     await csr.clientCsr(`${csr.P}-pending`, csr.as(csr.REQ_A));
   });
