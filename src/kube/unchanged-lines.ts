@@ -5,7 +5,7 @@
  * parsed (parsing a 4 KB Node is most of an idle fleet's CPU); only its resourceVersion is
  * kept, so the watch resumes from it.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** Values that change on every write: the object's version, heartbeat and managed-field times. */
 const VOLATILE = /"(?:resourceVersion|lastHeartbeatTime|time)":"[^"]*"/g;
@@ -29,9 +29,8 @@ export class UnchangedLines {
       this.last.delete(key);
       return undefined;
     }
-    const digest = createHash('sha1')
-      .update(line.slice(line.indexOf('"object"')).replace(VOLATILE, ''))
-      .digest('base64');
+    // The one-shot hash: no Hash object per event.
+    const digest = hash('sha1', line.slice(line.indexOf('"object"')).replace(VOLATILE, ''), 'base64');
     if (type === 'MODIFIED' && this.last.get(key) === digest) return RESOURCE_VERSION.exec(line)?.[1];
     this.last.set(key, digest);
     return undefined;
