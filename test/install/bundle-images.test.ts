@@ -12,6 +12,7 @@ import {
   withImages,
 } from '../../src/install/bundle-images.js';
 import { UserError } from '../../src/errors.js';
+import { writeTree } from '../helpers/file-tree.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-bundle-images-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -75,14 +76,7 @@ describe("kustomize's image transformer", () => {
 });
 
 /** Writes files (relative path → text) under a fresh directory of the temp dir. */
-function tree(name: string, files: Record<string, string>): string {
-  const root = path.join(tmp, name);
-  for (const [rel, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-    fs.writeFileSync(path.join(root, rel), text);
-  }
-  return root;
-}
+const tree = (name: string, files: Record<string, string>): string => writeTree(path.join(tmp, name), files);
 
 describe("the overlays' images", () => {
   it('reads images: of a kustomization (a tag that looks like a number as written), none without one', async () => {

@@ -16,19 +16,13 @@ import {
 } from '../../src/install/bundle.js';
 import { UserError } from '../../src/errors.js';
 import { PACKAGE_ROOT } from '../../src/paths.js';
+import { writeTree } from '../helpers/file-tree.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-bundle-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 /** Writes files (relative path → text) under a fresh directory of the temp dir. */
-function tree(name: string, files: Record<string, string>): string {
-  const root = path.join(tmp, name);
-  for (const [rel, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-    fs.writeFileSync(path.join(root, rel), text);
-  }
-  return root;
-}
+const tree = (name: string, files: Record<string, string>): string => writeTree(path.join(tmp, name), files);
 
 /** The error a promise rejects with. */
 async function failure(p: Promise<unknown>): Promise<Error> {

@@ -41,3 +41,20 @@ function entry(r: WireReader): [string, string] {
   }
   return [key, value];
 }
+
+/**
+ * A Pod's or Node's condition (the two messages share their fields): type 1, status 2, reason 5
+ * and message 6; the probe and transition times are skipped.
+ */
+export function readCondition(r: WireReader): { type: string; status: string; reason?: string; message?: string } {
+  const c: { type: string; status: string; reason?: string; message?: string } = { type: '', status: '' };
+  while (!r.done) {
+    const t = r.varint();
+    if (t === len(1)) c.type = r.shared();
+    else if (t === len(2)) c.status = r.shared();
+    else if (t === len(5)) c.reason = r.shared();
+    else if (t === len(6)) c.message = r.string();
+    else r.skip(t & 7);
+  }
+  return c;
+}

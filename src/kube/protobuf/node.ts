@@ -3,8 +3,8 @@
  * uses: name, uid, labels, creation time, unschedulable, the Ready condition and the kubelet's
  * version. Images, addresses, volumes and the other conditions are skipped by their length.
  */
-import type { V1Node, V1NodeCondition, V1NodeSpec, V1NodeStatus } from '@kubernetes/client-node';
-import { len, readMeta, varintTag } from './meta.js';
+import type { V1Node, V1NodeSpec, V1NodeStatus } from '@kubernetes/client-node';
+import { len, readCondition as condition, readMeta, varintTag } from './meta.js';
 import { WireReader } from './wire.js';
 
 export function decodeNode(buf: Buffer, start = 0, end = buf.length): V1Node {
@@ -43,19 +43,6 @@ function status(r: WireReader): V1NodeStatus {
     } else r.skip(t & 7);
   }
   return s;
-}
-
-function condition(r: WireReader): V1NodeCondition {
-  const c: V1NodeCondition = { type: '', status: '' };
-  while (!r.done) {
-    const t = r.varint();
-    if (t === len(1)) c.type = r.shared();
-    else if (t === len(2)) c.status = r.shared();
-    else if (t === len(5)) c.reason = r.shared();
-    else if (t === len(6)) c.message = r.string();
-    else r.skip(t & 7);
-  }
-  return c;
 }
 
 function systemInfoKubelet(r: WireReader): string | undefined {
