@@ -2,8 +2,8 @@
  * The layers (README, Layout): kube → workflows → feeds → store → screens, commands on top.
  * `npm run lint` runs this; a violation fails it.
  */
-const ABOVE_KUBE = '^src/(store|screens|components|commands|feeds|session|install|rollout|storage|preflight|logs|backup|report|config|checklist|sandbox|bench)/';
-const WORKFLOWS = '^src/(install|rollout|storage|preflight|logs|backup)/';
+const ABOVE_KUBE = '^src/(store|screens|components|commands|feeds|session|install|day2|rollout|storage|preflight|logs|backup|report|config|checklist|sandbox|bench)/';
+const WORKFLOWS = '^src/(install|day2|rollout|storage|preflight|logs|backup)/';
 
 module.exports = {
   forbidden: [
@@ -40,7 +40,7 @@ module.exports = {
       comment: "The tabs' slices hold the workflows' summaries (a rollout's state, a node's storage): their types, never their code.",
       severity: 'error',
       from: { path: '^src/store/' },
-      to: { path: '^src/(install|rollout|storage|preflight)/', dependencyTypesNot: ['type-only'] },
+      to: { path: '^src/(install|day2|rollout|storage|preflight)/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'checklist-is-a-leaf',
