@@ -4,10 +4,10 @@ import { ResilientWatch } from '../../kube/watch.js';
 import { ZONE_LABEL } from '../../kube/nodes.js';
 import { ignoreNotFound, retryUntil, sleep, watchErrorLogger, type SimContext } from './context.js';
 import type { ClusterNetwork } from './network.js';
-import { LEASE_NAMESPACE, postStatus, renewLease, untaint } from './node-heartbeat.js';
+import { LEASE_NAMESPACE, postStatus, renewLease, statusToReport, untaint } from './node-heartbeat.js';
 import { adoptedState, newNodeState, nextOrdinal, nodeIP, ordinalOf, registerNode } from './node-registration.js';
 import { KubeletServers, readKubeletTls } from './kubelet-server.js';
-import { hasNotReadyTaint, isUp, type NodeState } from './node-status.js';
+import { hasNotReadyTaint, isUp, nodeStatus, type NodeState } from './node-status.js';
 import { PodRunner, type PodNetwork } from './pods.js';
 import { WorkQueue } from './queue.js';
 import { NodeReplacer, REPLACE_WHEN_DRAINED_ANNOTATION, drainedForReplacement, replacementLabels, replacementName } from './replacer.js';
@@ -286,7 +286,10 @@ export class SimulatedKubelet {
     this.ctx.log(`kubelet: node ${state.name} was deleted; not registering it again`);
   }
 
-  /** Register if needed, post status (the heartbeat), clear the not-ready taint, renew the Lease. */
+  /**
+   * Register if needed, post the status when it changed (or is STATUS_REPORT_MS old), clear the
+   * not-ready taint, renew the Lease (the heartbeat).
+   */
   private async sync(name: string): Promise<void> {
     const state = this.nodes.get(name);
     if (!state || this.stopped) return;
@@ -299,9 +302,15 @@ export class SimulatedKubelet {
       await registerNode(this.core, state, { clusterName: this.ctx.cluster.name, replaceDrained: this.replaceDrained, log: this.ctx.log });
       if (!state.uid) return;
     }
-    const node = await postStatus(this.core, state);
-    if (!node || node.metadata?.uid !== state.uid) return this.forgetDeleted(state);
-    state.last = node;
+    const status = nodeStatus(state);
+    const current = state.last?.metadata?.uid === state.uid ? state.last : undefined;
+    if (statusToReport(current, status, state.reportedAt)) {
+      const node = await postStatus(this.core, state, status);
+      if (!node || node.metadata?.uid !== state.uid) return this.forgetDeleted(state);
+      state.last = node;
+      state.reportedAt = Date.now();
+    }
+    const node = state.last!;
     // A conflict: changed meanwhile, read it again on the next sync.
     if (state.ready && hasNotReadyTaint(node) && !(await untaint(this.core, state, node))) this.queue.add(state.name);
     await renewLease(this.coordination, state);

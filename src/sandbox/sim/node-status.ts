@@ -22,6 +22,8 @@ export interface NodeState {
   registeredAt: Date;
   bootID: string;
   last?: V1Node;
+  /** When this process last posted the node's status (Date.now()). */
+  reportedAt?: number;
   /** Registered with these labels instead of those its ordinal gives (a replacement keeps its predecessor's). */
   labels?: Record<string, string>;
   /** More annotations to register with. */

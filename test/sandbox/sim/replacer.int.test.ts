@@ -1,4 +1,13 @@
-import { AppsV1Api, CoreV1Api, PatchStrategy, setHeaderOptions, type KubeConfig, type V1Node, type V1Pod } from '@kubernetes/client-node';
+import {
+  AppsV1Api,
+  CoreV1Api,
+  PatchStrategy,
+  setHeaderOptions,
+  type KubeConfig,
+  type V1Lease,
+  type V1Node,
+  type V1Pod,
+} from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { makeClient, statusCode } from '../../../src/kube/client.js';
 import { configForContext, loadKubeconfig } from '../../../src/kube/kubeconfig.js';
@@ -143,12 +152,20 @@ describe('sandbox node replacement (immutable infrastructure)', () => {
       { name: oldName, body: { metadata: { annotations: { [REPLACE_WHEN_DRAINED_ANNOTATION]: 'true' } }, spec: { unschedulable: true } } },
       mergePatch(),
     );
-    // Its kubelet posts the node's status every 10 s and the replacer looks at the node each time:
-    // wait for a heartbeat well past the settle time.
-    await nodesWhen('a heartbeat past the settle time', (ns) => {
-      const node = ns.find((n) => n.metadata?.uid === oldUid);
-      const beat = node?.status?.conditions?.find((c) => c.type === 'Ready')?.lastHeartbeatTime;
-      return !node || (beat !== undefined && new Date(beat).getTime() >= cordonedAt + REPLACE_SETTLE_MS + 3_000);
+    // Its kubelet renews the node's Lease every 10 s: wait for a renewal well past the settle time
+    // (the replacer had its chance meanwhile).
+    await waitFor<V1Lease>({
+      kc,
+      path: `/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases`,
+      fieldSelector: `metadata.name=${oldName}`,
+      timeoutMs: 90_000,
+      check: (items) => {
+        const renewed = items[0]?.spec?.renewTime;
+        return {
+          done: renewed !== undefined && new Date(renewed).getTime() >= cordonedAt + REPLACE_SETTLE_MS + 3_000,
+          detail: `lease of ${oldName} renewed at ${renewed === undefined ? 'never' : new Date(renewed).toISOString()}`,
+        };
+      },
     });
     expect((await core.readNode({ name: oldName })).metadata?.uid).toBe(oldUid);
 
