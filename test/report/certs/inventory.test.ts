@@ -1,21 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { CertDetail } from '../../../src/kube/certs.js';
+import { CERT_NOW, certDetail, DAY } from '../../helpers/cert-detail.js';
 import type { SecretCerts } from '../../../src/kube/cert-sources.js';
 import { CERT_SECRET_NAMES } from '../../../src/install/certs/specs.js';
 import { agentInitRows, type CertRow, certState, controlPlaneRows, kubeconfigRows, residual } from '../../../src/report/certs/inventory.js';
 
-const DAY = 86_400_000;
-const NOW = Date.parse('2026-11-26T12:00:00Z');
-
-const cert = (cn: string, daysLeft: number, sans: string[] = []): CertDetail => ({
-  subject: `CN=${cn}`,
-  issuer: 'CN=nova-ca',
-  sans,
-  serial: '0A',
-  notBefore: NOW - DAY,
-  notAfter: NOW + daysLeft * DAY,
-  isCA: false,
-});
+const NOW = CERT_NOW;
+const cert = certDetail;
 
 function installedSecrets(): SecretCerts[] {
   const certs: Record<string, Record<string, CertDetail[]>> = {

@@ -1,21 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { CertSources } from '../../../../src/kube/cert-sources.js';
-import type { CertDetail } from '../../../../src/kube/certs.js';
+import { CERT_NOW, certDetail } from '../../../helpers/cert-detail.js';
 import { certPage } from '../../../../src/screens/status/certs/cert-lines.js';
 import { certPane } from '../../../../src/screens/status/certs/cert-pane.js';
 
-const DAY = 86_400_000;
-const NOW = Date.UTC(2026, 10, 26, 12, 0, 0);
-
-const cert = (cn: string, daysLeft: number, sans: string[] = []): CertDetail => ({
-  subject: `CN=${cn}`,
-  issuer: 'CN=nova-ca',
-  sans,
-  serial: 'AB01',
-  notBefore: NOW - DAY,
-  notAfter: NOW + daysLeft * DAY,
-  isCA: false,
-});
+const NOW = CERT_NOW;
+const cert = certDetail;
 
 const sources: CertSources = {
   namespace: 'elotl',
