@@ -55,7 +55,9 @@ export function planLines(plan: RenewPlan): string[] {
   lines.push(`Plan: renew ${plan.certs.length} certificate(s) in namespace ${plan.namespace}, signed by the existing CAs (keys kept):`);
   const w = Math.max(...plan.certs.map((c) => c.name.length), 4);
   for (const c of plan.certs)
-    lines.push(`  ${c.name.padEnd(w)}  ${day(c.notAfter)} -> ${day(c.newNotAfter)}${c.cappedByCa ? ' (capped by its CA)' : ''}  ${c.secret}`);
+    lines.push(
+      `  ${c.name.padEnd(w)}  ${day(c.notAfter)} -> ${day(c.newNotAfter)}${c.cappedByCa ? ' (capped by its CA)' : ''}  ${c.secret}`,
+    );
   lines.push(`  Secrets: ${plan.secrets.join(', ') || 'none'}`);
   for (const r of plan.restarts) lines.push(`  Restart one at a time: ${r.component} (${r.pods.join(', ') || 'no pod'})`);
   if (plan.kubeconfigs.length) lines.push(`  Kubeconfigs: ${plan.kubeconfigs.join(', ')}`);

@@ -19,7 +19,7 @@ export function registerCerts(program: Command): void {
     .command('renew')
     .argument('[names...]', 'all (the default) or certificate names as fleetdeck certs shows them')
     .description(
-      'new leaf certificates signed by the existing CAs: Secrets updated, components restarted one replica at a time, kubeconfigs and the agents\' init kubeconfig updated, agents re-connected (0: renewed or planned, 1: a step failed, 2: usage, --read-only, no --yes without a terminal)',
+      "new leaf certificates signed by the existing CAs: Secrets updated, components restarted one replica at a time, kubeconfigs and the agents' init kubeconfig updated, agents re-connected (0: renewed or planned, 1: a step failed, 2: usage, --read-only, no --yes without a terminal)",
     )
     .addOption(outputOption())
     .option('--rotate-ca', 'also renew the CAs with a trust hand-over (not available yet: refused)')

@@ -24,7 +24,13 @@ interface ClusterJson {
 }
 
 /** Restarts the agent pods in `stale` (one at a time), waits for them Ready, then for the Cluster's fresh Ready heartbeat. */
-export async function reconnectAgent(t: RenewTarget, w: WorkloadTarget, stale: readonly string[], row: RowControl, signal?: AbortSignal): Promise<string> {
+export async function reconnectAgent(
+  t: RenewTarget,
+  w: WorkloadTarget,
+  stale: readonly string[],
+  row: RowControl,
+  signal?: AbortSignal,
+): Promise<string> {
   const since = new Date(Math.floor(Date.now() / 1000) * 1000);
   const pods = await agentPods(w.kc, t.namespace);
   const todo = pods.filter((p) => stale.includes(p.uid));
@@ -52,7 +58,10 @@ export async function reconnectAgent(t: RenewTarget, w: WorkloadTarget, stale: r
     onProgress: (d) => restarted.progress(d),
   }).catch((err: unknown) => {
     restarted.set('fail', err instanceof Error ? err.message : String(err));
-    throw new StepError(`the agent in ${w.context} is not Ready again`, `kubectl --context=${w.context} -n ${t.namespace} logs deploy/nova-agent`);
+    throw new StepError(
+      `the agent in ${w.context} is not Ready again`,
+      `kubectl --context=${w.context} -n ${t.namespace} logs deploy/nova-agent`,
+    );
   });
   restarted.set('ok', todo.length ? `${todo.length} pod(s) restarted, Ready` : 'already running with the new kubeconfig');
 
@@ -74,7 +83,10 @@ export async function reconnectAgent(t: RenewTarget, w: WorkloadTarget, stale: r
     onProgress: (d) => cluster.progress(d),
   }).catch((err: unknown) => {
     cluster.set('fail', err instanceof Error ? err.message : String(err));
-    throw new StepError(`cluster ${w.clusterName} did not reconnect`, `kubectl --context=${w.context} -n ${t.namespace} logs deploy/nova-agent`);
+    throw new StepError(
+      `cluster ${w.clusterName} did not reconnect`,
+      `kubectl --context=${w.context} -n ${t.namespace} logs deploy/nova-agent`,
+    );
   });
   cluster.set('ok', 'Ready, heartbeat after the restart');
   return `${w.clusterName} reconnected with the new certificate`;

@@ -43,6 +43,6 @@ export async function renewedSet(
       return issueCertificate(caOf(spec.ca), { ...spec.req, days: o.days, keyPem });
     }),
   );
-  leaves.forEach((spec, i) => place(set, spec, issued[i]!));
+  for (const [i, spec] of leaves.entries()) place(set, spec, issued[i]!);
   return set;
 }

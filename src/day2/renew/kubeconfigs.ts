@@ -95,14 +95,21 @@ export async function updateInitKubeconfigs(t: RenewTarget, bootstrap: KeyMateri
   const renewed = renewedInit(source, bootstrap);
   const data = renewed ?? source.data;
   const out: string[] = [];
-  if (renewed) await cp.apply({ ...ref, metadata: { ...ref.metadata, labels: source.metadata.labels ?? {} }, type: source.type ?? 'Opaque', data });
+  if (renewed)
+    await cp.apply({ ...ref, metadata: { ...ref.metadata, labels: source.metadata.labels ?? {} }, type: source.type ?? 'Opaque', data });
   out.push(`${t.controlPlane.context} ${renewed ? 'updated' : 'up to date'}`);
   for (const w of t.workloads) {
     progress(`copying to ${w.context}`);
     const a = new Applier(w.kc);
     const copy = await a.read<SecretManifest>(ref);
     const same = copy?.data?.kubeconfig === data.kubeconfig;
-    if (!same) await a.apply({ ...ref, metadata: { ...ref.metadata, labels: copy?.metadata.labels ?? source.metadata.labels ?? {} }, type: 'Opaque', data });
+    if (!same)
+      await a.apply({
+        ...ref,
+        metadata: { ...ref.metadata, labels: copy?.metadata.labels ?? source.metadata.labels ?? {} },
+        type: 'Opaque',
+        data,
+      });
     out.push(`${w.context} ${same ? 'up to date' : 'updated'}`);
   }
   return out.join(', ');

@@ -42,7 +42,14 @@ export async function checkApi(t: RenewTarget, signal?: AbortSignal): Promise<vo
 }
 
 /** Deletes one pod and waits until the component has `desired` Ready replicas again, none of them that pod. */
-async function restartOne(t: RenewTarget, c: Component, pod: PodFact, desired: number, signal?: AbortSignal, onProgress?: (d: string) => void) {
+async function restartOne(
+  t: RenewTarget,
+  c: Component,
+  pod: PodFact,
+  desired: number,
+  signal?: AbortSignal,
+  onProgress?: (d: string) => void,
+) {
   await deletePod(t.hosting.kc, t.namespace, pod.name, { uid: pod.uid }).catch((err: unknown) => {
     // Already gone: its replacement is what we wait for.
     if (statusCode(err) !== 404) throw err;
@@ -67,7 +74,13 @@ async function restartOne(t: RenewTarget, c: Component, pod: PodFact, desired: n
  * one at a time; pods started later already have the new certificates and are left alone, so a
  * re-run after an interruption only restarts what is left.
  */
-export async function rollComponent(t: RenewTarget, c: Component, stale: readonly string[], row: RowControl, signal?: AbortSignal): Promise<string> {
+export async function rollComponent(
+  t: RenewTarget,
+  c: Component,
+  stale: readonly string[],
+  row: RowControl,
+  signal?: AbortSignal,
+): Promise<string> {
   const now = await podsOf(t.hosting.kc, t.namespace, c.selector);
   const todo = now.filter((p) => stale.includes(p.uid));
   if (todo.length === 0) return 'every replica already runs with the new certificates';

@@ -42,7 +42,9 @@ export function renewSteps(plan: RenewPlan, t: Pick<RenewTarget, 'workloads'>): 
     { id: 'record', label: 'Renewal recorded in the cluster (resumable)' },
     { id: 'secrets', label: 'New certificates in the Secrets (signed by the existing CAs)' },
     ...plan.restarts.map((r) => ({ id: `restart:${r.component}`, label: `${label(r.component)} restarted one replica at a time` })),
-    ...(plan.certs.some((c) => c.name === 'apiserver') ? [{ id: 'serving', label: 'New serving certificate in use through the load balancer' }] : []),
+    ...(plan.certs.some((c) => c.name === 'apiserver')
+      ? [{ id: 'serving', label: 'New serving certificate in use through the load balancer' }]
+      : []),
     ...(plan.kubeconfigs.length ? [{ id: 'kubeconfigs', label: 'Kubeconfig files' }] : []),
     ...(plan.initKubeconfigs.length ? [{ id: 'init', label: "Agents' init kubeconfig Secrets" }] : []),
     ...t.workloads
@@ -123,7 +125,12 @@ export async function runRenew(t: RenewTarget, names: readonly string[], runner:
         return 'already written (resumed)';
       }
       row.progress('signing');
-      set = await renewedSet(inputs.found, inputs.leaves, { namespace: t.namespace, address: inputs.address, members: inputs.members, days });
+      set = await renewedSet(inputs.found, inputs.leaves, {
+        namespace: t.namespace,
+        address: inputs.address,
+        members: inputs.members,
+        days,
+      });
       const detail = await writeSecrets(t, set, plan.secrets);
       rec.phase = 'secrets';
       await writeRecord(t.hosting.kc, t.namespace, rec);

@@ -59,10 +59,15 @@ export function selectLeaves(names: readonly string[], leaves: readonly LeafSpec
     const name = raw.replace(/#\d+$/, '');
     const id = ALIASES[name] ?? name;
     if (CA_SPECS.some((c) => c.id === id))
-      throw new UsageError(`certs renew: ${name} is a CA; renewing a CA needs --rotate-ca (the trust hand-over), which is not available yet`);
-    if (id === SERVICE_ACCOUNT_SPEC.id) throw new UsageError(`certs renew: ${name} is a key pair without expiry; there is nothing to renew`);
+      throw new UsageError(
+        `certs renew: ${name} is a CA; renewing a CA needs --rotate-ca (the trust hand-over), which is not available yet`,
+      );
+    if (id === SERVICE_ACCOUNT_SPEC.id)
+      throw new UsageError(`certs renew: ${name} is a key pair without expiry; there is nothing to renew`);
     if (!leaves.some((l) => l.id === id))
-      throw new UsageError(`certs renew: no certificate named "${raw}" (renewable: all, ${leaves.map((l) => l.id).join(', ')}, init-kubeconfig)`);
+      throw new UsageError(
+        `certs renew: no certificate named "${raw}" (renewable: all, ${leaves.map((l) => l.id).join(', ')}, init-kubeconfig)`,
+      );
     ids.add(id);
   }
   return leaves.filter((l) => ids.has(l.id));

@@ -66,7 +66,8 @@ function watcher(kc: KubeConfig) {
   };
 }
 
-const longestFailureRun = (polls: boolean[]) => polls.reduce((acc, ok) => ({ run: ok ? 0 : acc.run + 1, max: Math.max(acc.max, ok ? 0 : acc.run + 1) }), { run: 0, max: 0 }).max;
+const longestFailureRun = (polls: boolean[]) =>
+  polls.reduce((acc, ok) => ({ run: ok ? 0 : acc.run + 1, max: Math.max(acc.max, ok ? 0 : acc.run + 1) }), { run: 0, max: 0 }).max;
 
 /** Several new TLS connections through the load balancer all present the serving certificate of the Secret. */
 async function servingMatchesSecret(): Promise<void> {
@@ -75,7 +76,10 @@ async function servingMatchesSecret(): Promise<void> {
 }
 
 beforeAll(async () => {
-  const install = await cli(['install', '--hosting-context', 'kind-cp', '--namespace', namespace, '--workload', 'kind-workload-1', '--yes'], 900_000);
+  const install = await cli(
+    ['install', '--hosting-context', 'kind-cp', '--namespace', namespace, '--workload', 'kind-workload-1', '--yes'],
+    900_000,
+  );
   expect(install.code, install.stdout + install.stderr).toBe(0);
 });
 
@@ -95,7 +99,8 @@ describe('fleetdeck certs renew', () => {
     ]);
     const dry = await cli(['certs', 'renew', '--dry-run', '-o', 'json']);
     expect(dry.code, dry.stderr).toBe(0);
-    const plan = (JSON.parse(dry.stdout) as { plan: { certs: { name: string }[]; restarts: { component: string }[]; agents: string[] } }).plan;
+    const plan = (JSON.parse(dry.stdout) as { plan: { certs: { name: string }[]; restarts: { component: string }[]; agents: string[] } })
+      .plan;
     expect(plan.certs).toHaveLength(13);
     expect(plan.restarts.map((r) => r.component)).toEqual(['etcd', 'apiserver', 'controller-manager', 'nova-scheduler']);
     expect(plan.agents).toEqual(['kind-workload-1']);
