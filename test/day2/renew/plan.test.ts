@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { renewPlanFrom } from '../../../src/day2/renew/plan.js';
 import { selectLeaves } from '../../../src/day2/renew/select.js';
 import { generateCertSet } from '../../../src/install/certs/generate.js';
-import { leafSpecs } from '../../../src/install/certs/specs.js';
+import { CERT_SECRET_NAMES, leafSpecs } from '../../../src/install/certs/specs.js';
 import type { CertSet } from '../../../src/install/certs/types.js';
 
 const DAY = 86_400_000;
@@ -48,14 +48,8 @@ describe('renewPlanFrom', () => {
     expect(api.notAfter).toBe(new X509Certificate(set.apiserver.certPem).validToDate.toISOString());
     expect(api.newNotAfter).toBe(new Date(now + 30 * DAY).toISOString());
     expect(api.cappedByCa).toBe(false);
-    expect(plan.secrets).toEqual([
-      'nova-apiserver-certs',
-      'nova-etcd-certs',
-      'nova-controller-manager',
-      'nova-scheduler',
-      'nova-admin',
-      'nova-agent-bootstrap',
-    ]);
+    // Every Secret but the three CAs', in the install's order.
+    expect(plan.secrets).toEqual(CERT_SECRET_NAMES.slice(3));
     expect(plan.restarts.map((r) => r.component)).toEqual(['etcd', 'apiserver', 'controller-manager', 'nova-scheduler']);
     expect(plan.restarts[1]?.pods).toEqual(['apiserver-a']);
     expect(plan.kubeconfigs).toEqual(['/cfg/nova.kubeconfig', '/home/u/.kube/config']);
