@@ -41,6 +41,23 @@ export async function checkApi(t: RenewTarget, signal?: AbortSignal): Promise<vo
   );
 }
 
+const SETTLE_ANSWERS = 3;
+
+/**
+ * Waits until the API has answered `SETTLE_ANSWERS` times in a row, a second apart: a member
+ * that just came back (etcd catching up, leader elections) has settled before the next one goes.
+ */
+async function settle(t: RenewTarget, signal?: AbortSignal): Promise<void> {
+  const deadline = Date.now() + API_TIMEOUT_MS;
+  let row = 0;
+  while (row < SETTLE_ANSWERS) {
+    signal?.throwIfAborted();
+    row = (await apiAnswers(t.controlPlane.kc)) === true ? row + 1 : 0;
+    if (Date.now() > deadline) return checkApi(t, signal);
+    if (row < SETTLE_ANSWERS) await new Promise((res) => setTimeout(res, 1000));
+  }
+}
+
 /** Deletes one pod and waits until the component has `desired` Ready replicas again, none of them that pod. */
 async function restartOne(
   t: RenewTarget,
@@ -92,7 +109,8 @@ export async function rollComponent(
       await restartOne(t, c, pod, desired, signal, (d) => child.progress(d));
       child.progress('checking the API through the load balancer');
       await checkApi(t, signal);
-      child.set('ok', 'Ready again; API answers');
+      await settle(t, signal);
+      child.set('ok', `Ready again; API answered ${SETTLE_ANSWERS} times in a row`);
     } catch (err) {
       child.set('fail', err instanceof Error ? err.message : String(err));
       throw err;
