@@ -47,6 +47,11 @@ export function buildProgram(): Command {
       'give up on a single server request after this long (e.g. 30s, 2m); 0: never (default: each request its own)',
       requestTimeoutValue,
     )
+    .option(
+      '--warn-days <n>',
+      'the Status screen: flag certificates that expire within this many days (Certificates view, status row; default 30)',
+      intIn(0, 36500),
+    )
     .option('--log-lines <n>', 'lines the log view keeps per pod (default: 5000)', intIn(100, 1_000_000))
     .showSuggestionAfterError(true)
     .exitOverride()

@@ -34,7 +34,7 @@ export async function runDashboard(opts: GlobalOptions): Promise<number> {
 
   // The screens draw on the terminal and read its keys: an exec plugin never gets it here.
   setPluginTerminal(() => false, 'the dashboard keeps the terminal');
-  const store = createFleetStore(session.contexts, session.fleet);
+  const store = createFleetStore(session.contexts, session.fleet, opts.warnDays);
   const feeds = createFeeds<InstallerDeps>(store, session, {
     ...(opts.logLines !== undefined ? { logLines: opts.logLines } : {}),
     // The sandbox started from the empty screen: its kubeconfig, the contexts --context picks (it has no fleet file).

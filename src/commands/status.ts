@@ -29,7 +29,8 @@ export async function runStatus(opts: GlobalOptions, sel: Session = openSession(
     return 1;
   }
   if (opts.watch) return watchStatus(sel.kc, contexts, fleet, output, ascii);
-  const state = await collectStatus(sel.kc, contexts, statusWaitMs(), fleet);
+  const collected = await collectStatus(sel.kc, contexts, statusWaitMs(), fleet);
+  const state = opts.warnDays === undefined ? collected : { ...collected, certs: { ...collected.certs, warnDays: opts.warnDays } };
   if (output !== 'text') write(document(output, statusJson(state)));
   else write(statusText(state, { ascii }));
   return fleetHealthy(state) ? 0 : 1;

@@ -6,10 +6,18 @@
  */
 import type { Command } from 'commander';
 import { completionModel } from './model.js';
+import { leafSpecs } from '../install/certs/specs.js';
 import { contextNames, rolloutNames } from './sources.js';
 
 /** Options whose value is a context name. */
 const CONTEXT_OPTIONS = ['context', 'hosting-context', 'control-plane-context'];
+/** The certificates `certs renew` takes (an HA control plane's three etcd members). */
+const RENEW_NAMES: readonly [string, string][] = [
+  ['all', 'every leaf certificate'],
+  ...leafSpecs('elotl', { hostname: 'apiserver' }, 3).map((l): [string, string] => [l.id, l.description]),
+  ['init-kubeconfig', "the agents' bootstrap certificate"],
+];
+
 /** Commands whose first argument is a rollout recorded in the cluster. */
 const ROLLOUT_COMMANDS = ['rollout resume', 'rollout abort', 'rollout watch'];
 
@@ -54,6 +62,9 @@ export async function completionLines(program: Command, words: string[], env: No
     option: Object.fromEntries(CONTEXT_OPTIONS.map((o) => [o, contexts])),
     argument: {
       ...Object.fromEntries(ROLLOUT_COMMANDS.map((c) => [`${c}:name`, offerRollouts])),
+      'certs renew:names': (complete) => {
+        for (const [name, what] of RENEW_NAMES) complete(name, what);
+      },
       'get:resource': (complete) => {
         for (const [name, what] of GET_RESOURCES) complete(name, what);
       },

@@ -29,7 +29,9 @@ function hostingItems(state: FleetState, fleet: FleetConfig, now: number): Check
   // Secrets are not among the main lists (their denial is `secretsForbidden`): this gate is load and namespace only.
   const certGate = gateFor('secrets');
   items.push(
-    certGate ? gated('nova/certificates', 'Control plane certificates', certGate, !podsGate && !svcGate) : certItem(ctx!, fleet, now),
+    certGate
+      ? gated('nova/certificates', 'Control plane certificates', certGate, !podsGate && !svcGate)
+      : certItem(ctx!, fleet, now, state.certs.warnDays),
   );
   return items;
 }

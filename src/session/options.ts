@@ -18,6 +18,8 @@ export interface GlobalOptions {
   requestTimeout?: number;
   /** --log-lines: lines the log view keeps per pod. */
   logLines?: number;
+  /** --warn-days: certificates expiring within this many days are flagged (Certificates view, status row). */
+  warnDays?: number;
 }
 
 /** Colours are off with --no-color, NO_COLOR (any value) or a dumb terminal. */

@@ -64,13 +64,15 @@ export function emptyContext(info: ContextInfo): ContextState {
   return { ...info, reachability: 'unknown', nodes: { synced: false, items: {} }, pods: emptyPods(), events: emptyEvents() };
 }
 
-export function createFleetStore(contexts: ContextInfo[] = [], fleet?: FleetConfig): FleetStore {
+/** `warnDays`: --warn-days, the residual time under which the Certificates view and the status row flag a certificate. */
+export function createFleetStore(contexts: ContextInfo[] = [], fleet?: FleetConfig, warnDays?: number): FleetStore {
   return createStore<FleetState>()(() => ({
     order: contexts.map((c) => c.name),
     contexts: Object.fromEntries(contexts.map((c) => [c.name, emptyContext(c)])),
     revision: 0,
     ...(fleet ? { fleet } : {}),
     ...emptyTabSlices(),
+    ...(warnDays !== undefined ? { certs: emptyCerts(warnDays) } : {}),
   }));
 }
 

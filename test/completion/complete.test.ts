@@ -55,7 +55,9 @@ describe('completion of commands and flags', () => {
     const v = await values(['rollout', 'create', '--']);
     for (const f of ['--selector', '--node', '--priority', '--replace', '--dry-run', '--yes', '--output', '--context', '--kubeconfig'])
       expect(v).toContain(f);
-    expect(await values(['status', '--w'])).toEqual(['--watch']);
+    expect(await values(['status', '--wat'])).toEqual(['--watch']);
+    expect(await values(['--war'])).toEqual(['--warn-days']);
+    expect(await values(['certs', 'renew', '--'])).toEqual(expect.arrayContaining(['--dry-run', '--yes', '--rotate-ca', '--output']));
     // Hidden flags stay hidden.
     expect(await values(['rollout', 'resume', '--r'])).toEqual(['--runner-namespace', '--read-only', '--request-timeout']);
   });
@@ -65,6 +67,12 @@ describe('completion of commands and flags', () => {
     expect(await values(['rollout', 'list', '--output', 'y'])).toEqual(['yaml']);
     expect(await values(['rollout', 'create', '--replace', ''])).toEqual(['wait', 'delete-node', 'uncordon']);
     expect(await values(['completion', ''])).toEqual(['bash', 'zsh', 'fish']);
+  });
+
+  it('certs renew: its subcommand and the certificate names, by prefix', async () => {
+    expect(await values(['certs', 'r'])).toEqual(['renew']);
+    expect(await values(['certs', 'renew', 'etcd-2'])).toEqual(['etcd-2-server', 'etcd-2-peer']);
+    expect(await values(['certs', 'renew', 'a'])).toEqual(['all', 'apiserver', 'apiserver-etcd-client', 'admin', 'agent-bootstrap']);
   });
 
   it("get's resource: nodes and pods, by prefix, and flags after it", async () => {

@@ -283,7 +283,11 @@ describe('fleet checklist', () => {
       certs: [...ns.certs, { secret: 'etcd-certs', key: 'peer.crt', subject: 'CN=etcd-peer', notAfter: NOW + 10 * DAY + 60_000 }],
     }));
     expect(text(soon)).toContain('* Control plane certificates... etcd-certs/peer.crt (CN=etcd-peer) expires in 10 days (2026-06-11) ‼');
-    expect(item(soon, 'nova/certificates').hint).toMatch(/^rotate them/);
+    expect(item(soon, 'nova/certificates').hint).toMatch(/^renew them: fleetdeck certs renew/);
+    // --warn-days 5: ten days left is fine; --warn-days 60: the 3649 days are not flagged, the ten are
+    const warn5 = { ...soon, certs: { ...soon.certs, warnDays: 5 } };
+    expect(item(warn5, 'nova/certificates')).toMatchObject({ state: 'ok', detail: 'valid for 10 days' });
+    expect(item({ ...soon, certs: { ...soon.certs, warnDays: 60 } }, 'nova/certificates').state).toBe('warn');
 
     // Given two expired ones
     const expired = withHosting(healthy(), (ns) => ({

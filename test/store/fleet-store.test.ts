@@ -15,6 +15,11 @@ const node = (name: string, over: Partial<NodeSummary> = {}): NodeSummary => ({
 });
 
 describe('fleet store', () => {
+  it('starts the Certificates view with --warn-days (30 without it)', () => {
+    expect(createFleetStore([info('a')]).getState().certs.warnDays).toBe(30);
+    expect(createFleetStore([info('a')], undefined, 7).getState().certs.warnDays).toBe(7);
+  });
+
   it('a burst of 1,000 node updates is applied in one store update', () => {
     const store = createFleetStore([info('a')]);
     const batch = new UpdateBatcher(store, 1_000_000);

@@ -11,12 +11,12 @@ const DAY_MS = 86_400_000;
 
 const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-export function certItem(ctx: ContextState, fleet: FleetConfig, now: number): CheckItem {
+export function certItem(ctx: ContextState, fleet: FleetConfig, now: number, warnDays = CERT_WARN_DAYS): CheckItem {
   const id = 'nova/certificates';
   const label = 'Control plane certificates';
   const s = ctx.fleetNamespace as FleetNamespaceSummary;
   if (s.secretsForbidden) return gated(id, label, forbiddenGate(s.secretsForbidden, ctx.name), true);
-  const rotate = `rotate them: re-generate the certificate Secrets, apply them to ${fleet.hostingContext} and restart the Nova Control Plane components (fleetdeck install can do it)`;
+  const rotate = `renew them: fleetdeck certs renew (new certificates from the existing CAs in ${fleet.hostingContext}, components restarted one at a time)`;
   if (s.certs.length === 0) {
     return {
       id,
@@ -40,7 +40,7 @@ export function certItem(ctx: ContextState, fleet: FleetConfig, now: number): Ch
     };
   }
   const days = Math.floor((first.notAfter - now) / DAY_MS);
-  if (days < CERT_WARN_DAYS) {
+  if (days < warnDays) {
     const when = days === 0 ? 'in less than a day' : `in ${days} day${days === 1 ? '' : 's'}`;
     return {
       id,

@@ -1,0 +1,103 @@
+/**
+ * `fleetdeck certs renew [all|NAME…]`: the plan (old not-after → new, Secrets, restarts,
+ * kubeconfigs), confirmed (or --yes), then the renewal as rows. --dry-run prints the plan only.
+ */
+import { fleetFilePath } from '../config/fleet-config.js';
+import { UsageError } from '../errors.js';
+import { type RenewPlan, planRenew } from '../day2/renew/plan.js';
+import { type RenewResult, runRenew } from '../day2/renew/run.js';
+import type { RenewTarget } from '../day2/renew/target.js';
+import { StepRunner } from '../install/runner.js';
+import { assertWritable } from '../kube/gate.js';
+import { configForContext } from '../kube/kubeconfig.js';
+import { document } from '../output/format.js';
+import { asciiOnly, type GlobalOptions, requireOutput } from '../session/options.js';
+import { confirm, interactive } from '../session/prompt.js';
+import { openSession, requireCredentials } from '../session/session.js';
+import { runSignal } from '../session/signals.js';
+import { controlPlaneTarget } from './backup/target.js';
+import { controlPlaneKubeconfigPath } from './install/resolve.js';
+import { lineReporter, write } from './install/lines.js';
+
+export interface CertsRenewOptions extends GlobalOptions {
+  rotateCa?: boolean;
+  dryRun?: boolean;
+  yes?: boolean;
+}
+
+/** The fleet's clusters, from the fleet file (or --hosting-context), and the install's kubeconfig. */
+function renewTarget(opts: CertsRenewOptions): RenewTarget {
+  const sel = openSession(opts);
+  const fleet = sel.fleet;
+  if (!fleet) throw new UsageError('certs renew works on an installed fleet: pass --hosting-context (or install one: fleetdeck install)');
+  const cp = controlPlaneTarget(opts, 'certs renew');
+  const kcOf = (context: string) => {
+    const kc = configForContext(sel.config, context);
+    requireCredentials(context, kc);
+    return kc;
+  };
+  return {
+    hosting: { context: fleet.hostingContext, kc: kcOf(fleet.hostingContext) },
+    controlPlane: cp,
+    namespace: fleet.namespace,
+    workloads: fleet.workloads.map((w) => ({ ...w, kc: kcOf(w.context) })),
+    kubeconfigPath: controlPlaneKubeconfigPath(fleetFilePath(), cp.context),
+  };
+}
+
+const day = (iso: string | undefined) => (iso ? iso.slice(0, 10) : 'unreadable');
+
+/** The plan as text lines. */
+export function planLines(plan: RenewPlan): string[] {
+  const lines: string[] = [];
+  if (plan.resumed)
+    lines.push(`An earlier renewal (started ${plan.resumed.startedAt}) did not finish: this run finishes it, with its certificates.`);
+  lines.push(`Plan: renew ${plan.certs.length} certificate(s) in namespace ${plan.namespace}, signed by the existing CAs (keys kept):`);
+  const w = Math.max(...plan.certs.map((c) => c.name.length), 4);
+  for (const c of plan.certs)
+    lines.push(
+      `  ${c.name.padEnd(w)}  ${day(c.notAfter)} -> ${day(c.newNotAfter)}${c.cappedByCa ? ' (capped by its CA)' : ''}  ${c.secret}`,
+    );
+  lines.push(`  Secrets: ${plan.secrets.join(', ') || 'none'}`);
+  for (const r of plan.restarts) lines.push(`  Restart one at a time: ${r.component} (${r.pods.join(', ') || 'no pod'})`);
+  if (plan.kubeconfigs.length) lines.push(`  Kubeconfigs: ${plan.kubeconfigs.join(', ')}`);
+  if (plan.initKubeconfigs.length) lines.push(`  Init kubeconfig Secret in: ${plan.initKubeconfigs.join(', ')}`);
+  if (plan.agents.length) lines.push(`  Agents restarted and checked re-connected: ${plan.agents.join(', ')}`);
+  return lines;
+}
+
+async function confirmed(opts: CertsRenewOptions): Promise<boolean> {
+  if (opts.yes) return true;
+  if (!interactive()) throw new UsageError('certs renew changes the control plane: confirm with --yes (or look first with --dry-run)');
+  if (await confirm('Renew these certificates?')) return true;
+  write('Nothing was changed.');
+  return false;
+}
+
+function resultDoc(plan: RenewPlan, dryRun: boolean, result?: RenewResult, steps: unknown[] = []) {
+  return { ok: result ? result.ok : true, dryRun, plan, steps, certs: result?.certs ?? [] };
+}
+
+/** Exit 0 when renewed (or the dry run planned), 1 when a step failed, 2 for usage errors (and --read-only). */
+export async function runCertsRenew(names: string[], opts: CertsRenewOptions): Promise<number> {
+  const output = requireOutput(opts.output);
+  if (opts.rotateCa) throw new UsageError('certs renew --rotate-ca (renewing the CAs with a trust hand-over) is not available yet');
+  if (!opts.dryRun) assertWritable("certs renew changes the control plane's certificates", ' (use --dry-run to see its plan)');
+  const text = output === 'text';
+  const target = renewTarget(opts);
+  const plan = await planRenew(target, names);
+  if (text) for (const l of planLines(plan)) write(l);
+  if (opts.dryRun) {
+    if (text) write('\nDry run: nothing was changed.');
+    else write(document(output, resultDoc(plan, true)));
+    return 0;
+  }
+  if (!(await confirmed(opts))) return 1;
+  if (text) write('');
+  const runner = new StepRunner(text ? lineReporter(asciiOnly(opts)) : () => {});
+  const result = await runRenew(target, names, runner, runSignal());
+  if (!text) write(document(output, resultDoc(result.plan, false, result, runner.items())));
+  else if (result.ok) write('\nRenewed. fleetdeck certs shows the new not-after dates.');
+  else write('\nThe renewal stopped. Fix what the failed row says and run the same command again: it continues where it stopped.');
+  return result.ok ? 0 : 1;
+}

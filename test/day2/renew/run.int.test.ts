@@ -1,0 +1,183 @@
+/**
+ * `fleetdeck certs renew` on a control plane installed on the sandbox (HA, one workload
+ * cluster), in a namespace of its own: refused under --read-only and changes nothing in a dry
+ * run; `all --yes` while a watcher polls the API through the load balancer (never more than a
+ * few failed polls in a row), the new serving certificate in use, the CA kept, the agent
+ * re-connected, the kubeconfig updated; a second run renews again; a run killed after its first
+ * Secret update is finished by the next. The control plane is left healthy and uninstalled.
+ */
+import { spawn } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { CERT_SECRET_NAMES } from '../../../src/install/certs/specs.js';
+import { makeClient } from '../../../src/kube/client.js';
+import { configForContext, loadKubeconfig } from '../../../src/kube/kubeconfig.js';
+import { apiAnswers, presentedCert } from '../../../src/kube/serving-cert.js';
+import { CLI, eventually, runCli } from '../../helpers/cli.js';
+
+const kubeconfig = inject('kubeconfig');
+const namespace = `renew-${Math.random().toString(36).slice(2, 7)}`;
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-renew-'));
+const env = { FLEETDECK_FLEET_FILE: path.join(dir, 'fleet.yaml') };
+const written = path.join(dir, 'nova.kubeconfig');
+const cli = (args: string[], timeoutMs = 600_000) => runCli([...args, '--kubeconfig', kubeconfig], { env, timeoutMs });
+const hosting = () => makeClient(configForContext(loadKubeconfig({ kubeconfig }).config, 'kind-cp'), CoreV1Api);
+const cpKc = (): KubeConfig => configForContext(loadKubeconfig({ kubeconfig: written }).config, 'nova');
+
+async function secretText(name: string, key: string): Promise<string> {
+  const s = await hosting().readNamespacedSecret({ name, namespace });
+  return Buffer.from(s.data?.[key] ?? '', 'base64').toString('utf8');
+}
+const serial = (pem: string) => new X509Certificate(pem).serialNumber.toUpperCase();
+
+async function recordPhase(): Promise<string | undefined> {
+  const cm = await hosting()
+    .readNamespacedConfigMap({ name: 'fleetdeck-cert-renewal', namespace })
+    .catch(() => undefined);
+  return cm?.data?.renewal ? (JSON.parse(cm.data.renewal) as { phase: string }).phase : undefined;
+}
+
+async function versions(): Promise<Record<string, string | undefined>> {
+  const out: Record<string, string | undefined> = {};
+  for (const n of CERT_SECRET_NAMES) out[n] = (await hosting().readNamespacedSecret({ name: n, namespace })).metadata?.resourceVersion;
+  return out;
+}
+
+/** Polls GET /version through the load balancer until stopped; each poll's result in order. */
+function watcher(kc: KubeConfig) {
+  const polls: boolean[] = [];
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      polls.push((await apiAnswers(kc, 2_000)) === true);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  })();
+  return {
+    polls,
+    stop: async () => {
+      stopped = true;
+      await loop;
+    },
+  };
+}
+
+const longestFailureRun = (polls: boolean[]) =>
+  polls.reduce((acc, ok) => ({ run: ok ? 0 : acc.run + 1, max: Math.max(acc.max, ok ? 0 : acc.run + 1) }), { run: 0, max: 0 }).max;
+
+/** Several new TLS connections through the load balancer all present the serving certificate of the Secret. */
+async function servingMatchesSecret(): Promise<void> {
+  const want = serial(await secretText('nova-apiserver-certs', 'apiserver.crt'));
+  for (let i = 0; i < 6; i++) expect((await presentedCert(cpKc())).serial).toBe(want);
+}
+
+beforeAll(async () => {
+  const install = await cli(
+    ['install', '--hosting-context', 'kind-cp', '--namespace', namespace, '--workload', 'kind-workload-1', '--yes'],
+    900_000,
+  );
+  expect(install.code, install.stdout + install.stderr).toBe(0);
+});
+
+afterAll(async () => {
+  await cli(['uninstall', '--hosting-context', 'kind-cp', '--namespace', namespace, '--yes', '--no-backup'], 600_000);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('fleetdeck certs renew', () => {
+  it('--read-only refuses in one line and --dry-run prints the plan; neither writes', async () => {
+    const before = await versions();
+    const file = fs.readFileSync(written, 'utf8');
+    const refused = await cli(['--read-only', 'certs', 'renew', 'all', '--yes']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trim().split('\n')).toEqual([
+      "fleetdeck: certs renew changes the control plane's certificates and is refused with --read-only (use --dry-run to see its plan)",
+    ]);
+    const dry = await cli(['certs', 'renew', '--dry-run', '-o', 'json']);
+    expect(dry.code, dry.stderr).toBe(0);
+    const plan = (JSON.parse(dry.stdout) as { plan: { certs: { name: string }[]; restarts: { component: string }[]; agents: string[] } })
+      .plan;
+    expect(plan.certs).toHaveLength(13);
+    expect(plan.restarts.map((r) => r.component)).toEqual(['etcd', 'apiserver', 'controller-manager', 'nova-scheduler']);
+    expect(plan.agents).toEqual(['kind-workload-1']);
+    expect(dry.stdout).not.toMatch(/PRIVATE KEY/);
+    expect(await versions()).toEqual(before);
+    expect(await recordPhase()).toBeUndefined();
+    expect(fs.readFileSync(written, 'utf8')).toBe(file);
+  });
+
+  it('all --yes: the API keeps answering through the load balancer, the new serving certificate is in use, the CA is kept, the agent reconnects', async () => {
+    const ca = await secretText('nova-ca', 'ca.crt');
+    const oldServing = serial(await secretText('nova-apiserver-certs', 'apiserver.crt'));
+    const start = Date.now();
+    const w = watcher(cpKc());
+    const run = await cli(['certs', 'renew', 'all', '--yes']);
+    await w.stop();
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toContain('Renewal finished');
+    expect(run.stdout + run.stderr).not.toMatch(/PRIVATE KEY/);
+    expect(w.polls.filter(Boolean).length).toBeGreaterThan(5);
+    expect(longestFailureRun(w.polls)).toBeLessThanOrEqual(3);
+
+    expect(await secretText('nova-ca', 'ca.crt')).toBe(ca);
+    const serving = await secretText('nova-apiserver-certs', 'apiserver.crt');
+    expect(serial(serving)).not.toBe(oldServing);
+    await servingMatchesSecret();
+
+    const cluster = (await makeClient(cpKc(), CustomObjectsApi).getClusterCustomObject({
+      group: 'cluster.elotl.co',
+      version: 'v1alpha1',
+      plural: 'clusters',
+      name: 'kind-workload-1',
+    })) as { status?: { lastUpdateTime?: string; conditions?: { type: string; status: string }[] } };
+    expect(cluster.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
+    expect(Date.parse(cluster.status?.lastUpdateTime ?? '')).toBeGreaterThanOrEqual(Math.floor(start / 1000) * 1000);
+
+    const admin = await secretText('nova-admin', 'tls.crt');
+    const user = loadKubeconfig({ kubeconfig: written }).config.getCurrentUser();
+    expect(Buffer.from(user?.certData ?? '', 'base64').toString('utf8')).toBe(admin);
+    expect(fs.statSync(written).mode & 0o777).toBe(0o600);
+    expect(await apiAnswers(cpKc())).toBe(true);
+    expect(await recordPhase()).toBe('done');
+  });
+
+  it('a second run after a finished one renews again (new serials, same CA)', async () => {
+    const ca = await secretText('nova-ca', 'ca.crt');
+    const before = serial(await secretText('nova-admin', 'tls.crt'));
+    const run = await cli(['certs', 'renew', 'admin', 'apiserver', '--yes', '-o', 'json']);
+    expect(run.code, run.stderr).toBe(0);
+    const out = JSON.parse(run.stdout) as { ok: boolean; certs: { name: string; serial: string }[] };
+    expect(out.ok).toBe(true);
+    expect(out.certs.map((c) => c.name)).toEqual(['apiserver', 'admin']);
+    expect(out.certs[1]?.serial).not.toBe(before);
+    expect(out.certs[1]?.serial).toBe(serial(await secretText('nova-admin', 'tls.crt')));
+    expect(await secretText('nova-ca', 'ca.crt')).toBe(ca);
+    await servingMatchesSecret();
+  });
+
+  it('a run killed after its first Secret update is finished by the next run', async () => {
+    const before = (await versions())['nova-apiserver-certs'];
+    const child = spawn(process.execPath, [CLI, 'certs', 'renew', 'all', '--yes', '--kubeconfig', kubeconfig], {
+      env: { ...process.env, CI: 'true', ...env },
+      stdio: 'ignore',
+    });
+    const exited = new Promise((r) => child.once('exit', r));
+    await eventually('a Secret updated by the renewal', async () => (await versions())['nova-apiserver-certs'] !== before, 300_000, 50);
+    child.kill('SIGKILL');
+    await exited;
+    expect(await recordPhase()).not.toBe('done');
+
+    const again = await cli(['certs', 'renew', 'all', '--yes']);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    expect(again.stdout).toContain('did not finish: this run finishes it');
+    expect(again.stdout).toContain('continuing the renewal started');
+    expect(await recordPhase()).toBe('done');
+    await servingMatchesSecret();
+    const status = await cli(['certs']);
+    expect(status.code, status.stdout).toBe(0);
+  });
+});
