@@ -34,7 +34,8 @@ export interface UpgradeCommandOptions extends GlobalOptions {
 function targets(opts: UpgradeCommandOptions): UpgradeTargets {
   const sel = openSession(opts);
   const fleet = sel.fleet;
-  if (!fleet) throw new UsageError('upgrade works on the control plane of a fleet: pass --hosting-context (or install one: fleetdeck install)');
+  if (!fleet)
+    throw new UsageError('upgrade works on the control plane of a fleet: pass --hosting-context (or install one: fleetdeck install)');
   const cp = controlPlaneTarget(opts, 'upgrade');
   const hosting = { context: fleet.hostingContext, kc: configForContext(sel.config, fleet.hostingContext) };
   const workloads = fleet.workloads.map((w) => ({ ...w, kc: configForContext(sel.config, w.context) }));
@@ -61,7 +62,9 @@ function resultLines(plan: UpgradePlan, r: UpgradeResult): string[] {
   const what = plan.rollback ? 'rollback' : 'upgrade';
   if (r.ok)
     return [
-      r.rolled.length ? `Done: ${r.rolled.join(', ')} ${plan.rollback ? 'rolled back' : 'upgraded'}.` : 'Done: nothing changed; every component is healthy.',
+      r.rolled.length
+        ? `Done: ${r.rolled.join(', ')} ${plan.rollback ? 'rolled back' : 'upgraded'}.`
+        : 'Done: nothing changed; every component is healthy.',
       plan.rollback ? 'No earlier bundle is recorded now.' : 'Go back with: fleetdeck upgrade --rollback',
     ];
   return [`The ${what} paused at "${r.failed?.step}": ${r.failed?.reason}`, `${r.failed?.hint}.`];
@@ -70,9 +73,13 @@ function resultLines(plan: UpgradePlan, r: UpgradeResult): string[] {
 export async function runUpgradeCommand(opts: UpgradeCommandOptions): Promise<number> {
   const output = requireOutput(opts.output);
   const text = output === 'text';
-  if (opts.rollback && opts.bundle !== undefined) throw new UsageError('--rollback re-applies the recorded previous bundle: leave out --bundle');
+  if (opts.rollback && opts.bundle !== undefined)
+    throw new UsageError('--rollback re-applies the recorded previous bundle: leave out --bundle');
   if (!opts.dryRun)
-    assertWritable(opts.rollback ? 'rollback changes the control plane' : 'upgrade changes the control plane', ' (use --dry-run to see the plan)');
+    assertWritable(
+      opts.rollback ? 'rollback changes the control plane' : 'upgrade changes the control plane',
+      ' (use --dry-run to see the plan)',
+    );
   if (opts.bundle !== undefined && !fs.existsSync(opts.bundle)) throw new UsageError(`bundle directory ${opts.bundle} does not exist`);
   const t = targets(opts);
   const canary = canaryCluster(t, opts.canary);

@@ -29,7 +29,9 @@ export interface RenderedBundle {
 }
 
 export function renderBundle(bundle: Bundle, o: RenderOptions): RenderedBundle {
-  const cp = o.ha ? withHA(bundle.controlPlane, { replicas: DEFAULT_HA_REPLICAS, topologyKey: o.topologyKey }) : withoutHA(bundle.controlPlane);
+  const cp = o.ha
+    ? withHA(bundle.controlPlane, { replicas: DEFAULT_HA_REPLICAS, topologyKey: o.topologyKey })
+    : withoutHA(bundle.controlPlane);
   return {
     source: bundle.source,
     ha: o.ha,

@@ -41,7 +41,10 @@ export function rolledOut(kind: string, w: WorkloadJson | undefined): { done: bo
   const ready = s.readyReplicas ?? 0;
   const revisionDone = kind !== 'StatefulSet' || !s.updateRevision || s.currentRevision === s.updateRevision;
   const done = observed && updated >= want && ready >= want && (s.replicas ?? 0) <= want && revisionDone;
-  return { done, detail: `${updated}/${want} updated, ${ready}/${want} ready${(s.replicas ?? 0) > want ? `, ${(s.replicas ?? 0) - want} old still running` : ''}` };
+  return {
+    done,
+    detail: `${updated}/${want} updated, ${ready}/${want} ready${(s.replicas ?? 0) > want ? `, ${(s.replicas ?? 0) - want} old still running` : ''}`,
+  };
 }
 
 /** The first pod that cannot start a container, as `pod: reason (message)`. */

@@ -31,4 +31,3 @@ export function planLines(plan: UpgradePlan, hosting: string): string[] {
   out.push(`Order: ${comp}, each followed by the health gate; then the agents: ${agents || 'no workload cluster'}`);
   return out;
 }
-

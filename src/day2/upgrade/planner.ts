@@ -42,7 +42,10 @@ async function liveHA(hosting: Applier, namespace: string): Promise<boolean> {
     kind: 'Deployment',
     metadata: { name: 'apiserver', namespace },
   });
-  if (!d) throw new UserError(`no control plane in namespace ${namespace} of the hosting cluster (Deployment apiserver not found): install it first`);
+  if (!d)
+    throw new UserError(
+      `no control plane in namespace ${namespace} of the hosting cluster (Deployment apiserver not found): install it first`,
+    );
   return (d.spec?.replicas ?? 1) > 1;
 }
 
@@ -95,7 +98,8 @@ async function support(t: UpgradeTargets, next: RenderedBundle): Promise<Upgrade
       clusters.push({ ...base, state: 'warn', detail: `version not known: ${describeError(err)}` });
       continue;
     }
-    if (!entry) clusters.push({ ...base, version, state: 'warn', detail: `${version}: Nova ${nova ?? '(unknown)'} is not in the support matrix` });
+    if (!entry)
+      clusters.push({ ...base, version, state: 'warn', detail: `${version}: Nova ${nova ?? '(unknown)'} is not in the support matrix` });
     else if (isSupported(version, entry)) clusters.push({ ...base, version, state: 'ok', detail: `${version} supported by Nova ${nova}` });
     else clusters.push({ ...base, version, state: 'warn', detail: `${version} is outside Nova ${nova}'s ${describeRange(entry)}` });
   }
@@ -180,7 +184,14 @@ export async function planUpgrade(t: UpgradeTargets, o: PlanOptions = {}): Promi
   };
   const inPlace: RenderedBundle | undefined = record.current
     ? undefined
-    : { source: '(as installed)', ha: next.ha, topologyKey: next.topologyKey, controlPlane: liveCp, crds: await readAll(cp, next.crds), agents: liveAgents };
+    : {
+        source: '(as installed)',
+        ha: next.ha,
+        topologyKey: next.topologyKey,
+        controlPlane: liveCp,
+        crds: await readAll(cp, next.crds),
+        agents: liveAgents,
+      };
   return { plan, targets: t, next, record, ...(replaced ? { replaced } : {}), ...(inPlace ? { inPlace } : {}) };
 }
 

@@ -104,8 +104,16 @@ export function skewChecks(c: ComponentImages): SkewCheck[] {
     const d = minorDiff(api.to, api.from);
     out.push(
       Math.abs(d) > 1
-        ? { rule: 'kube-apiserver one minor at a time', state: 'fail', detail: `${fmt(api.from)} → ${fmt(api.to)} skips a minor version: upgrade through each minor version` }
-        : { rule: 'kube-apiserver one minor at a time', state: d < 0 ? 'warn' : 'ok', detail: `${fmt(api.from)} → ${fmt(api.to)}${d < 0 ? ' (a downgrade)' : ''}` },
+        ? {
+            rule: 'kube-apiserver one minor at a time',
+            state: 'fail',
+            detail: `${fmt(api.from)} → ${fmt(api.to)} skips a minor version: upgrade through each minor version`,
+          }
+        : {
+            rule: 'kube-apiserver one minor at a time',
+            state: d < 0 ? 'warn' : 'ok',
+            detail: `${fmt(api.from)} → ${fmt(api.to)}${d < 0 ? ' (a downgrade)' : ''}`,
+          },
     );
   }
   for (const id of ['controller-manager', 'scheduler'] as const) {

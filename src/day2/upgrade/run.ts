@@ -149,7 +149,10 @@ async function agent(p: PreparedUpgrade, cluster: string, row: RowControl, o: Ru
   }
   const connected = row.child(`${cluster}:connected`, `Cluster ${cluster} Ready in the control plane`);
   connected.set('running');
-  connected.set('ok', await waitAgentsConnected(p.targets.controlPlane.kc, [cluster], TIMEOUTS.agent, o.signal, (d) => connected.progress(d)));
+  connected.set(
+    'ok',
+    await waitAgentsConnected(p.targets.controlPlane.kc, [cluster], TIMEOUTS.agent, o.signal, (d) => connected.progress(d)),
+  );
   return changed || gone.length ? 'upgraded; connected' : 'unchanged; connected';
 }
 
@@ -191,7 +194,11 @@ async function steps(p: PreparedUpgrade, r: StepRunner, o: RunOptions, result: U
     return changed ? `${changed} changed; Established` : 'unchanged; Established';
   });
   await runner.run('shared', async () => {
-    const changed = await applyAll(hosting, next.controlPlane.filter((m) => !componentOf(m)), o.signal);
+    const changed = await applyAll(
+      hosting,
+      next.controlPlane.filter((m) => !componentOf(m)),
+      o.signal,
+    );
     return changed ? `${changed} changed` : 'unchanged';
   });
   for (const c of COMPONENTS) await runner.run(`component:${c.id}`, (row) => component(p, c, row, o, result.rolled));

@@ -76,4 +76,3 @@ export interface PreparedUpgrade {
   /** What `previous` becomes when nothing was recorded: the objects as they are in the clusters. */
   inPlace?: RenderedBundle;
 }
-

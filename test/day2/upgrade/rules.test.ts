@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { Manifest } from '../../../src/kube/apply.js';
-import { agentOrder, componentOf, imageChanges, mainImage, novaLine, removedObjects, skewChecks, tagVersion } from '../../../src/day2/upgrade/rules.js';
+import {
+  agentOrder,
+  componentOf,
+  imageChanges,
+  mainImage,
+  novaLine,
+  removedObjects,
+  skewChecks,
+  tagVersion,
+} from '../../../src/day2/upgrade/rules.js';
 
 const deployment = (name: string, containers: { name: string; image: string }[], ns = 'elotl'): Manifest => ({
   apiVersion: 'apps/v1',
@@ -22,13 +31,27 @@ describe('componentOf', () => {
 
 describe('imageChanges', () => {
   it('lists each container whose image changes, old → new, and new or removed containers', () => {
-    const before = [deployment('apiserver', [{ name: 'kube-apiserver', image: 'k/kube-apiserver:v1.28.4' }, { name: 'old', image: 'x:1' }])];
+    const before = [
+      deployment('apiserver', [
+        { name: 'kube-apiserver', image: 'k/kube-apiserver:v1.28.4' },
+        { name: 'old', image: 'x:1' },
+      ]),
+    ];
     const after = [
-      deployment('apiserver', [{ name: 'kube-apiserver', image: 'k/kube-apiserver:v1.28.5' }, { name: 'sidecar', image: 's:1' }]),
+      deployment('apiserver', [
+        { name: 'kube-apiserver', image: 'k/kube-apiserver:v1.28.5' },
+        { name: 'sidecar', image: 's:1' },
+      ]),
       deployment('fresh', [{ name: 'c', image: 'c:1' }]),
     ];
     expect(imageChanges('hosting', before, after)).toEqual([
-      { context: 'hosting', workload: 'Deployment elotl/apiserver', container: 'kube-apiserver', from: 'k/kube-apiserver:v1.28.4', to: 'k/kube-apiserver:v1.28.5' },
+      {
+        context: 'hosting',
+        workload: 'Deployment elotl/apiserver',
+        container: 'kube-apiserver',
+        from: 'k/kube-apiserver:v1.28.4',
+        to: 'k/kube-apiserver:v1.28.5',
+      },
       { context: 'hosting', workload: 'Deployment elotl/apiserver', container: 'sidecar', to: 's:1' },
       { context: 'hosting', workload: 'Deployment elotl/apiserver', container: 'old', from: 'x:1' },
       { context: 'hosting', workload: 'Deployment elotl/fresh', container: 'c', to: 'c:1' },

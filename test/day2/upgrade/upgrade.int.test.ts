@@ -24,7 +24,7 @@ let broken: string;
 let shipped: Record<string, unknown>;
 
 const kcOf = (context: string) => configForContext(loadKubeconfig({ kubeconfig: inject('kubeconfig') }).config, context);
-const apps = (context: string) => makeClient(kcOf(context), AppsV1Api);
+const apps = (context: string) => makeClient(kcOf(context), AppsV1Api, 60_000);
 
 /** The Deployments' specs as they are: the control plane's and each workload cluster's agent. */
 async function specs(): Promise<Record<string, V1Deployment['spec']>> {
@@ -40,7 +40,7 @@ async function versions(): Promise<string[]> {
   const out: string[] = [];
   for (const name of CP)
     out.push((await apps('kind-cp').readNamespacedDeployment({ name, namespace: fleet.namespace })).metadata?.resourceVersion ?? '');
-  const core = makeClient(kcOf('kind-cp'), CoreV1Api);
+  const core = makeClient(kcOf('kind-cp'), CoreV1Api, 60_000);
   out.push((await core.readNamespacedConfigMap({ name: 'fleetdeck-bundle', namespace: fleet.namespace })).metadata?.resourceVersion ?? '');
   return out;
 }
@@ -73,18 +73,23 @@ beforeAll(async () => {
   expect(install.code, install.stdout + install.stderr).toBe(0);
   shipped = await specs();
   newer = bundleCopy('newer', (f, t) => {
-    let out = t.replace(/(kube-(apiserver|controller-manager|scheduler)):v1\.28\.4/g, '$1:v1.28.5').replace('nova-agent:v0.7.0', 'nova-agent:v0.7.1');
+    let out = t
+      .replace(/(kube-(apiserver|controller-manager|scheduler)):v1\.28\.4/g, '$1:v1.28.5')
+      .replace('nova-agent:v0.7.0', 'nova-agent:v0.7.1');
     if (f.endsWith('base/control-plane/kube-controller-manager.yaml'))
       out = out.replace('            - --bind-address=0.0.0.0\n', `            - --bind-address=0.0.0.0\n            - ${FLAG}\n`);
     return out;
   });
   // An image that cannot be pulled: the sandbox's kubelet reports ImagePullBackOff for it.
-  broken = bundleCopy('broken', (f, t) => {
+  broken = bundleCopy('broken', (f) => {
     const out = fs.readFileSync(path.join(newer, f), 'utf8');
     if (!f.endsWith('base/control-plane/kube-controller-manager.yaml')) return out;
     return out
       .replace('kube-controller-manager:v1.28.5', 'kube-controller-manager:v1.28.99-missing')
-      .replace('  template:\n    metadata:\n', `  template:\n    metadata:\n      annotations:\n        ${FAULT_ANNOTATION}: ImagePullBackOff\n`);
+      .replace(
+        '  template:\n    metadata:\n',
+        `  template:\n    metadata:\n      annotations:\n        ${FAULT_ANNOTATION}: ImagePullBackOff\n`,
+      );
   });
   expect(fs.readFileSync(path.join(broken, 'base/control-plane/kube-controller-manager.yaml'), 'utf8')).toContain('v1.28.99-missing');
 }, 900_000);
