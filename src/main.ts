@@ -8,6 +8,7 @@ import { registerGet } from './program/get.js';
 import { registerBackup } from './program/backup.js';
 import { registerCerts } from './program/certs.js';
 import { registerInstall } from './program/install.js';
+import { registerUpgrade } from './program/upgrade.js';
 import { commandName, isKubectlPlugin } from './program/invocation.js';
 import { KUBECTL_PLUGIN_HELP, kubectlPluginArgs } from './program/kubectl-plugin.js';
 import { registerLogs } from './program/logs.js';
@@ -72,6 +73,7 @@ export function buildProgram(): Command {
   for (const register of [
     registerStatus,
     registerInstall,
+    registerUpgrade,
     registerSandbox,
     registerRollout,
     registerStorage,

@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 import { completionModel } from './model.js';
 import { leafSpecs } from '../install/certs/specs.js';
-import { contextNames, rolloutNames } from './sources.js';
+import { contextNames, fleetClusterNames, rolloutNames } from './sources.js';
 
 /** Options whose value is a context name. */
 const CONTEXT_OPTIONS = ['context', 'hosting-context', 'control-plane-context'];
@@ -59,7 +59,12 @@ export async function completionLines(program: Command, words: string[], env: No
     for (const name of rollouts) complete(name, 'rollout');
   };
   const model = completionModel(program, {
-    option: Object.fromEntries(CONTEXT_OPTIONS.map((o) => [o, contexts])),
+    option: {
+      ...Object.fromEntries(CONTEXT_OPTIONS.map((o) => [o, contexts])),
+      canary: (complete) => {
+        for (const name of fleetClusterNames(env)) complete(name, 'workload cluster of the fleet');
+      },
+    },
     argument: {
       ...Object.fromEntries(ROLLOUT_COMMANDS.map((c) => [`${c}:name`, offerRollouts])),
       'certs renew:names': (complete) => {

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
+import { fleetFilePath } from '../config/fleet-config.js';
 
 /** The value of `--flag V` or `--flag=V` on the line (the last one given). */
 export function flagValue(words: readonly string[], flag: string): string | undefined {
@@ -71,6 +72,23 @@ export async function rolloutNames(words: readonly string[], deadlineMs = 3_000)
     } finally {
       clearTimeout(timer);
     }
+  } catch {
+    return [];
+  }
+}
+
+/** The cluster names of the fleet file's workloads (for `upgrade --canary`); [] when there is none. */
+export function fleetClusterNames(env: NodeJS.ProcessEnv = process.env): string[] {
+  try {
+    const doc = parse(fs.readFileSync(fleetFilePath(env), 'utf8')) as { workloads?: unknown } | null;
+    const workloads = Array.isArray(doc?.workloads) ? (doc.workloads as unknown[]) : [];
+    return workloads
+      .map((w) =>
+        typeof w === 'string'
+          ? w
+          : ((w as { clusterName?: unknown; context?: unknown } | null)?.clusterName ?? (w as { context?: unknown } | null)?.context),
+      )
+      .filter((n): n is string => typeof n === 'string' && n !== '');
   } catch {
     return [];
   }

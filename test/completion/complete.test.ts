@@ -31,6 +31,7 @@ describe('completion of commands and flags', () => {
         'status',
         'install',
         'uninstall',
+        'upgrade',
         'sandbox',
         'rollout',
         'storage',
@@ -79,6 +80,15 @@ describe('completion of commands and flags', () => {
     expect(await values(['get', ''])).toEqual(['nodes', 'pods']);
     expect(await values(['get', 'p'])).toEqual(['pods']);
     expect(await values(['get', 'nodes', '--all'])).toEqual(['--all-contexts']);
+  });
+
+  it("upgrade: its flags, and the fleet's cluster names for --canary", async () => {
+    const v = await values(['upgrade', '--']);
+    for (const f of ['--bundle', '--canary', '--rollback', '--dry-run', '--yes', '--output']) expect(v).toContain(f);
+    const fleetFile = path.join(tmp, 'fleet.yaml');
+    fs.writeFileSync(fleetFile, 'hostingContext: cp\nworkloads:\n  - eu-1\n  - context: us\n    clusterName: us-east\n');
+    expect(await values(['upgrade', '--canary', ''], { ...noKube, FLEETDECK_FLEET_FILE: fleetFile })).toEqual(['eu-1', 'us-east']);
+    expect(await values(['upgrade', '--canary', ''], { ...noKube, FLEETDECK_FLEET_FILE: path.join(tmp, 'none.yaml') })).toEqual([]);
   });
 
   it('nothing for a flag that takes a free value', async () => {

@@ -18,7 +18,8 @@ export interface NovaFleet {
   env: NodeJS.ProcessEnv;
   /** fleetdeck with this fleet (its fleet file and the sandbox kubeconfig). */
   cli(args: string[], timeoutMs?: number): Promise<RunResult>;
-  install(): Promise<RunResult>;
+  /** `fleetdeck install` (single replica) with `extra` flags, e.g. `--workload C1,C2`. */
+  install(extra?: string[]): Promise<RunResult>;
   /** The control plane's context from the kubeconfig the install wrote. */
   cpKc(): KubeConfig;
   close(): Promise<void>;
@@ -34,7 +35,8 @@ export function novaFleet(kubeconfig: string, prefix: string): NovaFleet {
     dir,
     env,
     cli,
-    install: () => cli(['install', '--hosting-context', 'kind-cp', '--namespace', namespace, '--no-ha', '--yes'], 600_000),
+    install: (extra: string[] = []) =>
+      cli(['install', '--hosting-context', 'kind-cp', '--namespace', namespace, '--no-ha', '--yes', ...extra], 600_000),
     cpKc: () => configForContext(loadKubeconfig({ kubeconfig: path.join(dir, 'nova.kubeconfig') }).config, 'nova'),
     async close() {
       await cli(['uninstall', '--hosting-context', 'kind-cp', '--namespace', namespace, '--yes', '--no-backup'], 600_000);

@@ -1,14 +1,26 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { podState } from '../../kube/pods.js';
+import { recordBundle } from '../bundle-record.js';
+import { renderBundle } from '../bundle-render.js';
 import { ServerLost, waitFor } from '../../kube/wait.js';
 import { COMPONENTS, HINTS, lostHint, TIMEOUTS } from '../plan.js';
 import { type RowControl, type RowHandle, StepError } from '../runner.js';
 import { type InstallRun, messageOf, summarize } from './run.js';
 
-/** The control plane's objects (HA or not) applied to the hosting cluster. */
+/**
+ * The control plane's objects (HA or not) applied to the hosting cluster, and the bundle recorded
+ * there (what `fleetdeck upgrade --rollback` goes back to).
+ */
 export async function controlPlaneStep(run: InstallRun): Promise<string> {
   const { opts } = run;
   const results = await run.applyHosting(run.controlPlane);
+  const rendered = renderBundle(run.bundle, {
+    namespace: opts.namespace,
+    ha: opts.ha,
+    topologyKey: opts.topologyKey,
+    clusters: opts.workloads.map((w) => w.clusterName),
+  });
+  run.record(opts.hosting.context, [await recordBundle(run.hosting, opts.namespace, rendered, opts.dryRun)]);
   return `${opts.ha ? `HA (3 replicas, spread by ${opts.topologyKey})` : 'single replica'}: ${summarize(results, opts.dryRun)}`;
 }
 
