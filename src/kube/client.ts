@@ -63,6 +63,30 @@ export function makeClient<T>(kc: KubeConfig, Api: new (config: Configuration) =
   return new Api(configurationFor(kc, [timeout]));
 }
 
+/** One of client-node's generated API classes, e.g. CoreV1Api. */
+export type ApiClass<T> = new (config: Configuration) => T;
+
+/**
+ * Like makeClient, but the API class (client-node's generated code, ~2.4 MB with its models) is
+ * loaded on the first call of one of its methods, which all return promises anyway. Modules on
+ * the road of a one-shot `status` use this, so that it never loads that code: `load` is
+ * `async () => (await import('./api-classes.js')).CoreV1Api`.
+ */
+export function lazyClient<T extends object>(kc: KubeConfig, load: () => Promise<ApiClass<T>>, timeoutMs = DEFAULT_TIMEOUT_MS): T {
+  let client: Promise<T> | undefined;
+  const real = () => {
+    client ??= load().then((Api) => makeClient(kc, Api, timeoutMs));
+    return client;
+  };
+  return new Proxy({} as T, {
+    // Not a thenable: `await`ing the client itself must not call a `then` method.
+    get: (_target, name) =>
+      name === 'then'
+        ? undefined
+        : (...args: unknown[]) => real().then((c) => (c[name as keyof T] as (...a: unknown[]) => unknown).apply(c, args)),
+  });
+}
+
 /** GETs of API paths answered as plain parsed JSON. */
 export interface JsonClient {
   get<T>(path: string, query?: Record<string, string | number | undefined>): Promise<T>;
