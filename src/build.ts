@@ -27,6 +27,9 @@ const clientNodeWithoutSideEffects: Plugin = {
   setup(b) {
     b.onResolve({ filter: /./ }, async (args) => {
       if (args.pluginData === 'resolving' || args.kind === 'entry-point') return undefined;
+      // config.js (KubeConfig) takes two values from the generated index: only those.
+      if (args.path === './gen/index.js' && args.importer.endsWith('/@kubernetes/client-node/dist/config.js'))
+        return { path: path.join(path.dirname(args.importer), 'gen/config-needs.js'), namespace: 'client-node-config', sideEffects: false };
       if (!args.path.includes('client-node') && !args.importer.includes('/@kubernetes/client-node/')) return undefined;
       const r = await b.resolve(args.path, {
         kind: args.kind,
@@ -37,6 +40,11 @@ const clientNodeWithoutSideEffects: Plugin = {
       if (r.errors.length || !r.path.includes('/node_modules/@kubernetes/client-node/dist/')) return undefined;
       return { path: r.path, sideEffects: false };
     });
+    b.onLoad({ filter: /./, namespace: 'client-node-config' }, (args) => ({
+      contents: "export { createConfiguration } from './configuration.js'; export { ServerConfiguration } from './servers.js';",
+      resolveDir: path.dirname(args.path),
+      loader: 'js',
+    }));
   },
 };
 fs.rmSync(outdir, { recursive: true, force: true });

@@ -2,18 +2,9 @@ import { createHash } from 'node:crypto';
 import type { RequestOptions } from 'node:https';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import {
-  ApiException,
-  createConfiguration,
-  HttpMethod,
-  ServerConfiguration,
-  type Configuration,
-  type KubeConfig,
-  type RequestContext,
-  type ResponseContext,
-  type SecurityAuthentication,
-} from '@kubernetes/client-node';
+import type { Configuration, KubeConfig, RequestContext, ResponseContext, SecurityAuthentication } from '@kubernetes/client-node';
 import { PromiseMiddlewareWrapper } from '@kubernetes/client-node/dist/gen/middleware.js';
+import { ApiException, createConfiguration, HttpMethod, ServerConfiguration } from './client-node.js';
 import { gateRequest } from './gate.js';
 import { readListBody } from './list-items.js';
 import { newPool } from './pool.js';

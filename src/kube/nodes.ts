@@ -1,4 +1,5 @@
-import { PatchStrategy, setHeaderOptions, type CoreV1Api, type KubeConfig, type V1Node } from '@kubernetes/client-node';
+import type { CoreV1Api, KubeConfig, V1Node } from '@kubernetes/client-node';
+import { PatchStrategy, setHeaderOptions } from './client-node.js';
 import { lazyClient, makeJsonClient, statusCode } from './client.js';
 import { listJsonPaged, toMs } from './list.js';
 import { waitFor, type WaitVerdict } from './wait.js';
