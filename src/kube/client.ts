@@ -2,18 +2,9 @@ import { createHash } from 'node:crypto';
 import type { RequestOptions } from 'node:https';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import {
-  ApiException,
-  createConfiguration,
-  HttpMethod,
-  ServerConfiguration,
-  type Configuration,
-  type KubeConfig,
-  type RequestContext,
-  type ResponseContext,
-  type SecurityAuthentication,
-} from '@kubernetes/client-node';
+import type { Configuration, KubeConfig, RequestContext, ResponseContext, SecurityAuthentication } from '@kubernetes/client-node';
 import { PromiseMiddlewareWrapper } from '@kubernetes/client-node/dist/gen/middleware.js';
+import { ApiException, createConfiguration, HttpMethod, ServerConfiguration } from './client-node.js';
 import { gateRequest } from './gate.js';
 import { readListBody } from './list-items.js';
 import { newPool } from './pool.js';
@@ -61,6 +52,30 @@ export function makeClient<T>(kc: KubeConfig, Api: new (config: Configuration) =
     post: async (res: ResponseContext) => res,
   });
   return new Api(configurationFor(kc, [timeout]));
+}
+
+/** One of client-node's generated API classes, e.g. CoreV1Api. */
+export type ApiClass<T> = new (config: Configuration) => T;
+
+/**
+ * Like makeClient, but the API class (client-node's generated code, ~2.4 MB with its models) is
+ * loaded on the first call of one of its methods, which all return promises anyway. Modules on
+ * the road of a one-shot `status` use this, so that it never loads that code: `load` is
+ * `async () => (await import('./api-classes.js')).CoreV1Api`.
+ */
+export function lazyClient<T extends object>(kc: KubeConfig, load: () => Promise<ApiClass<T>>, timeoutMs = DEFAULT_TIMEOUT_MS): T {
+  let client: Promise<T> | undefined;
+  const real = () => {
+    client ??= load().then((Api) => makeClient(kc, Api, timeoutMs));
+    return client;
+  };
+  return new Proxy({} as T, {
+    // Not a thenable: `await`ing the client itself must not call a `then` method.
+    get: (_target, name) =>
+      name === 'then'
+        ? undefined
+        : (...args: unknown[]) => real().then((c) => (c[name as keyof T] as (...a: unknown[]) => unknown).apply(c, args)),
+  });
 }
 
 /** GETs of API paths answered as plain parsed JSON. */

@@ -6,7 +6,8 @@
  * kubectl runs it (exec-plugin.ts). Watches, lists and the probes all pass through here.
  */
 import fs from 'node:fs';
-import { KubeConfig, type User } from '@kubernetes/client-node';
+import type { User } from '@kubernetes/client-node';
+import { KubeConfig } from './client-node.js';
 import { asCredentialsError, assertCredentials, CredentialsError, type ExecConfig, type KubeUser, openError } from './credentials.js';
 import { ExecPluginAuth } from './exec-plugin.js';
 

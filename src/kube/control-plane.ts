@@ -1,6 +1,6 @@
 import type { Sync } from './sync.js';
-import { ApiextensionsV1Api, CustomObjectsApi, type V1CustomResourceDefinition } from '@kubernetes/client-node';
-import { makeClient } from './client.js';
+import type { ApiextensionsV1Api, CustomObjectsApi, V1CustomResourceDefinition } from '@kubernetes/client-node';
+import { lazyClient } from './client.js';
 import { WatchedCollection, coalesce } from './collection.js';
 import type { ListResult } from './watch.js';
 import type { ContextWatcher, WatcherEnv, WatcherFactory } from './watcher.js';
@@ -74,8 +74,16 @@ class ControlPlaneWatcher implements ContextWatcher {
   private stopped = true;
 
   constructor(private readonly env: WatcherEnv) {
-    const ext = makeClient(env.kc, ApiextensionsV1Api, env.requestTimeoutMs);
-    this.custom = makeClient(env.kc, CustomObjectsApi, env.requestTimeoutMs);
+    const ext = lazyClient<ApiextensionsV1Api>(
+      env.kc,
+      async () => (await import('./api-classes.js')).ApiextensionsV1Api,
+      env.requestTimeoutMs,
+    );
+    this.custom = lazyClient<CustomObjectsApi>(
+      env.kc,
+      async () => (await import('./api-classes.js')).CustomObjectsApi,
+      env.requestTimeoutMs,
+    );
     this.crds = new WatchedCollection<V1CustomResourceDefinition, string>({
       kc: env.kc,
       listOnly: env.listOnly,

@@ -1,5 +1,5 @@
-import { ApisApi, CoreV1Api, VersionApi, type KubeConfig, type V1APIResourceList } from '@kubernetes/client-node';
-import { makeClient, makeJsonClient, type JsonClient } from './client.js';
+import type { KubeConfig, V1APIGroupList, V1APIResourceList, VersionInfo } from '@kubernetes/client-node';
+import { makeJsonClient, type JsonClient } from './client.js';
 
 export interface Discovery {
   version: string;
@@ -24,9 +24,13 @@ export function parseKubeVersion(version: string): KubeMinor | undefined {
   return { major: Number(m[1]), minor: Number(m[2]) };
 }
 
-/** Server gitVersion (e.g. v1.20.2); also the cheapest authenticated round trip. */
-export async function serverVersion(kc: KubeConfig, timeoutMs: number): Promise<string> {
-  const info = await makeClient(kc, VersionApi, timeoutMs).getCode();
+/**
+ * Server gitVersion (e.g. v1.20.2); also the cheapest authenticated round trip. Discovery is
+ * read as the plain JSON it is (makeJsonClient), not through client-node's generated API
+ * classes: a one-shot `status` then never loads their ~2.4 MB of code (see src/build.ts).
+ */
+export async function serverVersion(kc: KubeConfig, timeoutMs: number, client = makeJsonClient(kc, timeoutMs)): Promise<string> {
+  const info = await client.get<VersionInfo>('/version');
   return info.gitVersion;
 }
 
@@ -72,10 +76,11 @@ export function evictionVersionFrom(coreResources: V1APIResourceList, policyVers
 }
 
 export async function discover(kc: KubeConfig, timeoutMs: number): Promise<Discovery> {
+  const client = makeJsonClient(kc, timeoutMs);
   const [version, groups, core] = await Promise.all([
-    serverVersion(kc, timeoutMs),
-    makeClient(kc, ApisApi, timeoutMs).getAPIVersions(),
-    makeClient(kc, CoreV1Api, timeoutMs).getAPIResources(),
+    serverVersion(kc, timeoutMs, client),
+    client.get<V1APIGroupList>('/apis'),
+    client.get<V1APIResourceList>('/api/v1'),
   ]);
   const policy = groups.groups.find((g) => g.name === 'policy');
   return {

@@ -1,18 +1,9 @@
 import type { Sync } from './sync.js';
-import {
-  AppsV1Api,
-  CoreV1Api,
-  type V1Deployment,
-  type V1Namespace,
-  type V1Pod,
-  type V1Secret,
-  type V1Service,
-  type V1StatefulSet,
-} from '@kubernetes/client-node';
+import type { AppsV1Api, CoreV1Api, V1Deployment, V1Namespace, V1Pod, V1Secret, V1Service, V1StatefulSet } from '@kubernetes/client-node';
 import type { CertSummary } from './certs.js';
 import type { ComponentPod } from './component-pod.js';
 import { certsFromSecret } from './certs.js';
-import { makeClient } from './client.js';
+import { lazyClient } from './client.js';
 import { WatchedCollection, coalesce } from './collection.js';
 import { summarizeComponentPod } from './component-pod.js';
 import type { ContextWatcher, WatcherEnv, WatcherFactory } from './watcher.js';
@@ -76,8 +67,8 @@ class FleetNamespaceWatcher implements ContextWatcher {
     role: FleetNamespaceRole,
   ) {
     const { kc, requestTimeoutMs } = env;
-    const core = makeClient(kc, CoreV1Api, requestTimeoutMs);
-    const apps = makeClient(kc, AppsV1Api, requestTimeoutMs);
+    const core = lazyClient<CoreV1Api>(kc, async () => (await import('./api-classes.js')).CoreV1Api, requestTimeoutMs);
+    const apps = lazyClient<AppsV1Api>(kc, async () => (await import('./api-classes.js')).AppsV1Api, requestTimeoutMs);
     const scope = ` in namespace ${ns}`;
     const common = {
       kc,

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { KubeConfig, type Cluster, type Context, type User } from '@kubernetes/client-node';
+import type { Cluster, Context, User } from '@kubernetes/client-node';
+import { KubeConfig } from './client-node.js';
 import { parse } from 'yaml';
 import { UserError } from '../errors.js';
 import { ContextKubeConfig } from './context-config.js';

@@ -1,5 +1,6 @@
-import { CoreV1Api, PatchStrategy, setHeaderOptions, type KubeConfig, type V1Node } from '@kubernetes/client-node';
-import { makeClient, makeJsonClient, statusCode } from './client.js';
+import type { CoreV1Api, KubeConfig, V1Node } from '@kubernetes/client-node';
+import { PatchStrategy, setHeaderOptions } from './client-node.js';
+import { lazyClient, makeJsonClient, statusCode } from './client.js';
 import { listJsonPaged, toMs } from './list.js';
 import { waitFor, type WaitVerdict } from './wait.js';
 import { ResilientWatch } from './watch.js';
@@ -59,7 +60,8 @@ export interface NodeSummary {
 const NODE_REQUEST_TIMEOUT_MS = 30_000;
 const NODES_PATH = '/api/v1/nodes';
 const mergePatch = () => setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
-const core = (kc: KubeConfig) => makeClient(kc, CoreV1Api, NODE_REQUEST_TIMEOUT_MS);
+const core = (kc: KubeConfig) =>
+  lazyClient<CoreV1Api>(kc, async () => (await import('./api-classes.js')).CoreV1Api, NODE_REQUEST_TIMEOUT_MS);
 
 /** A Node as the server sends it in a JSON list (the fields read here). */
 interface NodeJson {

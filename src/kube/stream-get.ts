@@ -6,7 +6,8 @@
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { ApiException, HttpMethod, type KubeConfig, type ResponseContext } from '@kubernetes/client-node';
+import type { KubeConfig, ResponseContext } from '@kubernetes/client-node';
+import { ApiException, HttpMethod } from './client-node.js';
 import { configurationFor } from './client.js';
 import { nodeBody } from './transport.js';
 

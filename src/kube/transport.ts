@@ -11,7 +11,8 @@
  */
 import { pipeline, Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { ResponseContext, wrapHttpLibrary, type HttpLibrary, type RequestContext } from '@kubernetes/client-node';
+import type { HttpLibrary, RequestContext } from '@kubernetes/client-node';
+import { ResponseContext, wrapHttpLibrary } from './client-node.js';
 import type { Dispatcher } from 'undici';
 import { formatDuration } from '../duration.js';
 import { tlsPending } from './pool.js';

@@ -2,6 +2,7 @@ import { formatChecklist, toAscii, type CheckItem, type SymbolOptions } from '..
 import type { FleetState } from '../store/fleet-store.js';
 import {
   clock,
+  compareNames,
   credentialsHint,
   kubeletSkew,
   kubeletVersions,
@@ -81,7 +82,7 @@ export function contextJson(c: ContextState): ContextJson {
         ? {
             ...nodeCounts(c),
             forbidden: c.nodes.forbidden ?? null,
-            items: Object.values(c.nodes.items).sort((a, b) => a.name.localeCompare(b.name)),
+            items: Object.values(c.nodes.items).sort((a, b) => compareNames(a.name, b.name)),
           }
         : null,
     pods:

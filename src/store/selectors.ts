@@ -3,6 +3,14 @@ import type { FleetConfig } from '../kube/fleet.js';
 import type { ContextState, NodeCounts } from './types.js';
 import type { CheckItem } from '../checklist/checklist.js';
 
+/**
+ * Order of Kubernetes names, versions and zones (ASCII, lowercase): by code unit. Not
+ * localeCompare, whose first call loads ICU's collation data (tens of ms of a one-shot `status`).
+ */
+export function compareNames(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 export function nodeCounts(ctx: ContextState): NodeCounts {
   const counts: NodeCounts = { ready: 0, total: 0, cordoned: 0, notReady: [], byZone: {} };
   for (const n of Object.values(ctx.nodes.items)) {
@@ -16,7 +24,7 @@ export function nodeCounts(ctx: ContextState): NodeCounts {
     z.total++;
     if (n.ready) z.ready++;
   }
-  counts.notReady.sort((a, b) => a.name.localeCompare(b.name));
+  counts.notReady.sort((a, b) => compareNames(a.name, b.name));
   return counts;
 }
 
@@ -110,7 +118,7 @@ export function kubeletVersions(ctx: ContextState): { version: string; count: nu
   }
   return [...counts]
     .map(([version, count]) => ({ version, count }))
-    .sort((a, b) => b.count - a.count || a.version.localeCompare(b.version));
+    .sort((a, b) => b.count - a.count || compareNames(a.version, b.version));
 }
 
 /** Names of the cordoned (unschedulable) nodes, sorted. */
@@ -118,7 +126,7 @@ export function cordonedNodes(ctx: ContextState): string[] {
   return Object.values(ctx.nodes.items)
     .filter((n) => n.unschedulable)
     .map((n) => n.name)
-    .sort((a, b) => a.localeCompare(b));
+    .sort(compareNames);
 }
 
 /** The hint of a cluster that has no nodes (and is not the control plane's own). */
@@ -195,7 +203,7 @@ export function contextChecks(ctx: ContextState, fleet?: FleetConfig): CheckItem
   if (!ctx.nodes.synced || ctx.nodes.forbidden !== undefined) return items;
   const c = nodeCounts(ctx);
 
-  const zones = Object.entries(c.byZone).sort(([a], [b]) => a.localeCompare(b));
+  const zones = Object.entries(c.byZone).sort(([a], [b]) => compareNames(a, b));
   if (zones.length > 0) {
     items.push({
       id: 'zones',
@@ -270,7 +278,7 @@ export function kubeletSkew(ctx: ContextState): KubeletSkew[] {
     }
     if (problem) out.push({ node: n.name, kubelet, server, problem });
   }
-  return out.sort((a, b) => a.node.localeCompare(b.node));
+  return out.sort((a, b) => compareNames(a.node, b.node));
 }
 
 /** Which fleet slices a context carries (see watchersFor). */
