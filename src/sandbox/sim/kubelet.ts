@@ -7,7 +7,7 @@ import type { ClusterNetwork } from './network.js';
 import { LEASE_NAMESPACE, postStatus, renewLease, statusToReport, untaint } from './node-heartbeat.js';
 import { adoptedState, newNodeState, nextOrdinal, nodeIP, ordinalOf, registerNode } from './node-registration.js';
 import { KubeletServers, readKubeletTls } from './kubelet-server.js';
-import { hasNotReadyTaint, isUp, nodeStatus, type NodeState } from './node-status.js';
+import { hasNotReadyTaint, isUp, nodeStatus, remember, type NodeState } from './node-status.js';
 import { PodRunner, type PodNetwork } from './pods.js';
 import { WorkQueue } from './queue.js';
 import { NodeReplacer, REPLACE_WHEN_DRAINED_ANNOTATION, drainedForReplacement, replacementLabels, replacementName } from './replacer.js';
@@ -267,7 +267,7 @@ export class SimulatedKubelet {
   private observe(node: V1Node): void {
     const state = this.nodes.get(node.metadata?.name ?? '');
     if (!state?.uid || state.uid !== node.metadata?.uid) return;
-    state.last = node;
+    remember(state, node);
     if (state.ready && hasNotReadyTaint(node)) this.queue.add(state.name);
     this.replacer.check(state.name);
   }
@@ -307,12 +307,16 @@ export class SimulatedKubelet {
     if (statusToReport(current, status, state.reportedAt)) {
       const node = await postStatus(this.core, state, status);
       if (!node || node.metadata?.uid !== state.uid) return this.forgetDeleted(state);
-      state.last = node;
+      remember(state, node);
       state.reportedAt = Date.now();
     }
     const node = state.last!;
-    // A conflict: changed meanwhile, read it again on the next sync.
-    if (state.ready && hasNotReadyTaint(node) && !(await untaint(this.core, state, node))) this.queue.add(state.name);
+    if (state.ready && hasNotReadyTaint(node) && !(await untaint(this.core, state, node))) {
+      // A conflict: changed meanwhile; read it now (its watch event may be late) and try again.
+      const fresh = await this.core.readNode({ name }).catch(() => undefined);
+      if (fresh?.metadata?.uid === state.uid) remember(state, fresh);
+      this.queue.add(state.name);
+    }
     await renewLease(this.coordination, state);
   }
 }

@@ -9,7 +9,7 @@ import {
 } from '@kubernetes/client-node';
 import { describeError } from '../../kube/client.js';
 import { FIELD_MANAGER, isConflict, isNotFound } from './context.js';
-import { NOT_READY_TAINT, nodeStatus, type NodeState } from './node-status.js';
+import { NOT_READY_TAINT, nodeStatus, remember, type NodeState } from './node-status.js';
 
 /**
  * A kubelet's heartbeats, as kubelets since Kubernetes 1.17 send them: the node's Lease in
@@ -82,7 +82,7 @@ export async function postStatus(core: CoreV1Api, state: NodeState, status: V1No
 export async function untaint(core: CoreV1Api, state: NodeState, node: V1Node): Promise<boolean> {
   const taints = (node.spec?.taints ?? []).filter((t) => t.key !== NOT_READY_TAINT);
   try {
-    state.last = await core.patchNode(
+    const patched = await core.patchNode(
       {
         name: state.name,
         body: { metadata: { resourceVersion: node.metadata?.resourceVersion }, spec: { taints } },
@@ -90,6 +90,7 @@ export async function untaint(core: CoreV1Api, state: NodeState, node: V1Node): 
       },
       mergePatch(),
     );
+    remember(state, patched);
     return true;
   } catch (err) {
     if (!isConflict(err)) throw err;

@@ -32,6 +32,19 @@ export interface NodeState {
   kubeletPort?: number;
 }
 
+/**
+ * Keeps `node` as the state's view of its Node unless the view is already newer: an answer to
+ * a request can arrive after a watch event of a later change, and going back to it would make
+ * every change sent with its resourceVersion a conflict until the next status report.
+ */
+export function remember(state: NodeState, node: V1Node): void {
+  const had = state.last?.metadata?.resourceVersion;
+  const got = node.metadata?.resourceVersion;
+  const older =
+    state.last?.metadata?.uid === node.metadata?.uid && had && got && /^\d+$/.test(had) && /^\d+$/.test(got) && BigInt(got) < BigInt(had);
+  if (!older) state.last = node;
+}
+
 export function hasNotReadyTaint(node: V1Node | undefined): boolean {
   return (node?.spec?.taints ?? []).some((t) => t.key === NOT_READY_TAINT);
 }

@@ -2,7 +2,7 @@ import type { V1Node, V1NodeStatus } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { STATUS_REPORT_MS, statusToReport } from '../../../src/sandbox/sim/node-heartbeat.js';
 import { newNodeState } from '../../../src/sandbox/sim/node-registration.js';
-import { nodeStatus } from '../../../src/sandbox/sim/node-status.js';
+import { nodeStatus, remember } from '../../../src/sandbox/sim/node-status.js';
 
 /** The Node as the API gives it back: JSON through the wire (times as strings, to the second, keys in another order). */
 function asServed(status: V1NodeStatus, heartbeat: string): V1Node {
@@ -52,5 +52,25 @@ describe('statusToReport (a kubelet since 1.17: status on change or every 5 minu
     const served = asServed(nodeStatus(state), '2026-11-26T10:00:00Z');
     served.status?.conditions?.push({ type: 'NetworkUnavailable', status: 'False', reason: 'RouteCreated' });
     expect(statusToReport(served, nodeStatus(state), now - 10_000, now)).toBe(false);
+  });
+});
+
+describe('remember (the kubelet’s view of its Node never goes back)', () => {
+  const node = (uid: string, rv: string): V1Node => ({ metadata: { name: 'n1', uid, resourceVersion: rv } });
+
+  it('keeps a later watch event over an earlier answer that arrives after it', () => {
+    const state = newNodeState('n1', 1, '10.0.0.1');
+    remember(state, node('u1', '101'));
+    remember(state, node('u1', '100'));
+    expect(state.last?.metadata?.resourceVersion).toBe('101');
+    remember(state, node('u1', '102'));
+    expect(state.last?.metadata?.resourceVersion).toBe('102');
+  });
+
+  it('takes a Node of another uid (re-registered) whatever its resourceVersion', () => {
+    const state = newNodeState('n1', 1, '10.0.0.1');
+    remember(state, node('u1', '500'));
+    remember(state, node('u2', '20'));
+    expect(state.last?.metadata?.uid).toBe('u2');
   });
 });
