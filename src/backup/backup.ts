@@ -44,18 +44,23 @@ export function summarize(results: readonly { obj: ApiObject; skip?: string }[])
   return [...rows.values()];
 }
 
-/** Reads every object the backup keeps, in restore order. `onResource` says which resource is being read. */
-export async function runBackup(
-  kc: KubeConfig,
-  choice: BackupChoice,
-  onResource: (r: ApiResource) => void = () => {},
-): Promise<BackupResult> {
+/** The resources a backup reads: every listable resource of the server that it backs up. */
+export async function discoverBackedUp(kc: KubeConfig): Promise<{ resources: ApiResource[]; unavailable: string[] }> {
   const { resources, unavailable } = await listableResources(kc);
-  const chosen = resources.filter(backedUp);
+  return { resources: resources.filter(backedUp), unavailable };
+}
+
+/** Reads the objects of `resources`, each kept (cleaned) or skipped; `onResource` says which resource is being read. */
+export async function readBackedUp(
+  kc: KubeConfig,
+  resources: readonly ApiResource[],
+  choice: BackupChoice,
+  onResource: (r: ApiResource, index: number) => void = () => {},
+): Promise<Omit<BackupResult, 'unavailable'>> {
   const results: { obj: ApiObject; skip?: string }[] = [];
   const kept: ApiObject[] = [];
-  for (const r of chosen) {
-    onResource(r);
+  for (const [i, r] of resources.entries()) {
+    onResource(r, i);
     for (const obj of await listObjects(kc, r)) {
       const verdict = judge(obj, choice);
       if ('keep' in verdict) {
@@ -64,5 +69,15 @@ export async function runBackup(
       } else results.push({ obj, skip: verdict.skip });
     }
   }
-  return { objects: restoreOrder(kept), kinds: summarize(results), unavailable };
+  return { objects: restoreOrder(kept), kinds: summarize(results) };
+}
+
+/** Reads every object the backup keeps, in restore order. `onResource` says which resource is being read. */
+export async function runBackup(
+  kc: KubeConfig,
+  choice: BackupChoice,
+  onResource: (r: ApiResource) => void = () => {},
+): Promise<BackupResult> {
+  const { resources, unavailable } = await discoverBackedUp(kc);
+  return { ...(await readBackedUp(kc, resources, choice, onResource)), unavailable };
 }

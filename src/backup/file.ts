@@ -63,7 +63,10 @@ export function readBackupFile(file: string): ApiObject[] {
     text = fs.readFileSync(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new UsageError(`backup file ${file} does not exist`);
+    if (code === 'ENOENT')
+      throw new UsageError(
+        `backup file ${file} does not exist; give the path of a file fleetdeck backup wrote (fleetdeck backup -f FILE writes one)`,
+      );
     throw new UsageError(`backup file ${file} cannot be read (${code ?? (err as Error).message})`);
   }
   const docs = parseAllDocuments(text);

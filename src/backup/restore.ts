@@ -10,7 +10,7 @@ import type { ApiObject } from '../kube/api-resources.js';
 import { Applier, type ApplyAction, type Manifest, objectRef, type PlannedAction } from '../kube/apply.js';
 import { describeError } from '../kube/client.js';
 import { waitEstablished } from '../kube/crds.js';
-import { PHASES, phaseOf, restoreOrder } from './order.js';
+import { PHASES, type Phase, phaseOf, restoreOrder } from './order.js';
 
 export interface PlannedObject {
   /** `Kind namespace/name`. */
@@ -31,6 +31,8 @@ export interface RestoreProgress {
   /** A line while it waits (the CRDs). */
   onWait?: (detail: string) => void;
   signal?: AbortSignal;
+  /** Only these phases (default: all); a restore in steps applies the CRDs and namespaces first, then the rest. */
+  phases?: readonly Phase[];
 }
 
 const CRD_TIMEOUT_MS = 120_000;
@@ -74,7 +76,7 @@ export async function runRestore(
   const applier = new Applier(kc);
   const ordered = restoreOrder(objects);
   const crds = new Set(ordered.filter((o) => phaseOf(o) === 'crds').map((o) => o.metadata.name));
-  for (const phase of PHASES) {
+  for (const phase of progress.phases ?? PHASES) {
     const todo = ordered.map((obj, i) => ({ obj, p: plan[i]! })).filter(({ obj, p }) => phaseOf(obj) === phase && p.action !== 'unchanged');
     if (todo.length === 0) continue;
     if (phase === 'custom' && crds.size > 0) {

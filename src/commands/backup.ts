@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { type BackupResult, runBackup } from '../backup/backup.js';
 import { backupText as fileText, defaultBackupName, writeBackupFile } from '../backup/file.js';
+import { recordLastBackup } from '../backup/last.js';
 import { UsageError, UserError } from '../errors.js';
 import { describeError } from '../kube/client.js';
 import { document } from '../output/format.js';
@@ -29,7 +30,9 @@ export async function backupTo(kc: KubeConfig, context: string, file: string, in
   } catch (err) {
     throw new UserError(`cannot read the control plane (context ${context}): ${describeError(err)}`);
   }
-  writeBackupFile(file, fileText(result.objects, { context, at: new Date(), includeSecrets }));
+  const at = new Date();
+  writeBackupFile(file, fileText(result.objects, { context, at, includeSecrets }));
+  recordLastBackup({ file, at: at.toISOString(), context });
   return result;
 }
 

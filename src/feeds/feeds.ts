@@ -11,6 +11,7 @@ import type { Actions } from '../store/actions.js';
 import { setBanner, setContexts, updateSlice, type FleetStore } from '../store/fleet-store.js';
 import { startCertsFeed, type CertsFeedOptions, type CertsWork } from './certs.js';
 import { certsWork } from './certs-work.js';
+import { startDay2Feed, type Day2FeedOptions } from './day2.js';
 import { lazyFeed } from './lazy.js';
 import { startLogsFeed, type LogsFeedOptions, type LogsWork } from './logs.js';
 import { logsWork } from './logs-work.js';
@@ -35,6 +36,8 @@ export interface FeedsOptions<W> {
   logLines?: number;
   /** The Certificates view's reads (default: the session's, as `fleetdeck certs`) and options. */
   certs?: { work?: CertsWork } & CertsFeedOptions;
+  /** The Day 2 page's operations (default: src/day2/registry.ts, loaded when the page first opens). */
+  day2?: Pick<Day2FeedOptions, 'registry'>;
   /** The log view's work (default: the real one, through src/kube) and options. */
   logs?: { work?: (kc: (context: string) => KubeConfig) => LogsWork } & LogsFeedOptions;
 }
@@ -63,6 +66,7 @@ export function createFeeds<W>(store: FleetStore, first: Session, opts: FeedsOpt
   const logs = startLogsFeed(store, logsWorkOf(kc), logsOpts);
   const { work: certsWorkGiven, ...certsOpts } = opts.certs ?? {};
   const certs = startCertsFeed(store, certsWorkGiven ?? certsWork(() => current), certsOpts);
+  const day2 = startDay2Feed(store, () => current, { ...opts.day2, certs });
 
   const setSession = async (next: Session) => {
     current = next;
@@ -129,6 +133,7 @@ export function createFeeds<W>(store: FleetStore, first: Session, opts: FeedsOpt
           }
         : {}),
       prepare,
+      day2,
       ...tabs.actions,
       logs,
       certs,
@@ -137,6 +142,7 @@ export function createFeeds<W>(store: FleetStore, first: Session, opts: FeedsOpt
     setSession,
     async stop() {
       quit.abort();
+      day2.stop();
       logs.stop();
       certs.stop();
       // Rollouts run from the Rollouts tab pause (resumable) rather than stop mid-write.

@@ -75,6 +75,7 @@ function Dashboard({ store, ui, kubeconfigFiles, actions = {}, onQuit, columns, 
     onPrepareNodes: tabs.install.prepare,
     prepareOpen: tabs.install.prepareOpen,
     onClosePrepare: tabs.install.closePrepare,
+    onOpenDay2: tabs.install.day2,
     disabled: tabs.keysTaken,
   });
 
@@ -214,6 +215,17 @@ function TabBody({ store, actions, ui, state, dispatch, view, tabs, width, heigh
       />
     );
   }
-  if (tab === 'install') return <InstallTab store={store} install={install} readOnly={ui.readOnly} width={width} height={height} />;
+  if (tab === 'install')
+    return (
+      <InstallTab
+        store={store}
+        install={install}
+        day2={actions.day2}
+        readOnly={ui.readOnly}
+        width={width}
+        height={height}
+        onQuit={onQuit}
+      />
+    );
   return <PlaceholderScreen tab={tab} width={width} height={height} readOnly={ui.readOnly} />;
 }

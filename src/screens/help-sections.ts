@@ -40,10 +40,32 @@ export const CERTS_HELP_SECTIONS: readonly HelpSection[] = [
   },
 ];
 
+/** The help on the Install tab: its pages' keys (the wizard, Prepare nodes, Day 2) beside the global ones. */
+export const INSTALL_HELP_SECTIONS: readonly HelpSection[] = [
+  HELP_SECTIONS[0]!,
+  {
+    title: 'Install',
+    keys: [
+      { key: 'enter', label: 'install wizard' },
+      { key: 'p', label: 'prepare nodes' },
+      { key: 'd', label: 'day 2 page' },
+    ],
+  },
+  {
+    title: 'Day 2',
+    keys: [
+      { key: 'j k', label: 'move' },
+      { key: 'enter', label: 'plan / confirm' },
+      { key: 'esc', label: 'back' },
+    ],
+  },
+];
+
 /** The help's groups for what is on screen. */
 export function helpSections(tab: TabId, rollouts: boolean, storage: boolean, state: AppState): readonly HelpSection[] {
   if (rollouts) return ROLLOUTS_HELP_SECTIONS;
   if (storage) return STORAGE_HELP_SECTIONS;
+  if (tab === 'install') return INSTALL_HELP_SECTIONS;
   if (tab === 'status' && state.detail === undefined && isRowsView(state.view)) return FLEET_ROWS_HELP_SECTIONS;
   if (tab === 'status' && state.detail === undefined && state.view === 'certs') return CERTS_HELP_SECTIONS;
   return HELP_SECTIONS;

@@ -253,7 +253,14 @@ export function keyHints(mode: HintMode): KeyHint[] {
     case 'help':
       return [{ key: 'esc', label: 'close help' }, QUIT];
     case 'install':
-      return [{ key: 'enter', label: 'install wizard' }, { key: 'p', label: 'prepare nodes' }, HELP, QUIT, TAB];
+      return [
+        { key: 'enter', label: 'install wizard' },
+        { key: 'p', label: 'prepare nodes' },
+        { key: 'd', label: 'day 2' },
+        HELP,
+        QUIT,
+        TAB,
+      ];
     case 'prepareNodes':
       return [{ key: 'p', label: 'run again' }, { key: 'esc', label: 'back' }, HELP, QUIT, TAB];
     case 'rollouts':

@@ -47,6 +47,8 @@ export interface PlaceholderScreenProps {
   installer?: boolean;
   /** The preflight checks of this host can be run from here (p: the "Prepare nodes" page). */
   preflight?: boolean;
+  /** The Day 2 page can be opened from here (d). */
+  day2?: boolean;
 }
 
 /** Lines of the steps kept in sight however short the screen ("↓ n more lines" the last of them). */
@@ -57,7 +59,15 @@ const MIN_STEP_LINES = 3;
  * Install tab, what Enter and p start. The keys' lines always show; the description and the
  * steps give way in a short terminal.
  */
-export function PlaceholderScreen({ tab, width, height, readOnly, installer = false, preflight = false }: PlaceholderScreenProps) {
+export function PlaceholderScreen({
+  tab,
+  width,
+  height,
+  readOnly,
+  installer = false,
+  preflight = false,
+  day2 = false,
+}: PlaceholderScreenProps) {
   const theme = useTheme();
   const plan = PLANS[tab];
   const items: CheckItem[] = plan.steps.map((label, i) => ({ id: `${tab}/${i}`, label, state: 'pending' }));
@@ -66,6 +76,7 @@ export function PlaceholderScreen({ tab, width, height, readOnly, installer = fa
       ? [
           installer ? 'Press enter to start the install wizard.' : '',
           preflight ? 'Press p to prepare nodes: the preflight checks of this host, before it joins.' : '',
+          day2 ? 'Press d for day 2: back up, restore, renew certificates, upgrade.' : '',
         ]
           .filter(Boolean)
           .flatMap((line) => wrap(theme.text(line), width))

@@ -29,10 +29,25 @@ export interface AppKeysOptions {
   /** The "Prepare nodes" page is shown: Esc goes back to the Install page, Enter does nothing. */
   prepareOpen?: boolean;
   onClosePrepare?: (() => void) | undefined;
+  /** On the Install tab, `d` opens the Day 2 page (which then owns the keyboard). */
+  onOpenDay2?: (() => void) | undefined;
   /** On the contexts table, A opens the selected context's Approvals panel. */
   onOpenApprovals?: ((context: string) => void) | undefined;
   /** Another view owns the keyboard (the install wizard): the app's keys are off. */
   disabled?: boolean;
+}
+
+/** The Install tab's page keys: p Prepare nodes, d Day 2, Esc back from Prepare nodes, Enter the wizard. */
+function installKeys(
+  input: string,
+  key: Key,
+  o: Pick<AppKeysOptions, 'onPrepareNodes' | 'onOpenDay2' | 'prepareOpen' | 'onClosePrepare' | 'onOpenInstall'>,
+): void {
+  if (input === 'p') o.onPrepareNodes?.();
+  else if (input === 'd') o.onOpenDay2?.();
+  else if (o.prepareOpen) {
+    if (key.escape) o.onClosePrepare?.();
+  } else if (key.return) o.onOpenInstall?.();
 }
 
 /** Printable text typed into the filter. */
@@ -58,6 +73,7 @@ export function useAppKeys({
   onPrepareNodes,
   prepareOpen = false,
   onClosePrepare,
+  onOpenDay2,
   onOpenApprovals,
   disabled = false,
 }: AppKeysOptions): void {
@@ -106,14 +122,8 @@ export function useAppKeys({
     else if (key.tab) dispatch({ type: 'cycleTab', delta: key.shift ? -1 : 1 });
     else if (/^[1-9]$/.test(input)) dispatch({ type: 'tab', tab: Number(input) - 1 });
     else if (TABS[state.tab]?.id === 'status') statusKeys(state, input, key);
-    else if (TABS[state.tab]?.id === 'install') installKeys(input, key);
-  }
-
-  function installKeys(input: string, key: Key): void {
-    if (input === 'p') onPrepareNodes?.();
-    else if (prepareOpen) {
-      if (key.escape) onClosePrepare?.();
-    } else if (key.return) onOpenInstall?.();
+    else if (TABS[state.tab]?.id === 'install')
+      installKeys(input, key, { onPrepareNodes, onOpenDay2, prepareOpen, onClosePrepare, onOpenInstall });
   }
 
   function statusKeys(state: AppState, input: string, key: Key): void {

@@ -15,9 +15,11 @@ export type AppActions = Actions<InstallerDeps>;
 function useInstallTab(store: FleetStore, actions: AppActions) {
   const [deps, setDeps] = useState<InstallerDeps | undefined>(undefined);
   const [prepareOpen, setPrepareOpen] = useState(false);
+  const [day2Open, setDay2Open] = useState(false);
   const wizard = useStore(store, (s) => s.install.wizard);
   const install = actions.install;
   const prepare = actions.prepare;
+  const day2 = actions.day2;
   return {
     deps: wizard === 'open' ? deps : undefined,
     prepareOpen,
@@ -38,6 +40,17 @@ function useInstallTab(store: FleetStore, actions: AppActions) {
         }
       : undefined,
     closePrepare: () => setPrepareOpen(false),
+    day2Open: day2Open && day2 !== undefined,
+    day2: day2
+      ? () => {
+          day2.open();
+          setDay2Open(true);
+        }
+      : undefined,
+    closeDay2: () => {
+      day2?.close();
+      setDay2Open(false);
+    },
   };
 }
 
@@ -58,6 +71,8 @@ export function useAppTabs(store: FleetStore, actions: AppActions, state: AppSta
   const logsOwnKeys = logsOpen && !state.help;
 
   const wizardOpen = install.deps !== undefined;
+  // The Day 2 page shows its own keys (and owns the keyboard) on the Install tab.
+  const day2Shown = tab === 'install' && install.day2Open && !state.help;
   const rolloutsShown = tab === 'rollouts' && actions.rollouts !== undefined;
   const storageShown = tab === 'storage' && actions.storage !== undefined;
   const approvalsShown = tab === 'status' && approvalsContext !== undefined && !state.help;
@@ -65,13 +80,14 @@ export function useAppTabs(store: FleetStore, actions: AppActions, state: AppSta
   const storageOwnsKeys = storageShown && storageOn && storageOwnsKeyboard(storageNav);
   const approvalsOwnKeys = approvalsShown && approvalsOn;
   const rolloutsOwnKeys = rolloutsShown && ownsKeyboard(rolloutNav);
-  const noHints = logsOwnKeys || wizardOpen || (rolloutsShown && rolloutNav.view === 'wizard') || storageOwnsKeys || approvalsOwnKeys;
+  const noHints =
+    logsOwnKeys || wizardOpen || day2Shown || (rolloutsShown && rolloutNav.view === 'wizard') || storageOwnsKeys || approvalsOwnKeys;
 
   const mode = (): HintMode => {
     if (tab === 'install' && install.prepareOpen && !state.help) return 'prepareNodes';
     if (state.help) return 'help';
     if (storageShown && storageOn) return 'storage';
-    if (tab === 'install' && (actions.install || actions.prepare)) return 'install';
+    if (tab === 'install' && (actions.install || actions.prepare || actions.day2)) return 'install';
     if (rolloutsShown) {
       if (rolloutNav.confirm) return 'rolloutConfirm';
       if (rolloutNav.view === 'progress') return rolloutNav.open?.kind === 'navarchos' ? 'rolloutNavarchos' : 'rolloutProgress';
@@ -94,7 +110,7 @@ export function useAppTabs(store: FleetStore, actions: AppActions, state: AppSta
     approvals: { shown: approvalsShown, ownsKeys: approvalsOwnKeys },
     logs: { open: logsOpen, ownsKeys: logsOwnKeys },
     /** Another view owns the keyboard: the app's keys are off. */
-    keysTaken: logsOwnKeys || wizardOpen || rolloutsOwnKeys || storageOwnsKeys || approvalsShown,
+    keysTaken: logsOwnKeys || wizardOpen || day2Shown || rolloutsOwnKeys || storageOwnsKeys || approvalsShown,
     hints: noHints ? undefined : keyHints(mode()),
   };
 }

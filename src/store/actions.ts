@@ -30,6 +30,19 @@ export interface PrepareActions {
   run(): void;
 }
 
+export interface Day2Actions {
+  /** The Day 2 page is shown: the menu and the control plane's facts (the certificates read too). */
+  open(): void;
+  /** The page is gone (a run under way goes on; its rows are there when it is opened again). */
+  close(): void;
+  /** The plan of operation `id` with these inputs (reads only). */
+  plan(id: string, inputs: Record<string, string>): void;
+  /** Run the planned operation (its plan confirmed); its rows go to the slice. Refused under --read-only when it writes. */
+  run(): void;
+  /** Back to the menu (not while a run is under way). */
+  back(): void;
+}
+
 export interface RolloutActions {
   /** The tab is shown: start watching every context (once; the watches run as long as the dashboard). */
   show(): void;
@@ -106,6 +119,7 @@ export interface Actions<W = unknown> {
   sandbox?: SandboxActions;
   install?: InstallActions<W>;
   prepare?: PrepareActions;
+  day2?: Day2Actions;
   rollouts?: RolloutActions;
   storage?: StorageActions;
   approvals?: ApprovalActions;

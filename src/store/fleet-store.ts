@@ -7,6 +7,7 @@ import { emptyPods } from '../kube/pods.js';
 import type { ContextPatch, ContextSink, ContextSlices, SliceKey } from '../kube/sink.js';
 import { emptyApprovals, type ApprovalsSlice } from './approvals.js';
 import { emptyCerts, type CertsSlice } from './certs.js';
+import { emptyDay2, type Day2Slice } from './day2.js';
 import { emptyInstall, type InstallSlice } from './install.js';
 import { emptyLogs, type LogsSlice } from './logs.js';
 import { emptyPrepare, type PrepareSlice } from './prepare.js';
@@ -23,6 +24,8 @@ export interface TabSlices {
   certs: CertsSlice;
   prepare: PrepareSlice;
   install: InstallSlice;
+  /** The Install tab's Day 2 page. */
+  day2: Day2Slice;
   /** The log view (opened over any tab). */
   logs: LogsSlice;
 }
@@ -35,6 +38,7 @@ export function emptyTabSlices(): TabSlices {
     certs: emptyCerts(),
     prepare: emptyPrepare(),
     install: emptyInstall(),
+    day2: emptyDay2(),
     logs: emptyLogs(),
   };
 }

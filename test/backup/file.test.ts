@@ -36,7 +36,11 @@ describe('the backup file', () => {
   });
 
   it.each([
-    ['missing', undefined, /^backup file .*missing\.yaml does not exist$/],
+    [
+      'missing',
+      undefined,
+      /^backup file .*missing\.yaml does not exist; give the path of a file fleetdeck backup wrote \(fleetdeck backup -f FILE writes one\)$/,
+    ],
     ['empty', '', /holds no object to restore/],
     ['comments', '# nothing\n---\n', /holds no object to restore/],
     ['not-yaml', 'a: [1, 2\n', /is not valid YAML \(line \d+: /],
