@@ -7,11 +7,22 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { CheckItem } from '../checklist/checklist.js';
+import type { Target, WorkloadTarget } from '../install/plan.js';
 
-/** The control plane an operation works on: its context and KubeConfig. */
+/** The fleet around the control plane: the hosting cluster, the workload clusters, the namespace, the fleet file. */
+export interface Day2Fleet {
+  hosting: Target;
+  workloads: WorkloadTarget[];
+  namespace: string;
+  /** The fleet file: the install's kubeconfig and backups are beside it. */
+  fleetFile: string;
+}
+
+/** The control plane an operation works on: its context and KubeConfig, and its fleet. */
 export interface Day2Target {
   context: string;
   kc: KubeConfig;
+  fleet?: Day2Fleet;
 }
 
 /** One value the operation asks for before its plan (a file, a bundle directory), with its default. */

@@ -1,19 +1,16 @@
 /**
  * The Day 2 page's menu: every day-2 operation, in the order shown. The Day 2 feed takes its
  * entries from here and knows nothing of any one of them.
- *
- * Wiring an operation that is built elsewhere (one entry each, nothing else changes):
- * - Renew certificates: replace `notAvailable('renew', …)` with an operation from
- *   src/day2/renew/ — plan: `planRenew(…)`'s lines; run: `runWithRows(onProgress, (runner) =>
- *   runRenew(…, runner))` (its StepRunner rows are the page's rows).
- * - Upgrade to a bundle / Roll back: the same with `planUpgrade` / `runUpgrade` from
- *   src/day2/upgrade/ (inputs: `{ key: 'bundle', label: 'Bundle directory', default: … }`;
- *   rollback: `runUpgrade` with `rollback: true`), `writes: { action: 'upgrade changes the control plane' }`.
- * - `installedBundle`: what upgrade records in the cluster (the bundle and version in use), for the page's facts.
  */
 import { readLastBackup, type LastBackup } from '../backup/last.js';
+import path from 'node:path';
+import { DEFAULT_BUNDLE_DIR } from '../install/bundle.js';
+import { readRecord } from '../install/bundle-record.js';
+import { Applier } from '../kube/apply.js';
 import { backupOperation } from './backup.js';
-import { type Day2Operation, type Day2Target, notAvailable } from './operation.js';
+import type { Day2Operation, Day2Target } from './operation.js';
+import { renewOperation } from './renew/operation.js';
+import { rollbackOperation, upgradeOperation } from './upgrade/operation.js';
 import { restoreOperation } from './restore.js';
 
 export interface Day2Registry {
@@ -36,10 +33,17 @@ export function day2Registry(opts: Day2RegistryOptions = {}): Day2Registry {
     operations: [
       backupOperation({ ...(opts.dir ? { dir: opts.dir } : {}), ...(opts.context ? { context: opts.context } : {}) }),
       restoreOperation(lastBackup),
-      notAvailable('renew', 'Renew certificates'),
-      notAvailable('upgrade', 'Upgrade to a bundle'),
-      notAvailable('rollback', 'Roll back'),
+      renewOperation(),
+      upgradeOperation(),
+      rollbackOperation(),
     ],
     lastBackup,
+    installedBundle: async (target) => {
+      if (!target.fleet) return undefined;
+      const { current } = await readRecord(new Applier(target.fleet.hosting.kc), target.fleet.namespace);
+      if (!current) return undefined;
+      const source = path.resolve(current.source) === path.resolve(DEFAULT_BUNDLE_DIR) ? 'the built-in reference bundle' : current.source;
+      return `${source}${current.ha ? ' (HA)' : ''}, recorded ${current.recordedAt}`;
+    },
   };
 }

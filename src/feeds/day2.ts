@@ -5,7 +5,8 @@
  * plane is the session's fleet's (its context from the kubeconfig or the file the install wrote).
  * Confirming a plan that writes is refused under --read-only with the gate's line, before anything runs.
  */
-import type { Day2Operation, Day2Target } from '../day2/operation.js';
+import { fleetFilePath } from '../config/fleet-config.js';
+import type { Day2Fleet, Day2Operation, Day2Target } from '../day2/operation.js';
 import type { Day2Registry } from '../day2/registry.js';
 import { assertWritable } from '../kube/gate.js';
 import { contextInfos } from '../kube/kubeconfig.js';
@@ -36,7 +37,25 @@ export function controlPlaneOf(session: Session): Day2Target | string {
   if (!context) return 'no fleet is defined: install one first (the Install tab, enter)';
   if (!contextInfos(session.config).some((c) => c.name === context))
     return `the control plane's context "${context}" is in no kubeconfig (is it installed?)`;
-  return { context, kc: session.kc(context) };
+  return { context, kc: session.kc(context), ...fleetOf(session) };
+}
+
+/** The fleet's other clusters, when every one of them is in the kubeconfig (renewal and upgrade need them all). */
+function fleetOf(session: Session): { fleet?: Day2Fleet } {
+  const fleet = session.fleet;
+  if (!fleet) return {};
+  try {
+    return {
+      fleet: {
+        hosting: { context: fleet.hostingContext, kc: session.kc(fleet.hostingContext) },
+        workloads: fleet.workloads.map((w) => ({ ...w, kc: session.kc(w.context) })),
+        namespace: fleet.namespace,
+        fleetFile: fleetFilePath(),
+      },
+    };
+  } catch {
+    return {};
+  }
 }
 
 const entryOf = (op: Day2Operation): Day2Entry => ({

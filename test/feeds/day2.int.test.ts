@@ -12,6 +12,7 @@ import { parseAllDocuments } from 'yaml';
 import { day2Registry } from '../../src/day2/registry.js';
 import { type Day2Feed, startDay2Feed } from '../../src/feeds/day2.js';
 import { makeClient } from '../../src/kube/client.js';
+import { configForContext, loadKubeconfig } from '../../src/kube/kubeconfig.js';
 import { openSession } from '../../src/session/session.js';
 import type { Day2Slice } from '../../src/store/day2.js';
 import { createFleetStore, type FleetStore } from '../../src/store/fleet-store.js';
@@ -75,11 +76,14 @@ describe('the Day 2 feed on the sandbox', () => {
     expect(opened.entries.map((e) => [e.id, e.unavailable ?? 'available'])).toEqual([
       ['backup', 'available'],
       ['restore', 'available'],
-      ['renew', 'not available in this build'],
-      ['upgrade', 'not available in this build'],
-      ['rollback', 'not available in this build'],
+      ['renew', 'available'],
+      ['upgrade', 'available'],
+      ['rollback', 'available'],
     ]);
     expect(opened.facts.context).toBe('nova');
+    // The install recorded its bundle in the hosting cluster.
+    const recorded = await until((s) => s.facts.bundle !== undefined);
+    expect(recorded.facts.bundle).toMatch(/^the built-in reference bundle, recorded \d{4}-/);
     expect(opened.entries[0]?.inputs[0]?.default.startsWith(fleet.dir)).toBe(true);
 
     feed.plan('backup', { file: file() });
@@ -138,5 +142,38 @@ describe('the Day 2 feed on the sandbox', () => {
     feed.plan('restore', { file: file() });
     const again = await until((s) => stageOf(s) === 'plan' || stageOf(s) === 'error');
     expect(again.stage).toMatchObject({ stage: 'plan', todo: false });
+  });
+
+  it('plans a renewal, an upgrade and a rollback through the page, reading only', async () => {
+    const hostingCore = makeClient(configForContext(loadKubeconfig({ kubeconfig: inject('kubeconfig') }).config, 'kind-cp'), CoreV1Api);
+    const records = async () =>
+      (await hostingCore.listNamespacedConfigMap({ namespace: fleet.namespace })).items
+        .map((c) => `${c.metadata?.name}@${c.metadata?.resourceVersion}`)
+        .sort();
+    const before = await records();
+
+    feed.back();
+    await until((s) => stageOf(s) === 'menu');
+    feed.plan('renew', {});
+    const renew = await until((s) => stageOf(s) !== 'planning');
+    if (renew.stage.stage !== 'plan') throw new Error(JSON.stringify(renew.stage));
+    expect(renew.stage.todo).toBe(true);
+    expect(renew.stage.lines[0]).toMatch(/^Plan: renew \d+ certificate\(s\) in namespace /);
+    expect(renew.stage.lines.some((l) => l.includes('Restart one at a time: '))).toBe(true);
+
+    feed.back();
+    feed.plan('upgrade', { bundle: '', canary: '' });
+    const upgrade = await until((s) => stageOf(s) !== 'planning');
+    if (upgrade.stage.stage !== 'plan') throw new Error(JSON.stringify(upgrade.stage));
+    expect(upgrade.stage.lines.at(-1)).toMatch(/^(Backup: |Nothing to change)/);
+
+    // A fresh install records its bundle and none before it: nothing to roll back to.
+    feed.back();
+    feed.plan('rollback', {});
+    const rollback = await until((s) => stageOf(s) !== 'planning');
+    expect(rollback.stage).toMatchObject({ stage: 'error', id: 'rollback' });
+    if (rollback.stage.stage === 'error') expect(rollback.stage.error).toMatch(/previous bundle/);
+
+    expect(await records()).toEqual(before);
   });
 });

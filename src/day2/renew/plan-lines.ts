@@ -1,0 +1,23 @@
+/** A renewal's plan as the text `certs renew` prints and the Day 2 page shows. */
+import type { RenewPlan } from './plan.js';
+
+const day = (iso: string | undefined) => (iso ? iso.slice(0, 10) : 'unreadable');
+
+/** The plan as text lines. */
+export function planLines(plan: RenewPlan): string[] {
+  const lines: string[] = [];
+  if (plan.resumed)
+    lines.push(`An earlier renewal (started ${plan.resumed.startedAt}) did not finish: this run finishes it, with its certificates.`);
+  lines.push(`Plan: renew ${plan.certs.length} certificate(s) in namespace ${plan.namespace}, signed by the existing CAs (keys kept):`);
+  const w = Math.max(...plan.certs.map((c) => c.name.length), 4);
+  for (const c of plan.certs)
+    lines.push(
+      `  ${c.name.padEnd(w)}  ${day(c.notAfter)} -> ${day(c.newNotAfter)}${c.cappedByCa ? ' (capped by its CA)' : ''}  ${c.secret}`,
+    );
+  lines.push(`  Secrets: ${plan.secrets.join(', ') || 'none'}`);
+  for (const r of plan.restarts) lines.push(`  Restart one at a time: ${r.component} (${r.pods.join(', ') || 'no pod'})`);
+  if (plan.kubeconfigs.length) lines.push(`  Kubeconfigs: ${plan.kubeconfigs.join(', ')}`);
+  if (plan.initKubeconfigs.length) lines.push(`  Init kubeconfig Secret in: ${plan.initKubeconfigs.join(', ')}`);
+  if (plan.agents.length) lines.push(`  Agents restarted and checked re-connected: ${plan.agents.join(', ')}`);
+  return lines;
+}
