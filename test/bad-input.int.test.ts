@@ -246,7 +246,7 @@ const CASES: Case[] = [
   usage(
     'restore of a missing file',
     (f: BadInputFiles) => ['restore', path.join(f.dir, 'no-such-backup.yaml')],
-    /backup file .*no-such-backup\.yaml does not exist$/,
+    /backup file .*no-such-backup\.yaml does not exist; give the path of a file fleetdeck backup wrote \(fleetdeck backup -f FILE writes one\)$/,
   ),
   usage(
     'restore of a file that is not YAML',
