@@ -28,6 +28,7 @@ interface WorkloadJson {
 
 interface PodJson {
   metadata?: { name?: string; resourceVersion?: string; deletionTimestamp?: string };
+  spec?: { containers?: { name: string; image?: string }[] };
   status?: { containerStatuses?: { name: string; state?: { waiting?: { reason?: string; message?: string } } }[] };
 }
 
@@ -47,10 +48,19 @@ export function rolledOut(kind: string, w: WorkloadJson | undefined): { done: bo
   };
 }
 
-/** The first pod that cannot start a container, as `pod: reason (message)`. */
-export function badPod(pods: readonly PodJson[]): string | undefined {
+/** The images of a pod template or pod, `name=image` per container, in order. */
+const imagesOf = (containers: readonly { name: string; image?: string }[] | undefined) =>
+  (containers ?? []).map((c) => `${c.name}=${c.image ?? ''}`).join(',');
+
+/**
+ * The first pod that cannot start a container, as `pod: reason (message)`. With `images` (the
+ * workload's template now), only pods of that template count: an old pod still in
+ * ImagePullBackOff while a rollback replaces it is not the new spec failing.
+ */
+export function badPod(pods: readonly PodJson[], images?: string): string | undefined {
   for (const p of pods) {
     if (p.metadata?.deletionTimestamp) continue;
+    if (images !== undefined && imagesOf(p.spec?.containers) !== images) continue;
     for (const c of p.status?.containerStatuses ?? []) {
       const w = c.state?.waiting;
       if (w?.reason && BAD_WAITING.includes(w.reason)) return `pod ${p.metadata?.name}: ${w.reason}${w.message ? ` (${w.message})` : ''}`;
@@ -77,6 +87,10 @@ export async function waitRollout(o: RolloutWait): Promise<string> {
   const signal = o.signal ? AbortSignal.any([o.signal, stop.signal]) : stop.signal;
   let bad: string | undefined;
   const resource = o.kind === 'Deployment' ? 'deployments' : 'statefulsets';
+  const current = await makeJsonClient(o.kc, 30_000)
+    .get<{ spec?: { template?: { spec?: PodJson['spec'] } } }>(`/apis/apps/v1/namespaces/${o.namespace}/${resource}/${o.name}`)
+    .catch(() => undefined);
+  const images = current ? imagesOf(current.spec?.template?.spec?.containers) : undefined;
   const rollout = waitFor<WorkloadJson>({
     kc: o.kc,
     path: `/apis/apps/v1/namespaces/${o.namespace}/${resource}`,
@@ -93,7 +107,7 @@ export async function waitRollout(o: RolloutWait): Promise<string> {
     timeoutMs: o.timeoutMs + 60_000,
     signal,
     check: (items) => {
-      bad = badPod(items);
+      bad = badPod(items, images);
       return { done: bad !== undefined, detail: bad ?? '' };
     },
   });

@@ -168,7 +168,7 @@ describe('the fleetdeck image runs in a pod as the local bundle, with in-cluster
     const environ = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
     expect(environ).toContain('KUBERNETES_SERVICE_HOST=127.0.0.1');
     expect(environ).toContain('POD_NAME=watch');
-    expect(environ.find((e) => e.startsWith('NODE_NAME='))).toMatch(/^NODE_NAME=workload-1-node-\d+$/);
+    expect(environ.find((e) => e.startsWith('NODE_NAME='))).toMatch(/^NODE_NAME=workload-1-node-\d+(-r\d+)?$/);
     if (canUnshare()) {
       // What the process sees at /var/run/secrets/… (its own mount namespace): the Secret's files.
       // /var/run is a link to /run on most machines, resolved here, not under /proc/<pid>/root.
