@@ -1,3 +1,4 @@
+import { fleetFilePath } from '../config/fleet-config.js';
 import { createFeeds } from '../feeds/feeds.js';
 import { setPluginTerminal } from '../kube/credentials.js';
 import { loadKubeconfig } from '../kube/kubeconfig.js';
@@ -48,6 +49,8 @@ export async function runDashboard(opts: GlobalOptions): Promise<number> {
     },
     // After an install: the fleet file it wrote, and the control plane's context.
     reopen: (kubeconfig) => openSession({ ...opts, ...(kubeconfig ? { kubeconfig } : {}) }),
+    // An install or uninstall in another terminal: the dashboard follows the fleet file it wrote.
+    ...(sandboxMode ? {} : { fleetFile: fleetFilePath() }),
   });
   const app = renderApp({
     store,

@@ -12,6 +12,7 @@ import { setBanner, setContexts, updateSlice, type FleetStore } from '../store/f
 import { startCertsFeed, type CertsFeedOptions, type CertsWork } from './certs.js';
 import { certsWork } from './certs-work.js';
 import { startDay2Feed, type Day2FeedOptions } from './day2.js';
+import { followSessionFleet } from './fleet-file.js';
 import { lazyFeed } from './lazy.js';
 import { startLogsFeed, type LogsFeedOptions, type LogsWork } from './logs.js';
 import { logsWork } from './logs-work.js';
@@ -26,6 +27,8 @@ export interface FeedsOptions<W> {
   installer?: (kubeconfig: string | undefined) => Promise<W>;
   /** The session after an install (the fleet file it wrote); `kubeconfig` is the file a sandbox started here brought. */
   reopen?: (kubeconfig: string | undefined) => Session;
+  /** The fleet file to follow: when it changes (an install or uninstall elsewhere), the session is reopened. */
+  fleetFile?: string;
   /** The checks of the "Prepare nodes" page (default: this host's, as `fleetdeck preflight`). */
   preflight?: Preflight;
   /** The tabs' workflows (default: the real ones, loaded when first needed). */
@@ -102,6 +105,12 @@ export function createFeeds<W>(store: FleetStore, first: Session, opts: FeedsOpt
     }
   };
 
+  // An install, an uninstall or an edit of the fleet file elsewhere: the dashboard follows it.
+  const unfollow =
+    opts.fleetFile && opts.reopen
+      ? followSessionFleet(opts.fleetFile, { store, reopen: opts.reopen, session: () => current, setSession })
+      : undefined;
+
   const { installer, sandbox, reopen } = opts;
   const wizard = installer
     ? lazyFeed(
@@ -142,6 +151,7 @@ export function createFeeds<W>(store: FleetStore, first: Session, opts: FeedsOpt
     setSession,
     async stop() {
       quit.abort();
+      unfollow?.();
       day2.stop();
       logs.stop();
       certs.stop();
