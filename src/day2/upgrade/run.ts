@@ -11,6 +11,7 @@ import { Applier, type Manifest, objectRef } from '../../kube/apply.js';
 import { waitEstablished } from '../../kube/crds.js';
 import { runBackup } from '../../backup/backup.js';
 import { backupText, writeBackupFile } from '../../backup/file.js';
+import { recordLastBackup } from '../../backup/last.js';
 import { BUNDLE_RECORD, nextRecord, recordObject } from '../../install/bundle-record.js';
 import { COMPONENTS, TIMEOUTS } from '../../install/plan.js';
 import { type RowControl, StepError, type StepRunner } from '../../install/runner.js';
@@ -174,7 +175,10 @@ async function steps(p: PreparedUpgrade, r: StepRunner, o: RunOptions, result: U
   const hosting = new Applier(t.hosting.kc);
   await runner.run('backup', async () => {
     const b = await runBackup(t.controlPlane.kc, { includeSecrets: false });
-    writeBackupFile(o.backupFile, backupText(b.objects, { context: t.controlPlane.context, at: new Date(), includeSecrets: false }));
+    const at = new Date();
+    writeBackupFile(o.backupFile, backupText(b.objects, { context: t.controlPlane.context, at, includeSecrets: false }));
+    // The Day 2 page's "last backup" and restore's default file: this one now.
+    recordLastBackup({ file: o.backupFile, at: at.toISOString(), context: t.controlPlane.context });
     result.backup = { file: o.backupFile, objects: b.objects.length };
     return `${b.objects.length} objects written to ${o.backupFile}`;
   });

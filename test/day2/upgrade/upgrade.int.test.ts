@@ -137,6 +137,9 @@ describe('fleetdeck upgrade', () => {
     expect(out.steps.map((s) => s.id).slice(-2)).toEqual(['agent:kind-workload-2', 'agent:kind-workload-1']);
     expect(out.steps.every((s) => s.state === 'ok')).toBe(true);
     expect(fs.statSync(out.backup!.file).mode & 0o777).toBe(0o600);
+    // Recorded as this machine's last backup (the Day 2 page's fact, restore's default file).
+    const last = JSON.parse(fs.readFileSync(path.join(fleet.dir, 'last-backup.json'), 'utf8')) as { file: string };
+    expect(last.file).toBe(out.backup!.file);
     const now = await specs();
     expect(containers(now.apiserver)[0]?.image).toBe('registry.k8s.io/kube-apiserver:v1.28.5');
     expect(containers(now['nova-scheduler'])[0]?.image).toBe('registry.k8s.io/kube-scheduler:v1.28.5');
