@@ -8,7 +8,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { fleetFilePath } from '../../config/fleet-config.js';
 import { UsageError, UserError } from '../../errors.js';
 import { configForContext, contextInfos, loadKubeconfig } from '../../kube/kubeconfig.js';
-import type { Target, WorkloadTarget } from '../../install/plan.js';
+import type { FleetTargets } from '../../day2/fleet-of.js';
 import type { GlobalOptions } from '../../session/options.js';
 import { openSession, requireCredentials } from '../../session/session.js';
 import { controlPlaneKubeconfigPath } from '../install/resolve.js';
@@ -46,14 +46,6 @@ export function controlPlaneTarget(opts: GlobalOptions, what: string): ControlPl
     );
   requireCredentials(context, kc);
   return { context, kc };
-}
-
-/** Every cluster of the fleet, as `certs renew` and `upgrade` reach them. */
-export interface FleetTargets {
-  hosting: Target;
-  controlPlane: Target;
-  workloads: WorkloadTarget[];
-  namespace: string;
 }
 
 /** The fleet's hosting cluster, control plane and workload clusters, each context's credentials checked. */
