@@ -164,4 +164,37 @@ describe('the Day 2 page (Install tab, d)', () => {
     await screen.waitFor('› Restore from a file');
     expect(restore.calls.run).toBe(0);
   });
+
+  it('? shows the help and Tab / Shift-Tab switch tabs as on every page, except while a file is typed', async () => {
+    const restore = fakeOperation('restore', 'Restore from a file', { id: 'verify', label: 'Verify', state: 'ok', detail: 'done' });
+    const screen = await renderApp(dashboard([restore.op]));
+    await screen.press('2');
+    await screen.waitFor('Press d for day 2');
+    await screen.press('d');
+    await screen.waitFor('› Restore from a file');
+
+    // ? opens the help; ? again comes back to the page
+    await screen.press('?');
+    await screen.waitFor('Everywhere');
+    await screen.press('?');
+    await screen.waitFor('› Restore from a file');
+
+    // Tab goes to the next tab, Shift-Tab back to the Day 2 page, still open
+    await screen.press(KEYS.tab);
+    const next = await screen.waitFor((f) => !f.includes('› Restore from a file'));
+    expect(next).not.toContain('Day 2');
+    await screen.press(KEYS.shiftTab);
+    await screen.waitFor('› Restore from a file');
+
+    // While the file is typed, ? is a character of it and Tab stays on the page
+    await screen.press(KEYS.enter);
+    await screen.waitFor('/backups/restore.yaml');
+    await screen.press('?', KEYS.tab);
+    const typing = await screen.waitFor('/backups/restore.yaml?');
+    expect(typing).not.toContain('Everywhere');
+    expect(typing).toContain('Backup file:');
+    await screen.press(KEYS.enter);
+    await screen.waitFor('Press enter to run it.');
+    expect(restore.calls.plan).toEqual([{ file: '/backups/restore.yaml?' }]);
+  });
 });
