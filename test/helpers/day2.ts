@@ -11,7 +11,8 @@ import type { Session } from '../../src/session/session.js';
 import type { FleetStore } from '../../src/store/fleet-store.js';
 import { NOVA_FLEET } from './screen.js';
 
-function session(): Session {
+/** A session whose control plane `nova` is at an address nothing answers, with the Nova fleet. */
+export function day2Session(): Session {
   const config = new KubeConfig();
   config.loadFromOptions({
     clusters: [{ name: 'nova', server: 'https://127.0.0.1:1' }],
@@ -41,5 +42,5 @@ export function fakeDay2Feed(store: FleetStore): Day2Feed {
     ],
     lastBackup: () => undefined,
   };
-  return startDay2Feed(store, session, { registry: () => registry });
+  return startDay2Feed(store, day2Session, { registry: () => registry });
 }
