@@ -1,6 +1,6 @@
 /**
  * `fleetdeck backup`: every object an operator created in the control plane, read through its
- * own API, into one YAML file (0600); a summary per kind. Reads only.
+ * own API, into one YAML file (0600): the Day 2 page's rows as lines, then a summary per kind. Reads only.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,7 +12,10 @@ import { UsageError, UserError } from '../errors.js';
 import { describeError } from '../kube/client.js';
 import { document } from '../output/format.js';
 import { backupJson, backupText } from '../report/backup.js';
-import { type GlobalOptions, requireOutput } from '../session/options.js';
+import { asciiOnly, type GlobalOptions, requireOutput } from '../session/options.js';
+import { StepRunner } from '../install/runner.js';
+import { backupInSteps } from '../backup/backup-steps.js';
+import { lineReporter } from './install/lines.js';
 import { controlPlaneTarget } from './backup/target.js';
 
 export interface BackupOptions extends GlobalOptions {
@@ -36,6 +39,19 @@ export async function backupTo(kc: KubeConfig, context: string, file: string, in
   return result;
 }
 
+/** The backup as the Day 2 page's rows (discover, read, write), one line per change, then the summary per kind. */
+async function backupInRows(kc: KubeConfig, context: string, file: string, includeSecrets: boolean, ascii: boolean): Promise<BackupResult> {
+  const runner = new StepRunner(lineReporter(ascii));
+  try {
+    return await backupInSteps(kc, context, file, { includeSecrets }, runner);
+  } catch (err) {
+    const failed = runner.items().find((i) => i.state === 'fail');
+    throw new UserError(`cannot read the control plane (context ${context}): ${failed?.detail ?? describeError(err)}`);
+  } finally {
+    runner.stop();
+  }
+}
+
 /** Where the file goes: -f FILE (its folder must exist), else a name with the time in the current folder. */
 function targetFile(opts: BackupOptions, context: string): string {
   if (opts.file === undefined) return path.resolve(defaultBackupName(context, new Date()));
@@ -51,7 +67,10 @@ export async function runBackupCommand(opts: BackupOptions): Promise<number> {
   const { context, kc } = controlPlaneTarget(opts, 'backup');
   const file = targetFile(opts, context);
   const includeSecrets = opts.includeSecrets === true;
-  const result = await backupTo(kc, context, file, includeSecrets);
+  const result =
+    output === 'text'
+      ? await backupInRows(kc, context, file, includeSecrets, asciiOnly(opts))
+      : await backupTo(kc, context, file, includeSecrets);
   const report = { file, context, result, includeSecrets };
   write(output === 'text' ? backupText(report) : document(output, backupJson(report)));
   return 0;

@@ -10,13 +10,11 @@ import { type RenewResult, runRenew } from '../day2/renew/run.js';
 import type { RenewTarget } from '../day2/renew/target.js';
 import { StepRunner } from '../install/runner.js';
 import { assertWritable } from '../kube/gate.js';
-import { configForContext } from '../kube/kubeconfig.js';
 import { document } from '../output/format.js';
 import { asciiOnly, type GlobalOptions, requireOutput } from '../session/options.js';
 import { confirm, interactive } from '../session/prompt.js';
-import { openSession, requireCredentials } from '../session/session.js';
 import { runSignal } from '../session/signals.js';
-import { controlPlaneTarget } from './backup/target.js';
+import { fleetTargets } from './backup/target.js';
 import { controlPlaneKubeconfigPath } from './install/resolve.js';
 import { lineReporter, write } from './install/lines.js';
 
@@ -28,22 +26,8 @@ export interface CertsRenewOptions extends GlobalOptions {
 
 /** The fleet's clusters, from the fleet file (or --hosting-context), and the install's kubeconfig. */
 function renewTarget(opts: CertsRenewOptions): RenewTarget {
-  const sel = openSession(opts);
-  const fleet = sel.fleet;
-  if (!fleet) throw new UsageError('certs renew works on an installed fleet: pass --hosting-context (or install one: fleetdeck install)');
-  const cp = controlPlaneTarget(opts, 'certs renew');
-  const kcOf = (context: string) => {
-    const kc = configForContext(sel.config, context);
-    requireCredentials(context, kc);
-    return kc;
-  };
-  return {
-    hosting: { context: fleet.hostingContext, kc: kcOf(fleet.hostingContext) },
-    controlPlane: cp,
-    namespace: fleet.namespace,
-    workloads: fleet.workloads.map((w) => ({ ...w, kc: kcOf(w.context) })),
-    kubeconfigPath: controlPlaneKubeconfigPath(fleetFilePath(), cp.context),
-  };
+  const fleet = fleetTargets(opts, 'certs renew');
+  return { ...fleet, kubeconfigPath: controlPlaneKubeconfigPath(fleetFilePath(), fleet.controlPlane.context) };
 }
 
 async function confirmed(opts: CertsRenewOptions): Promise<boolean> {

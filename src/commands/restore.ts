@@ -10,8 +10,12 @@ import { UsageError, UserError } from '../errors.js';
 import { describeError } from '../kube/client.js';
 import { assertWritable } from '../kube/gate.js';
 import { document } from '../output/format.js';
-import { appliedLine, planText, restoreJson } from '../report/backup.js';
-import { type GlobalOptions, requireOutput } from '../session/options.js';
+import { planText, restoreJson } from '../report/backup.js';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { restoreInSteps } from '../backup/restore-steps.js';
+import { StepRunner } from '../install/runner.js';
+import { asciiOnly, type GlobalOptions, requireOutput } from '../session/options.js';
+import { lineReporter } from './install/lines.js';
 import { confirm, interactive } from '../session/prompt.js';
 import { runSignal } from '../session/signals.js';
 import { controlPlaneTarget } from './backup/target.js';
@@ -22,6 +26,20 @@ export interface RestoreOptions extends GlobalOptions {
 }
 
 const write = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+
+/** The restore as the Day 2 page's rows (read, plan, apply, verify), one line per change; false when a step failed. */
+async function restoreInRows(kc: KubeConfig, file: string, signal: AbortSignal, ascii: boolean): Promise<boolean> {
+  const runner = new StepRunner(lineReporter(ascii));
+  try {
+    await restoreInSteps(kc, file, runner, signal);
+    return true;
+  } catch (err) {
+    if (signal.aborted) throw err;
+    return false;
+  } finally {
+    runner.stop();
+  }
+}
 
 /** Confirmed by --yes, else a y/N question on the terminal; without one, --yes is required. */
 async function confirmed(opts: RestoreOptions): Promise<boolean> {
@@ -68,10 +86,7 @@ export async function runRestoreCommand(fileArg: string, opts: RestoreOptions): 
     write('Nothing was changed.');
     return 1;
   }
-  const ok = await runRestore(kc, objects, plan, {
-    signal,
-    ...(text ? { onApplied: (p) => write(appliedLine(p)), onWait: (d) => write(`          ${d}`) } : {}),
-  });
+  const ok = text ? await restoreInRows(kc, file, signal, asciiOnly(opts)) : await runRestore(kc, objects, plan, { signal });
   if (text)
     write(
       ok

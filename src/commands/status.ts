@@ -28,7 +28,7 @@ export async function runStatus(opts: GlobalOptions, sel: Session = openSession(
     else write(`No kube contexts (${where}). Start the sandbox fleet with: fleetdeck sandbox up`);
     return 1;
   }
-  if (opts.watch) return watchStatus(sel.kc, contexts, fleet, output, ascii);
+  if (opts.watch) return watchStatus(sel.kc, contexts, { fleet, warnDays: opts.warnDays }, output, ascii);
   const collected = await collectStatus(sel.kc, contexts, statusWaitMs(), fleet);
   const state = opts.warnDays === undefined ? collected : { ...collected, certs: { ...collected.certs, warnDays: opts.warnDays } };
   if (output !== 'text') write(document(output, statusJson(state)));
@@ -50,11 +50,11 @@ export function statusWaitMs(): number {
 async function watchStatus(
   kc: (context: string) => KubeConfig,
   contexts: ContextInfo[],
-  fleet: FleetConfig | undefined,
+  feed: { fleet: FleetConfig | undefined; warnDays: number | undefined },
   output: OutputFormat,
   ascii: boolean,
 ): Promise<number> {
-  const watcher = startStatusFeed(kc, contexts, { fleet });
+  const watcher = startStatusFeed(kc, contexts, feed);
   const diff = new ChecklistDiff();
   const emit = () => {
     const now = Date.now();

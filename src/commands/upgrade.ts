@@ -12,13 +12,11 @@ import type { UpgradePlan, UpgradeTargets } from '../day2/upgrade/targets.js';
 import { UsageError } from '../errors.js';
 import { StepRunner } from '../install/runner.js';
 import { assertWritable } from '../kube/gate.js';
-import { configForContext } from '../kube/kubeconfig.js';
 import { document } from '../output/format.js';
 import { asciiOnly, type GlobalOptions, requireOutput } from '../session/options.js';
 import { confirm, interactive } from '../session/prompt.js';
-import { openSession, requireCredentials } from '../session/session.js';
 import { runSignal } from '../session/signals.js';
-import { controlPlaneTarget } from './backup/target.js';
+import { fleetTargets } from './backup/target.js';
 import { lineReporter, write } from './install/lines.js';
 import { uninstallBackupPath } from './install/uninstall-backup.js';
 
@@ -32,15 +30,7 @@ export interface UpgradeCommandOptions extends GlobalOptions {
 
 /** The fleet of the fleet file (or --hosting-context), each context's credentials checked. */
 function targets(opts: UpgradeCommandOptions): UpgradeTargets {
-  const sel = openSession(opts);
-  const fleet = sel.fleet;
-  if (!fleet)
-    throw new UsageError('upgrade works on the control plane of a fleet: pass --hosting-context (or install one: fleetdeck install)');
-  const cp = controlPlaneTarget(opts, 'upgrade');
-  const hosting = { context: fleet.hostingContext, kc: configForContext(sel.config, fleet.hostingContext) };
-  const workloads = fleet.workloads.map((w) => ({ ...w, kc: configForContext(sel.config, w.context) }));
-  for (const t of [hosting, ...workloads]) requireCredentials(t.context, t.kc);
-  return { hosting, controlPlane: { context: cp.context, kc: cp.kc }, workloads, namespace: fleet.namespace };
+  return fleetTargets(opts, 'upgrade');
 }
 
 /** --canary names a cluster (or its context). */

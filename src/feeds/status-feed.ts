@@ -23,6 +23,8 @@ export interface StatusFeedOptions extends MonitorOptions {
   store?: FleetStore;
   batchIntervalMs?: number;
   fleet?: FleetConfig | undefined;
+  /** --warn-days for the new store: certificates expiring within it are flagged. */
+  warnDays?: number | undefined;
 }
 
 /** `kc` is one KubeConfig holding every context, or a function giving each context its own. */
@@ -31,7 +33,7 @@ export function startStatusFeed(
   contexts: ContextInfo[],
   opts: StatusFeedOptions = {},
 ): StatusFeed {
-  const store = opts.store ?? createFleetStore(contexts, opts.fleet);
+  const store = opts.store ?? createFleetStore(contexts, opts.fleet, opts.warnDays);
   const batch = new UpdateBatcher(store, opts.batchIntervalMs ?? 50);
   const kcFor = typeof kc === 'function' ? kc : (context: string) => configForContext(kc, context);
   const watch = watchFleet(kcFor, contexts, batch, opts);

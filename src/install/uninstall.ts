@@ -8,6 +8,7 @@ import { INIT_KUBECONFIG_SECRET } from './install.js';
 import { mergeRecordPath, unmergeKubeconfigs, unmergeLines, type UnmergeResult } from './kubeconfig-unmerge.js';
 import type { Target, WorkloadTarget } from './plan.js';
 import { StepError, StepRunner } from './runner.js';
+import { isSharedRbac, sharedRbac } from './shared-rbac.js';
 
 export interface UninstallOptions {
   hosting: Target;
@@ -117,9 +118,14 @@ export async function runUninstall(
         const a = new Applier(w.kc);
         const objs = forNamespace(bundle.agent, ns);
         const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: INIT_KUBECONFIG_SECRET, namespace: ns } };
-        const n = await remove(a, w.context, [...objs, secret, nsObject]);
+        const shared = await sharedRbac(
+          a,
+          objs.filter((o) => isSharedRbac(o.kind)),
+          ns,
+        );
+        const n = await remove(a, w.context, [...objs.filter((o) => !isSharedRbac(o.kind)), ...shared.remove, secret, nsObject]);
         await namespaceGone(w, row);
-        return `${n} objects deleted; namespace ${ns} gone`;
+        return `${n} objects deleted; namespace ${ns} gone${shared.kept ? `; ${shared.kept}` : ''}`;
       });
     }
     await runner.run('control-plane', async () => {

@@ -63,12 +63,6 @@ export function planText(plan: readonly PlannedObject[], file: string, context: 
   return lines.join('\n');
 }
 
-/** One applied object: `created Namespace team-a`. */
-export function appliedLine(p: PlannedObject): string {
-  if (p.result === 'failed') return `failed    ${p.ref}: ${p.error ?? ''}`;
-  return `${(p.result ?? '').padEnd(9)} ${p.ref}`;
-}
-
 export function restoreJson(o: { ok: boolean; dryRun: boolean; file: string; context: string; plan: readonly PlannedObject[] }) {
   return { ok: o.ok, dryRun: o.dryRun, file: o.file, context: o.context, counts: planCounts(o.plan), objects: o.plan };
 }

@@ -225,6 +225,8 @@ function TabBody({ store, actions, ui, state, dispatch, view, tabs, width, heigh
         width={width}
         height={height}
         onQuit={onQuit}
+        onHelp={() => dispatch({ type: 'toggleHelp' })}
+        onCycleTab={(delta) => dispatch({ type: 'cycleTab', delta })}
       />
     );
   return <PlaceholderScreen tab={tab} width={width} height={height} readOnly={ui.readOnly} />;

@@ -15,10 +15,13 @@ export interface InstallTabProps {
   width: number;
   height: number;
   onQuit: () => void;
+  /** The Day 2 page's ? and Tab: the app's help and tabs. */
+  onHelp?: (() => void) | undefined;
+  onCycleTab?: ((delta: 1 | -1) => void) | undefined;
 }
 
 /** The Install tab before the wizard opens: what it does (Enter: the wizard, p: Prepare nodes, d: Day 2), or one of those pages. */
-export function InstallTab({ store, install, day2, readOnly, width, height, onQuit }: InstallTabProps) {
+export function InstallTab({ store, install, day2, readOnly, width, height, onQuit, onHelp, onCycleTab }: InstallTabProps) {
   const wizard = useStore(store, (s) => s.install.wizard);
   const prepare = useStore(store, (s) => s.prepare.state);
   if (install.day2Open && day2)
@@ -32,6 +35,8 @@ export function InstallTab({ store, install, day2, readOnly, width, height, onQu
         active
         onLeave={install.closeDay2}
         onQuit={onQuit}
+        onHelp={onHelp}
+        onCycleTab={onCycleTab}
       />
     );
   if (install.prepareOpen && prepare) return <PrepareNodesPage state={prepare} width={width} height={height} />;

@@ -39,6 +39,11 @@ describe('fleetdeck backup', () => {
     const plain = await fleet.cli(['backup', '-f', without]);
     expect(plain.code, plain.stderr).toBe(0);
     expect(plain.stdout).toContain(`to ${without} (mode 0600)`);
+    // The Day 2 page's rows, one line each as they end, before the summary per kind
+    expect(plain.stdout).toMatch(/Discover the kinds to back up\.\.\. \d+ kinds/);
+    expect(plain.stdout).toMatch(/Read the objects\.\.\. \d+ objects kept/);
+    expect(plain.stdout).toContain(`Write the backup file`);
+    expect(plain.stdout.indexOf('Write the backup file')).toBeLessThan(plain.stdout.indexOf('Backed up '));
     expect(plain.stdout).toMatch(/^Secret\s+v1\s+0\s+.*1 data not included \(--include-secrets\)/m);
     expect(fs.statSync(without).mode & 0o777).toBe(0o600);
     const kept = docs(without);

@@ -1,8 +1,8 @@
 /**
  * A dashboard with every tab offered and filled: the Nova fleet of `novaFleet()`, a fleetdeck
  * rollout running and a Navarchos rollout, storage inventories, pending CSRs, the install
- * wizard's dependencies and this host's preflight, all as fakes that write into the store as the
- * feeds do. For tests that visit every screen (sizes, symbols).
+ * wizard's dependencies, this host's preflight and the Day 2 page's operations, all as fakes
+ * that write into the store as the feeds do. For tests that visit every screen (sizes, symbols).
  */
 import type { CheckItem } from '../../src/checklist/checklist.js';
 import { KUBELET_CLIENT_SIGNER, withWarnings, type CsrSummary } from '../../src/kube/csr.js';
@@ -18,6 +18,7 @@ import { approvalsOpened, csrsChanged, decisionDone } from '../../src/store/appr
 import { updateSlice, type FleetStore } from '../../src/store/fleet-store.js';
 import { navarchosSeen, rolloutChanged, rolloutsListed, watchedContexts } from '../../src/store/rollouts.js';
 import { catalogueLoaded, readDone, readStarted, targetKey } from '../../src/store/storage.js';
+import { fakeDay2Feed } from './day2.js';
 import { appProps, novaFleet } from './screen.js';
 
 const MIN = 60_000;
@@ -321,6 +322,7 @@ export function everyTab(over: Partial<AppProps> = {}, approvalAnswer?: (name: s
     rollouts: rolloutActions(store),
     storage: storageActions(store),
     approvals: approvalActions(store, approvalAnswer),
+    day2: fakeDay2Feed(store),
   };
   return appProps(store, { actions, ...over });
 }

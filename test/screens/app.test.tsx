@@ -47,6 +47,23 @@ const VISITS: Visit[] = [
   { name: 'Prepare nodes (read-only)', steps: [[['2', 'p'], 'cluster']], hints: /p run again/, readOnly: true },
   { name: 'Install: help', steps: [[['2', '?'], 'Everywhere']], hints: /esc|\?/ },
   { name: 'Prepare nodes', steps: [[['2', 'p'], 'failure']], hints: /esc/ },
+  { name: 'Day 2', steps: [[['2', 'd'], 'Renew certificates']], hints: /esc back|q quit/ },
+  {
+    name: 'Day 2: a file asked for',
+    steps: [
+      [['2', 'd'], 'Renew certificates'],
+      [[KEYS.down, KEYS.enter], '/backups/restore.yaml'],
+    ],
+    hints: /esc cancel/,
+  },
+  {
+    name: 'Day 2: help',
+    steps: [
+      [['2', 'd'], 'Renew certificates'],
+      [['?'], 'Everywhere'],
+    ],
+    hints: /esc|\?/,
+  },
   { name: 'Install wizard: hosting', steps: [[['2', KEYS.enter], 'Hosting cluster']], hints: /enter select/ },
   {
     name: 'Install wizard: workloads',

@@ -8,6 +8,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { fleetFilePath } from '../../config/fleet-config.js';
 import { UsageError, UserError } from '../../errors.js';
 import { configForContext, contextInfos, loadKubeconfig } from '../../kube/kubeconfig.js';
+import type { FleetTargets } from '../../day2/fleet-of.js';
 import type { GlobalOptions } from '../../session/options.js';
 import { openSession, requireCredentials } from '../../session/session.js';
 import { controlPlaneKubeconfigPath } from '../install/resolve.js';
@@ -45,4 +46,24 @@ export function controlPlaneTarget(opts: GlobalOptions, what: string): ControlPl
     );
   requireCredentials(context, kc);
   return { context, kc };
+}
+
+/** The fleet's hosting cluster, control plane and workload clusters, each context's credentials checked. */
+export function fleetTargets(opts: GlobalOptions, what: string): FleetTargets {
+  const cp = controlPlaneTarget(opts, what);
+  const sel = openSession(opts);
+  const fleet = sel.fleet;
+  if (!fleet)
+    throw new UsageError(`${what} works on the control plane of a fleet: pass --hosting-context (or install one: fleetdeck install)`);
+  const kcOf = (context: string) => {
+    const kc = configForContext(sel.config, context);
+    requireCredentials(context, kc);
+    return kc;
+  };
+  return {
+    hosting: { context: fleet.hostingContext, kc: kcOf(fleet.hostingContext) },
+    controlPlane: cp,
+    workloads: fleet.workloads.map((w) => ({ ...w, kc: kcOf(w.context) })),
+    namespace: fleet.namespace,
+  };
 }

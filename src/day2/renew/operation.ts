@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import type { Day2Operation, Day2Target } from '../operation.js';
-import { fleetOf } from '../fleet-of.js';
+import { fleetOf, fleetTargetsOf } from '../fleet-of.js';
 import { runWithRows } from '../run-rows.js';
 import { planRenew } from './plan.js';
 import { planLines } from './plan-lines.js';
@@ -17,10 +17,7 @@ const ALL = ['all'];
 function renewTarget(target: Day2Target): RenewTarget {
   const fleet = fleetOf(target, 'Renewing certificates');
   return {
-    hosting: fleet.hosting,
-    controlPlane: { context: target.context, kc: target.kc },
-    namespace: fleet.namespace,
-    workloads: fleet.workloads,
+    ...fleetTargetsOf(target, 'Renewing certificates'),
     kubeconfigPath: path.join(path.dirname(fleet.fleetFile), `${target.context}.kubeconfig`),
   };
 }

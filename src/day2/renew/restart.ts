@@ -5,7 +5,7 @@
  */
 import { statusCode } from '../../kube/client.js';
 import { deletePod } from '../../kube/pod-ops.js';
-import { apiAnswers } from '../../kube/serving-cert.js';
+import { waitApiSettled } from '../../kube/api-settled.js';
 import { waitFor } from '../../kube/wait.js';
 import { type RowControl, StepError } from '../../install/runner.js';
 import { podsOf, type PodFact } from './pods.js';
@@ -23,38 +23,21 @@ interface PodJson {
 const isReady = (p: PodJson) =>
   p.status?.phase === 'Running' && (p.status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 
-/** Waits until the API answers through the load balancer (a few tries); throws a StepError naming the context when it does not. */
-export async function checkApi(t: RenewTarget, signal?: AbortSignal): Promise<void> {
-  const deadline = Date.now() + API_TIMEOUT_MS;
-  let last = '';
-  for (;;) {
-    signal?.throwIfAborted();
-    const r = await apiAnswers(t.controlPlane.kc);
-    if (r === true) return;
-    last = r;
-    if (Date.now() > deadline) break;
-    await new Promise((res) => setTimeout(res, 1000));
-  }
-  throw new StepError(
-    `the control plane does not answer through its load balancer: ${last}`,
-    `kubectl --context=${t.hosting.context} -n ${t.namespace} get pods; run the same command again once it answers: it continues where it stopped`,
-  );
-}
-
 const SETTLE_ANSWERS = 3;
 
 /**
- * Waits until the API has answered `SETTLE_ANSWERS` times in a row, a second apart: a member
- * that just came back (etcd catching up, leader elections) has settled before the next one goes.
+ * Waits until the API answers through the load balancer (`inARow` ready answers in a row, a second
+ * apart); throws a StepError naming the context when it does not.
  */
-async function settle(t: RenewTarget, signal?: AbortSignal): Promise<void> {
-  const deadline = Date.now() + API_TIMEOUT_MS;
-  let row = 0;
-  while (row < SETTLE_ANSWERS) {
-    signal?.throwIfAborted();
-    row = (await apiAnswers(t.controlPlane.kc)) === true ? row + 1 : 0;
-    if (Date.now() > deadline) return checkApi(t, signal);
-    if (row < SETTLE_ANSWERS) await new Promise((res) => setTimeout(res, 1000));
+export async function checkApi(t: RenewTarget, signal?: AbortSignal, inARow = 1): Promise<void> {
+  try {
+    await waitApiSettled(t.controlPlane.kc, { inARow, timeoutMs: API_TIMEOUT_MS, ...(signal ? { signal } : {}) });
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    throw new StepError(
+      `the control plane does not answer through its load balancer: ${err instanceof Error ? err.message : String(err)}`,
+      `kubectl --context=${t.hosting.context} -n ${t.namespace} get pods; run the same command again once it answers: it continues where it stopped`,
+    );
   }
 }
 
@@ -108,8 +91,7 @@ export async function rollComponent(
     try {
       await restartOne(t, c, pod, desired, signal, (d) => child.progress(d));
       child.progress('checking the API through the load balancer');
-      await checkApi(t, signal);
-      await settle(t, signal);
+      await checkApi(t, signal, SETTLE_ANSWERS);
       child.set('ok', `Ready again; API answered ${SETTLE_ANSWERS} times in a row`);
     } catch (err) {
       child.set('fail', err instanceof Error ? err.message : String(err));

@@ -6,8 +6,8 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { makeJsonClient } from '../../kube/client.js';
-import { notReadyReason } from '../../kube/discovery.js';
-import { retryUntil, waitFor } from '../../kube/wait.js';
+import { waitApiSettled } from '../../kube/api-settled.js';
+import { waitFor } from '../../kube/wait.js';
 import { StepError } from '../../install/runner.js';
 
 /** Waiting reasons that do not go away by waiting. */
@@ -119,17 +119,12 @@ export async function waitRollout(o: RolloutWait): Promise<string> {
   }
 }
 
-/** Waits (up to `timeoutMs`) until the control plane's /readyz answers ready. */
+const SETTLE_ANSWERS = 3;
+
+/** Waits (up to `timeoutMs`) until the control plane's /readyz answers ready a few times in a row. */
 export async function waitApiAnswering(kc: KubeConfig, timeoutMs: number, signal?: AbortSignal): Promise<string> {
-  const client = makeJsonClient(kc, 5_000);
-  await retryUntil(
-    async () => {
-      const why = await notReadyReason(client);
-      if (why) throw new Error(`not ready: ${why}`);
-    },
-    { timeoutMs, intervalMs: 1000, ...(signal ? { signal } : {}) },
-  );
-  return 'answering (/readyz)';
+  await waitApiSettled(kc, { inARow: SETTLE_ANSWERS, timeoutMs, ...(signal ? { signal } : {}) });
+  return `answered ${SETTLE_ANSWERS} times in a row (/readyz)`;
 }
 
 interface ClusterJson {

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { defaultBackupName } from '../../backup/file.js';
-import { fleetOf } from '../fleet-of.js';
+import { fleetOf, fleetTargetsOf } from '../fleet-of.js';
 import type { Day2Operation, Day2Target, OperationInputs } from '../operation.js';
 import { runWithRows } from '../run-rows.js';
 import { planLines } from './plan-lines.js';
@@ -13,15 +13,7 @@ import { changesAnything, planUpgrade } from './planner.js';
 import { runUpgrade } from './run.js';
 import type { UpgradeTargets } from './targets.js';
 
-function targets(target: Day2Target): UpgradeTargets {
-  const fleet = fleetOf(target, 'An upgrade');
-  return {
-    hosting: fleet.hosting,
-    controlPlane: { context: target.context, kc: target.kc },
-    workloads: fleet.workloads,
-    namespace: fleet.namespace,
-  };
-}
+const targets = (target: Day2Target): UpgradeTargets => fleetTargetsOf(target, 'An upgrade');
 
 /** The backup an upgrade makes first: beside the fleet file, in `backups/`, as uninstall's. */
 const backupFile = (target: Day2Target) =>

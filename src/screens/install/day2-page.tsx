@@ -20,6 +20,8 @@ export interface Day2PageProps {
   active: boolean;
   onLeave: () => void;
   onQuit: () => void;
+  onHelp?: (() => void) | undefined;
+  onCycleTab?: ((delta: 1 | -1) => void) | undefined;
   /** Now, for the facts' ages (tests). */
   now?: () => number;
 }
@@ -121,11 +123,23 @@ function StageBody({
  * a chosen one shows its plan first (read-only), runs once confirmed, with its steps as live
  * checklist rows, and ends done or failed with what to do. Esc goes back.
  */
-export function Day2Page({ store, actions, readOnly, width, height, active, onLeave, onQuit, now = Date.now }: Day2PageProps) {
+export function Day2Page({
+  store,
+  actions,
+  readOnly,
+  width,
+  height,
+  active,
+  onLeave,
+  onQuit,
+  onHelp,
+  onCycleTab,
+  now = Date.now,
+}: Day2PageProps) {
   const theme = useTheme();
   const slice = useStore(store, (s) => s.day2);
   const certs = useStore(store, (s) => s.certs);
-  const { cursor, editing, submit } = useDay2Keys(slice, actions, { active, onLeave, onQuit });
+  const { cursor, editing, submit } = useDay2Keys(slice, actions, { active, onLeave, onQuit, onHelp, onCycleTab });
   const facts = factLines(slice.facts, certs, now()).map((l) => truncate(theme.text(l), width, theme.ellipsis));
   const shortScreen = height < 12;
   const shownFacts = shortScreen ? [] : facts;

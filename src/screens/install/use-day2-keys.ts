@@ -2,7 +2,8 @@
  * The Day 2 page's keys (it owns the keyboard while shown): on the menu j/k or ↑/↓ move, enter
  * chooses (an operation with an input asks for it first, its default filled in), esc leaves;
  * on a plan enter confirms (refused under --read-only), esc goes back; while a run is under way
- * only ctrl-c (quit); once it ended enter or esc go back to the menu. q quits outside an input.
+ * only ctrl-c (quit); once it ended enter or esc go back to the menu. q quits outside an input;
+ * ? (help) and Tab / Shift-Tab (next / previous tab) work as on every page, except while an input is typed.
  */
 import { useInput } from 'ink';
 import { useState } from 'react';
@@ -17,7 +18,17 @@ export interface Day2Editing {
   value: string;
 }
 
-export function useDay2Keys(slice: Day2Slice, actions: Day2Actions, opts: { active: boolean; onLeave: () => void; onQuit: () => void }) {
+export interface Day2KeyOptions {
+  active: boolean;
+  onLeave: () => void;
+  onQuit: () => void;
+  /** ? : the app's help. */
+  onHelp?: (() => void) | undefined;
+  /** Tab / Shift-Tab: the next / previous tab (the page stays open under it). */
+  onCycleTab?: ((delta: 1 | -1) => void) | undefined;
+}
+
+export function useDay2Keys(slice: Day2Slice, actions: Day2Actions, opts: Day2KeyOptions) {
   const [cursor, setCursor] = useState(0);
   const [editing, setEditing] = useState<Day2Editing | undefined>(undefined);
   const { stage, entries } = slice;
@@ -35,6 +46,8 @@ export function useDay2Keys(slice: Day2Slice, actions: Day2Actions, opts: { acti
         if (key.escape) setEditing(undefined);
         return;
       }
+      if (input === '?') return opts.onHelp?.();
+      if (key.tab) return opts.onCycleTab?.(key.shift ? -1 : 1);
       if (stage.stage === 'running') return;
       if (input === 'q') return opts.onQuit();
       if (stage.stage === 'menu') {
@@ -62,7 +75,7 @@ export function day2KeyLine(slice: Day2Slice, editing: boolean): string {
   if (editing) return 'enter plan · esc cancel · ctrl-c quit';
   switch (slice.stage.stage) {
     case 'menu':
-      return 'j/k move · enter choose · esc back · q quit';
+      return 'j/k move · enter choose · esc back · ? help · q quit';
     case 'planning':
       return 'planning… · esc back';
     case 'plan':

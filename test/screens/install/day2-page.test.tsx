@@ -4,7 +4,6 @@
  * done/failed with the hint, Esc back; under --read-only an operation that writes is refused
  * with the gate's line and never runs.
  */
-import { KubeConfig } from '@kubernetes/client-node';
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CheckItem } from '../../../src/checklist/checklist.js';
@@ -12,24 +11,13 @@ import { type Day2Operation, notAvailable } from '../../../src/day2/operation.js
 import type { Day2Registry } from '../../../src/day2/registry.js';
 import { startDay2Feed } from '../../../src/feeds/day2.js';
 import { setReadOnly } from '../../../src/kube/gate.js';
-import type { Session } from '../../../src/session/session.js';
-import { appProps, KEYS, NOVA_FLEET, renderApp, threeContexts } from '../../helpers/screen.js';
+import { day2Session } from '../../helpers/day2.js';
+import { appProps, KEYS, renderApp, threeContexts } from '../../helpers/screen.js';
 
 afterEach(() => {
   cleanup();
   setReadOnly(false);
 });
-
-function session(): Session {
-  const config = new KubeConfig();
-  config.loadFromOptions({
-    clusters: [{ name: 'nova', server: 'https://127.0.0.1:1' }],
-    users: [{ name: 'admin' }],
-    contexts: [{ name: 'nova', cluster: 'nova', user: 'admin' }],
-    currentContext: 'nova',
-  });
-  return { config, contexts: [], fleet: NOVA_FLEET, readOnly: false, kc: () => config } as unknown as Session;
-}
 
 /** An operation whose run publishes a running row, then ends as `end` once released; counts its plans and runs. */
 function fakeOperation(id: string, label: string, end: CheckItem, writes?: { action: string }) {
@@ -62,7 +50,7 @@ function dashboard(ops: Day2Operation[], readOnly = false) {
     operations: [...ops, notAvailable('renew', 'Renew certificates')],
     lastBackup: () => ({ file: '/backups/last.yaml', at: new Date(Date.now() - 3 * 3600_000).toISOString(), context: 'nova' }),
   };
-  const day2 = startDay2Feed(store, session, { registry: () => registry });
+  const day2 = startDay2Feed(store, day2Session, { registry: () => registry });
   return appProps(store, { actions: { day2 }, ui: { readOnly, ascii: false, color: false } });
 }
 
@@ -163,5 +151,38 @@ describe('the Day 2 page (Install tab, d)', () => {
     await screen.press(KEYS.esc);
     await screen.waitFor('› Restore from a file');
     expect(restore.calls.run).toBe(0);
+  });
+
+  it('? shows the help and Tab / Shift-Tab switch tabs as on every page, except while a file is typed', async () => {
+    const restore = fakeOperation('restore', 'Restore from a file', { id: 'verify', label: 'Verify', state: 'ok', detail: 'done' });
+    const screen = await renderApp(dashboard([restore.op]));
+    await screen.press('2');
+    await screen.waitFor('Press d for day 2');
+    await screen.press('d');
+    await screen.waitFor('› Restore from a file');
+
+    // ? opens the help; ? again comes back to the page
+    await screen.press('?');
+    await screen.waitFor('Everywhere');
+    await screen.press('?');
+    await screen.waitFor('› Restore from a file');
+
+    // Tab goes to the next tab, Shift-Tab back to the Day 2 page, still open
+    await screen.press(KEYS.tab);
+    const next = await screen.waitFor((f) => !f.includes('› Restore from a file'));
+    expect(next).not.toContain('Day 2');
+    await screen.press(KEYS.shiftTab);
+    await screen.waitFor('› Restore from a file');
+
+    // While the file is typed, ? is a character of it and Tab stays on the page
+    await screen.press(KEYS.enter);
+    await screen.waitFor('/backups/restore.yaml');
+    await screen.press('?', KEYS.tab);
+    const typing = await screen.waitFor('/backups/restore.yaml?');
+    expect(typing).not.toContain('Everywhere');
+    expect(typing).toContain('Backup file:');
+    await screen.press(KEYS.enter);
+    await screen.waitFor('Press enter to run it.');
+    expect(restore.calls.plan).toEqual([{ file: '/backups/restore.yaml?' }]);
   });
 });
