@@ -85,3 +85,17 @@ export async function agentOverlayNames(root: string): Promise<string[]> {
 export function overlayLine(o: Pick<Overlay, 'name' | 'fields'>): string {
   return `${o.name}: ${o.fields.length ? o.fields.join(', ') : 'nothing'}`;
 }
+
+/**
+ * An overlay's objects in the order of the base's (kustomize sorts by kind): the plan lists the
+ * images in manifest order either way. Objects the base does not have follow, in rendered order.
+ */
+export function inBaseOrder(rendered: readonly Loaded[], base: readonly Loaded[]): Loaded[] {
+  const key = (l: Loaded) => `${l.obj.kind}/${l.obj.metadata.name}`;
+  const at = new Map(base.map((l, i) => [key(l), i]));
+  const rank = (l: Loaded) => at.get(key(l)) ?? base.length;
+  return rendered
+    .map((l, i) => ({ l, i }))
+    .sort((a, b) => rank(a.l) - rank(b.l) || a.i - b.i)
+    .map(({ l }) => l);
+}

@@ -49,7 +49,7 @@ export function summarizeBundle(bundle: Bundle): BundleSummary {
     source: reference ? 'built-in' : bundle.source,
     reference,
     images: bundleImages([bundle.service, ...bundle.controlPlane, ...bundle.crds, ...bundle.agent]),
-    overlays: bundle.overlays ?? [],
+    ...(bundle.overlays?.length ? { overlays: bundle.overlays } : {}),
   };
 }
 

@@ -12,7 +12,7 @@ import { type Bundle, groupOf, isRecord, KUSTOMIZATION_FILES, type KubeObject, t
 import { renderKustomization } from './bundle-kustomize.js';
 import { loadFile, type Loaded, parseYaml, unique } from './bundle-yaml.js';
 import { agentOverlayImages, kustomizationImages, withImages } from './bundle-images.js';
-import { agentOverlayNames, loadOverlay, type Overlay } from './bundle-overlays.js';
+import { agentOverlayNames, inBaseOrder, loadOverlay, type Overlay } from './bundle-overlays.js';
 
 export * from './bundle-objects.js';
 export { forNamespace, withClusterName, withHA, withoutHA } from './bundle-transforms.js';
@@ -158,11 +158,10 @@ async function loadDirectory(dir: string, opts: LoadBundleOptions, overlaid?: Lo
   const k = parseYaml(await fs.readFile(kfile, 'utf8'), kfile)[0]?.obj ?? {};
   if (!isRecord(k)) throw new UserError(`${kfile}: not a kustomization (expected a mapping)`);
   const used = referencedNames(k);
-  const rendered = overlaid
-    ? overlaid
-    : (await resourcesOnly(k, dir))
-      ? await loadListedResources(k, dir)
-      : await renderKustomization(dir, opts.kubectl ?? 'kubectl');
+  const base = (await resourcesOnly(k, dir))
+    ? await loadListedResources(k, dir)
+    : await renderKustomization(dir, opts.kubectl ?? 'kubectl');
+  const rendered = overlaid ? inBaseOrder(overlaid, base) : base;
   const loose = manifests.filter((m) => !used.has(m));
   const beside = (await Promise.all(loose.map((m) => loadFile(path.join(dir, m))))).flat();
   return [...rendered, ...beside];
