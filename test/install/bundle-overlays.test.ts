@@ -28,6 +28,15 @@ function release(name: string, files: Record<string, string>): string {
   return writeTree(dir, files);
 }
 
+/** The error a promise rejects with. */
+const failure = (p: Promise<unknown>): Promise<Error> =>
+  p.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (e: unknown) => e as Error,
+  );
+
 const find = (objs: KubeObject[], kind: string, name: string) => {
   const o = objs.find((x) => x.kind === kind && x.metadata.name === name);
   if (!o) throw new Error(`no ${kind} ${name}`);
@@ -131,7 +140,7 @@ describe.skipIf(!hasKubectl)("a bundle's overlays beyond images (kubectl kustomi
     const dir = release('broken', {
       'overlays/cp-ha/kustomization.yaml': 'resources:\n  - ../../base/control-plane\npatches:\n  - path: missing-patch.yaml\n',
     });
-    const err = await loadBundle(dir).catch((e: unknown) => e as Error);
+    const err = await failure(loadBundle(dir));
     expect(err).toBeInstanceOf(UserError);
     expect(err.message).not.toContain('\n');
     expect(err.message).toContain(path.join(dir, 'overlays', 'cp-ha'));
@@ -144,7 +153,7 @@ describe.skipIf(!hasKubectl)("a bundle's overlays beyond images (kubectl kustomi
       'overlays/cp-ha/kustomization.yaml': 'resources:\n  - ../../base/control-plane\npatches:\n  - path: bad.yaml\n',
       'overlays/cp-ha/bad.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: nosuch\nspec:\n  replicas: [\n',
     });
-    const err = await loadBundle(dir).catch((e: unknown) => e as Error);
+    const err = await failure(loadBundle(dir));
     expect(err).toBeInstanceOf(UserError);
     expect(err.message).not.toContain('\n');
     expect(err.message).toMatch(/^kubectl kustomize \S+cp-ha failed: .*bad\.yaml/);
@@ -156,7 +165,7 @@ describe("a bundle's overlays the install cannot honour", () => {
     const dir = release('prefixed', {
       'overlays/cp-ha/kustomization.yaml': 'resources:\n  - ../../base/control-plane\nnamePrefix: nova-\n',
     });
-    const err = await loadBundle(dir).catch((e: unknown) => e as Error);
+    const err = await failure(loadBundle(dir));
     expect(err).toBeInstanceOf(UserError);
     expect(err.message).toBe(
       `${path.join(dir, 'overlays', 'cp-ha', 'kustomization.yaml')}: namePrefix is not supported (the install refers to the bundle's objects and Secrets by name); remove it`,
