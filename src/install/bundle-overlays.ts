@@ -62,7 +62,7 @@ export async function loadOverlay(root: string, name: string, kubectl: string): 
   const fields = Object.keys(k).filter((f) => f !== 'apiVersion' && f !== 'kind');
   for (const f of fields) {
     const why = UNSUPPORTED[f];
-    if (why) throw new UserError(`${file}: ${f} is not supported (${why}); remove it`);
+    if (why) throw new UserError(`${file}: ${f} is not supported (${why}); remove it`, 2);
   }
   const label = `overlays/${name}`;
   if (fields.every((f) => PLAIN_FIELDS.has(f))) return { name: label, fields };

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_BUNDLE_DIR, type KubeObject, loadBundle } from '../../src/install/bundle.js';
 import { bundleImages } from '../../src/install/bundle-images.js';
 import { bundleLines, summarizeBundle } from '../../src/install/bundle-summary.js';
+import { renderBundle } from '../../src/install/bundle-render.js';
 import { UserError } from '../../src/errors.js';
 import { writeTree } from '../helpers/file-tree.js';
 
@@ -125,6 +126,29 @@ describe.skipIf(!hasKubectl)("a bundle's overlays beyond images (kubectl kustomi
     expect(bundleLines(s)).toContain('Overlays: overlays/cp-ha: resources, commonLabels, replicas, patches, images');
   });
 
+  it('renders for a fleet as today: the install sets the namespace and HA (--no-ha) over the patched objects', async () => {
+    const dir = release('rendered', {
+      // The built-in HA patch of etcd (three members) and a JSON 6902 patch of the API server
+      'overlays/cp-ha/kustomization.yaml':
+        'resources:\n  - ../../base/control-plane\npatches:\n  - path: etcd.yaml\n  - path: apiserver-verbosity.yaml\n    target:\n      kind: Deployment\n      name: apiserver\n',
+      'overlays/cp-ha/apiserver-verbosity.yaml': JSON_PATCH,
+    });
+    const r = renderBundle(await loadBundle(dir), {
+      namespace: 'nova',
+      ha: false,
+      topologyKey: 'topology.kubernetes.io/zone',
+      clusters: ['c1'],
+    });
+    const api = find(r.controlPlane, 'Deployment', 'apiserver');
+    expect(container(api).args.at(-1)).toBe('--v=4');
+    expect(api.metadata.namespace).toBe('nova');
+    const etcd = find(r.controlPlane, 'StatefulSet', 'etcd');
+    expect(spec(etcd).replicas).toBe(1);
+    expect(container(etcd).args.find((a: string) => a.startsWith('--initial-cluster='))).toBe(
+      '--initial-cluster=etcd-0=https://etcd-0.etcd.$(POD_NAMESPACE).svc:2380',
+    );
+  });
+
   it("renders the agent's overlay (a label for every object); the cluster name and namespace stay the install's to set", async () => {
     const dir = release('agent', {
       'overlays/workload-cluster-1/kustomization.yaml':
@@ -167,6 +191,7 @@ describe("a bundle's overlays the install cannot honour", () => {
     });
     const err = await failure(loadBundle(dir));
     expect(err).toBeInstanceOf(UserError);
+    expect((err as UserError).exitCode).toBe(2);
     expect(err.message).toBe(
       `${path.join(dir, 'overlays', 'cp-ha', 'kustomization.yaml')}: namePrefix is not supported (the install refers to the bundle's objects and Secrets by name); remove it`,
     );
