@@ -139,10 +139,10 @@ describe.skipIf(!hasKubectl)("a bundle's overlays beyond images (kubectl kustomi
       topologyKey: 'topology.kubernetes.io/zone',
       clusters: ['c1'],
     });
-    const api = find(r.controlPlane, 'Deployment', 'apiserver');
+    const api = find(r.controlPlane as KubeObject[], 'Deployment', 'apiserver');
     expect(container(api).args.at(-1)).toBe('--v=4');
     expect(api.metadata.namespace).toBe('nova');
-    const etcd = find(r.controlPlane, 'StatefulSet', 'etcd');
+    const etcd = find(r.controlPlane as KubeObject[], 'StatefulSet', 'etcd');
     expect(spec(etcd).replicas).toBe(1);
     expect(container(etcd).args.find((a: string) => a.startsWith('--initial-cluster='))).toBe(
       '--initial-cluster=etcd-0=https://etcd-0.etcd.$(POD_NAMESPACE).svc:2380',
