@@ -94,7 +94,7 @@ const JSON_PATCH = `- op: add
   value: --v=4
 `;
 
-describe.skipIf(!hasKubectl)("a bundle's overlays beyond images (kubectl kustomize)", () => {
+describe.skipIf(!hasKubectl)("a bundle's overlays beyond images (kubectl kustomize)", { timeout: 60_000 }, () => {
   it('gives the objects kubectl kustomize overlays/cp-ha gives: patches, replicas, commonLabels, and still the images', async () => {
     const dir = release('patched', {
       'overlays/cp-ha/kustomization.yaml': CP_HA,
