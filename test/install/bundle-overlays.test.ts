@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,18 +8,10 @@ import { bundleLines, summarizeBundle } from '../../src/install/bundle-summary.j
 import { renderBundle } from '../../src/install/bundle-render.js';
 import { UserError } from '../../src/errors.js';
 import { writeTree } from '../helpers/file-tree.js';
+import { hasKubectl } from '../helpers/kubectl.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-overlays-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
-
-const hasKubectl = (() => {
-  try {
-    execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore', timeout: 30_000 });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 /** A copy of the built-in bundle with `files` (relative to install/) written over it. */
 function release(name: string, files: Record<string, string>): string {
