@@ -10,6 +10,7 @@ import { parseDocument } from 'yaml';
 import { UserError } from '../errors.js';
 import { groupOf, isRecord, KUSTOMIZATION_FILES, type KubeObject } from './bundle-objects.js';
 import { parseYaml } from './bundle-yaml.js';
+import { agentOverlayNames } from './bundle-overlays.js';
 
 /** One entry of a kustomization's `images:`. */
 export interface ImageOverride {
@@ -126,15 +127,7 @@ export async function kustomizationImages(dir: string): Promise<ImageOverride[]>
  */
 export async function agentOverlayImages(root: string): Promise<ImageOverride[]> {
   const overlays = path.join(root, 'overlays');
-  let names: string[];
-  try {
-    names = (await fs.readdir(overlays, { withFileTypes: true }))
-      .filter((e) => e.isDirectory() && e.name.startsWith('workload-cluster'))
-      .map((e) => e.name)
-      .sort();
-  } catch {
-    return [];
-  }
+  const names = await agentOverlayNames(root);
   const seen = new Map<string, { o: ImageOverride; from: string }>();
   for (const n of names) {
     for (const o of await kustomizationImages(path.join(overlays, n))) {

@@ -29,6 +29,13 @@ export function lastErrorLine(stderr: string): string | undefined {
     .split('\n')
     .map((l) => l.trim())
     .filter(Boolean);
+  // Newer kubectl logs a multi-line error as a block: ... "command failed" err=<  (lines)  >
+  const block = lines.findIndex((l) => /"command failed" err=<$/.test(l));
+  if (block >= 0) {
+    const end = lines.indexOf('>', block + 1);
+    const joined = lines.slice(block + 1, end < 0 ? undefined : end).join(' ');
+    if (joined) return joined.length > 400 ? `${joined.slice(0, 400)}…` : joined;
+  }
   let error = lines.find((l) => /^error:/i.test(l)) ?? lines.at(-1);
   if (!error) return undefined;
   // Newer kubectl logs it: E1122 05:13:05.601083 2540 run.go:72] "command failed" err="..."

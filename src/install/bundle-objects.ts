@@ -38,6 +38,8 @@ export interface Bundle {
   agent: KubeObject[];
   /** The bundle's directory (absolute). */
   source: string;
+  /** The overlays honoured (`overlays/cp-ha`, the first `overlays/workload-cluster-*`) and their kustomization fields. */
+  overlays?: { name: string; fields: string[] }[];
 }
 
 /** Options of {@link loadBundle}. */

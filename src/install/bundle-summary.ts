@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type Bundle, DEFAULT_BUNDLE_DIR } from './bundle.js';
 import { bundleImages } from './bundle-images.js';
+import { overlayLine } from './bundle-overlays.js';
 
 export { bundleImages } from './bundle-images.js';
 
@@ -19,6 +20,8 @@ export interface BundleSummary {
   reference: boolean;
   /** Every container image it runs, in manifest order, each once. */
   images: string[];
+  /** The overlays applied (`overlays/cp-ha`, `overlays/workload-cluster-1`) with their kustomization fields; empty or absent for the built-in bundle. */
+  overlays?: { name: string; fields: string[] }[];
 }
 
 export const REFERENCE_NAME = 'fleetdeck reference bundle';
@@ -46,6 +49,7 @@ export function summarizeBundle(bundle: Bundle): BundleSummary {
     source: reference ? 'built-in' : bundle.source,
     reference,
     images: bundleImages([bundle.service, ...bundle.controlPlane, ...bundle.crds, ...bundle.agent]),
+    ...(bundle.overlays?.length ? { overlays: bundle.overlays } : {}),
   };
 }
 
@@ -72,5 +76,6 @@ export function bundleLines(summary: BundleSummary): string[] {
     `Bundle: ${summary.name} (${summary.reference ? 'built-in' : summary.source})`,
     ...(summary.reference ? [`        ${referenceNote(summary)}.`] : []),
     ...(summary.images.length ? summary.images : ['none']).map((image, i) => `${i === 0 ? 'Images:' : '       '} ${image}`),
+    ...(summary.overlays ?? []).map((o, i) => `${i === 0 ? 'Overlays:' : '         '} ${overlayLine(o)}`),
   ];
 }

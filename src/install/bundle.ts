@@ -12,6 +12,7 @@ import { type Bundle, groupOf, isRecord, KUSTOMIZATION_FILES, type KubeObject, t
 import { renderKustomization } from './bundle-kustomize.js';
 import { loadFile, type Loaded, parseYaml, unique } from './bundle-yaml.js';
 import { agentOverlayImages, kustomizationImages, withImages } from './bundle-images.js';
+import { agentOverlayNames, inBaseOrder, loadOverlay, type Overlay } from './bundle-overlays.js';
 
 export * from './bundle-objects.js';
 export { forNamespace, withClusterName, withHA, withoutHA } from './bundle-transforms.js';
@@ -33,9 +34,13 @@ export const DEFAULT_BUNDLE_DIR = path.join(PACKAGE_ROOT, 'src', 'install', 'bun
  * beside a kustomization that it does not use are part of the bundle too: Nova's install
  * guide applies `apiserver.yaml` and `nova_crds.yaml` on their own with `kubectl create -f`.
  *
- * `dir` may also be a directory holding such an `install/` directory. The `images:` of the
- * overlays the guide installs with (`overlays/cp-ha`, `overlays/workload-cluster-*`) are applied
- * to the control plane and the agent: a release that pins its images there runs those.
+ * `dir` may also be a directory holding such an `install/` directory. The overlays the guide
+ * installs with are honoured: `overlays/cp-ha` for the control plane, the first
+ * `overlays/workload-cluster-*` for the agent. One that only lists its base and `images:` has
+ * its images applied; one with more (patches, replicas, commonLabels, generators, ...) is
+ * rendered with `kubectl kustomize` and its objects stand for the base's (bundle-overlays). The
+ * install then sets its own parts on them as on the base. The built-in bundle's overlays are
+ * what the install's HA and cluster-name transforms do, so it is read from its base.
  *
  * @throws UserError when the layout is wrong, a file is not valid YAML (naming file and line),
  *   a document is not a Kubernetes object, the apiserver Service is missing, an object is
@@ -45,8 +50,15 @@ export async function loadBundle(dir: string = DEFAULT_BUNDLE_DIR, opts: LoadBun
   const root = await bundleRoot(path.resolve(dir));
   const cpDir = path.join(root, 'base', 'control-plane');
   const agentDir = path.join(root, 'base', 'agent');
-  const cp = unique(await loadDirectory(cpDir, opts), cpDir);
-  const agent = unique(await loadDirectory(agentDir, opts), agentDir);
+  const kubectl = opts.kubectl ?? 'kubectl';
+  const builtIn = path.resolve(root) === path.resolve(DEFAULT_BUNDLE_DIR);
+  const cpOverlay = builtIn ? undefined : await loadOverlay(root, 'cp-ha', kubectl);
+  const agentOverlay = builtIn ? undefined : await firstAgentOverlay(root, kubectl);
+  const cp = unique(await loadDirectory(cpDir, opts, cpOverlay?.objects), cpOverlay?.objects ? `overlays/cp-ha over ${cpDir}` : cpDir);
+  const agent = unique(
+    await loadDirectory(agentDir, opts, agentOverlay?.objects),
+    agentOverlay?.objects ? `${agentOverlay.name} over ${agentDir}` : agentDir,
+  );
 
   const services = cp.filter(({ obj }) => obj.kind === 'Service' && groupOf(obj) === '' && obj.metadata.name === 'apiserver');
   const service = services[0];
@@ -75,7 +87,17 @@ export async function loadBundle(dir: string = DEFAULT_BUNDLE_DIR, opts: LoadBun
       agentImages,
     ),
     source: root,
+    overlays: [cpOverlay, agentOverlay].filter((o): o is Overlay => o !== undefined).map(({ name, fields }) => ({ name, fields })),
   };
+}
+
+/** The first `overlays/workload-cluster-*` with a kustomization (they differ only in the cluster's name). */
+async function firstAgentOverlay(root: string, kubectl: string): Promise<Overlay | undefined> {
+  for (const name of await agentOverlayNames(root)) {
+    const overlay = await loadOverlay(root, name, kubectl);
+    if (overlay) return overlay;
+  }
+  return undefined;
 }
 
 /** The directory holding base/control-plane and base/agent: `dir` itself or its `install/`. */
@@ -117,8 +139,11 @@ async function isFile(p: string): Promise<boolean> {
 
 const isManifestName = (name: string) => /\.ya?ml$/i.test(name) && !(KUSTOMIZATION_FILES as readonly string[]).includes(name);
 
-/** The objects of one directory: plain, or a kustomization plus the manifests beside it it does not use. */
-async function loadDirectory(dir: string, opts: LoadBundleOptions): Promise<Loaded[]> {
+/**
+ * The objects of one directory: plain, or a kustomization plus the manifests beside it it does
+ * not use. `overlaid`: an overlay's rendering, standing for the kustomization's objects.
+ */
+async function loadDirectory(dir: string, opts: LoadBundleOptions, overlaid?: Loaded[]): Promise<Loaded[]> {
   const entries = await fs.readdir(dir, { withFileTypes: true });
   const kustomization = KUSTOMIZATION_FILES.find((k) => entries.some((e) => e.isFile() && e.name === k));
   const manifests = entries
@@ -133,9 +158,10 @@ async function loadDirectory(dir: string, opts: LoadBundleOptions): Promise<Load
   const k = parseYaml(await fs.readFile(kfile, 'utf8'), kfile)[0]?.obj ?? {};
   if (!isRecord(k)) throw new UserError(`${kfile}: not a kustomization (expected a mapping)`);
   const used = referencedNames(k);
-  const rendered = (await resourcesOnly(k, dir))
+  const base = (await resourcesOnly(k, dir))
     ? await loadListedResources(k, dir)
     : await renderKustomization(dir, opts.kubectl ?? 'kubectl');
+  const rendered = overlaid ? inBaseOrder(overlaid, base) : base;
   const loose = manifests.filter((m) => !used.has(m));
   const beside = (await Promise.all(loose.map((m) => loadFile(path.join(dir, m))))).flat();
   return [...rendered, ...beside];

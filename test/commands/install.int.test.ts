@@ -2,8 +2,8 @@
  * The bundle on the install's plan, on the sandbox: the built-in reference bundle said for what
  * it is and asked about on a cluster that is not recognised as the sandbox (a copy of the
  * sandbox's kubeconfig elsewhere); a release-like install/ directory whose bases are kustomize
- * overlays renaming every image installs, runs those images, and `status` reads it as it reads
- * the built-in bundle.
+ * overlays renaming every image installs, runs those images and the patch of its overlays/cp-ha,
+ * and `status` reads it as it reads the built-in bundle.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -61,6 +61,15 @@ function releaseDir(root: string): string {
   fs.writeFileSync(
     path.join(agent, 'kustomization.yaml'),
     'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - ../../components/agent\n',
+  );
+  // overlays/cp-ha patches more than HA: a flag for the controller manager (a JSON 6902 patch).
+  fs.writeFileSync(
+    path.join(dir, 'overlays', 'cp-ha', 'cm-flag.yaml'),
+    '- op: add\n  path: /spec/template/spec/containers/0/args/-\n  value: --concurrent-gc-syncs=40\n',
+  );
+  fs.appendFileSync(
+    path.join(dir, 'overlays', 'cp-ha', 'kustomization.yaml'),
+    '  - path: cm-flag.yaml\n    target:\n      kind: Deployment\n      name: controller-manager\n',
   );
   // The agent's image pinned where the guide's `kubectl apply -k overlays/workload-cluster-N` takes it from.
   for (const n of [1, 2])
@@ -177,7 +186,13 @@ describe('a release install/ directory of kustomize overlays', () => {
     // (in the order kustomize writes the objects: by kind)
     const bundle = out.bundle as { images: string[] };
     expect(bundle).toMatchObject({ name: 'nova-v0.8.0/install', source: release, reference: false });
-    expect(Object.keys(bundle).sort()).toEqual(['images', 'name', 'reference', 'source']);
+    expect(Object.keys(bundle).sort()).toEqual(['images', 'name', 'overlays', 'reference', 'source']);
+    expect(bundle).toMatchObject({
+      overlays: [
+        { name: 'overlays/cp-ha', fields: ['resources', 'patches'] },
+        { name: 'overlays/workload-cluster-1', fields: ['namespace', 'resources', 'patches', 'images'] },
+      ],
+    });
     expect([...bundle.images].sort()).toEqual([...NEW_IMAGES].sort());
 
     // Its images run, and its labels are on its objects
@@ -186,6 +201,10 @@ describe('a release install/ directory of kustomize overlays', () => {
     const apps = makeClient(configForContext(loadKubeconfig({ kubeconfig }).config, 'kind-cp'), AppsV1Api);
     const api = await apps.readNamespacedDeployment({ name: 'apiserver', namespace: NS });
     expect(api.metadata?.labels?.['release.example.com/version']).toBe('v0.8.0');
+    // The overlay's patch is on the installed controller manager, the install's HA choice (--no-ha) kept
+    const cm = await apps.readNamespacedDeployment({ name: 'controller-manager', namespace: NS });
+    expect(cm.spec?.template.spec?.containers[0]?.args).toContain('--concurrent-gc-syncs=40');
+    expect(cm.spec?.replicas).toBe(1);
 
     // status: the same checklist, row for row
     expect(await checklist()).toEqual(builtIn);

@@ -110,6 +110,11 @@ describe("the overlays' images", () => {
   it('a bundle whose overlays pin images runs those images (as kubectl apply -k overlays/… would), without kubectl', async () => {
     const dir = path.join(tmp, 'release', 'install');
     fs.cpSync(DEFAULT_BUNDLE_DIR, dir, { recursive: true });
+    // Overlays that only list their base and pin images: read without rendering.
+    const plain = 'resources:\n  - ../../base/control-plane\n';
+    fs.writeFileSync(path.join(dir, 'overlays/cp-ha/kustomization.yaml'), plain);
+    for (const n of [1, 2])
+      fs.writeFileSync(path.join(dir, `overlays/workload-cluster-${n}/kustomization.yaml`), 'resources:\n  - ../../base/agent\n');
     fs.appendFileSync(
       path.join(dir, 'overlays/cp-ha/kustomization.yaml'),
       'images:\n  - name: registry.k8s.io/kube-apiserver\n    newName: r.example/nova/kube-apiserver\n    newTag: v1.28.4-nova.1\n',

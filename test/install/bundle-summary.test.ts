@@ -49,8 +49,10 @@ describe('summarizeBundle', () => {
       expect(s.images.at(-1)).toBe('example.com/nova/nova-agent:v0.8.0');
       expect(bundleLines(s)[0]).toBe(`Bundle: nova-v0.8.0/install (${copy})`);
       expect(bundleLines(s)[1]).toBe('Images: registry.k8s.io/etcd:3.5.9-0');
+      // The copy's overlays (patches) were rendered with kubectl kustomize, and the plan says so
+      expect(bundleLines(s)).toContain('Overlays: overlays/cp-ha: resources, patches');
     }
-  });
+  }, 60_000);
 
   it('recognises the built-in bundle through a symbolic link', () => {
     const link = path.join(tmp, 'link');

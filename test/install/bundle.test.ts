@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +16,7 @@ import {
 import { UserError } from '../../src/errors.js';
 import { PACKAGE_ROOT } from '../../src/paths.js';
 import { writeTree } from '../helpers/file-tree.js';
+import { hasKubectl } from '../helpers/kubectl.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-bundle-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -49,15 +49,6 @@ const flag = (o: KubeObject, name: string) =>
   args(o)
     .find((a) => a.startsWith(`--${name}=`))
     ?.slice(name.length + 3);
-
-const hasKubectl = (() => {
-  try {
-    execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore', timeout: 30_000 });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 let bundle: Bundle;
 beforeAll(async () => {

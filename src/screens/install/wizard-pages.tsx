@@ -6,6 +6,7 @@ import { truncate, useTheme, wrap } from '../../components/theme/index.js';
 import type { CheckItem } from '../../checklist/checklist.js';
 import type { WizardChoices, WizardState } from './use-wizard-state.js';
 import type { BundleSummary } from '../../install/bundle-summary.js';
+import { overlayLine } from '../../install/bundle-overlays.js';
 
 /** The bundle on the plan page; `notSandbox`: the reference bundle's targets outside the sandbox (y confirms). */
 export interface PlanBundle extends BundleSummary {
@@ -117,6 +118,7 @@ export function PlanPage({
         ...bundleRows(bundle, width),
         ...rows0.slice(2),
         ...keyed('Images', bundle.images.length ? bundle.images : ['none']),
+        ...keyed('Overlays', (bundle.overlays ?? []).map(overlayLine)),
       ]
     : rows0;
   return (
