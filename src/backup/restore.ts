@@ -4,6 +4,7 @@
  * change applied by server-side apply (field manager fleetdeck), phase by phase, custom
  * resources once their CRDs are Established. Applying is idempotent: a second restore plans
  * everything unchanged and writes nothing, and a restore stopped half-way finishes when run again.
+ * A Cluster that exists is left to its agent (keptByItsAgent).
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { ApiObject } from '../kube/api-resources.js';
@@ -20,6 +21,8 @@ export interface PlannedObject {
   namespace?: string;
   name: string;
   action: PlannedAction;
+  /** Why an object that differs is left as it is (a Cluster its agent keeps). */
+  kept?: string;
   /** After the restore: what the apply did, or `failed`. */
   result?: ApplyAction | 'failed';
   error?: string;
@@ -37,6 +40,15 @@ export interface RestoreProgress {
 
 const CRD_TIMEOUT_MS = 120_000;
 
+/**
+ * Nova's Cluster objects are written by the agent of each workload cluster (its zone, region and
+ * version as it finds them): a restore creates a missing one, and leaves an existing one as its
+ * agent keeps it, as Velero leaves existing objects alone, rather than fight the agent.
+ */
+export function keptByItsAgent(obj: Pick<ApiObject, 'apiVersion' | 'kind'>): boolean {
+  return obj.kind === 'Cluster' && obj.apiVersion.startsWith('cluster.elotl.co/');
+}
+
 /** The plan, in restore order: one entry per object of the backup. */
 export async function planRestore(kc: KubeConfig, objects: readonly ApiObject[], signal?: AbortSignal): Promise<PlannedObject[]> {
   const applier = new Applier(kc);
@@ -44,13 +56,16 @@ export async function planRestore(kc: KubeConfig, objects: readonly ApiObject[],
   for (const obj of restoreOrder(objects)) {
     signal?.throwIfAborted();
     const { name, namespace } = obj.metadata;
+    const action = await applier.plan(obj as Manifest);
+    const kept = action === 'update' && keptByItsAgent(obj);
     plan.push({
       ref: objectRef(obj),
       apiVersion: obj.apiVersion,
       kind: obj.kind,
       ...(namespace ? { namespace } : {}),
       name,
-      action: await applier.plan(obj as Manifest),
+      action: kept ? 'unchanged' : action,
+      ...(kept ? { kept: 'exists; kept as its agent reports it' } : {}),
     });
   }
   return plan;

@@ -116,7 +116,7 @@ async function fleetObjects(kc: KubeConfig) {
 interface RestoreJson {
   ok: boolean;
   counts: { create: number; update: number; unchanged: number };
-  objects: { ref: string; action: string; result?: string }[];
+  objects: { ref: string; action: string; kept?: string; result?: string }[];
 }
 
 beforeAll(async () => {
@@ -207,6 +207,16 @@ describe('backup, uninstall, install, restore', () => {
     // The second restore's reads and dry runs are there; no change is.
     expect(events.some((e) => e.verb === 'patch' && e.requestURI.includes('dryRun=All'))).toBe(true);
     expect(mutatingEvents(events).map((e) => `${e.verb} ${e.requestURI}`)).toEqual([]);
+
+    // A Cluster that differs from the backup (its agent reports another zone now) is its agent's: left as it is.
+    const agentsView = `${fleet.dir}/agent-moved.yaml`;
+    fs.writeFileSync(agentsView, fs.readFileSync(file, 'utf8').replace('zone: eu-1', 'zone: eu-2'), { mode: 0o600 });
+    const moved = await fleet.cli(['restore', agentsView, '--yes', '-o', 'json']);
+    expect(moved.code, moved.stderr).toBe(0);
+    const third = JSON.parse(moved.stdout) as RestoreJson;
+    expect(third.counts).toEqual({ create: 0, update: 0, unchanged: summary.objects });
+    expect(third.objects.find((o) => o.ref.startsWith('Cluster '))?.kept).toMatch(/kept as its agent reports it/);
+    expect(await fleetObjects(fleet.cpKc())).toEqual(before);
   });
 
   it('a restore killed half-way finishes when run again', async () => {
