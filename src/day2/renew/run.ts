@@ -54,7 +54,7 @@ export function renewSteps(plan: RenewPlan, t: Pick<RenewTarget, 'workloads'>): 
   ];
 }
 
-const serialOf = (pem: string | undefined) => (pem ? new X509Certificate(pem).serialNumber.toUpperCase() : '');
+export const serialOf = (pem: string | undefined) => (pem ? new X509Certificate(pem).serialNumber.toUpperCase() : '');
 
 /** The record of a new renewal: which certificates, and which pods run with the old ones now. */
 async function startRecord(t: RenewTarget, inputs: RenewInputs): Promise<RenewRecord> {
@@ -76,7 +76,7 @@ async function writeSecrets(t: RenewTarget, set: CertSet, secrets: readonly stri
 }
 
 /** Several new connections through the load balancer all present the Secret's serving certificate. */
-async function servingInUse(t: RenewTarget, serial: string): Promise<string> {
+export async function servingInUse(t: RenewTarget, serial: string): Promise<string> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     const seen = new Set<string>();
