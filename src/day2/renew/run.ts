@@ -111,7 +111,7 @@ export async function runRenew(t: RenewTarget, names: readonly string[], runner:
   const result: RenewResult = { ok: false, plan, certs: [] };
   let record = inputs.record;
   let set: CertSet | undefined;
-  try {
+  result.ok = await completed(runner, async () => {
     await runner.run('record', async () => {
       if (record) return `continuing the renewal started ${record.startedAt} (${record.phase === 'started' ? 'Secrets' : 'restarts'} next)`;
       record = await startRecord(t, inputs);
@@ -156,15 +156,24 @@ export async function runRenew(t: RenewTarget, names: readonly string[], runner:
       await writeRecord(t.hosting.kc, t.namespace, rec);
       return `finished ${rec.finishedAt}`;
     });
-    result.certs = inputs.leaves.map((l) => {
-      const pem = pickLeaf(s, l.place)?.certPem;
-      return { name: l.id, serial: serialOf(pem), notAfter: pem ? new X509Certificate(pem).validToDate.toISOString() : '' };
-    });
-    result.ok = true;
+    result.certs = inputs.leaves.map((l) => certFact(l.id, pickLeaf(s, l.place)?.certPem));
+  });
+  return result;
+}
+
+/** A certificate's public facts for the result. */
+export function certFact(name: string, pem: string | undefined): RenewedCert {
+  return { name, serial: serialOf(pem), notAfter: pem ? new X509Certificate(pem).validToDate.toISOString() : '' };
+}
+
+/** Runs `work` (the rows); true when every row succeeded. The runner is stopped either way. */
+export async function completed(runner: StepRunner, work: () => Promise<void>): Promise<boolean> {
+  try {
+    await work();
+    return true;
   } catch {
-    result.ok = false;
+    return false;
   } finally {
     runner.stop();
   }
-  return result;
 }

@@ -5,7 +5,6 @@
  * re-connected. Every phase is recorded in the cluster; a killed run continues at its phase with
  * the same new CAs (kept in their `-next` Secrets).
  */
-import { X509Certificate } from 'node:crypto';
 import { DEFAULT_CERT_VALIDITY_DAYS } from '../../../install/certs/specs.js';
 import type { CertSet } from '../../../install/certs/types.js';
 import type { StepRunner } from '../../../install/runner.js';
@@ -15,7 +14,7 @@ import { editInitKubeconfigs, editKubeconfigFiles, replaceClientCert } from '../
 import { agentPods, componentPods } from '../pods.js';
 import { kubeconfigFiles, readInputs } from '../plan.js';
 import { rollComponent, checkApi } from '../restart.js';
-import { servingInUse, serialOf } from '../run.js';
+import { certFact, completed, servingInUse, serialOf } from '../run.js';
 import { COMPONENT_ORDER } from '../select.js';
 import type { RenewTarget } from '../target.js';
 import { type Rotation, type RotationPhase, rotationSecrets, setCaData, trustOf } from './bundle.js';
@@ -99,7 +98,7 @@ export async function runRotate(t: RenewTarget, names: readonly string[], runner
   runner.plan(rotateSteps(plan, t));
   const result: RotateResult = { ok: false, plan, certs: [] };
   let next: Partial<Record<(typeof cas)[number], NextCa>> = {};
-  try {
+  result.ok = await completed(runner, async () => {
     await runner.run('record', async () => {
       if (resumed) {
         next = await readNextCas(t.hosting.kc, t.namespace, cas);
@@ -155,20 +154,8 @@ export async function runRotate(t: RenewTarget, names: readonly string[], runner
       await writeRotation(t.hosting.kc, t.namespace, r);
       return `finished ${r.finishedAt}`;
     });
-    result.certs = cas.map((f) => {
-      const pem = next[f]!.certPem;
-      return {
-        name: plan.cas[cas.indexOf(f)]!.name,
-        serial: serialOf(pem),
-        notAfter: new Date(new X509Certificate(pem).validTo).toISOString(),
-      };
-    });
-    result.ok = true;
-  } catch {
-    result.ok = false;
-  } finally {
-    runner.stop();
-  }
+    result.certs = cas.map((f, i) => certFact(plan.cas[i]!.name, next[f]!.certPem));
+  });
   return result;
 }
 
