@@ -17,13 +17,16 @@ import { runCli } from './cli.js';
 
 export const serial = (pem: string) => new X509Certificate(pem).serialNumber.toUpperCase();
 
-/** Polls GET /version through the load balancer until stopped; each poll's result in order. */
-export function watcher(kc: KubeConfig) {
+/**
+ * Polls GET /version through the load balancer until stopped; each poll's result in order. Given
+ * a function, each poll uses the KubeConfig it returns (a client that re-reads its kubeconfig file).
+ */
+export function watcher(kc: KubeConfig | (() => KubeConfig)) {
   const polls: boolean[] = [];
   let stopped = false;
   const loop = (async () => {
     while (!stopped) {
-      polls.push((await apiAnswers(kc, 2_000)) === true);
+      polls.push((await apiAnswers(typeof kc === 'function' ? kc() : kc, 2_000)) === true);
       await new Promise((r) => setTimeout(r, 200));
     }
   })();

@@ -58,7 +58,8 @@ describe('fleetdeck certs renew --rotate-ca', () => {
   it('all --yes: every CA handed over with the API answering through the load balancer, the agent re-connected', async () => {
     const before = await caSerials();
     const start = Date.now();
-    const w = watcher(cpKc());
+    // The kubeconfig file is re-read for every poll: the trust and the admin certificate in it change.
+    const w = watcher(cpKc);
     const run = await cli(['certs', 'renew', 'all', '--rotate-ca', '--yes']);
     await w.stop();
     expect(run.code, run.stdout + run.stderr).toBe(0);
