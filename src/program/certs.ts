@@ -22,7 +22,7 @@ export function registerCerts(program: Command): void {
       "new leaf certificates signed by the existing CAs: Secrets updated, components restarted one replica at a time, kubeconfigs and the agents' init kubeconfig updated, agents re-connected (0: renewed or planned, 1: a step failed, 2: usage, --read-only, no --yes without a terminal)",
     )
     .addOption(outputOption())
-    .option('--rotate-ca', 'also renew the CAs with a trust hand-over (not available yet: refused)')
+    .option('--rotate-ca', 'rotate the CAs named (all, cluster-ca, etcd-ca, front-proxy-ca) with a trust hand-over: bundle, leaves, drop')
     .option('--dry-run', 'print the plan and change nothing')
     .option('--yes', 'do not ask for confirmation')
     .action(async (names: string[], _opts, cmd: Command) => {

@@ -16,10 +16,14 @@ function expectRefused(r: { code: number | null; stdout: string; stderr: string 
 }
 
 describe('fleetdeck certs renew without a cluster', () => {
-  it('--rotate-ca is refused as not available yet', async () => {
+  it('--rotate-ca with a name that is not a CA is refused before anything is read; --read-only refuses it too', async () => {
     expectRefused(
-      await runCli(['certs', 'renew', 'all', '--rotate-ca', '--yes'], { env }),
-      'fleetdeck: certs renew --rotate-ca (renewing the CAs with a trust hand-over) is not available yet',
+      await runCli(['certs', 'renew', 'admin', '--rotate-ca', '--yes'], { env }),
+      'fleetdeck: certs renew --rotate-ca: "admin" is not a CA (rotatable: all, cluster-ca, etcd-ca, front-proxy-ca); renew leaves without --rotate-ca',
+    );
+    expectRefused(
+      await runCli(['--read-only', 'certs', 'renew', 'all', '--rotate-ca', '--yes'], { env }),
+      "fleetdeck: certs renew changes the control plane's certificates and is refused with --read-only (use --dry-run to see its plan)",
     );
   });
 

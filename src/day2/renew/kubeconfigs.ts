@@ -31,12 +31,20 @@ export function replaceClientCert(doc: KubeconfigDoc, leaf: KeyMaterial): string
   return changed;
 }
 
+/** Changes a kubeconfig document in place; the names of the entries changed. */
+export type KubeconfigEdit = (doc: KubeconfigDoc) => string[];
+
 /** The install's kubeconfig (replaced atomically, 0600) and the file it merged into (after a backup; the merge record follows). */
 export function updateKubeconfigFiles(t: RenewTarget, admin: KeyMaterial, now = new Date()): string {
+  return editKubeconfigFiles(t, (doc) => replaceClientCert(doc, admin), now);
+}
+
+/** `edit` applied to the install's kubeconfig and the file it merged into, as {@link updateKubeconfigFiles} writes them. */
+export function editKubeconfigFiles(t: RenewTarget, edit: KubeconfigEdit, now = new Date()): string {
   const lines: string[] = [];
   if (fs.existsSync(t.kubeconfigPath)) {
     const doc = readKubeconfigDoc(t.kubeconfigPath);
-    const changed = replaceClientCert(doc, admin);
+    const changed = edit(doc);
     if (changed.length) {
       const tmp = `${t.kubeconfigPath}.${process.pid}.tmp`;
       fs.writeFileSync(tmp, stringify(doc), { mode: 0o600 });
@@ -48,18 +56,18 @@ export function updateKubeconfigFiles(t: RenewTarget, admin: KeyMaterial, now = 
   for (const m of readMergeRecord(recordFile)?.merges ?? []) {
     if (!fs.existsSync(m.file)) continue;
     const doc = readKubeconfigDoc(m.file);
-    const changed = replaceClientCert(doc, admin);
+    const changed = edit(doc);
     if (!changed.length) {
       lines.push(`${m.file} up to date`);
       continue;
     }
     const backup = writeWithBackup(m.file, doc, now);
     // The uninstall removes these entries by their digest: record the new one.
-    const recorded = m.entries.filter((e) => e.kind === 'users' && changed.includes(e.name));
+    const recorded = m.entries.filter((e) => (e.kind === 'users' || e.kind === 'clusters') && changed.includes(e.name));
     recordMerge(
       recordFile,
       m.file,
-      recorded.map((e) => ({ kind: 'users' as const, name: e.name, entry: doc.users!.find((u) => u.name === e.name)! })),
+      recorded.map((e) => ({ kind: e.kind, name: e.name, entry: doc[e.kind]!.find((x) => x.name === e.name)! })),
     );
     lines.push(`${m.file} updated${backup ? ` (backup ${backup})` : ''}`);
   }
@@ -69,11 +77,11 @@ export function updateKubeconfigFiles(t: RenewTarget, admin: KeyMaterial, now = 
 type SecretManifest = Manifest & { type?: string; data?: Record<string, string> };
 
 /** The init kubeconfig Secret's data with the bootstrap certificate replaced; undefined when nothing changes. */
-function renewedInit(secret: SecretManifest | undefined, bootstrap: KeyMaterial): Record<string, string> | undefined {
+function renewedInit(secret: SecretManifest | undefined, edit: KubeconfigEdit): Record<string, string> | undefined {
   const text = unb64(secret?.data?.kubeconfig);
   if (!text) return undefined;
   const doc = parse(text) as KubeconfigDoc;
-  if (!replaceClientCert(doc, bootstrap).length) return undefined;
+  if (!edit(doc).length) return undefined;
   return { ...secret!.data, kubeconfig: b64(stringify(doc)) };
 }
 
@@ -87,12 +95,17 @@ const initRef = (namespace: string): SecretManifest => ({
  * The init kubeconfig in the control plane with the new bootstrap certificate, then copied to
  * each workload cluster (as the install copies it). Returns one phrase per context.
  */
-export async function updateInitKubeconfigs(t: RenewTarget, bootstrap: KeyMaterial, progress: (d: string) => void): Promise<string> {
+export function updateInitKubeconfigs(t: RenewTarget, bootstrap: KeyMaterial, progress: (d: string) => void): Promise<string> {
+  return editInitKubeconfigs(t, (doc) => replaceClientCert(doc, bootstrap), progress);
+}
+
+/** `edit` applied to the init kubeconfig in the control plane, then copied as {@link updateInitKubeconfigs} does. */
+export async function editInitKubeconfigs(t: RenewTarget, edit: KubeconfigEdit, progress: (d: string) => void): Promise<string> {
   const ref = initRef(t.namespace);
   const cp = new Applier(t.controlPlane.kc);
   const source = await cp.read<SecretManifest>(ref);
   if (!source?.data?.kubeconfig) throw new Error(`no Secret ${t.namespace}/${ref.metadata.name} in the control plane`);
-  const renewed = renewedInit(source, bootstrap);
+  const renewed = renewedInit(source, edit);
   const data = renewed ?? source.data;
   const out: string[] = [];
   if (renewed)

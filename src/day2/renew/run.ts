@@ -54,7 +54,7 @@ export function renewSteps(plan: RenewPlan, t: Pick<RenewTarget, 'workloads'>): 
   ];
 }
 
-const serialOf = (pem: string | undefined) => (pem ? new X509Certificate(pem).serialNumber.toUpperCase() : '');
+export const serialOf = (pem: string | undefined) => (pem ? new X509Certificate(pem).serialNumber.toUpperCase() : '');
 
 /** The record of a new renewal: which certificates, and which pods run with the old ones now. */
 async function startRecord(t: RenewTarget, inputs: RenewInputs): Promise<RenewRecord> {
@@ -76,7 +76,7 @@ async function writeSecrets(t: RenewTarget, set: CertSet, secrets: readonly stri
 }
 
 /** Several new connections through the load balancer all present the Secret's serving certificate. */
-async function servingInUse(t: RenewTarget, serial: string): Promise<string> {
+export async function servingInUse(t: RenewTarget, serial: string): Promise<string> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     const seen = new Set<string>();
@@ -111,7 +111,7 @@ export async function runRenew(t: RenewTarget, names: readonly string[], runner:
   const result: RenewResult = { ok: false, plan, certs: [] };
   let record = inputs.record;
   let set: CertSet | undefined;
-  try {
+  result.ok = await completed(runner, async () => {
     await runner.run('record', async () => {
       if (record) return `continuing the renewal started ${record.startedAt} (${record.phase === 'started' ? 'Secrets' : 'restarts'} next)`;
       record = await startRecord(t, inputs);
@@ -156,15 +156,24 @@ export async function runRenew(t: RenewTarget, names: readonly string[], runner:
       await writeRecord(t.hosting.kc, t.namespace, rec);
       return `finished ${rec.finishedAt}`;
     });
-    result.certs = inputs.leaves.map((l) => {
-      const pem = pickLeaf(s, l.place)?.certPem;
-      return { name: l.id, serial: serialOf(pem), notAfter: pem ? new X509Certificate(pem).validToDate.toISOString() : '' };
-    });
-    result.ok = true;
+    result.certs = inputs.leaves.map((l) => certFact(l.id, pickLeaf(s, l.place)?.certPem));
+  });
+  return result;
+}
+
+/** A certificate's public facts for the result. */
+export function certFact(name: string, pem: string | undefined): RenewedCert {
+  return { name, serial: serialOf(pem), notAfter: pem ? new X509Certificate(pem).validToDate.toISOString() : '' };
+}
+
+/** Runs `work` (the rows); true when every row succeeded. The runner is stopped either way. */
+export async function completed(runner: StepRunner, work: () => Promise<void>): Promise<boolean> {
+  try {
+    await work();
+    return true;
   } catch {
-    result.ok = false;
+    return false;
   } finally {
     runner.stop();
   }
-  return result;
 }

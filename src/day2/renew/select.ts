@@ -60,7 +60,7 @@ export function selectLeaves(names: readonly string[], leaves: readonly LeafSpec
     const id = ALIASES[name] ?? name;
     if (CA_SPECS.some((c) => c.id === id))
       throw new UsageError(
-        `certs renew: ${name} is a CA; renewing a CA needs --rotate-ca (the trust hand-over), which is not available yet`,
+        `certs renew: ${name} is a CA; renew it with --rotate-ca (the trust hand-over: certs renew ${name} --rotate-ca)`,
       );
     if (id === SERVICE_ACCOUNT_SPEC.id)
       throw new UsageError(`certs renew: ${name} is a key pair without expiry; there is nothing to renew`);

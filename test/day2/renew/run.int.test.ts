@@ -7,86 +7,19 @@
  * Secret update is finished by the next. The control plane is left healthy and uninstalled.
  */
 import { spawn } from 'node:child_process';
-import { X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { CERT_SECRET_NAMES } from '../../../src/install/certs/specs.js';
-import { makeClient } from '../../../src/kube/client.js';
-import { configForContext, loadKubeconfig } from '../../../src/kube/kubeconfig.js';
-import { apiAnswers, presentedCert } from '../../../src/kube/serving-cert.js';
-import { CLI, eventually, runCli } from '../../helpers/cli.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadKubeconfig } from '../../../src/kube/kubeconfig.js';
+import { apiAnswers } from '../../../src/kube/serving-cert.js';
+import { CLI, eventually } from '../../helpers/cli.js';
+import { longestFailureRun, renewFleet, serial, watcher } from '../../helpers/renew-fleet.js';
 
-const kubeconfig = inject('kubeconfig');
-const namespace = `renew-${Math.random().toString(36).slice(2, 7)}`;
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-renew-'));
-const env = { FLEETDECK_FLEET_FILE: path.join(dir, 'fleet.yaml') };
-const written = path.join(dir, 'nova.kubeconfig');
-const cli = (args: string[], timeoutMs = 600_000) => runCli([...args, '--kubeconfig', kubeconfig], { env, timeoutMs });
-const hosting = () => makeClient(configForContext(loadKubeconfig({ kubeconfig }).config, 'kind-cp'), CoreV1Api);
-const cpKc = (): KubeConfig => configForContext(loadKubeconfig({ kubeconfig: written }).config, 'nova');
+const fleet = renewFleet('renew');
+const { kubeconfig, env, written, cli, cpKc, secretText, versions, servingMatchesSecret } = fleet;
+const recordPhase = async () => (await fleet.record())?.phase;
 
-async function secretText(name: string, key: string): Promise<string> {
-  const s = await hosting().readNamespacedSecret({ name, namespace });
-  return Buffer.from(s.data?.[key] ?? '', 'base64').toString('utf8');
-}
-const serial = (pem: string) => new X509Certificate(pem).serialNumber.toUpperCase();
-
-async function recordPhase(): Promise<string | undefined> {
-  const cm = await hosting()
-    .readNamespacedConfigMap({ name: 'fleetdeck-cert-renewal', namespace })
-    .catch(() => undefined);
-  return cm?.data?.renewal ? (JSON.parse(cm.data.renewal) as { phase: string }).phase : undefined;
-}
-
-async function versions(): Promise<Record<string, string | undefined>> {
-  const out: Record<string, string | undefined> = {};
-  for (const n of CERT_SECRET_NAMES) out[n] = (await hosting().readNamespacedSecret({ name: n, namespace })).metadata?.resourceVersion;
-  return out;
-}
-
-/** Polls GET /version through the load balancer until stopped; each poll's result in order. */
-function watcher(kc: KubeConfig) {
-  const polls: boolean[] = [];
-  let stopped = false;
-  const loop = (async () => {
-    while (!stopped) {
-      polls.push((await apiAnswers(kc, 2_000)) === true);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  })();
-  return {
-    polls,
-    stop: async () => {
-      stopped = true;
-      await loop;
-    },
-  };
-}
-
-const longestFailureRun = (polls: boolean[]) =>
-  polls.reduce((acc, ok) => ({ run: ok ? 0 : acc.run + 1, max: Math.max(acc.max, ok ? 0 : acc.run + 1) }), { run: 0, max: 0 }).max;
-
-/** Several new TLS connections through the load balancer all present the serving certificate of the Secret. */
-async function servingMatchesSecret(): Promise<void> {
-  const want = serial(await secretText('nova-apiserver-certs', 'apiserver.crt'));
-  for (let i = 0; i < 6; i++) expect((await presentedCert(cpKc())).serial).toBe(want);
-}
-
-beforeAll(async () => {
-  const install = await cli(
-    ['install', '--hosting-context', 'kind-cp', '--namespace', namespace, '--workload', 'kind-workload-1', '--yes'],
-    900_000,
-  );
-  expect(install.code, install.stdout + install.stderr).toBe(0);
-});
-
-afterAll(async () => {
-  await cli(['uninstall', '--hosting-context', 'kind-cp', '--namespace', namespace, '--yes', '--no-backup'], 600_000);
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+beforeAll(() => fleet.install());
+afterAll(() => fleet.uninstall());
 
 describe('fleetdeck certs renew', () => {
   it('--read-only refuses in one line and --dry-run prints the plan; neither writes', async () => {
@@ -128,14 +61,7 @@ describe('fleetdeck certs renew', () => {
     expect(serial(serving)).not.toBe(oldServing);
     await servingMatchesSecret();
 
-    const cluster = (await makeClient(cpKc(), CustomObjectsApi).getClusterCustomObject({
-      group: 'cluster.elotl.co',
-      version: 'v1alpha1',
-      plural: 'clusters',
-      name: 'kind-workload-1',
-    })) as { status?: { lastUpdateTime?: string; conditions?: { type: string; status: string }[] } };
-    expect(cluster.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
-    expect(Date.parse(cluster.status?.lastUpdateTime ?? '')).toBeGreaterThanOrEqual(Math.floor(start / 1000) * 1000);
+    await fleet.agentFresh(start);
 
     const admin = await secretText('nova-admin', 'tls.crt');
     const user = loadKubeconfig({ kubeconfig: written }).config.getCurrentUser();

@@ -16,7 +16,7 @@ describe('selectLeaves', () => {
     expect(ids(['admin', 'etcd-1-peer', 'init-kubeconfig', 'apiserver'])).toEqual(['apiserver', 'etcd-1-peer', 'admin', 'agent-bootstrap']);
   });
 
-  it('refuses a CA (no --rotate-ca yet), the service-account key and unknown names with a usage error', () => {
+  it('refuses a CA (it needs --rotate-ca), the service-account key and unknown names with a usage error', () => {
     expect(() => ids(['cluster-ca'])).toThrow(UsageError);
     expect(() => ids(['cluster-ca'])).toThrow(/--rotate-ca/);
     expect(() => ids(['service-account-key'])).toThrow(/nothing to renew/);
