@@ -1,5 +1,5 @@
 /**
- * The fleet file, followed while the dashboard runs: an install, an uninstall or an edit made in
+ * The fleet file and the kubeconfig files, followed while the dashboard runs: an install, an uninstall or an edit made in
  * another terminal (or by a colleague on the same bastion) changes which fleet is watched without
  * restarting the dashboard. The file is polled by its stat (it may not exist yet, and editors
  * replace it rather than write it in place), which costs one stat call per interval and shares
@@ -22,19 +22,40 @@ function signature(file: string): string | undefined {
 }
 
 /**
- * Calls `changed` after the file at `file` appears, changes or goes away; returns the stop. The
- * file as it is when called is the baseline (read at once, so a change right after counts).
+ * Calls `changed` with the files that appeared, changed or went away among `files()` (asked at
+ * each poll: the list may change); returns the stop. Each file as it is when first seen is its
+ * baseline (the first ones read at once, so a change right after counts).
  */
-export function followFleetFile(file: string, changed: () => void, intervalMs = FLEET_FILE_POLL_MS): () => void {
-  let last = signature(file);
-  const timer = setInterval(() => {
-    const now = signature(file);
-    if (now === last) return;
-    last = now;
-    changed();
-  }, intervalMs);
+export function followFiles(
+  files: () => readonly string[],
+  changed: (which: string[]) => void,
+  intervalMs = FLEET_FILE_POLL_MS,
+): () => void {
+  const last = new Map<string, string | undefined>();
+  const look = (report: boolean) => {
+    const which: string[] = [];
+    const now = new Set(files());
+    for (const f of now) {
+      const sig = signature(f);
+      if (last.has(f) && last.get(f) !== sig) which.push(f);
+      last.set(f, sig);
+    }
+    for (const f of [...last.keys()]) if (!now.has(f)) last.delete(f);
+    if (report && which.length > 0) changed(which);
+  };
+  look(false);
+  const timer = setInterval(() => look(true), intervalMs);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+/** `followFiles` of one file. */
+export function followFleetFile(file: string, changed: () => void, intervalMs = FLEET_FILE_POLL_MS): () => void {
+  return followFiles(
+    () => [file],
+    () => changed(),
+    intervalMs,
+  );
 }
 
 export interface SessionFleetOptions {
@@ -46,23 +67,33 @@ export interface SessionFleetOptions {
 }
 
 /**
- * Follows the fleet file for the feeds holder: when the fleet it defines is another than the one
- * watched, every feed is re-pointed at it, and the banner says so; a file that cannot be read is
- * said in the banner and the session stays.
+ * Follows the fleet file and the session's kubeconfig files for the feeds holder. When the fleet
+ * the file defines is another than the one watched, every feed is re-pointed at it. When a
+ * kubeconfig file changed (a CA rotation's new trust bundle, a refreshed token, a context added),
+ * the session is read again and every feed re-pointed, as kubectl reads the file on each run. The
+ * banner says which; a file that cannot be read is said in the banner and the session stays.
  */
 export function followSessionFleet(file: string, o: SessionFleetOptions, intervalMs = FLEET_FILE_POLL_MS): () => void {
-  const changed = async () => {
+  const changed = async (which: string[]) => {
     try {
       const next = o.reopen(o.store.getState().kubeconfigFiles?.[0]);
-      if (JSON.stringify(next.fleet) === JSON.stringify(o.session().fleet)) return;
+      const fleetChanged = JSON.stringify(next.fleet) !== JSON.stringify(o.session().fleet);
+      const kubeconfigs = which.filter((f) => f !== file);
+      if (!fleetChanged && kubeconfigs.length === 0) return;
       await o.setSession(next);
-      const text = next.fleet
-        ? `the fleet file changed: watching the fleet hosted in ${next.fleet.hostingContext}`
-        : 'the fleet file no longer defines a fleet: watching the contexts';
+      const text = fleetChanged
+        ? next.fleet
+          ? `the fleet file changed: watching the fleet hosted in ${next.fleet.hostingContext}`
+          : 'the fleet file no longer defines a fleet: watching the contexts'
+        : `${kubeconfigs.join(', ')} changed: its contexts read again`;
       setBanner(o.store, { kind: 'info', text });
     } catch (err) {
       setBanner(o.store, { kind: 'error', text: err instanceof Error ? err.message : String(err) });
     }
   };
-  return followFleetFile(file, () => void changed(), intervalMs);
+  return followFiles(
+    () => [file, ...o.session().files],
+    (which) => void changed(which),
+    intervalMs,
+  );
 }

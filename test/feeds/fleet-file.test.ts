@@ -70,6 +70,24 @@ describe('following the fleet file', { timeout: 60_000 }, () => {
     await feeds.stop();
   });
 
+  it('a kubeconfig file that changes (a CA rotation’s new trust bundle) is read again: every feed re-pointed', async () => {
+    const file = tmpFile();
+    const kubeconfig = path.join(path.dirname(path.dirname(file)), 'nova.kubeconfig');
+    fs.writeFileSync(kubeconfig, 'certificate-authority-data: old+new\n', { mode: 0o600 });
+    const store = createFleetStore([]);
+    let reads = 0;
+    const withFile = () => {
+      reads++;
+      return { ...session(FLEET), files: [kubeconfig] } as Session;
+    };
+    const feeds = createFeeds(store, withFile(), { fleetFile: file, reopen: withFile });
+    fs.writeFileSync(kubeconfig, 'certificate-authority-data: new, and longer\n');
+    await vi.waitFor(() => expect(store.getState().banner?.text).toBe(`${kubeconfig} changed: its contexts read again`), WAIT);
+    expect(reads).toBe(2);
+    expect(feeds.session().files).toEqual([kubeconfig]);
+    await feeds.stop();
+  });
+
   it('a fleet file that cannot be read is said in the banner; the session stays', async () => {
     const file = tmpFile();
     const store = createFleetStore([]);
