@@ -42,7 +42,8 @@ async function handedOver(): Promise<void> {
 beforeAll(() => fleet.install());
 afterAll(() => fleet.uninstall());
 
-describe('fleetdeck certs renew --rotate-ca', () => {
+// A rotation restarts every component three times, one replica at a time: minutes on a busy machine.
+describe('fleetdeck certs renew --rotate-ca', { timeout: 900_000 }, () => {
   it('--dry-run prints the three phases and writes nothing; a leaf name is refused', async () => {
     const dry = await cli(['certs', 'renew', 'all', '--rotate-ca', '--dry-run', '-o', 'json']);
     expect(dry.code, dry.stderr).toBe(0);
