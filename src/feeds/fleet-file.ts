@@ -49,15 +49,6 @@ export function followFiles(
   return () => clearInterval(timer);
 }
 
-/** `followFiles` of one file. */
-export function followFleetFile(file: string, changed: () => void, intervalMs = FLEET_FILE_POLL_MS): () => void {
-  return followFiles(
-    () => [file],
-    () => changed(),
-    intervalMs,
-  );
-}
-
 export interface SessionFleetOptions {
   store: FleetStore;
   /** The session as the fleet file (and the flags) say now; throws a UserError for a bad file. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFeeds } from '../../src/feeds/feeds.js';
-import { followFleetFile } from '../../src/feeds/fleet-file.js';
+import { followFiles } from '../../src/feeds/fleet-file.js';
 import type { FleetConfig } from '../../src/kube/fleet.js';
 import type { Session } from '../../src/session/session.js';
 import { createFleetStore } from '../../src/store/fleet-store.js';
@@ -31,7 +31,11 @@ describe('following the fleet file', { timeout: 60_000 }, () => {
   it('reports the file appearing (its directory too), changing and going away', async () => {
     const file = tmpFile();
     let changes = 0;
-    const stop = followFleetFile(file, () => changes++, 20);
+    const stop = followFiles(
+      () => [file],
+      () => changes++,
+      20,
+    );
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, 'hostingContext: a\n');
     await vi.waitFor(() => expect(changes).toBe(1), WAIT);
@@ -44,7 +48,11 @@ describe('following the fleet file', { timeout: 60_000 }, () => {
     // Stopped: a later change is not reported (a change still pending would have come by now).
     const seen = changes;
     let probe = 0;
-    const other = followFleetFile(file, () => probe++, 20);
+    const other = followFiles(
+      () => [file],
+      () => probe++,
+      20,
+    );
     fs.writeFileSync(file, 'hostingContext: cc\n');
     await vi.waitFor(() => expect(probe).toBe(1), WAIT);
     other();
