@@ -9,6 +9,7 @@
  *   node src/build.ts
  */
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { build, type Metafile, type Plugin } from 'esbuild';
 
@@ -47,6 +48,80 @@ const clientNodeWithoutSideEffects: Plugin = {
     }));
   },
 };
+/**
+ * Node's `http`, imported as an ES module, gets a module facade that reads every export, and so
+ * its lazy ones (WebSocket, EventSource, …), which load Node's own copy of undici: 50–90 ms of
+ * CPU at every start, before any request. Bundled code gets `node:http` through require() instead
+ * (the banner's), with the same named exports: those that are plain values. A require() of it
+ * (in bundled CommonJS packages) is Node's own require already.
+ */
+const httpThroughRequire: Plugin = {
+  name: 'http-through-require',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?http$/ }, (args) =>
+      args.kind === 'import-statement' ? { path: 'node:http', namespace: 'builtin-require' } : undefined,
+    );
+    b.onLoad({ filter: /./, namespace: 'builtin-require' }, (args) => {
+      const descriptors = Object.entries(Object.getOwnPropertyDescriptors(createRequire(import.meta.url)(args.path) as object));
+      const names = descriptors.filter(([k, d]) => 'value' in d && k !== 'default' && /^[A-Za-z_$][\w$]*$/.test(k)).map(([k]) => k);
+      return {
+        contents: `const m = require(${JSON.stringify(args.path)}); export default m; export const { ${names.join(', ')} } = m;`,
+        loader: 'js',
+      };
+    });
+  },
+};
+
+/**
+ * undici's index loads all of undici (fetch, WebSocket, EventSource, caches, mocks) to export it.
+ * fleetdeck and client-node import four names from it: Agent, ProxyAgent and buildConnector come
+ * from their own modules, and fetch (client-node's logs, metrics and health helpers, which
+ * fleetdeck does not call on its own paths) loads the whole index on first use. A one-shot
+ * `status` evaluates a fifth of undici instead of all of it.
+ */
+const undiciEntry: Plugin = {
+  name: 'undici-entry',
+  setup(b) {
+    b.onResolve({ filter: /^undici$/ }, () => ({ path: 'undici', namespace: 'undici-entry' }));
+    b.onLoad({ filter: /./, namespace: 'undici-entry' }, () => ({
+      contents: `const Dispatcher = require('undici/lib/dispatcher/dispatcher.js');
+Object.assign(Dispatcher.prototype, require('undici/lib/api/index.js'));
+module.exports = {
+  Agent: require('undici/lib/dispatcher/agent.js'),
+  ProxyAgent: require('undici/lib/dispatcher/proxy-agent.js'),
+  buildConnector: require('undici/lib/core/connect.js'),
+  get fetch() { return require('undici/index.js').fetch; },
+};`,
+      resolveDir: process.cwd(),
+      loader: 'js',
+    }));
+  },
+};
+/**
+ * Packages client-node imports when it loads, for what few runs use: SOCKS and HTTP proxies
+ * (socks, socks-proxy-agent, hpagent), the Azure and GCP auth providers' JSONPath, and js-yaml
+ * (fleetdeck reads kubeconfigs with `yaml` and hands client-node the parsed document). Each is
+ * replaced by a module of getters that loads the package on first use: a one-shot `status`
+ * evaluates none of them.
+ */
+const LAZY_PACKAGES = ['socks', 'socks-proxy-agent', 'hpagent', 'jsonpath-plus', 'js-yaml'];
+const lazyPackages: Plugin = {
+  name: 'lazy-packages',
+  setup(b) {
+    const require = createRequire(import.meta.url);
+    b.onResolve({ filter: new RegExp(`^(${LAZY_PACKAGES.join('|')})$`) }, (args) => ({ path: args.path, namespace: 'lazy-package' }));
+    b.onLoad({ filter: /./, namespace: 'lazy-package' }, (args) => {
+      const real = require.resolve(args.path);
+      const names = Object.keys(require(real) as object).filter((k) => /^[A-Za-z_$][\w$]*$/.test(k));
+      const getters = names.map((n) => `get ${n}() { return load().${n}; }`).join(',\n  ');
+      return {
+        contents: `let m;\nconst load = () => (m ??= require(${JSON.stringify(real)}));\nmodule.exports = {\n  ${getters}\n};`,
+        loader: 'js',
+        resolveDir: process.cwd(),
+      };
+    });
+  },
+};
 fs.rmSync(outdir, { recursive: true, force: true });
 
 const result = await build({
@@ -74,7 +149,7 @@ const result = await build({
   },
   logLevel: 'warning',
   metafile: true,
-  plugins: [clientNodeWithoutSideEffects],
+  plugins: [httpThroughRequire, undiciEntry, lazyPackages, clientNodeWithoutSideEffects],
 });
 for (const bin of ['cli.js', 'kubectl-fleetdeck.js']) fs.chmodSync(`${outdir}/${bin}`, 0o755);
 

@@ -7,6 +7,7 @@
  * Types still come from '@kubernetes/client-node' (they leave no import behind).
  */
 export { KubeConfig } from '@kubernetes/client-node/dist/config.js';
+export { newClusters, newContexts, newUsers } from '@kubernetes/client-node/dist/config_types.js';
 export { ApiException } from '@kubernetes/client-node/dist/gen/apis/exception.js';
 export { createConfiguration } from '@kubernetes/client-node/dist/gen/configuration.js';
 export { HttpMethod, ResponseContext, wrapHttpLibrary } from '@kubernetes/client-node/dist/gen/http/http.js';

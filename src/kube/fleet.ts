@@ -7,7 +7,7 @@ import type { ContextSink } from './sink.js';
 import { ContextMonitor, LATENCY_REFRESH_MS, type MonitorOptions } from './monitor.js';
 import { FanOutSink, groupContexts, viewKey } from './shared-contexts.js';
 import type { WatcherFactory } from './watcher.js';
-import { watchPods } from './pods.js';
+import { watchPods } from './pods-watch.js';
 
 export interface FleetWatch {
   monitors: ContextMonitor[];

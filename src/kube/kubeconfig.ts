@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Cluster, Context, User } from '@kubernetes/client-node';
-import { KubeConfig } from './client-node.js';
+import { KubeConfig, newClusters, newContexts, newUsers } from './client-node.js';
 import { parse } from 'yaml';
 import { UserError } from '../errors.js';
 import { ContextKubeConfig } from './context-config.js';
@@ -60,10 +60,11 @@ export function loadKubeconfig(src: KubeconfigSource = {}): LoadedKubeconfig {
   const contexts = new Map<string, Context>();
   let currentContext = '';
   for (const file of files) {
-    const kc = readKubeconfigFile(file, file === src.kubeconfig || path.resolve(src.kubeconfig ?? '') === file);
-    if (!kc) continue;
+    const read = readKubeconfigFile(file, file === src.kubeconfig || path.resolve(src.kubeconfig ?? '') === file);
+    if (!read) continue;
+    const { kc, doc } = read;
     for (const c of kc.getClusters()) if (!clusters.has(c.name)) clusters.set(c.name, c);
-    const raw = rawUsers(file);
+    const raw = rawUsers(doc);
     for (const u of kc.getUsers()) if (!users.has(u.name)) users.set(u.name, withKubectlFields(u, raw.get(u.name), path.dirname(file)));
     for (const c of kc.getContexts()) if (!contexts.has(c.name)) contexts.set(c.name, c);
     if (!currentContext && kc.getCurrentContext()) currentContext = kc.getCurrentContext();
@@ -87,10 +88,12 @@ export function loadKubeconfig(src: KubeconfigSource = {}): LoadedKubeconfig {
 }
 
 /**
- * One kubeconfig file, or undefined for an empty one in the KUBECONFIG list (kubectl skips those).
- * Every file that cannot be used is a configuration error (exit 2) naming the file.
+ * One kubeconfig file (client-node's reading of it, and the document as written), or undefined
+ * for an empty one in the KUBECONFIG list (kubectl skips those). Every file that cannot be used
+ * is a configuration error (exit 2) naming the file. The file is parsed once: client-node's
+ * config is built from the parsed document as its `loadFromFile` would build it.
  */
-function readKubeconfigFile(file: string, explicit: boolean): KubeConfig | undefined {
+function readKubeconfigFile(file: string, explicit: boolean): { kc: KubeConfig; doc: Record<string, unknown> } | undefined {
   const fix = explicit ? 'fix the file or pass another to --kubeconfig' : 'fix the file or take it out of KUBECONFIG';
   let text: string;
   try {
@@ -104,7 +107,7 @@ function readKubeconfigFile(file: string, explicit: boolean): KubeConfig | undef
   }
   let doc: unknown;
   try {
-    doc = parse(text, { uniqueKeys: false });
+    doc = parse(text);
   } catch (err) {
     const why = ((err as Error).message.split('\n')[0] ?? '').replace(/:$/, '');
     throw new UserError(`kubeconfig ${file} is not YAML: ${why}; ${fix}`, 2);
@@ -113,25 +116,28 @@ function readKubeconfigFile(file: string, explicit: boolean): KubeConfig | undef
     throw new UserError(`kubeconfig ${file} is not a kubeconfig (a YAML mapping of clusters, users and contexts); ${fix}`, 2);
   }
   const kc = new KubeConfig();
+  const d = doc as Record<string, unknown>;
   try {
-    kc.loadFromFile(file);
+    kc.loadFromOptions({
+      clusters: newClusters(d.clusters),
+      contexts: newContexts(d.contexts),
+      users: newUsers(d.users),
+      currentContext: d['current-context'],
+    });
+    kc.makePathsAbsolute(path.dirname(file));
   } catch (err) {
     const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
     throw new UserError(`kubeconfig ${file} cannot be used: ${why}; ${fix}`, 2);
   }
-  return kc;
+  return { kc, doc: d };
 }
 
-/** The `user` entries of a kubeconfig file as written, by name (what client-node leaves out is read from them). */
-function rawUsers(file: string): Map<string, Record<string, unknown>> {
+/** The `user` entries of a kubeconfig document as written, by name (what client-node leaves out is read from them). */
+function rawUsers(doc: Record<string, unknown>): Map<string, Record<string, unknown>> {
   const out = new Map<string, Record<string, unknown>>();
-  try {
-    const doc = parse(fs.readFileSync(file, 'utf8')) as { users?: { name?: unknown; user?: unknown }[] } | null;
-    for (const u of doc?.users ?? []) {
-      if (typeof u?.name === 'string' && u.user && typeof u.user === 'object') out.set(u.name, u.user as Record<string, unknown>);
-    }
-  } catch {
-    // client-node read it already; nothing more to learn
+  const users = Array.isArray(doc.users) ? (doc.users as { name?: unknown; user?: unknown }[]) : [];
+  for (const u of users) {
+    if (typeof u?.name === 'string' && u.user && typeof u.user === 'object') out.set(u.name, u.user as Record<string, unknown>);
   }
   return out;
 }

@@ -1,9 +1,6 @@
 import type { Sync } from './sync.js';
 import type { V1ContainerStatus, V1Pod } from '@kubernetes/client-node';
-import { makeJsonClient } from './client.js';
-import { listProtoPaged, toMs, type Tracker, trackedWatch } from './list.js';
-import { decodeSlimPod } from './protobuf/pod.js';
-import type { WatcherFactory } from './watcher.js';
+import { toMs } from './list.js';
 import type { WatchEventType } from './watch.js';
 
 /** At most this many problem pods are published (worst first); `problemCount` is the true total. */
@@ -25,6 +22,11 @@ const HEALTHY: Readonly<Record<PodPhase, PodState>> = Object.freeze({
   Failed: Object.freeze({ phase: 'Failed' }),
   Unknown: Object.freeze({ phase: 'Unknown' }),
 });
+
+/** The one shared state of a pod in `phase` that needs no attention. */
+export function healthyState(phase: PodPhase): PodState {
+  return HEALTHY[phase];
+}
 
 function toPhase(phase: string | undefined): PodPhase {
   if (phase === undefined || phase === '') return 'Pending';
@@ -319,40 +321,6 @@ export function slimPod(pod: V1Pod): V1Pod {
   }
   return slim;
 }
-
-/**
- * Cluster-wide pod summaries: counts by phase and the pods needing attention, live from a watch
- * on all pods. A burst of events yields one summary per store flush.
- */
-export const watchPods: WatcherFactory = (env) => {
-  const client = makeJsonClient(env.kc, env.requestTimeoutMs);
-  const pods = new PodTracker();
-  // A full list is reduced to keys and states as it arrives: 50,000 pods are never held as objects.
-  const tracker: Tracker<V1Pod, PodsSummary, PodEntry> = {
-    reset: (entries) => pods.resetEntries(entries),
-    apply: (type, pod) => pods.apply(type, pod),
-    clear: () => pods.clear(),
-    summary: () => pods.summary(),
-  };
-  return trackedWatch<V1Pod, 'pods', PodEntry>(env, {
-    slice: 'pods',
-    resource: 'pods',
-    path: '/api/v1/pods',
-    list: () =>
-      listProtoPaged(
-        client,
-        '/api/v1/pods',
-        {},
-        (b, s, e) => podEntry(decodeSlimPod(b, s, e)),
-        (pod: V1Pod) => podEntry(slimPod(pod)),
-        {
-          watchCache: true,
-        },
-      ),
-    tracker,
-    empty: emptyPods,
-  });
-};
 
 export type PodPhase = 'Pending' | 'Running' | 'Succeeded' | 'Failed' | 'Unknown';
 

@@ -159,10 +159,16 @@ function flatHeaders(headers: Record<string, string | string[] | undefined>): Re
   return out;
 }
 
-/** The body as sent, or decompressed when the server gzipped it. */
+/**
+ * The body as sent, or decompressed when the server gzipped it. Inflated 64 KiB at a time, not
+ * zlib's 16 KiB: a list of 2,000 pods is 4 MB inflated, and each chunk is a round trip to zlib's
+ * thread and a callback (about half the CPU of inflating it, measured).
+ */
+const INFLATE_CHUNK = 64 * 1024;
+
 function decoded(body: Readable, encoding: string | string[] | undefined): Readable {
   if (encoding !== 'gzip') return body;
-  return pipeline(body, createGunzip(), () => {});
+  return pipeline(body, createGunzip({ chunkSize: INFLATE_CHUNK }), () => {});
 }
 
 async function collect(body: Readable): Promise<Buffer> {

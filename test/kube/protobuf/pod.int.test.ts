@@ -1,9 +1,10 @@
-import { CoreV1Api } from '@kubernetes/client-node';
+import { CoreV1Api, type V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { makeClient, makeJsonClient } from '../../../src/kube/client.js';
 import { configForContext, loadKubeconfig } from '../../../src/kube/kubeconfig.js';
 import { listJsonPaged, listProtoPaged } from '../../../src/kube/list.js';
-import { podState, slimPod } from '../../../src/kube/pods.js';
+import { podEntry, podState, slimPod } from '../../../src/kube/pods.js';
+import { decodePodEntry } from '../../../src/kube/protobuf/pod-entry.js';
 import { decodeSlimPod } from '../../../src/kube/protobuf/pod.js';
 import { FAULT_ANNOTATION } from '../../../src/sandbox/sim/index.js';
 import { eventually } from '../../helpers/cli.js';
@@ -56,6 +57,13 @@ describe('pods listed in protobuf read the same as in JSON (real API server)', (
     }
     expect(podState(p.get(`${NS}/p-crashloopbackoff`)!).problem?.reason).toBe('CrashLoopBackOff');
     expect(proto.metadata?.resourceVersion).toMatch(/^\d+$/);
+    // The entries the pod tracker is filled with, read straight from the bytes: the same as from JSON.
+    const entries = await listProtoPaged(client, '/api/v1/pods', {}, decodePodEntry, (pod: V1Pod) => podEntry(slimPod(pod)), {
+      watchCache: true,
+    });
+    const fromJson = new Map(json.items.map((pod) => [pod.metadata?.uid, podEntry(pod)]));
+    expect(entries.items).toHaveLength(fromJson.size);
+    for (const e of entries.items) expect(e, e.key).toEqual(fromJson.get(e.key));
   });
 
   it('pages through continue tokens (a consistent read, 2 pods a page)', async () => {
