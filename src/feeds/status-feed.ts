@@ -60,7 +60,8 @@ export async function collectStatus(
 ): Promise<FleetState> {
   const feed = startStatusFeed(kc, contexts, {
     probeTimeoutMs: Math.min(5000, timeoutMs),
-    batchIntervalMs: 20,
+    // Each list's result reaches the store at once: the report waits for the last of them.
+    batchIntervalMs: 0,
     // What it prints is read once: lists, no watches.
     listOnly: true,
     ...(fleetConfig ? { fleet: fleetConfig } : {}),

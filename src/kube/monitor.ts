@@ -122,11 +122,15 @@ export class ContextMonitor {
     this.watchers = watchers.map((make) => make(env));
   }
 
+  /**
+   * The lists go out first, the pods' (the slowest answer) before all: on a new HTTP/2 connection
+   * only the first request is sent before the server's settings arrive, the others after them.
+   */
   start(): void {
     this.stopped = false;
-    void this.probe();
-    this.nodes.start();
     for (const w of this.watchers) w.start();
+    this.nodes.start();
+    void this.probe();
   }
 
   async stop(): Promise<void> {
