@@ -150,13 +150,17 @@ export function problemSeverity(p: PodProblem): number {
   return 0;
 }
 
-/** Worst first, then namespace and name. */
-export function compareProblems(a: PodProblem, b: PodProblem): number {
-  return (
-    problemSeverity(a) - problemSeverity(b) ||
-    (a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : 0) ||
-    (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
+/**
+ * The `limit` worst problems: worst first, then by namespace and name. Each problem's severity is
+ * worked out once, not at every comparison (50,000 pending pods: 50,000 times, not 1.6 million).
+ */
+function worstFirst(problems: Iterable<PodProblem>, limit: number): PodProblem[] {
+  const ranked = Array.from(problems, (p) => ({ p, severity: problemSeverity(p) }));
+  ranked.sort(
+    ({ p: a, severity: x }, { p: b, severity: y }) =>
+      x - y || (a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : 0) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
   );
+  return ranked.slice(0, limit).map((r) => r.p);
 }
 
 function sameProblem(a: PodProblem | undefined, b: PodProblem | undefined): boolean {
@@ -263,7 +267,7 @@ export class PodTracker {
   }
 
   summary(): PodsSummary {
-    this.sorted ??= [...this.problems.values()].sort(compareProblems).slice(0, this.limit);
+    this.sorted ??= worstFirst(this.problems.values(), this.limit);
     return {
       synced: this.synced,
       total: this.states.size,

@@ -27,42 +27,43 @@ export function decodePodEntry(buf: Buffer, start = 0, end = buf.length): PodEnt
   return quickEntry(buf, start, end) ?? podEntry(decodeSlimPod(buf, start, end));
 }
 
-/** The entry of a pod that needs no attention, or undefined when the pod must be read whole. */
+/**
+ * The entry of a pod that needs no attention, or undefined when the pod must be read whole. Its
+ * status is looked at first: a pod that needs attention costs no string.
+ */
 function quickEntry(buf: Buffer, start: number, end: number): PodEntry | undefined {
   const r = new WireReader(buf, start, end);
-  let uid: string | undefined;
-  let deleting = false;
-  let phase: 'Running' | 'Succeeded' | undefined;
-  let ready = false;
+  let meta: WireReader | undefined;
+  let status: WireReader | undefined;
   while (!r.done) {
     const t = r.varint();
-    if (t === len(1)) {
-      const m = r.message();
-      while (!m.done) {
-        const f = m.varint();
-        if (f === len(5)) uid = m.string();
-        else if (f === len(9)) {
-          deleting = true;
-          m.span();
-        } else m.skip(f & 7);
-      }
-    } else if (t === len(3)) {
-      const s = r.message();
-      while (!s.done) {
-        const f = s.varint();
-        if (f === len(1)) {
-          const span = s.span();
-          if (equals(buf, span, RUNNING)) phase = 'Running';
-          else if (equals(buf, span, SUCCEEDED)) phase = 'Succeeded';
-          else return undefined;
-        } else if (f === len(2)) ready = readyCondition(s.message()) || ready;
-        else s.skip(f & 7);
-      }
-    } else r.skip(t & 7);
+    if (t === len(1)) meta = r.message();
+    else if (t === len(3)) status = r.message();
+    else r.skip(t & 7);
   }
-  if (!uid || phase === undefined) return undefined;
-  if (phase === 'Running' && (!ready || deleting)) return undefined;
-  return { key: uid, state: healthyState(phase) };
+  if (!meta || !status) return undefined;
+  let phase: 'Running' | 'Succeeded' | undefined;
+  let ready = false;
+  while (!status.done) {
+    const f = status.varint();
+    if (f === len(1)) {
+      const span = status.span();
+      if (equals(buf, span, RUNNING)) phase = 'Running';
+      else if (equals(buf, span, SUCCEEDED)) phase = 'Succeeded';
+      else return undefined;
+    } else if (f === len(2)) ready = readyCondition(status.message()) || ready;
+    else status.skip(f & 7);
+  }
+  if (phase === undefined || (phase === 'Running' && !ready)) return undefined;
+  let uid: string | undefined;
+  while (!meta.done) {
+    const f = meta.varint();
+    if (f === len(5)) uid = meta.string();
+    // Being deleted: a Running pod is Terminating.
+    else if (f === len(9) && phase === 'Running') return undefined;
+    else meta.skip(f & 7);
+  }
+  return uid ? { key: uid, state: healthyState(phase) } : undefined;
 }
 
 /** A condition of type Ready whose status is True. */
