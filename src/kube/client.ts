@@ -5,6 +5,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Configuration, KubeConfig, RequestContext, ResponseContext, SecurityAuthentication } from '@kubernetes/client-node';
 import { PromiseMiddlewareWrapper } from '@kubernetes/client-node/dist/gen/middleware.js';
 import { ApiException, createConfiguration, HttpMethod, ServerConfiguration } from './client-node.js';
+import { compressionDisabled } from './compression.js';
 import { gateRequest } from './gate.js';
 import { readListBody } from './list-items.js';
 import { newPool } from './pool.js';
@@ -221,6 +222,8 @@ function pooledAuth(kc: KubeConfig): SecurityAuthentication {
     getName: () => 'pooled',
     applySecurityAuthentication: async (ctx: RequestContext) => {
       await kc.applySecurityAuthentication(ctx);
+      // The transport asks for gzip unless the request says otherwise.
+      if (compressionDisabled(kc)) ctx.setHeaderParam('accept-encoding', 'identity');
       const { key, https } = await tlsIdentity(kc);
       const pool = pools.get(kc);
       if (pool?.key === key) {

@@ -5,6 +5,7 @@ import type { Cluster, Context, User } from '@kubernetes/client-node';
 import { KubeConfig, newClusters, newContexts, newUsers } from './client-node.js';
 import { parse } from 'yaml';
 import { UserError } from '../errors.js';
+import { withCompressionField } from './compression.js';
 import { ContextKubeConfig } from './context-config.js';
 import type { ExecConfig, KubeUser } from './credentials.js';
 import { inClusterConfig } from './in-cluster.js';
@@ -63,8 +64,9 @@ export function loadKubeconfig(src: KubeconfigSource = {}): LoadedKubeconfig {
     const read = readKubeconfigFile(file, file === src.kubeconfig || path.resolve(src.kubeconfig ?? '') === file);
     if (!read) continue;
     const { kc, doc } = read;
-    for (const c of kc.getClusters()) if (!clusters.has(c.name)) clusters.set(c.name, c);
-    const raw = rawUsers(doc);
+    const rawCluster = rawEntries(doc, 'clusters', 'cluster');
+    for (const c of kc.getClusters()) if (!clusters.has(c.name)) clusters.set(c.name, withCompressionField(c, rawCluster.get(c.name)));
+    const raw = rawEntries(doc, 'users', 'user');
     for (const u of kc.getUsers()) if (!users.has(u.name)) users.set(u.name, withKubectlFields(u, raw.get(u.name), path.dirname(file)));
     for (const c of kc.getContexts()) if (!contexts.has(c.name)) contexts.set(c.name, c);
     if (!currentContext && kc.getCurrentContext()) currentContext = kc.getCurrentContext();
@@ -132,12 +134,20 @@ function readKubeconfigFile(file: string, explicit: boolean): { kc: KubeConfig; 
   return { kc, doc: d };
 }
 
-/** The `user` entries of a kubeconfig document as written, by name (what client-node leaves out is read from them). */
-function rawUsers(doc: Record<string, unknown>): Map<string, Record<string, unknown>> {
+/**
+ * The `user` (or `cluster`) entries of a kubeconfig document as written, by name: what
+ * client-node leaves out is read from them.
+ */
+function rawEntries(
+  doc: Record<string, unknown>,
+  list: 'users' | 'clusters',
+  field: 'user' | 'cluster',
+): Map<string, Record<string, unknown>> {
   const out = new Map<string, Record<string, unknown>>();
-  const users = Array.isArray(doc.users) ? (doc.users as { name?: unknown; user?: unknown }[]) : [];
-  for (const u of users) {
-    if (typeof u?.name === 'string' && u.user && typeof u.user === 'object') out.set(u.name, u.user as Record<string, unknown>);
+  const entries = Array.isArray(doc[list]) ? (doc[list] as Record<string, unknown>[]) : [];
+  for (const e of entries) {
+    const value = e?.[field];
+    if (typeof e?.name === 'string' && value && typeof value === 'object') out.set(e.name, value as Record<string, unknown>);
   }
   return out;
 }
