@@ -8,9 +8,9 @@
 import { subscribe } from 'node:diagnostics_channel';
 import v8 from 'node:v8';
 import vm from 'node:vm';
+import { loadScreens } from '../commands/dashboard.js';
 import { startStatusFeed } from '../feeds/status-feed.js';
 import { loadKubeconfig, selectContexts } from '../kube/kubeconfig.js';
-import { renderApp } from '../screens/render.js';
 import { createFleetStore } from '../store/fleet-store.js';
 import { IdleStdin, tableCell, VirtualTerminal } from './vterm.js';
 
@@ -62,29 +62,34 @@ function gcFunction(): () => void {
   return vm.runInNewContext('gc') as () => void;
 }
 
+/** The initial node and pod lists as the HTTP client sees them: how many, and when the last was read. */
+function listTimes(): { requests: number; lastDone: number } {
+  const seen = { requests: 0, lastDone: 0 };
+  subscribe('undici:request:trailers', (msg) => {
+    const req = (msg as { request?: { path?: string; method?: string } }).request;
+    const p = req?.path ?? '';
+    if (req?.method === 'GET' && /^\/api\/v1\/(nodes|pods)(\?|$)/.test(p) && !/[?&]watch=(true|1)/.test(p)) {
+      seen.requests++;
+      seen.lastDone = performance.now();
+    }
+  });
+  return seen;
+}
+
 async function main(): Promise<ScaleResult> {
   const startMs = performance.now();
   const rssAtStart = process.memoryUsage().rss;
   const kubeconfig = arg('--kubeconfig');
   const context = arg('--context');
 
-  // The initial lists as the HTTP client sees them: when each response has been read.
-  let listRequests = 0;
-  let lastListDone = 0;
-  subscribe('undici:request:trailers', (msg) => {
-    const req = (msg as { request?: { path?: string; method?: string } }).request;
-    const p = req?.path ?? '';
-    if (req?.method === 'GET' && /^\/api\/v1\/(nodes|pods)(\?|$)/.test(p) && !/[?&]watch=(true|1)/.test(p)) {
-      listRequests++;
-      lastListDone = performance.now();
-    }
-  });
-
+  const lists = listTimes();
   const { config } = loadKubeconfig({ kubeconfig });
   const contexts = selectContexts(config, [context]);
   const vt = new VirtualTerminal(160, 40);
   const store = createFleetStore(contexts);
   const fleet = startStatusFeed(config, contexts, { store });
+  // The screens load as the dashboard loads them: after the first requests are on the wire.
+  const { renderApp } = await loadScreens();
   const app = renderApp(
     { store, ui: { readOnly: true, ascii: false, color: true }, kubeconfigFiles: [kubeconfig], onQuit: () => {} },
     { stdout: vt as unknown as NodeJS.WritableStream, stdin: new IdleStdin() as unknown as NodeJS.ReadableStream },
@@ -100,7 +105,7 @@ async function main(): Promise<ScaleResult> {
       const c = store.getState().contexts[context];
       if (!c?.nodes.synced || !c.pods.synced) return;
       storeMs = performance.now();
-      listsReceivedMs = lastListDone;
+      listsReceivedMs = lists.lastDone;
       nodes = Object.keys(c.nodes.items).length;
       pods = c.pods.total;
       clearTimeout(timer);
@@ -130,7 +135,7 @@ async function main(): Promise<ScaleResult> {
     nodes,
     pods,
     podsOnScreen: hasPods(),
-    listRequests,
+    listRequests: lists.requests,
     rssAfterFrame: mem.rss,
     heapAfterFrame: mem.heapUsed,
     maxRss: 0,

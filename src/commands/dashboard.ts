@@ -2,36 +2,54 @@ import { fleetFilePath } from '../config/fleet-config.js';
 import { createFeeds } from '../feeds/feeds.js';
 import { setPluginTerminal } from '../kube/credentials.js';
 import { loadKubeconfig } from '../kube/kubeconfig.js';
-import { sandboxUp } from '../sandbox/commands.js';
+import { requestsOnTheWire } from '../kube/on-the-wire.js';
 import { sandboxDir } from '../sandbox/state.js';
 import type { InstallerDeps } from '../screens/install/wizard.js';
-import { renderApp } from '../screens/render.js';
 import { createFleetStore } from '../store/fleet-store.js';
 import { asciiOnly, colorEnabled, type GlobalOptions } from '../session/options.js';
 import { openSession } from '../session/session.js';
 import { onStop } from '../session/signals.js';
-import { upWithInterrupt } from './sandbox.js';
-import { runStatus } from './status.js';
 
 /** Plain mode when there is no terminal to draw on, in CI, or when -o was given. */
 export function interactive(opts: GlobalOptions, env: NodeJS.ProcessEnv = process.env): boolean {
   return !!process.stdout.isTTY && !!process.stdin.isTTY && !env.CI && opts.output === undefined;
 }
 
+/** How long the screens wait for the first requests to have their connections (a slow server: not longer). */
+const FIRST_REQUESTS_BOUND_MS = 300;
+
+/**
+ * The screens' module, loaded once the contexts' first requests have their connections: its
+ * evaluation holds the event loop, which their TLS handshakes need.
+ */
+export async function loadScreens(): Promise<typeof import('../screens/render.js')> {
+  await requestsOnTheWire(FIRST_REQUESTS_BOUND_MS);
+  return import('../screens/render.js');
+}
+
 /**
  * `fleetdeck`: the dashboard (or, without a terminal, the status report once). The session, the
  * store, the feeds holder that fills it and answers the screens' actions, then the screens.
+ *
+ * Only what the contexts' first requests need is loaded before they are sent; the screens (ink,
+ * react, the layout engine) load and draw their first frame while the servers assemble their
+ * lists. At 50,000 pods an API server takes most of a second to answer: the screens' start
+ * costs nothing then (`npm run bench -- --clusters`, figure 4).
  */
 export async function runDashboard(opts: GlobalOptions): Promise<number> {
   // The sandbox fleet is for when no cluster is given: --kubeconfig, --context or
   // --hosting-context win. It has no fleet file of its own.
   const sandboxMode = !!opts.sandbox && !opts.kubeconfig && !opts.context?.length && !opts.hostingContext;
   if (sandboxMode) {
+    const { upWithInterrupt } = await import('./sandbox.js');
     const state = await upWithInterrupt(sandboxDir(), 2, 6, (l) => process.stderr.write(`sandbox: ${l}\n`));
     opts = { ...opts, kubeconfig: state.kubeconfig };
   }
   const session = openSession(opts, { useFleetFile: !sandboxMode });
-  if (!interactive(opts)) return runStatus(opts, session);
+  if (!interactive(opts)) {
+    const { runStatus } = await import('./status.js');
+    return runStatus(opts, session);
+  }
 
   // The screens draw on the terminal and read its keys: an exec plugin never gets it here.
   setPluginTerminal(() => false, 'the dashboard keeps the terminal');
@@ -40,6 +58,7 @@ export async function runDashboard(opts: GlobalOptions): Promise<number> {
     ...(opts.logLines !== undefined ? { logLines: opts.logLines } : {}),
     // The sandbox started from the empty screen: its kubeconfig, the contexts --context picks (it has no fleet file).
     sandbox: async (progress, signal) => {
+      const { sandboxUp } = await import('../sandbox/commands.js');
       const state = await sandboxUp({ dir: sandboxDir(), workloads: 2, nodes: 6, progress, signal });
       return { session: openSession({ ...opts, kubeconfig: state.kubeconfig }, { useFleetFile: false }), kubeconfig: state.kubeconfig };
     },
@@ -52,6 +71,7 @@ export async function runDashboard(opts: GlobalOptions): Promise<number> {
     // An install or uninstall in another terminal: the dashboard follows the fleet file it wrote.
     ...(sandboxMode ? {} : { fleetFile: fleetFilePath() }),
   });
+  const { renderApp } = await loadScreens();
   const app = renderApp({
     store,
     ui: { readOnly: !!opts.readOnly, ascii: asciiOnly(opts), color: colorEnabled(opts) },

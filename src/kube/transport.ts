@@ -15,6 +15,7 @@ import type { HttpLibrary, RequestContext } from '@kubernetes/client-node';
 import { ResponseContext, wrapHttpLibrary } from './client-node.js';
 import type { Dispatcher } from 'undici';
 import { formatDuration } from '../duration.js';
+import { connecting } from './on-the-wire.js';
 import { tlsPending } from './pool.js';
 import { requestTimeout } from './request-timeout.js';
 
@@ -208,9 +209,15 @@ async function send(ctx: RequestContext): Promise<ResponseContext> {
   const d = deadlinesFor(method, url, callerDeadlines.get(ctx));
   const ours = new AbortController();
   const timers = deadlineTimers(d, dispatcher, (err) => ours.abort(err));
+  // Counted until it has a connection or fails (on-the-wire.ts).
+  const connected = connecting();
+  const onPhase = (phase: Phase) => {
+    connected();
+    timers.onPhase(phase);
+  };
   const caller = ctx.getSignal();
   const signal = caller ? AbortSignal.any([ours.signal, caller]) : ours.signal;
-  const tracked = dispatcher.compose((dispatch) => (opts, handler) => dispatch(opts, new PhaseHandler(handler, timers.onPhase)));
+  const tracked = dispatcher.compose((dispatch) => (opts, handler) => dispatch(opts, new PhaseHandler(handler, onPhase)));
   const requestHeaders = { 'accept-encoding': 'gzip', ...ctx.getHeaders() };
   let res: Dispatcher.ResponseData;
   try {
@@ -226,6 +233,7 @@ async function send(ctx: RequestContext): Promise<ResponseContext> {
     });
     res = await Promise.race([request, abortion(signal)]);
   } catch (err) {
+    connected();
     timers.clear();
     throw err;
   }
