@@ -1,0 +1,64 @@
+import fs from 'node:fs';
+import http2 from 'node:http2';
+import type net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeJsonClient } from '../../src/kube/client.js';
+import { configForContext, loadKubeconfig } from '../../src/kube/kubeconfig.js';
+import { createAuthority, issueCertificate } from '../../src/kube/pki.js';
+
+/**
+ * The HTTP/2 flow-control windows fleetdeck announces: what a server may send before it must wait
+ * for the client (as the server sees them).
+ */
+describe('connection pool: HTTP/2 windows', () => {
+  let server: http2.Http2SecureServer;
+  let file = '';
+  const sessions: http2.ServerHttp2Session[] = [];
+
+  beforeAll(async () => {
+    const ca = await createAuthority('pool-ca', 1);
+    const leaf = await issueCertificate(ca, { commonName: 'api', hosts: ['127.0.0.1'], usage: 'server', days: 1 });
+    server = http2.createSecureServer({ cert: leaf.certPem, key: leaf.keyPem });
+    server.on('session', (s) => sessions.push(s));
+    server.on('stream', (stream) => {
+      stream.respond({ ':status': 200, 'content-type': 'application/json' });
+      stream.end('{"major":"1","minor":"33","gitVersion":"v1.33.0"}');
+    });
+    const port = await new Promise<number>((resolve) =>
+      server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)),
+    );
+    const caData = Buffer.from(ca.certPem).toString('base64');
+    file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'fd-pool-')), 'config');
+    fs.writeFileSync(
+      file,
+      `apiVersion: v1
+kind: Config
+clusters:
+- name: c
+  cluster: {server: "https://127.0.0.1:${port}", certificate-authority-data: ${caData}}
+users:
+- name: u
+  user: {token: not-a-secret}
+contexts:
+- name: c
+  context: {cluster: c, user: u}
+current-context: c
+`,
+    );
+  });
+  afterAll(async () => {
+    for (const s of sessions) s.destroy();
+    await new Promise((r) => server.close(r));
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  });
+
+  it('4 MiB a stream and 16 MiB a connection, as Go’s HTTP/2 client allows at least', async () => {
+    const { config } = loadKubeconfig({ kubeconfig: file });
+    await makeJsonClient(configForContext(config, 'c')).get('/version');
+    const session = sessions.at(-1)!;
+    expect(session.remoteSettings.initialWindowSize).toBe(4 * 1024 * 1024);
+    expect(session.state.remoteWindowSize).toBeGreaterThanOrEqual(16 * 1024 * 1024 - 1024);
+  });
+});
