@@ -150,17 +150,37 @@ export function problemSeverity(p: PodProblem): number {
   return 0;
 }
 
+/** Worst first, then by namespace and name. */
+function byRank(a: { p: PodProblem; severity: number }, b: { p: PodProblem; severity: number }): number {
+  if (a.severity !== b.severity) return a.severity - b.severity;
+  const x = a.p;
+  const y = b.p;
+  if (x.namespace !== y.namespace) return x.namespace < y.namespace ? -1 : 1;
+  return x.name < y.name ? -1 : x.name > y.name ? 1 : 0;
+}
+
 /**
- * The `limit` worst problems: worst first, then by namespace and name. Each problem's severity is
- * worked out once, not at every comparison (50,000 pending pods: 50,000 times, not 1.6 million).
+ * The `limit` worst problems, in order. Each problem's severity is worked out once, and only the
+ * `limit` best so far are kept sorted: 50,000 pending pods cost 50,000 comparisons with the last
+ * kept, not a sort of all 50,000.
  */
 function worstFirst(problems: Iterable<PodProblem>, limit: number): PodProblem[] {
-  const ranked = Array.from(problems, (p) => ({ p, severity: problemSeverity(p) }));
-  ranked.sort(
-    ({ p: a, severity: x }, { p: b, severity: y }) =>
-      x - y || (a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : 0) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
-  );
-  return ranked.slice(0, limit).map((r) => r.p);
+  const kept: { p: PodProblem; severity: number }[] = [];
+  if (limit <= 0) return [];
+  for (const p of problems) {
+    const r = { p, severity: problemSeverity(p) };
+    if (kept.length === limit && byRank(r, kept[limit - 1]!) >= 0) continue;
+    let lo = 0;
+    let hi = kept.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (byRank(kept[mid]!, r) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    kept.splice(lo, 0, r);
+    if (kept.length > limit) kept.pop();
+  }
+  return kept.map((r) => r.p);
 }
 
 function sameProblem(a: PodProblem | undefined, b: PodProblem | undefined): boolean {

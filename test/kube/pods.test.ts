@@ -1,7 +1,7 @@
 import { ApiException, type V1ContainerStatus, type V1Pod, type V1PodCondition } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { listPaged } from '../../src/kube/list.js';
-import { PROBLEM_LIMIT, PodTracker, podState, problemSeverity, slimPod } from '../../src/kube/pods.js';
+import { PROBLEM_LIMIT, PodTracker, podState, problemSeverity, slimPod, type PodProblem } from '../../src/kube/pods.js';
 
 const created = new Date('2024-05-01T10:00:00Z');
 
@@ -365,6 +365,27 @@ describe('PodTracker', () => {
     expect(s.problems).toHaveLength(PROBLEM_LIMIT);
     expect(s.problems[0]?.name).toBe('worst');
     expect(s.problems[1]?.name).toBe('p-0001');
+  });
+
+  it('the capped list is the head of the full order, whatever order the pods arrive in', () => {
+    const kinds = [crash, pending, notReady];
+    const pods: V1Pod[] = [];
+    for (let i = 0; i < 900; i++) pods.push(kinds[i % 3]!(`p-${String(i).padStart(3, '0')}`, `ns-${i % 7}`));
+    // The full order, by a plain sort of every problem.
+    const key = (p: PodProblem) => `${problemSeverity(p)} ${p.namespace} ${p.name}`;
+    const full = pods
+      .map((p) => podState(p).problem!)
+      .sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0))
+      .slice(0, PROBLEM_LIMIT);
+    expect(full).toHaveLength(PROBLEM_LIMIT);
+    // Ascending, descending and a fixed shuffle of the same pods (i → i·7919 mod 900 is a permutation).
+    const shuffled: V1Pod[] = [];
+    for (const [i, p] of pods.entries()) shuffled[(i * 7919) % pods.length] = p;
+    for (const order of [pods, [...pods].reverse(), shuffled]) {
+      const t = new PodTracker();
+      t.reset(order);
+      expect(t.summary().problems).toEqual(full);
+    }
   });
 
   it('pods that need no attention share one record (no per-pod object is kept)', () => {

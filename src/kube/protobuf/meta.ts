@@ -7,10 +7,7 @@ export const len = (field: number) => field * 8 + 2;
 /** A varint field's tag. */
 export const varintTag = (field: number) => field * 8;
 
-/**
- * name, namespace, uid, creation and deletion times (RFC 3339 strings, as JSON has them: toMs
- * reads both) and, when asked, the labels.
- */
+/** name, namespace, uid, creation and deletion times and, when asked, the labels. */
 export function readMeta(r: WireReader, withLabels = false): V1ObjectMeta {
   const m: V1ObjectMeta = {};
   while (!r.done) {
@@ -18,8 +15,8 @@ export function readMeta(r: WireReader, withLabels = false): V1ObjectMeta {
     if (t === len(1)) m.name = r.string();
     else if (t === len(3)) m.namespace = r.shared();
     else if (t === len(5)) m.uid = r.string();
-    else if (t === len(8)) m.creationTimestamp = readTime(r.message()) as unknown as Date;
-    else if (t === len(9)) m.deletionTimestamp = readTime(r.message()) as unknown as Date;
+    else if (t === len(8)) m.creationTimestamp = readTime(r.message());
+    else if (t === len(9)) m.deletionTimestamp = readTime(r.message());
     else if (t === len(11) && withLabels) {
       const [key, value] = entry(r.message());
       m.labels ??= {};

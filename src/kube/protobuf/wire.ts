@@ -104,14 +104,15 @@ export class WireReader {
 }
 
 /**
- * A metav1.Time (seconds, nanos) as RFC 3339 in whole seconds, as the API writes it in JSON.
+ * A metav1.Time (seconds 1, nanos 2) as a Date in whole seconds, as the API writes it in JSON
+ * (the generated models' type; `toMs` reads it as it reads JSON's strings).
  */
-export function readTime(r: WireReader): string {
+export function readTime(r: WireReader): Date {
   let seconds = 0;
-  r.fields((f) => {
-    if (f !== 1) return false;
-    seconds = r.varint();
-    return true;
-  });
-  return `${new Date(seconds * 1000).toISOString().slice(0, 19)}Z`;
+  while (!r.done) {
+    const t = r.varint();
+    if (t === 8) seconds = r.varint();
+    else r.skip(t & 7);
+  }
+  return new Date(seconds * 1000);
 }

@@ -76,7 +76,7 @@ describe('decodeNode', () => {
       metadata: {
         name: 'worker-1',
         uid: 'uid-9',
-        creationTimestamp: '2026-11-20T08:00:00Z' as unknown as Date,
+        creationTimestamp: new Date('2026-11-20T08:00:00Z'),
         labels: { 'node-role.kubernetes.io/worker': '', 'topology.kubernetes.io/zone': 'eu-1a' },
       },
       spec: { unschedulable: true },

@@ -1,8 +1,8 @@
-import { CoreV1Api, type V1Pod } from '@kubernetes/client-node';
+import { CoreV1Api, type V1ObjectMeta, type V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { makeClient, makeJsonClient } from '../../../src/kube/client.js';
 import { configForContext, loadKubeconfig } from '../../../src/kube/kubeconfig.js';
-import { listJsonPaged, listProtoPaged } from '../../../src/kube/list.js';
+import { listJsonPaged, listProtoPaged, toMs } from '../../../src/kube/list.js';
 import { podEntry, podState, slimPod } from '../../../src/kube/pods.js';
 import { decodePodEntry } from '../../../src/kube/protobuf/pod-entry.js';
 import { decodeSlimPod } from '../../../src/kube/protobuf/pod.js';
@@ -13,6 +13,10 @@ import { createNamespace } from '../../helpers/namespace.js';
 const kubeconfig = inject('kubeconfig');
 const CONTEXT = 'kind-workload-1';
 const NS = 'protobuf-pods';
+
+/** Metadata with its times as epoch ms. */
+const instants = (m: V1ObjectMeta | undefined) =>
+  m && { ...m, creationTimestamp: toMs(m.creationTimestamp), deletionTimestamp: toMs(m.deletionTimestamp) };
 
 describe('pods listed in protobuf read the same as in JSON (real API server)', () => {
   const kc = configForContext(loadKubeconfig({ kubeconfig }).config, CONTEXT);
@@ -52,7 +56,8 @@ describe('pods listed in protobuf read the same as in JSON (real API server)', (
     for (const [key, pod] of j) {
       const decoded = p.get(key)!;
       expect(podState(decoded), key).toEqual(podState(pod));
-      expect(decoded.metadata, key).toEqual(pod.metadata);
+      // Times: Dates from protobuf (the models' type), RFC 3339 strings in JSON; the same instants.
+      expect(instants(decoded.metadata), key).toEqual(instants(pod.metadata));
       expect(decoded.spec, key).toEqual(pod.spec);
     }
     expect(podState(p.get(`${NS}/p-crashloopbackoff`)!).problem?.reason).toBe('CrashLoopBackOff');

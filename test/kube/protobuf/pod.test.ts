@@ -72,7 +72,7 @@ describe('decodeSlimPod', () => {
     );
     expect(p).toEqual(
       slimPod({
-        metadata: { name: 'web-1', namespace: 'shop', uid: 'uid-1', creationTimestamp: '2026-11-26T10:00:00Z' as unknown as Date },
+        metadata: { name: 'web-1', namespace: 'shop', uid: 'uid-1', creationTimestamp: new Date('2026-11-26T10:00:00Z') },
         spec: { containers: [{ name: 'app' }], nodeName: 'node-1' },
         status: {
           phase: 'Running',
