@@ -1,7 +1,8 @@
 /**
  * Figure 4: memory and first render at scale. A dedicated sandbox cluster gets 5,000 Node
  * objects (created directly, Ready at creation, no kubelet) and 50,000 pause pods bound to them
- * (the scheduler is bypassed; with no kubelet they stay Pending). Then, in a fresh process, the
+ * (the scheduler is bypassed; with no kubelet they stay Pending). Then, in a fresh process (three
+ * in turn: the API server's time to answer varies by a second between runs), the
  * dashboard starts on that context: time from the process's start to the first full frame (the
  * contexts table counting every node and every pod: nothing drawn earlier counts, since a
  * frame with part of the pods shows wrong counts), the RSS after that frame, and on the way the
@@ -80,25 +81,36 @@ function runChild(kubeconfig: string, context: string, script = CHILD): Promise<
   });
 }
 
+/** Fresh processes measured one after another: the frame figure is their median, the RSS figure their highest. */
+const RUNS = 3;
+
 export async function scaleFigure(cluster: ScaleCluster): Promise<void> {
-  progress(`figure 4: starting the dashboard on ${cluster.context} in a fresh process`);
-  const r = await runChild(cluster.sandbox.kubeconfig, cluster.context);
+  const runs: ScaleResult[] = [];
+  for (let i = 1; i <= RUNS; i++) {
+    progress(`figure 4: starting the dashboard on ${cluster.context} in a fresh process (${i}/${RUNS})`);
+    runs.push(await runChild(cluster.sandbox.kubeconfig, cluster.context));
+  }
+  const r = [...runs].sort((a, b) => a.frameMs - b.frameMs)[Math.floor(RUNS / 2)]!;
+  const rss = Math.max(...runs.map((x) => x.rssAfterFrame));
   const label = `${cluster.nodes} nodes / ${cluster.pods} pods on one context`;
   figure(
-    `at scale (${label}): process start → first full frame (${r.nodes} nodes${r.podsOnScreen ? ` and ${r.pods} pods` : ''} counted on screen)`,
-    `${ms(r.frameMs)} (modules loaded at ${ms(r.startMs)}, last list response at ${ms(r.listsReceivedMs)}, in the store at ${ms(r.storeMs)}; ${r.listRequests} list requests)`,
+    `at scale (${label}): process start → first full frame (${r.nodes} nodes${r.podsOnScreen ? ` and ${r.pods} pods` : ''} counted on screen), median of ${RUNS} processes`,
+    `${ms(r.frameMs)} (first modules loaded at ${ms(r.startMs)}, last list response at ${ms(r.listsReceivedMs)}, in the store at ${ms(r.storeMs)}; ${r.listRequests} list requests)`,
     `≤ ${FRAME_TARGET_MS / 1000} s`,
     r.frameMs <= FRAME_TARGET_MS,
   );
   figure(
-    `at scale (${label}): RSS of the dashboard process after the first frame`,
-    mib(r.rssAfterFrame),
+    `at scale (${label}): RSS of the dashboard process after the first frame, highest of ${RUNS}`,
+    mib(rss),
     `≤ ${mib(RSS_TARGET)}`,
-    r.rssAfterFrame <= RSS_TARGET,
+    rss <= RSS_TARGET,
+  );
+  note(
+    `each process: first frame at ${runs.map((x) => ms(x.frameMs)).join(', ')} (last list response at ${runs.map((x) => ms(x.listsReceivedMs)).join(', ')}); RSS ${runs.map((x) => mib(x.rssAfterFrame)).join(', ')}`,
   );
   note(`lists received → first frame: ${ms(r.frameMs - r.listsReceivedMs)} (the old figure; its target was ≤ 3 s)`);
   note(
-    `RSS with the modules loaded (before any request) ${mib(r.rssAtStart)}; after the first frame: V8 heap ${mib(r.heapAfterFrame)} used of ${mib(r.heapTotalAfterFrame)} committed, external ${mib(r.externalAfterFrame)}`,
+    `the median process: RSS with its first modules loaded (before any request) ${mib(r.rssAtStart)}; after the first frame: V8 heap ${mib(r.heapAfterFrame)} used of ${mib(r.heapTotalAfterFrame)} committed, external ${mib(r.externalAfterFrame)}`,
   );
   note(
     `RSS 5 s later ${mib(r.rssAfter5s)}, peak ${mib(r.maxRss)}; after a full GC: heap used ${mib(r.heapUsedAfterGc)}, RSS ${mib(r.rssAfterGc)}`,
@@ -107,7 +119,7 @@ export async function scaleFigure(cluster: ScaleCluster): Promise<void> {
     `the frame showed NODES "${r.nodesCell ?? '?'}"${r.podsOnScreen ? `, PODS "${r.podsCell ?? '?'}"` : ' (no PODS column in this build: pods checked in the store only)'}`,
   );
   note(
-    "process start is the measuring process's own (performance.now() from its time origin); it starts with the V8 flags that fleetdeck's restart gives (src/node-flags.ts), so the restart itself is not in it",
+    "process start is the measuring process's own (performance.now() from its time origin); it starts with the V8 flags that fleetdeck's restart gives (src/node-flags.ts), so the restart itself is not in it; like the dashboard it loads its screens once the first requests are on the wire",
   );
   note(
     'the bench nodes have no kubelet: their pods stay Pending, so every pod is a problem for the tracker (its worst case), and the node lifecycle controller turns the nodes NotReady over time',
