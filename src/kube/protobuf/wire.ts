@@ -3,7 +3,7 @@
  * length-delimited fields (strings, bytes, nested messages) walked without copying. Fields a
  * caller does not ask for are skipped by their length, so a 2 KB Pod costs only the fields read.
  */
-import { intern } from './intern.js';
+import { internBytes } from './intern.js';
 
 export const VARINT = 0;
 export const FIXED64 = 1;
@@ -77,7 +77,8 @@ export class WireReader {
 
   /** A string many objects repeat (a namespace, a phase, a reason): one copy kept for all. */
   shared(): string {
-    return intern(this.string());
+    const [a, b] = this.span();
+    return internBytes(this.buf, a, b);
   }
 
   /** A nested message, read by a reader of its own. */
