@@ -19,7 +19,7 @@ import { registerSandbox } from './program/sandbox.js';
 import { registerStatus } from './program/status.js';
 import { registerStorage } from './program/storage.js';
 import { usageLine } from './program/usage-line.js';
-import { endQuietlyOnClosedPipe, exitWhenFlushed } from './session/exit.js';
+import { endQuietlyOnClosedPipe, exitWhenFlushed, watchTerminal } from './session/exit.js';
 import type { GlobalOptions } from './session/options.js';
 import { installSignals, signalExitCode } from './session/signals.js';
 import { VERSION } from './version.js';
@@ -121,6 +121,7 @@ export async function main(argv: string[]): Promise<number> {
 
 export async function run(): Promise<never> {
   endQuietlyOnClosedPipe();
+  watchTerminal();
   const code = await main(process.argv.slice(2));
   // Whole output first; then keep-alive sockets and timers must not hold the process open.
   return exitWhenFlushed(code);

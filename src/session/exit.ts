@@ -4,6 +4,7 @@
  * So fleetdeck exits once stdout and stderr have handed everything to the OS — and still exits
  * then, though keep-alive sockets and timers of finished requests would hold the process open.
  */
+import fs from 'node:fs';
 import { hangUp, signalExitCode } from './signals.js';
 
 /** The exit code after the reader of stdout went away (`fleetdeck … | head -1`): 128 + SIGPIPE, as other tools end. */
@@ -50,4 +51,27 @@ export function endQuietlyOnClosedPipe(): void {
       throw err;
     });
   }
+}
+
+/** How often a terminal is checked for having gone away while nothing is written to it. */
+const TERMINAL_CHECK_MS = 2000;
+const NOTHING = Buffer.alloc(0);
+
+/**
+ * A terminal that went away is noticed at the next write (EIO), and an idle dashboard, a quiet
+ * `logs -f` or `status --watch` may write nothing for minutes — when the shell outlives its
+ * terminal and sends no SIGHUP, they would run on unseen. So every 2 s a write of no bytes goes
+ * to stdout: a live terminal takes it, a hung-up one fails it with EIO, and the run stops as on
+ * SIGHUP (exit 129). Only when stdout is a terminal; the timer never holds the process open.
+ */
+export function watchTerminal(stream: NodeJS.WriteStream & { fd?: number } = process.stdout): () => void {
+  const fd = stream.fd;
+  if (!stream.isTTY || fd === undefined) return () => {};
+  const timer = setInterval(() => {
+    fs.write(fd, NOTHING, (err) => {
+      if (err?.code === 'EIO') hangUp();
+    });
+  }, TERMINAL_CHECK_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }
