@@ -11,12 +11,13 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { NODE_FLAGS } from '../node-flags.js';
 import { distPath } from '../paths.js';
 import { configForContext, contextInfos, loadKubeconfig } from '../kube/kubeconfig.js';
 import { BENCH_NAMESPACE, core, createNodes, createPods, ensureNamespace } from './populate.js';
 import { childEnv, startSandbox, type BenchSandbox } from './sandbox.js';
-import type { ScaleResult } from './scale-child.js';
+import type { ScaleResult } from './scale-measure.js';
 import { errorLine, figure, mib, ms, note, progress } from './util.js';
 
 export const RSS_TARGET = 150 * 1024 * 1024;
@@ -57,11 +58,16 @@ function runChild(kubeconfig: string, context: string, script = CHILD): Promise<
   return new Promise((resolve, reject) => {
     // With the V8 flags the fleetdeck command starts with (src/node-flags.ts).
     const child = spawn(process.execPath, [...NODE_FLAGS, script, '--kubeconfig', kubeconfig, '--context', context], {
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: ['ignore', 'pipe', 'pipe'],
       env: childEnv(),
     });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    // Its stderr, but for the cursor-show sequence ink writes there on exit (no terminal here).
+    child.stderr.on('data', (d: Buffer) => {
+      const text = stripVTControlCharacters(d.toString());
+      if (text.trim()) process.stderr.write(text);
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), 8 * 60_000);
     child.on('error', (err) => {
       clearTimeout(timer);
