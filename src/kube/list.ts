@@ -181,6 +181,7 @@ export function trackedWatch<T extends { metadata?: { resourceVersion?: string }
     onList: (items) => {
       tracker.reset(items);
       publish();
+      env.sink.soon?.();
     },
     onEvent: (type, item) => {
       env.onActivity?.();

@@ -76,4 +76,8 @@ export class FanOutSink implements ContextSink {
     const shared = typeof value === 'function' ? once(value as () => NonNullable<ContextSlices[K]>) : value;
     for (const n of this.names) this.sink.setSlice(n, key, shared);
   }
+
+  soon(): void {
+    this.sink.soon?.();
+  }
 }

@@ -65,4 +65,9 @@ export interface ContextSink {
   nodesForbidden(ctx: string, message: string): void;
   /** Replace one slice with a summary, or a function computing it once when the sink applies it. */
   setSlice<K extends SliceKey>(ctx: string, key: K, value: NonNullable<ContextSlices[K]> | (() => NonNullable<ContextSlices[K]>)): void;
+  /**
+   * A full list arrived: what is pending is worth showing now, not after the interval that
+   * gathers a burst of watch events (there is no burst to wait for).
+   */
+  soon?(): void;
 }

@@ -140,10 +140,18 @@ export class UpdateBatcher implements ContextSink {
     return e;
   }
 
-  private schedule(): void {
+  private schedule(delayMs = this.intervalMs): void {
     if (this.timer || this.intervalMs < 0) return;
-    this.timer = setTimeout(() => this.flush(), this.intervalMs);
+    this.timer = setTimeout(() => this.flush(), delayMs);
     this.timer.unref?.();
+  }
+
+  /** Applies what is pending at the next turn of the event loop (a full list arrived). */
+  soon(): void {
+    if (this.intervalMs < 0) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.schedule(0);
   }
 
   patchContext(ctx: string, patch: ContextPatch): void {
@@ -175,6 +183,7 @@ export class UpdateBatcher implements ContextSink {
     e.nodesReset = Object.fromEntries(nodes.map((n) => [n.name, n]));
     e.nodes = undefined;
     e.nodesMeta = { ...e.nodesMeta, synced: true, forbidden: undefined };
+    this.soon();
   }
 
   /**

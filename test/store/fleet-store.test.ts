@@ -38,6 +38,25 @@ describe('fleet store', () => {
     expect(ctx.latencyMs).toBe(4);
   });
 
+  it('a full list is applied at the next turn, not after the interval that gathers watch events', async () => {
+    const store = createFleetStore([info('a')]);
+    const batch = new UpdateBatcher(store, 1_000_000);
+    const nextTurn = () => new Promise((r) => setTimeout(r, 1));
+    batch.upsertNode('a', node('watched'));
+    await nextTurn();
+    expect(store.getState().contexts.a!.nodes.items.watched).toBeUndefined();
+    batch.resetNodes('a', [node('listed')]);
+    await nextTurn();
+    expect(Object.keys(store.getState().contexts.a!.nodes.items)).toEqual(['listed']);
+    batch.setSlice('a', 'pods', { ...emptyPods(), synced: true, total: 7 });
+    await nextTurn();
+    expect(store.getState().contexts.a!.pods.total).toBe(0);
+    batch.soon();
+    await nextTurn();
+    expect(store.getState().contexts.a!.pods.total).toBe(7);
+    batch.dispose();
+  });
+
   it('a node heartbeat that changes nothing shown causes no store update (no render)', () => {
     const store = createFleetStore([info('a')]);
     const batch = new UpdateBatcher(store, -1);
