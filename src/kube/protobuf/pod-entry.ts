@@ -16,8 +16,15 @@ const SUCCEEDED = bytes('Succeeded');
 const READY = bytes('Ready');
 const TRUE = bytes('True');
 
-/** Whether `buf[a, b)` holds exactly `word` (Buffer's own comparison, no copy). */
-const equals = (buf: Buffer, [a, b]: [number, number], word: Buffer): boolean => word.compare(buf, a, b) === 0;
+/**
+ * Whether `buf[a, b)` holds exactly `word`, byte by byte. Not `Buffer.compare`: for words this
+ * short its call into C++ costs about 130 ns, the loop about 15 ns, and a pod is ten comparisons.
+ */
+function equals(buf: Buffer, [a, b]: [number, number], word: Buffer): boolean {
+  if (b - a !== word.length) return false;
+  for (let i = 0; i < word.length; i++) if (buf[a + i] !== word[i]) return false;
+  return true;
+}
 
 export function decodePodEntry(buf: Buffer, start = 0, end = buf.length): PodEntry {
   return quickEntry(buf, start, end) ?? podEntry(decodeSlimPod(buf, start, end));
