@@ -8,29 +8,7 @@ import { makeJsonClient } from '../../src/kube/client.js';
 import { configForContext, loadKubeconfig } from '../../src/kube/kubeconfig.js';
 import { requestsOnTheWire } from '../../src/kube/on-the-wire.js';
 import { createAuthority, issueCertificate } from '../../src/kube/pki.js';
-
-/** A kubeconfig of one context `c` for `server`. */
-function kubeconfigFile(dir: string, server: string, caPem: string): string {
-  const file = path.join(dir, `config-${server.replace(/\W/g, '')}`);
-  const caData = Buffer.from(caPem).toString('base64');
-  fs.writeFileSync(
-    file,
-    `apiVersion: v1
-kind: Config
-clusters:
-- name: c
-  cluster: {server: "${server}", certificate-authority-data: ${caData}}
-users:
-- name: u
-  user: {token: not-a-secret}
-contexts:
-- name: c
-  context: {cluster: c, user: u}
-current-context: c
-`,
-  );
-  return file;
-}
+import { oneContextKubeconfig } from '../helpers/one-context-kubeconfig.js';
 
 const clientOf = (file: string) => makeJsonClient(configForContext(loadKubeconfig({ kubeconfig: file }).config, 'c'), 60_000);
 
@@ -75,13 +53,13 @@ describe('requests on the wire (what the dashboard waits for before loading its 
   });
 
   it('a request to a server that answers: once it has its connection', async () => {
-    const answer = clientOf(kubeconfigFile(dir, apiUrl, caPem)).get('/version');
+    const answer = clientOf(oneContextKubeconfig(dir, apiUrl, caPem)).get('/version');
     await requestsOnTheWire(60_000);
     expect(await answer).toMatchObject({ gitVersion: 'v1.33.0' });
   });
 
   it('waits while a request has no connection (its TLS handshake unanswered), and lets go when it fails', async () => {
-    const answer = clientOf(kubeconfigFile(dir, silentUrl, caPem))
+    const answer = clientOf(oneContextKubeconfig(dir, silentUrl, caPem))
       .get('/version')
       .then(
         () => 'answered',
@@ -99,7 +77,7 @@ describe('requests on the wire (what the dashboard waits for before loading its 
 
   it('a server slow to accept: no longer than the bound', async () => {
     let settled = false;
-    const answer = clientOf(kubeconfigFile(dir, silentUrl, caPem))
+    const answer = clientOf(oneContextKubeconfig(dir, silentUrl, caPem))
       .get('/version')
       .then(
         () => 'answered',

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeJsonClient } from '../../src/kube/client.js';
 import { configForContext, loadKubeconfig } from '../../src/kube/kubeconfig.js';
 import { createAuthority, issueCertificate } from '../../src/kube/pki.js';
+import { oneContextKubeconfig } from '../helpers/one-context-kubeconfig.js';
 
 /**
  * The HTTP/2 flow-control windows fleetdeck announces: what a server may send before it must wait
@@ -29,24 +30,7 @@ describe('connection pool: HTTP/2 windows', () => {
     const port = await new Promise<number>((resolve) =>
       server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)),
     );
-    const caData = Buffer.from(ca.certPem).toString('base64');
-    file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'fd-pool-')), 'config');
-    fs.writeFileSync(
-      file,
-      `apiVersion: v1
-kind: Config
-clusters:
-- name: c
-  cluster: {server: "https://127.0.0.1:${port}", certificate-authority-data: ${caData}}
-users:
-- name: u
-  user: {token: not-a-secret}
-contexts:
-- name: c
-  context: {cluster: c, user: u}
-current-context: c
-`,
-    );
+    file = oneContextKubeconfig(fs.mkdtempSync(path.join(os.tmpdir(), 'fd-pool-')), `https://127.0.0.1:${port}`, ca.certPem);
   });
   afterAll(async () => {
     for (const s of sessions) s.destroy();
