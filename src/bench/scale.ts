@@ -18,7 +18,7 @@ import { configForContext, contextInfos, loadKubeconfig } from '../kube/kubeconf
 import { BENCH_NAMESPACE, core, createNodes, createPods, ensureNamespace } from './populate.js';
 import { childEnv, startSandbox, type BenchSandbox } from './sandbox.js';
 import type { ScaleResult } from './scale-measure.js';
-import { errorLine, figure, mib, ms, note, progress } from './util.js';
+import { errorLine, figure, median, mib, ms, note, progress } from './util.js';
 
 export const RSS_TARGET = 150 * 1024 * 1024;
 export const FRAME_TARGET_MS = 2000;
@@ -96,7 +96,9 @@ export async function scaleFigure(cluster: ScaleCluster): Promise<void> {
     progress(`figure 4: starting the dashboard on ${cluster.context} in a fresh process (${i}/${RUNS})`);
     runs.push(await runChild(cluster.sandbox.kubeconfig, cluster.context));
   }
-  const r = [...runs].sort((a, b) => a.frameMs - b.frameMs)[Math.floor(RUNS / 2)]!;
+  // RUNS is odd: the median is one of the runs, whose details are printed.
+  const frame = median(runs.map((x) => x.frameMs));
+  const r = runs.find((x) => x.frameMs === frame)!;
   const rss = Math.max(...runs.map((x) => x.rssAfterFrame));
   const label = `${cluster.nodes} nodes / ${cluster.pods} pods on one context`;
   figure(
