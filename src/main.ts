@@ -1,7 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { UsageError, UserError } from './errors.js';
-import { setReadOnly } from './kube/gate.js';
-import { setRequestTimeout } from './kube/request-timeout.js';
+import { setReadOnly } from './kube/transport/gate.js';
+import { setRequestTimeout } from './kube/transport/request-timeout.js';
 import { registerApprove } from './program/approve.js';
 import { registerCompletion } from './program/completion.js';
 import { registerGet } from './program/get.js';

@@ -3,7 +3,7 @@
  * the file (0600, recorded as the last backup of this machine). Reads only from the cluster.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { ApiResource } from '../kube/api-resources.js';
+import type { ApiResource } from '../kube/api/api-resources.js';
 import type { StepRunner } from '../install/runner.js';
 import { type BackupResult, discoverBackedUp, readBackedUp } from './backup.js';
 import type { BackupChoice } from './clean.js';

@@ -4,7 +4,7 @@
  * kind. Reads only: nothing in the cluster changes.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { type ApiObject, type ApiResource, listableResources, listObjects } from '../kube/api-resources.js';
+import { type ApiObject, type ApiResource, listableResources, listObjects } from '../kube/api/api-resources.js';
 import { type BackupChoice, judge } from './clean.js';
 import { restoreOrder } from './order.js';
 import { backedUp } from './select.js';

@@ -2,7 +2,7 @@
  * What of an object a backup keeps: objects an operator created, without what the server
  * generates. Pure functions: an object in, the cleaned object or the reason it is skipped out.
  */
-import type { ApiObject } from '../kube/api-resources.js';
+import type { ApiObject } from '../kube/api/api-resources.js';
 
 /** Namespaces the control plane makes for itself: their objects are its own. */
 export const BUILT_IN_NAMESPACES: ReadonlySet<string> = new Set(['default', 'kube-system', 'kube-public', 'kube-node-lease']);

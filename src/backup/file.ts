@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments, stringify, YAMLParseError } from 'yaml';
 import { UsageError } from '../errors.js';
-import type { ApiObject } from '../kube/api-resources.js';
+import type { ApiObject } from '../kube/api/api-resources.js';
 
 export interface FileHeader {
   context: string;

@@ -3,7 +3,7 @@
  * then what workloads refer to (ServiceAccounts, RBAC, ConfigMaps, Secrets), then the other
  * standard kinds, and custom resources last, once their CRD is Established.
  */
-import type { ApiObject } from '../kube/api-resources.js';
+import type { ApiObject } from '../kube/api/api-resources.js';
 import { groupOf, isCustomGroup } from './select.js';
 
 export type Phase = 'crds' | 'namespaces' | 'config' | 'workloads' | 'custom';

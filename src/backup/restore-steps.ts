@@ -4,7 +4,7 @@
  * Established), verify (a second plan changes nothing). Only what changes is written.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { ApiObject } from '../kube/api-resources.js';
+import type { ApiObject } from '../kube/api/api-resources.js';
 import { StepError, type RowControl, type StepRunner } from '../install/runner.js';
 import { readBackupFile } from './file.js';
 import type { Phase } from './order.js';

@@ -7,10 +7,10 @@
  * A Cluster that exists is left to its agent (keptByItsAgent).
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { ApiObject } from '../kube/api-resources.js';
-import { Applier, type ApplyAction, type Manifest, objectRef, type PlannedAction } from '../kube/apply.js';
-import { describeError } from '../kube/client.js';
-import { waitEstablished } from '../kube/crds.js';
+import type { ApiObject } from '../kube/api/api-resources.js';
+import { Applier, type ApplyAction, type Manifest, objectRef, type PlannedAction } from '../kube/api/apply.js';
+import { describeError } from '../kube/transport/client.js';
+import { waitEstablished } from '../kube/api/crds.js';
 import { PHASES, type Phase, phaseOf, restoreOrder } from './order.js';
 
 export interface PlannedObject {

@@ -4,7 +4,7 @@
  * else a server lists (Events, Endpoints, EndpointSlices, Leases, nodes, flow control…) is the
  * server's own bookkeeping or nothing Nova schedules.
  */
-import type { ApiResource } from '../kube/api-resources.js';
+import type { ApiResource } from '../kube/api/api-resources.js';
 
 /** `group/resource` of the standard kinds Nova supports ('' is the core group). */
 export const SUPPORTED_RESOURCES: ReadonlySet<string> = new Set([

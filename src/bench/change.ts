@@ -7,7 +7,7 @@
  */
 import { Watch, type CoreV1Api, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
 import type { StatusFeed } from '../feeds/status-feed.js';
-import { configForContext } from '../kube/kubeconfig.js';
+import { configForContext } from '../kube/config/kubeconfig.js';
 import { renderApp } from '../screens/render.js';
 import { BENCH_NAMESPACE, core, ensureNamespace, keepNodesAlive, pausePod, staticNode } from './populate.js';
 import { type ChangeBench, measureChanges, NODE, POD, pods, setReady, type Warm, warmUp } from './change-measure.js';

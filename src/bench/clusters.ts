@@ -21,7 +21,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { startStatusFeed, type StatusFeed } from '../feeds/status-feed.js';
-import { configForContext, contextInfos, loadKubeconfig } from '../kube/kubeconfig.js';
+import { configForContext, contextInfos, loadKubeconfig } from '../kube/config/kubeconfig.js';
 import { changeFigure } from './change.js';
 import { idleFigure } from './idle.js';
 import { logsFollowFigure } from './logs-follow.js';

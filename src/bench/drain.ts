@@ -9,10 +9,10 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { AppsV1Api, CoreV1Api, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
-import { makeClient, statusCode } from '../kube/client.js';
-import { configForContext, loadKubeconfig } from '../kube/kubeconfig.js';
-import { waitFor } from '../kube/wait.js';
-import { uncordon } from '../kube/nodes.js';
+import { makeClient, statusCode } from '../kube/transport/client.js';
+import { configForContext, loadKubeconfig } from '../kube/config/kubeconfig.js';
+import { waitFor } from '../kube/watch/wait.js';
+import { uncordon } from '../kube/nodes/nodes.js';
 import { REPLACE_WHEN_DRAINED_ANNOTATION } from '../sandbox/sim/replacer.js';
 import { KUBECTL } from './oneshot.js';
 import { CLI, childEnv } from './sandbox.js';

@@ -9,7 +9,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { contextInfos, loadKubeconfig } from '../kube/kubeconfig.js';
+import { contextInfos, loadKubeconfig } from '../kube/config/kubeconfig.js';
 import { CLI, childEnv } from './sandbox.js';
 import { fleetKubeconfig } from './fleet-kubeconfig.js';
 import { figure, mib, ms, note, progress, sleep, waitFor } from './util.js';

@@ -12,10 +12,10 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { startStatusFeed, type StatusFeed } from '../feeds/status-feed.js';
-import { configForContext } from '../kube/kubeconfig.js';
+import { configForContext } from '../kube/config/kubeconfig.js';
 import type { FleetState } from '../store/fleet-store.js';
 import { statusRow } from '../store/selectors.js';
-import type { ContextInfo } from '../kube/kubeconfig.js';
+import type { ContextInfo } from '../kube/config/kubeconfig.js';
 import { addInto, describeCounts, difference, fetchMetrics, listedResource, listRequestsByResource, sum } from './metrics.js';
 import { figure, note, progress, sleep, waitFor } from './util.js';
 

@@ -14,8 +14,8 @@
  *  - with FLEETDECK_BENCH_KUBECONFIG (existing clusters): `fleetdeck status -o json` against
  *    the raw floor and kubectl's node and pod lists for every context, and the ratio.
  */
-import { contextInfos, loadKubeconfig } from '../kube/kubeconfig.js';
-import { summarizeNode } from '../kube/nodes.js';
+import { contextInfos, loadKubeconfig } from '../kube/config/kubeconfig.js';
+import { summarizeNode } from '../kube/nodes/nodes.js';
 import { UpdateBatcher, createFleetStore } from '../store/fleet-store.js';
 import { benchCertSet } from './certs.js';
 import { benchPodTracker } from './pods-memory.js';

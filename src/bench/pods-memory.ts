@@ -6,7 +6,7 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import type { V1Pod } from '@kubernetes/client-node';
-import { PodTracker, slimPod } from '../kube/pods.js';
+import { PodTracker, slimPod } from '../kube/pods/pods.js';
 
 function gcFunction(): () => void {
   if (global.gc) return global.gc;

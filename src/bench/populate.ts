@@ -9,7 +9,7 @@ import {
   type V1Node,
   type V1Pod,
 } from '@kubernetes/client-node';
-import { makeClient, statusCode } from '../kube/client.js';
+import { makeClient, statusCode } from '../kube/transport/client.js';
 import { progress, runPool, sleep, waitFor } from './util.js';
 
 export const BENCH_NAMESPACE = 'fleetdeck-bench';

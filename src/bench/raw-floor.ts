@@ -1,6 +1,6 @@
 /**
  * The raw-transfer floor of a one-shot status: for every context, the same list GETs that
- * `fleetdeck status` makes (src/kube/monitor.ts nodes, src/kube/pods.ts pods, src/kube/events.ts
+ * `fleetdeck status` makes (src/kube/fleet/monitor.ts nodes, src/kube/pods/pods.ts pods, src/kube/events/events.ts
  * Warning events; each from the watch cache, `resourceVersion=0`, see listJsonPaged), fetched by
  * one `curl` with `--parallel` (every transfer started at once, gzip accepted as fleetdeck
  * accepts it, the bodies thrown away) with each context's own CA, client certificate and key or
@@ -11,8 +11,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { configForContext, loadKubeconfig } from '../kube/kubeconfig.js';
-import { LIST_PAGE_SIZE } from '../kube/list.js';
+import { configForContext, loadKubeconfig } from '../kube/config/kubeconfig.js';
+import { LIST_PAGE_SIZE } from '../kube/watch/list.js';
 
 export const CURL = process.env.FLEETDECK_BENCH_CURL ?? '/usr/bin/curl';
 

@@ -8,7 +8,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { loadScreens } from '../commands/dashboard.js';
 import { startStatusFeed } from '../feeds/status-feed.js';
-import { loadKubeconfig, selectContexts } from '../kube/kubeconfig.js';
+import { loadKubeconfig, selectContexts } from '../kube/config/kubeconfig.js';
 import { createFleetStore } from '../store/fleet-store.js';
 import { IdleStdin, tableCell, VirtualTerminal } from './vterm.js';
 

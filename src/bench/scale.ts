@@ -14,7 +14,7 @@ import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { NODE_FLAGS } from '../node-flags.js';
 import { distPath } from '../paths.js';
-import { configForContext, contextInfos, loadKubeconfig } from '../kube/kubeconfig.js';
+import { configForContext, contextInfos, loadKubeconfig } from '../kube/config/kubeconfig.js';
 import { BENCH_NAMESPACE, core, createNodes, createPods, ensureNamespace } from './populate.js';
 import { childEnv, startSandbox, type BenchSandbox } from './sandbox.js';
 import type { ScaleResult } from './scale-measure.js';

@@ -1,8 +1,8 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { UsageError, UserError } from '../errors.js';
-import { describeError } from '../kube/client.js';
-import { decide, listCsrsWithWarnings, watchCsrs, type CsrSummary, type DecideResult, type Decision } from '../kube/csr.js';
-import { assertWritable } from '../kube/gate.js';
+import { describeError } from '../kube/transport/client.js';
+import { decide, listCsrsWithWarnings, watchCsrs, type CsrSummary, type DecideResult, type Decision } from '../kube/csr/index.js';
+import { assertWritable } from '../kube/transport/gate.js';
 import { csrJson, csrLines } from '../report/csr-lines.js';
 import { clock } from '../store/selectors.js';
 import { requireOutput, type GlobalOptions } from '../session/options.js';

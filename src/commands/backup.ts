@@ -9,7 +9,7 @@ import { type BackupResult, runBackup } from '../backup/backup.js';
 import { backupText as fileText, defaultBackupName, writeBackupFile } from '../backup/file.js';
 import { recordLastBackup } from '../backup/last.js';
 import { UsageError, UserError } from '../errors.js';
-import { describeError } from '../kube/client.js';
+import { describeError } from '../kube/transport/client.js';
 import { document } from '../output/format.js';
 import { backupJson, backupText } from '../report/backup.js';
 import { asciiOnly, type GlobalOptions, requireOutput } from '../session/options.js';

@@ -12,7 +12,7 @@ import { rotatePlanLines, selectCas } from '../day2/renew/rotate-ca/plan.js';
 import { readRotation, rotationUnfinished } from '../day2/renew/rotate-ca/record.js';
 import { planRotate, runRotate } from '../day2/renew/rotate-ca/run.js';
 import { StepRunner } from '../install/runner.js';
-import { assertWritable } from '../kube/gate.js';
+import { assertWritable } from '../kube/transport/gate.js';
 import { document } from '../output/format.js';
 import type { OutputFormat } from '../output/formats.js';
 import { asciiOnly, type GlobalOptions, requireOutput } from '../session/options.js';

@@ -6,8 +6,8 @@
 import { DEFAULT_NAMESPACE } from '../config/fleet-config.js';
 import { UsageError, UserError } from '../errors.js';
 import { CERT_SECRET_NAMES, INIT_KUBECONFIG_SECRET } from '../install/certs/specs.js';
-import { readCertSources } from '../kube/cert-sources.js';
-import { contextInfos } from '../kube/kubeconfig.js';
+import { readCertSources } from '../kube/certs/cert-sources.js';
+import { contextInfos } from '../kube/config/kubeconfig.js';
 import { document } from '../output/format.js';
 import { type CertInventory, certInventory, certState } from '../report/certs/inventory.js';
 import { certsJson, certsText } from '../report/certs/table.js';

@@ -1,8 +1,8 @@
 import { fleetFilePath } from '../config/fleet-config.js';
 import { createFeeds } from '../feeds/feeds.js';
-import { setPluginTerminal } from '../kube/credentials.js';
-import { loadKubeconfig } from '../kube/kubeconfig.js';
-import { requestsOnTheWire } from '../kube/on-the-wire.js';
+import { setPluginTerminal } from '../kube/transport/credentials.js';
+import { loadKubeconfig } from '../kube/config/kubeconfig.js';
+import { requestsOnTheWire } from '../kube/transport/on-the-wire.js';
 import { sandboxDir } from '../sandbox/state.js';
 import type { InstallerDeps } from '../screens/install/wizard.js';
 import { createFleetStore } from '../store/fleet-store.js';

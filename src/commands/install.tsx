@@ -11,7 +11,7 @@ import { formatChecklist } from '../checklist/checklist.js';
 import { asciiOnly, requireOutput } from '../session/options.js';
 import { confirm, confirmTyped, interactive } from '../session/prompt.js';
 import { runSignal } from '../session/signals.js';
-import { assertWritable } from '../kube/gate.js';
+import { assertWritable } from '../kube/transport/gate.js';
 import { lineReporter, write } from './install/lines.js';
 import { backupBeforeUninstall, backupPlanLine, uninstallBackupPath, type UninstallBackup } from './install/uninstall-backup.js';
 import { controlPlaneKubeconfigPath, fleetStatusCheck, resolve, type InstallCommandOptions, type Resolved } from './install/resolve.js';

@@ -7,7 +7,7 @@
  */
 import { fleetFilePath } from '../config/fleet-config.js';
 import { UsageError, UserError } from '../errors.js';
-import { parseSelector } from '../kube/selector.js';
+import { parseSelector } from '../kube/api/selector.js';
 import { collectLogs, type LogSink } from '../logs/collect.js';
 import { followLogs, tooManyStreams } from '../logs/follow.js';
 import { formatLine, type FormatOptions } from '../logs/format.js';

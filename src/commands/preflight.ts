@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
 import { formatChecklist } from '../checklist/checklist.js';
-import type { ApiTarget } from '../kube/server-probe.js';
+import type { ApiTarget } from '../kube/api/server-probe.js';
 import { DEFAULT_MIN_CPUS, DEFAULT_MIN_MEMORY_GB, hasFailures, preflightChecks } from '../preflight/checks.js';
 import { gatherFacts } from '../preflight/gather.js';
 import type { CommandRunner } from '../preflight/read-commands.js';

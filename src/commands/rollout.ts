@@ -7,7 +7,7 @@
  */
 import { inClusterDefaults } from '../config/fleet-config.js';
 import { UsageError, UserError } from '../errors.js';
-import { assertWritable } from '../kube/gate.js';
+import { assertWritable } from '../kube/transport/gate.js';
 import { initialState, resolvePlan, type Plan } from '../rollout/plan.js';
 import { listPlanNodes } from '../rollout/nodes.js';
 import { abortRollout, readAbortNodes } from '../rollout/runner/abort.js';

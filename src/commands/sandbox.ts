@@ -1,7 +1,7 @@
 import { UsageError, UserError } from '../errors.js';
-import { describeError } from '../kube/client.js';
-import { annotateNode, listLabeledNodes } from '../kube/nodes.js';
-import { configForContext, loadKubeconfig } from '../kube/kubeconfig.js';
+import { describeError } from '../kube/transport/client.js';
+import { annotateNode, listLabeledNodes } from '../kube/nodes/nodes.js';
+import { configForContext, loadKubeconfig } from '../kube/config/kubeconfig.js';
 import { controlProcess, exportLine, sandboxDown, sandboxStatus, sandboxUp } from '../sandbox/commands.js';
 import type { SandboxStatus } from '../sandbox/health.js';
 import { ensureBinaries } from '../sandbox/binaries.js';

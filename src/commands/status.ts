@@ -4,9 +4,9 @@ import { fleetHealthy, statusChecks, statusJson, statusText } from '../report/st
 import { collectStatus } from '../feeds/status-feed.js';
 import { ChecklistDiff } from '../report/watch-lines.js';
 import { clock } from '../store/selectors.js';
-import { requestTimeout } from '../kube/request-timeout.js';
-import type { ContextInfo } from '../kube/kubeconfig.js';
-import type { FleetConfig } from '../kube/fleet.js';
+import { requestTimeout } from '../kube/transport/request-timeout.js';
+import type { ContextInfo } from '../kube/config/kubeconfig.js';
+import type { FleetConfig } from '../kube/fleet/fleet.js';
 import { asciiOnly, requireOutput, type GlobalOptions } from '../session/options.js';
 import { openSession, type Session } from '../session/session.js';
 import { untilStopped } from '../session/signals.js';

@@ -11,7 +11,7 @@ import { runUpgrade, type UpgradeResult } from '../day2/upgrade/run.js';
 import type { UpgradePlan, UpgradeTargets } from '../day2/upgrade/targets.js';
 import { UsageError } from '../errors.js';
 import { StepRunner } from '../install/runner.js';
-import { assertWritable } from '../kube/gate.js';
+import { assertWritable } from '../kube/transport/gate.js';
 import { document } from '../output/format.js';
 import { asciiOnly, type GlobalOptions, requireOutput } from '../session/options.js';
 import { confirm, interactive } from '../session/prompt.js';

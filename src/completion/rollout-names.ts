@@ -1,6 +1,6 @@
 /** The rollouts recorded in one cluster, by name, for completion: read only, within a deadline, no terminal for credential plugins. */
-import { setPluginTerminal } from '../kube/credentials.js';
-import { setRequestTimeout } from '../kube/request-timeout.js';
+import { setPluginTerminal } from '../kube/transport/credentials.js';
+import { setRequestTimeout } from '../kube/transport/request-timeout.js';
 import { listRollouts } from '../rollout/state.js';
 import { resolveContext } from '../session/session.js';
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { YAMLParseError, parseDocument, stringify } from 'yaml';
 import { UserError } from '../errors.js';
-import type { FleetConfig } from '../kube/fleet.js';
+import type { FleetConfig } from '../kube/fleet/fleet.js';
 
 export const DEFAULT_CONTROL_PLANE_CONTEXT = 'nova';
 export const DEFAULT_NAMESPACE = 'elotl';

@@ -6,7 +6,7 @@ import { readLastBackup, type LastBackup } from '../backup/last.js';
 import path from 'node:path';
 import { DEFAULT_BUNDLE_DIR } from '../install/bundle.js';
 import { readRecord } from '../install/bundle-record.js';
-import { Applier } from '../kube/apply.js';
+import { Applier } from '../kube/api/apply.js';
 import { backupOperation } from './backup.js';
 import type { Day2Operation, Day2Target } from './operation.js';
 import { renewOperation } from './renew/operation.js';

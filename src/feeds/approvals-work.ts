@@ -4,9 +4,9 @@
  * deny (the approval subresource). Loaded (its own chunk) when the panel is first opened.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { describeError } from '../kube/client.js';
-import { decide, watchCsrs } from '../kube/csr.js';
-import { withMissingPermission } from '../kube/forbidden.js';
+import { describeError } from '../kube/transport/client.js';
+import { decide, watchCsrs } from '../kube/csr/index.js';
+import { withMissingPermission } from '../kube/transport/forbidden.js';
 import type { ApprovalsWork } from './approvals.js';
 
 /** `kc(context)` is that context's KubeConfig in the session as it is now. */

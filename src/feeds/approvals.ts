@@ -3,7 +3,7 @@
  * CertificateSigningRequests (with their warnings) into the approvals slice; approve and deny
  * through the approval subresource, their answer as one line.
  */
-import type { CsrSummary } from '../kube/csr.js';
+import type { CsrSummary } from '../kube/csr/index.js';
 import type { ApprovalActions } from '../store/actions.js';
 import {
   approvalsClosed,

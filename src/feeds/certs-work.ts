@@ -5,7 +5,7 @@
  */
 import { DEFAULT_NAMESPACE } from '../config/fleet-config.js';
 import { CERT_SECRET_NAMES, INIT_KUBECONFIG_SECRET } from '../install/certs/specs.js';
-import type { CertSources } from '../kube/cert-sources.js';
+import type { CertSources } from '../kube/certs/cert-sources.js';
 import type { Session } from '../session/session.js';
 import type { CertsWork } from './certs.js';
 
@@ -19,7 +19,7 @@ export interface FleetCertTargets {
 /** Reads every certificate source of `t` (`fleetdeck certs` and the dashboard's view alike); nothing is written. */
 export async function readFleetCerts(session: Pick<Session, 'kc' | 'config'>, t: FleetCertTargets): Promise<CertSources> {
   // Certificate parsing (node-forge) loads with the first read, not with the dashboard.
-  const { readCertSources } = await import('../kube/cert-sources.js');
+  const { readCertSources } = await import('../kube/certs/cert-sources.js');
   const secrets = { controlPlane: CERT_SECRET_NAMES, agentInit: INIT_KUBECONFIG_SECRET };
   return readCertSources(session.kc, session.config, { ...t, secrets });
 }

@@ -4,8 +4,8 @@
  * as soon as the certificate Secrets the status feed watches in the hosting context change (a
  * renewal), into the certs slice. One read at a time; a change during a read reads again after it.
  */
-import type { CertSources } from '../kube/cert-sources.js';
-import type { CertSummary } from '../kube/certs.js';
+import type { CertSources } from '../kube/certs/cert-sources.js';
+import type { CertSummary } from '../kube/certs/certs.js';
 import type { CertsActions } from '../store/actions.js';
 import { certsCleared, certsFailed, certsRead, certsReading, certsShown, type CertsSlice } from '../store/certs.js';
 import { updateSlice, type FleetState, type FleetStore } from '../store/fleet-store.js';

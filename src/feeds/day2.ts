@@ -8,8 +8,8 @@
 import { fleetFilePath } from '../config/fleet-config.js';
 import type { Day2Fleet, Day2Operation, Day2Target } from '../day2/operation.js';
 import type { Day2Registry } from '../day2/registry.js';
-import { assertWritable } from '../kube/gate.js';
-import { contextInfos } from '../kube/kubeconfig.js';
+import { assertWritable } from '../kube/transport/gate.js';
+import { contextInfos } from '../kube/config/kubeconfig.js';
 import type { Session } from '../session/session.js';
 import type { CertsActions, Day2Actions } from '../store/actions.js';
 import { day2Answer, day2Busy, day2Closed, type Day2Entry, day2Facts, day2Opened, day2Stage, type Day2Stage } from '../store/day2.js';

@@ -7,8 +7,8 @@
  * dropped while its container runs on, after a back-off; either way after the last line read
  * (logs/resume.ts), so no line is shown twice.
  */
-import type { LogEntry, PodLogOptions } from '../kube/pod-logs.js';
-import type { LogPod } from '../kube/workloads.js';
+import type { LogEntry, PodLogOptions } from '../kube/pods/pod-logs.js';
+import type { LogPod } from '../kube/pods/workloads.js';
 import { afterEnd, instanceOf, isNewInstance } from '../logs/decide.js';
 import { advance, skipSeen, type ResumePoint } from '../logs/resume.js';
 import { updateSlice, type FleetStore } from '../store/fleet-store.js';

@@ -1,7 +1,7 @@
 /** The log view feed's contract: what it calls (LogsWork, bound to the session in logs-work.ts), its options, what it offers. */
-import type { ObjectEvent } from '../kube/object-events.js';
-import type { LogEntry, PodLogOptions } from '../kube/pod-logs.js';
-import type { LogPod, PodWatchHandlers } from '../kube/workloads.js';
+import type { ObjectEvent } from '../kube/events/object-events.js';
+import type { LogEntry, PodLogOptions } from '../kube/pods/pod-logs.js';
+import type { LogPod, PodWatchHandlers } from '../kube/pods/workloads.js';
 import type { LogActions } from '../store/actions.js';
 
 /** What the feed calls, by context name (logs-work.ts binds it to the session; tests and the bench pass their own). */

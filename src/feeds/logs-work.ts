@@ -1,10 +1,10 @@
 /** The logs feed's work bound to a session's KubeConfigs: pods found and watched, Events listed, logs streamed (src/kube). */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { describeError } from '../kube/client.js';
-import { listObjectEvents } from '../kube/object-events.js';
-import { streamPodLog } from '../kube/pod-logs.js';
-import { parseSelector, selectorMatches } from '../kube/selector.js';
-import { listLogPods, watchLogPods, type LogPod, type PodQuery } from '../kube/workloads.js';
+import { describeError } from '../kube/transport/client.js';
+import { listObjectEvents } from '../kube/events/object-events.js';
+import { streamPodLog } from '../kube/pods/pod-logs.js';
+import { parseSelector, selectorMatches } from '../kube/api/selector.js';
+import { listLogPods, watchLogPods, type LogPod, type PodQuery } from '../kube/pods/workloads.js';
 import type { LogsWork } from './logs-contract.js';
 
 /** One line for any failure (the API's own message, e.g. `container "x" … is waiting to start`). */

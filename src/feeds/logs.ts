@@ -7,8 +7,8 @@
  * re-read now and then; the switches, container, search and save. Closing the view aborts every
  * stream and the watch.
  */
-import { defaultContainer, podContainers, prefersPrevious, restartsOf } from '../kube/log-pods.js';
-import type { LogPod } from '../kube/workloads.js';
+import { defaultContainer, podContainers, prefersPrevious, restartsOf } from '../kube/pods/log-pods.js';
+import type { LogPod } from '../kube/pods/workloads.js';
 import type { LogToggle } from '../store/actions.js';
 import { updateSlice, type FleetStore } from '../store/fleet-store.js';
 import type { LogTarget } from '../store/log-target.js';

@@ -4,7 +4,7 @@
  * are loaded when the checks first run.
  */
 import type { CheckItem } from '../checklist/checklist.js';
-import { contextInfos } from '../kube/kubeconfig.js';
+import { contextInfos } from '../kube/config/kubeconfig.js';
 import type { Session } from '../session/session.js';
 import type { PrepareActions } from '../store/actions.js';
 import { updateSlice, type FleetStore } from '../store/fleet-store.js';

@@ -5,8 +5,8 @@
  * tab, so a rollout started from the wizard keeps running while the operator looks elsewhere;
  * quitting pauses what runs here (resumable, as after Ctrl-C in `fleetdeck rollout create`).
  */
-import type { LeaseWatchHandlers } from '../kube/lease.js';
-import type { NavarchosState, NodeRolloutRequest, NodeRolloutSummary } from '../kube/navarchos.js';
+import type { LeaseWatchHandlers } from '../kube/records/lease.js';
+import type { NavarchosState, NodeRolloutRequest, NodeRolloutSummary } from '../kube/navarchos/objects.js';
 import type { Plan } from '../rollout/plan.js';
 import type { RolloutDryRun } from '../rollout/runner/dry-run.js';
 import type { RolloutWatchHandlers } from '../rollout/state.js';

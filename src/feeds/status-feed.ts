@@ -4,9 +4,9 @@
  * read the store this feed fills.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { watchFleet, type FleetConfig } from '../kube/fleet.js';
-import { configForContext, type ContextInfo } from '../kube/kubeconfig.js';
-import type { ContextMonitor, MonitorOptions } from '../kube/monitor.js';
+import { watchFleet, type FleetConfig } from '../kube/fleet/fleet.js';
+import { configForContext, type ContextInfo } from '../kube/config/kubeconfig.js';
+import type { ContextMonitor, MonitorOptions } from '../kube/fleet/monitor.js';
 import { createFleetStore, UpdateBatcher, type FleetState, type FleetStore } from '../store/fleet-store.js';
 import { settled } from '../store/selectors.js';
 

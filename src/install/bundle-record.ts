@@ -5,7 +5,7 @@
  * `current` to `previous`; `fleetdeck upgrade --rollback` re-applies `previous`.
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
-import type { Applier, ApplyResult, Manifest } from '../kube/apply.js';
+import type { Applier, ApplyResult, Manifest } from '../kube/api/apply.js';
 import { type RenderedBundle, sameObjects } from './bundle-render.js';
 
 export const BUNDLE_RECORD = 'fleetdeck-bundle';

@@ -3,7 +3,7 @@
  * not), the CRDs for the control plane, the agent for each workload cluster under its name. What
  * the install applies, what an upgrade compares and applies, and what the cluster records.
  */
-import type { Manifest } from '../kube/apply.js';
+import type { Manifest } from '../kube/api/apply.js';
 import { type Bundle, DEFAULT_HA_REPLICAS, forNamespace, withClusterName, withHA, withoutHA } from './bundle.js';
 
 export interface RenderOptions {

@@ -1,5 +1,5 @@
 import type { CheckItem } from '../checklist/checklist.js';
-import type { Manifest } from '../kube/apply.js';
+import type { Manifest } from '../kube/api/apply.js';
 import { forNamespace, loadBundle, withHA, withoutHA } from './bundle.js';
 import { type InstallOptions, installSteps } from './plan.js';
 import { StepError, StepRunner } from './runner.js';

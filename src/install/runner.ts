@@ -1,7 +1,7 @@
 import type { CheckItem, CheckState } from '../checklist/checklist.js';
 import { ProgressBoard, type RowKey } from '../checklist/progress-board.js';
-import { describeError } from '../kube/client.js';
-import { ServerLost, WaitTimeout } from '../kube/wait.js';
+import { describeError } from '../kube/transport/client.js';
+import { ServerLost, WaitTimeout } from '../kube/watch/wait.js';
 
 /** A failure with the hint the row shows under it. */
 export class StepError extends Error {

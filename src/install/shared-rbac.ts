@@ -4,7 +4,7 @@
  * share: its ServiceAccount from the binding's subjects; the objects go only when no other
  * install's agent is left in them.
  */
-import type { Applier, Manifest } from '../kube/apply.js';
+import type { Applier, Manifest } from '../kube/api/apply.js';
 
 export interface Subject {
   kind: string;

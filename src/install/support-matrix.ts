@@ -2,7 +2,7 @@
  * Which Kubernetes versions each Nova release supports, as the install guide's compatibility
  * table lists them. Kept as data: a new release is one more row.
  */
-import { parseKubeVersion, type KubeMinor } from '../kube/discovery.js';
+import { parseKubeVersion, type KubeMinor } from '../kube/api/discovery.js';
 
 /** One row of the compatibility table. */
 export interface SupportEntry {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import { Applier, type Manifest } from '../kube/apply.js';
-import { waitFor } from '../kube/wait.js';
+import { Applier, type Manifest } from '../kube/api/apply.js';
+import { waitFor } from '../kube/watch/wait.js';
 import type { CheckItem } from '../checklist/checklist.js';
 import { forNamespace, loadBundle } from './bundle.js';
 import { CERT_SECRET_NAMES } from './certs/index.js';

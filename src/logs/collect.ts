@@ -2,7 +2,7 @@
  * `fleetdeck logs` without -f: every source read to its end, then printed merged by the
  * runtime's timestamps (each source's order kept), so the output is the same every run.
  */
-import { streamPodLog, type LogEntry } from '../kube/pod-logs.js';
+import { streamPodLog, type LogEntry } from '../kube/pods/pod-logs.js';
 import type { LogSource } from './format.js';
 import { mergeByTime } from './merge.js';
 import { firstRead, streamError, type LogRequest } from './request.js';

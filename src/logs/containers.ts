@@ -3,7 +3,7 @@
  * pods (a workload, a selector, the fleet).
  */
 import { UserError } from '../errors.js';
-import type { LogPod } from '../kube/workloads.js';
+import type { LogPod } from '../kube/pods/workloads.js';
 
 export interface ContainerChoice {
   /** -c NAME */

@@ -2,7 +2,7 @@
  * The follow's decisions, pure: when a container's log is opened, and what happens when a
  * followed stream ends (a new instance read from its start, the same one resumed, or a wait).
  */
-import type { LogContainerStatus, LogPod } from '../kube/workloads.js';
+import type { LogContainerStatus, LogPod } from '../kube/pods/workloads.js';
 
 /** A container instance: the runtime's id (which a container waiting to restart keeps: its last run's), else the restart count. */
 export const instanceOf = (s: LogContainerStatus): string => s.containerID || `#${s.restarts}`;

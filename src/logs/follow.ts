@@ -6,8 +6,8 @@
  * signal (Ctrl-C, SIGTERM, SIGHUP), or — when every scope names one pod — until those pods are
  * gone or finished.
  */
-import { streamPodLog } from '../kube/pod-logs.js';
-import { watchLogPods, type LogContainerStatus, type LogPod } from '../kube/workloads.js';
+import { streamPodLog } from '../kube/pods/pod-logs.js';
+import { watchLogPods, type LogContainerStatus, type LogPod } from '../kube/pods/workloads.js';
 import type { LogSink } from './collect.js';
 import { sourceKey, type LogSource } from './format.js';
 import { firstRead, streamError, type LogRequest } from './request.js';

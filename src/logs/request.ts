@@ -1,6 +1,6 @@
 /** What to read of each container, from the flags; and the one line for a stream that failed. */
-import { describeError } from '../kube/client.js';
-import type { PodLogOptions } from '../kube/pod-logs.js';
+import { describeError } from '../kube/transport/client.js';
+import type { PodLogOptions } from '../kube/pods/pod-logs.js';
 import { prefix, type LogSource } from './format.js';
 
 export interface LogRequest {

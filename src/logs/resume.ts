@@ -2,7 +2,7 @@
  * A followed stream re-opened (the same container after a dropped connection) starts at the
  * last stamp seen: the lines already printed are skipped, those after them pass.
  */
-import type { LogEntry } from '../kube/pod-logs.js';
+import type { LogEntry } from '../kube/pods/pod-logs.js';
 
 export interface ResumePoint {
   /** The last stamp printed. */

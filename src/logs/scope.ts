@@ -4,9 +4,9 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { UserError } from '../errors.js';
-import { describeError } from '../kube/client.js';
-import { selectorMatches, parseSelector } from '../kube/selector.js';
-import { listLogPods, readWorkloadSelector, type LogPod, type PodQuery } from '../kube/workloads.js';
+import { describeError } from '../kube/transport/client.js';
+import { selectorMatches, parseSelector } from '../kube/api/selector.js';
+import { listLogPods, readWorkloadSelector, type LogPod, type PodQuery } from '../kube/pods/workloads.js';
 import { COMPONENTS } from '../install/plan.js';
 import { chooseContainers, missingContainer, type ContainerChoice } from './containers.js';
 import type { LogSource } from './format.js';

@@ -1,6 +1,6 @@
 /** Checks of the network a node needs (pure): ports 53, 6443, 2379-2380 and 10250; the API server and its clock. */
 import type { CheckItem } from '../checklist/checklist.js';
-import type { ApiServerFact } from '../kube/server-probe.js';
+import type { ApiServerFact } from '../kube/api/server-probe.js';
 import { isUnknown, type SocketEntry, type Unknown } from './facts.js';
 import { row } from './row.js';
 

@@ -1,5 +1,5 @@
 /** What `fleetdeck preflight` finds out about a host (gather.ts), for the checks to judge (checks.ts). */
-import type { ApiServerFact } from '../kube/server-probe.js';
+import type { ApiServerFact } from '../kube/api/server-probe.js';
 
 export interface OsRelease {
   id: string;

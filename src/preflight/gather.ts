@@ -1,11 +1,11 @@
 /**
  * Facts for `fleetdeck preflight`: read from a root directory (`--root`, default /, read-files.ts)
  * and, when the root is the real one, from commands (read-commands.ts); the API server probed
- * through src/kube/server-probe.ts.
+ * through src/kube/api/server-probe.ts.
  */
 import os from 'node:os';
 import path from 'node:path';
-import { probeApiServer, type ApiTarget } from '../kube/server-probe.js';
+import { probeApiServer, type ApiTarget } from '../kube/api/server-probe.js';
 import type { PreflightFacts } from './facts.js';
 import { parseCpuCount, parseMemTotalBytes, parseSwaps } from './parse.js';
 import { execRunner, readService, readTimeSync, type CommandRunner } from './read-commands.js';

@@ -1,6 +1,6 @@
 /** Pending CertificateSigningRequests as text: their age, subject and the lines `fleetdeck approve` prints. */
 import { formatDuration } from '../duration.js';
-import type { CsrSummary } from '../kube/csr.js';
+import type { CsrSummary } from '../kube/csr/index.js';
 
 /** "45s", "12m", "3h", "2d". */
 export function ageOf(created: string | undefined, now = Date.now()): string {

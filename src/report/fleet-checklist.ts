@@ -1,8 +1,8 @@
 import { fleetFilePath } from '../config/fleet-config.js';
 import type { CheckItem } from '../checklist/checklist.js';
 import type { FleetState } from '../store/fleet-store.js';
-import type { NovaCluster } from '../kube/control-plane.js';
-import type { FleetConfig } from '../kube/fleet.js';
+import type { NovaCluster } from '../kube/fleet/control-plane.js';
+import type { FleetConfig } from '../kube/fleet/fleet.js';
 import { agentItem } from './fleet/agents.js';
 import { certItem } from './fleet/certificates.js';
 import { COMPONENTS, componentItem, controlPlaneSummaryItem } from './fleet/components.js';

@@ -7,7 +7,7 @@
 import type { FleetState } from '../store/fleet-store.js';
 import { reachabilityLine } from '../store/selectors.js';
 import type { ContextState } from '../store/types.js';
-import type { PodPhase } from '../kube/pods.js';
+import type { PodPhase } from '../kube/pods/pods.js';
 import { ago } from './relative-time.js';
 
 export type FleetKind = 'nodes' | 'pods';

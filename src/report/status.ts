@@ -12,11 +12,11 @@ import {
   type KubeletSkew,
 } from '../store/selectors.js';
 import type { ContextState, NodeCounts } from '../store/types.js';
-import type { FleetConfig } from '../kube/fleet.js';
-import type { NodeSummary } from '../kube/nodes.js';
-import type { NovaCluster } from '../kube/control-plane.js';
-import type { PodPhase, PodProblem } from '../kube/pods.js';
-import type { WarningEvent } from '../kube/events.js';
+import type { FleetConfig } from '../kube/fleet/fleet.js';
+import type { NodeSummary } from '../kube/nodes/nodes.js';
+import type { NovaCluster } from '../kube/fleet/control-plane.js';
+import type { PodPhase, PodProblem } from '../kube/pods/pods.js';
+import type { WarningEvent } from '../kube/events/events.js';
 import { fleetChecklist, novaClusters, novaClustersTable } from './fleet-checklist.js';
 
 /** The JSON shape of `fleetdeck status -o json` (documented in the README). */

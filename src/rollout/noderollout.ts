@@ -23,8 +23,8 @@
  */
 import { isMap, isSeq, LineCounter, parseAllDocuments, type Document } from 'yaml';
 import { UsageError } from '../errors.js';
-import { NAVARCHOS_API_VERSION, NAVARCHOS_GROUP } from '../kube/navarchos.js';
-import { parseSelector, selectorString, type LabelSelector, type LabelSelectorRequirement } from '../kube/selector.js';
+import { NAVARCHOS_API_VERSION, NAVARCHOS_GROUP } from '../kube/navarchos/objects.js';
+import { parseSelector, selectorString, type LabelSelector, type LabelSelectorRequirement } from '../kube/api/selector.js';
 import type { RolloutSpec } from './types.js';
 
 export interface NodeRolloutSpec {

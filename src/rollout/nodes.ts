@@ -1,8 +1,8 @@
 /** The nodes a plan chooses from: every node of the cluster with its labels. */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { UserError } from '../errors.js';
-import { describeError } from '../kube/client.js';
-import { listLabeledNodes, type LabeledNode } from '../kube/nodes.js';
+import { describeError } from '../kube/transport/client.js';
+import { listLabeledNodes, type LabeledNode } from '../kube/nodes/nodes.js';
 import type { PlanNode } from './types.js';
 
 /** The cluster's nodes with their labels, as the plan reads them (one list). */

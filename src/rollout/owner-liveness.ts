@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { formatDuration } from '../duration.js';
-import type { LeaseHold } from '../kube/lease.js';
+import type { LeaseHold } from '../kube/records/lease.js';
 import { CLI_PATH } from '../paths.js';
 import { OWNER_STALE_MS, type RolloutOwner, type RolloutState } from './types.js';
 

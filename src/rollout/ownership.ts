@@ -8,7 +8,7 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { UserError } from '../errors.js';
-import { describeError, statusCode } from '../kube/client.js';
+import { describeError, statusCode } from '../kube/transport/client.js';
 import {
   createLease,
   listLeases,
@@ -18,7 +18,7 @@ import {
   type LeaseHold,
   type LeaseSummary,
   type LeaseWatchHandlers,
-} from '../kube/lease.js';
+} from '../kube/records/lease.js';
 import { holderView, ownedElsewhereMessage, type HolderView, type ProcessProbe } from './owner-liveness.js';
 
 export { holderView, ownedElsewhereMessage, type HolderView };

@@ -3,7 +3,7 @@
  * (Navarchos' priority rules), the batches they run in, a new rollout's state, and its name.
  */
 import { UsageError } from '../errors.js';
-import { parseSelector, selectorMatches } from '../kube/selector.js';
+import { parseSelector, selectorMatches } from '../kube/api/selector.js';
 import type { PlanNode, RolloutSpec, RolloutState } from './types.js';
 
 export interface PlannedNode {

@@ -3,11 +3,11 @@
  * rollout's cluster, labelled `app.kubernetes.io/managed-by=fleetdeck` and
  * `fleetdeck.io/rollout=<name>`, data key `rollout.json`. Written with optimistic concurrency
  * (resourceVersion; a 409 re-reads and tries again), watched (by label) for a live view. The
- * ConfigMap itself is read and written by src/kube/rollout-record.ts.
+ * ConfigMap itself is read and written by src/kube/records/rollout-record.ts.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { UserError } from '../errors.js';
-import { describeError, statusCode } from '../kube/client.js';
+import { describeError, statusCode } from '../kube/transport/client.js';
 import {
   createRecord,
   isConflict,
@@ -16,7 +16,7 @@ import {
   replaceRecord,
   watchRecords,
   type StoredRecord,
-} from '../kube/rollout-record.js';
+} from '../kube/records/rollout-record.js';
 import { configMapName, MANAGED_BY_LABEL, ROLLOUT_LABEL, ROLLOUT_NAMESPACE, STATE_KEY, type RolloutState } from './types.js';
 
 const CONFLICT_RETRIES = 8;

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { CoreV1Api, Health, type KubeConfig } from '@kubernetes/client-node';
-import { makeClient } from '../kube/client.js';
+import { makeClient } from '../kube/transport/client.js';
 import { auditArgs } from './audit.js';
 import type { Binaries } from './binaries.js';
 

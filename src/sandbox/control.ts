@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { describeError } from '../kube/client.js';
+import { describeError } from '../kube/transport/client.js';
 import { apiserverReady, etcdHealthy, waitFor, type ClusterProcesses, type Role } from './cluster.js';
 import type { ClusterRecord } from './state.js';
 

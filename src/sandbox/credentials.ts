@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { stringify } from 'yaml';
-import { authorityFromPem, createAuthority, issueCertificate, keyPairPem, type KeyMaterial } from '../kube/pki.js';
+import { authorityFromPem, createAuthority, issueCertificate, keyPairPem, type KeyMaterial } from '../kube/certs/pki.js';
 import type { ClusterSpec } from './cluster.js';
 
 /** The people's users: in the kubeconfig as `<context>-admin` (system:masters) and `<context>-viewer`. */

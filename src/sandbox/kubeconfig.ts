@@ -1,6 +1,6 @@
 import { RbacAuthorizationV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { stringify } from 'yaml';
-import { makeClient, statusCode } from '../kube/client.js';
+import { makeClient, statusCode } from '../kube/transport/client.js';
 import type { ClusterSpec } from './cluster.js';
 import { VIEWER_USER, b64, type ClusterAccess } from './credentials.js';
 

@@ -3,7 +3,7 @@ import type http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { describeError } from '../kube/client.js';
+import { describeError } from '../kube/transport/client.js';
 import { auditLogFile, writeAuditPolicy } from './audit.js';
 import type { Binaries } from './binaries.js';
 import { ClusterProcesses, apiserverReady, defaultTokenReady, etcdHealthy, waitFor, type ClusterSpec } from './cluster.js';

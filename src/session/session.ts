@@ -6,8 +6,8 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { fleetContextNames, fleetFilePath, readFleetFile, resolveFleet } from '../config/fleet-config.js';
 import { UsageError, UserError } from '../errors.js';
-import { credentialsProblem } from '../kube/credentials.js';
-import type { FleetConfig } from '../kube/fleet.js';
+import { credentialsProblem } from '../kube/transport/credentials.js';
+import type { FleetConfig } from '../kube/fleet/fleet.js';
 import {
   contextConfigs,
   contextInfos,
@@ -15,7 +15,7 @@ import {
   selectContexts,
   type ContextInfo,
   type LoadedKubeconfig,
-} from '../kube/kubeconfig.js';
+} from '../kube/config/kubeconfig.js';
 import type { GlobalOptions } from './options.js';
 
 export interface Session extends LoadedKubeconfig {

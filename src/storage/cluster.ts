@@ -1,6 +1,6 @@
 /** A cluster's storage inventory: its storage objects read through src/kube, shaped per node. */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { readStorageObjects, type StorageObjects } from '../kube/storage.js';
+import { readStorageObjects, type StorageObjects } from '../kube/storage/objects.js';
 import { emptyStorage, type ClusterStorage } from './inventory.js';
 import { groupByNode } from './node-storage.js';
 

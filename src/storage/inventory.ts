@@ -1,15 +1,15 @@
 /**
  * What storage a cluster (or the local host) has, per node: LVM volume groups, disks and their
  * partitions, StorageClasses, PersistentVolumes and claims. The types, and where each part is:
- * the cluster's objects are read and summarised in src/kube/storage.ts, shaped per node in
+ * the cluster's objects are read and summarised in src/kube/storage/objects.ts, shaped per node in
  * node-storage.ts (cluster.ts puts them together), this host's lsblk/vgs in local.ts, usage by
  * StorageClass in by-class.ts, the seed's text in describe.ts, sizes in units.ts.
  */
-import type { ClaimInfo, StorageClassInfo, VolumeGroup, VolumeInfo } from '../kube/storage-summaries.js';
+import type { ClaimInfo, StorageClassInfo, VolumeGroup, VolumeInfo } from '../kube/storage/summaries.js';
 
-export type { ClaimInfo, StorageClassInfo, VolumeGroup, VolumeInfo } from '../kube/storage-summaries.js';
+export type { ClaimInfo, StorageClassInfo, VolumeGroup, VolumeInfo } from '../kube/storage/summaries.js';
 // The OpenEBS resources, for the sandbox that simulates them.
-export { BLOCKDEVICE, LVMNODE, OPENEBS_NAMESPACE } from '../kube/storage-summaries.js';
+export { BLOCKDEVICE, LVMNODE, OPENEBS_NAMESPACE } from '../kube/storage/summaries.js';
 // The inventory's text and sizes, for the Storage tab.
 export { usageByClass } from './by-class.js';
 export { describeNodeStorage } from './describe.js';

@@ -1,5 +1,5 @@
 /** The cluster's volume groups and disks, per node (pure): LVMNodes and BlockDevices grouped by the node they belong to. */
-import type { BlockDeviceSummary, LVMNodeSummary, NodeEphemeral } from '../kube/storage-summaries.js';
+import type { BlockDeviceSummary, LVMNodeSummary, NodeEphemeral } from '../kube/storage/summaries.js';
 import type { Disk, NodeStorage, Partition } from './inventory.js';
 
 /** Whether `part` names a partition of the disk `disk` (/dev/sdb → /dev/sdb1, /dev/nvme0n1 → /dev/nvme0n1p2). */

@@ -5,7 +5,7 @@
  * will do). Outcomes come back through the store, not as return values, except where a wizard
  * waits for an answer.
  */
-import type { NodeRolloutRequest, NodeRolloutSummary } from '../kube/navarchos.js';
+import type { NodeRolloutRequest, NodeRolloutSummary } from '../kube/navarchos/objects.js';
 import type { Plan } from '../rollout/plan.js';
 import type { RolloutDryRun } from '../rollout/runner/dry-run.js';
 import type { PlanNode, RolloutSpec } from '../rollout/types.js';

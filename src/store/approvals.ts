@@ -3,7 +3,7 @@
  * warnings), the watch's error, and the line the last approve or deny answered. Pure reducers;
  * the approvals feed is their only caller.
  */
-import type { CsrSummary } from '../kube/csr.js';
+import type { CsrSummary } from '../kube/csr/index.js';
 import type { FeedStatus } from './types.js';
 
 export interface ApprovalsSlice {

@@ -5,7 +5,7 @@
  * feed is their only caller. The rows are made from `sources` by src/report/certs, as for
  * `fleetdeck certs`.
  */
-import type { CertSources } from '../kube/cert-sources.js';
+import type { CertSources } from '../kube/certs/cert-sources.js';
 
 /** The residual time under which a certificate is flagged ‼ (as `fleetdeck certs --warn-days`). */
 export const DEFAULT_WARN_DAYS = 30;

@@ -1,10 +1,10 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { emptyEvents } from '../kube/events.js';
-import type { FleetConfig } from '../kube/fleet.js';
-import type { ContextInfo } from '../kube/kubeconfig.js';
-import type { NodeSummary } from '../kube/nodes.js';
-import { emptyPods } from '../kube/pods.js';
-import type { ContextPatch, ContextSink, ContextSlices, SliceKey } from '../kube/sink.js';
+import { emptyEvents } from '../kube/events/events.js';
+import type { FleetConfig } from '../kube/fleet/fleet.js';
+import type { ContextInfo } from '../kube/config/kubeconfig.js';
+import type { NodeSummary } from '../kube/nodes/nodes.js';
+import { emptyPods } from '../kube/pods/pods.js';
+import type { ContextPatch, ContextSink, ContextSlices, SliceKey } from '../kube/fleet/sink.js';
 import { emptyApprovals, type ApprovalsSlice } from './approvals.js';
 import { emptyCerts, type CertsSlice } from './certs.js';
 import { emptyDay2, type Day2Slice } from './day2.js';

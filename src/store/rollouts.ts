@@ -3,8 +3,8 @@
  * Leases (who runs them, and how fresh) and Navarchos as last seen, and the actions started from the screen (run, resume, abort) with
  * their outcome. Pure reducers; the rollouts feed is their only caller.
  */
-import type { LeaseSummary } from '../kube/lease.js';
-import type { NavarchosState } from '../kube/navarchos.js';
+import type { LeaseSummary } from '../kube/records/lease.js';
+import type { NavarchosState } from '../kube/navarchos/objects.js';
 import type { RolloutState } from '../rollout/types.js';
 import type { FeedStatus } from './types.js';
 

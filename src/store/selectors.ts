@@ -1,5 +1,5 @@
-import { parseKubeVersion } from '../kube/discovery.js';
-import type { FleetConfig } from '../kube/fleet.js';
+import { parseKubeVersion } from '../kube/api/discovery.js';
+import type { FleetConfig } from '../kube/fleet/fleet.js';
 import type { ContextState, NodeCounts } from './types.js';
 import type { CheckItem } from '../checklist/checklist.js';
 

@@ -1,6 +1,6 @@
-import type { ContextInfo } from '../kube/kubeconfig.js';
-import type { NodeSummary } from '../kube/nodes.js';
-import type { ContextProbe, ContextSlices } from '../kube/sink.js';
+import type { ContextInfo } from '../kube/config/kubeconfig.js';
+import type { NodeSummary } from '../kube/nodes/nodes.js';
+import type { ContextProbe, ContextSlices } from '../kube/fleet/sink.js';
 /** Plain data the store holds. Summaries only: never whole API objects. */
 
 /** One context as the Status screen shows it: who it is, the probe, its nodes, its summaries. */

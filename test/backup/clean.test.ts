@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cleanObject, generatedBy, judge } from '../../src/backup/clean.js';
-import type { ApiObject } from '../../src/kube/api-resources.js';
+import type { ApiObject } from '../../src/kube/api/api-resources.js';
 
 const obj = (apiVersion: string, kind: string, metadata: Record<string, unknown>, rest: Record<string, unknown> = {}): ApiObject =>
   ({ apiVersion, kind, metadata: { name: 'x', ...metadata }, ...rest }) as ApiObject;

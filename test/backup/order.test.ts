@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { phaseOf, restoreOrder } from '../../src/backup/order.js';
 import { backedUp, isCustomGroup } from '../../src/backup/select.js';
-import type { ApiObject } from '../../src/kube/api-resources.js';
+import type { ApiObject } from '../../src/kube/api/api-resources.js';
 
 const o = (apiVersion: string, kind: string, name: string, namespace?: string): ApiObject => ({
   apiVersion,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { KUBELET_CLIENT_SIGNER, type CsrSummary } from '../../src/kube/csr.js';
+import { KUBELET_CLIENT_SIGNER, type CsrSummary } from '../../src/kube/csr/index.js';
 import { eventually, runCli } from '../helpers/cli.js';
 import { csrFixture, type CsrFixture } from '../helpers/csr-sandbox.js';
 

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { makeClient } from '../../src/kube/client.js';
+import { makeClient } from '../../src/kube/transport/client.js';
 import { type NovaFleet, novaFleet } from '../helpers/nova-fleet.js';
 
 const TEAM = 'team-s';

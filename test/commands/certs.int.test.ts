@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
-import { createAuthority, issueCertificate } from '../../src/kube/pki.js';
+import { createAuthority, issueCertificate } from '../../src/kube/certs/pki.js';
 import { runCli } from '../helpers/cli.js';
 import { writeCertSecrets } from '../helpers/cert-secrets.js';
 

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { AppsV1Api, CoreV1Api, PatchStrategy, setHeaderOptions, type V1Deployment } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { makeClient } from '../../src/kube/client.js';
-import { configForContext, loadKubeconfig } from '../../src/kube/kubeconfig.js';
+import { makeClient } from '../../src/kube/transport/client.js';
+import { configForContext, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
 import { CLI, eventually, runCli } from '../helpers/cli.js';
 import { startCli, stopCli } from '../helpers/fault-sandbox.js';
 import { createNamespace } from '../helpers/namespace.js';

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { AppsV1Api, CoreV1Api, CustomObjectsApi, RbacAuthorizationV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { makeClient, statusCode } from '../../src/kube/client.js';
+import { makeClient, statusCode } from '../../src/kube/transport/client.js';
 import { mutatingEvents } from '../../src/sandbox/audit.js';
 import { CLI, eventually } from '../helpers/cli.js';
 import { createNovaCluster, pauseDeployment } from '../helpers/nova.js';

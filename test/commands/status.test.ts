@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { statusWaitMs } from '../../src/commands/status.js';
-import { setRequestTimeout } from '../../src/kube/request-timeout.js';
+import { setRequestTimeout } from '../../src/kube/transport/request-timeout.js';
 
 describe('how long a one-shot status waits for every context', () => {
   afterEach(() => setRequestTimeout(undefined));

@@ -8,8 +8,8 @@
 import { CoreV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStatusFeed, type StatusFeed } from '../../src/feeds/status-feed.js';
-import { makeClient } from '../../src/kube/client.js';
-import { contextInfos, loadKubeconfig } from '../../src/kube/kubeconfig.js';
+import { makeClient } from '../../src/kube/transport/client.js';
+import { contextInfos, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
 import { eventually } from '../helpers/cli.js';
 import {
   type FaultSandbox,

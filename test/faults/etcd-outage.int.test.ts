@@ -7,8 +7,8 @@
 import { CoreV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStatusFeed, type StatusFeed } from '../../src/feeds/status-feed.js';
-import { describeError, makeClient } from '../../src/kube/client.js';
-import { contextInfos, loadKubeconfig } from '../../src/kube/kubeconfig.js';
+import { describeError, makeClient } from '../../src/kube/transport/client.js';
+import { contextInfos, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
 import { contextRow } from '../../src/screens/status/context-row.js';
 import { eventually, runCli } from '../helpers/cli.js';
 import { type FaultSandbox, faultSandbox, type RunningCli, secs, startCli, stopCli, summary } from '../helpers/fault-sandbox.js';

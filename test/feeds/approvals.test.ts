@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { startApprovalsFeed, type ApprovalsWork } from '../../src/feeds/approvals.js';
-import type { CsrSummary } from '../../src/kube/csr.js';
+import type { CsrSummary } from '../../src/kube/csr/index.js';
 import { createFleetStore } from '../../src/store/fleet-store.js';
 import { info } from '../helpers/screen.js';
 

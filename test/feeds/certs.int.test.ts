@@ -3,8 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vi
 import { type CertsFeed, startCertsFeed } from '../../src/feeds/certs.js';
 import { certsWork } from '../../src/feeds/certs-work.js';
 import { type StatusFeed, startStatusFeed } from '../../src/feeds/status-feed.js';
-import { makeClient } from '../../src/kube/client.js';
-import { createAuthority, issueCertificate } from '../../src/kube/pki.js';
+import { makeClient } from '../../src/kube/transport/client.js';
+import { createAuthority, issueCertificate } from '../../src/kube/certs/pki.js';
 import { type CertRow, certInventory, certState, residual } from '../../src/report/certs/inventory.js';
 import { openSession, type Session } from '../../src/session/session.js';
 import { createFleetStore, type FleetStore } from '../../src/store/fleet-store.js';

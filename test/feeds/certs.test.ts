@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { startCertsFeed, type CertsWork } from '../../src/feeds/certs.js';
-import type { CertSources } from '../../src/kube/cert-sources.js';
-import type { CertSummary } from '../../src/kube/certs.js';
+import type { CertSources } from '../../src/kube/certs/cert-sources.js';
+import type { CertSummary } from '../../src/kube/certs/certs.js';
 import { createFleetStore, UpdateBatcher } from '../../src/store/fleet-store.js';
 import { info, NOVA_FLEET } from '../helpers/screen.js';
 

@@ -3,7 +3,7 @@
  * cluster, dispatched through the real feeds and workflows (past the screens' own refusals, as a
  * forgotten check in a screen would), is stopped by the write gate with one line, and the
  * sandbox's audit logs show no create, update, patch or delete from fleetdeck's user. The
- * commands' side is test/kube/gate.int.test.ts.
+ * commands' side is test/kube/transport/gate.int.test.ts.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -13,9 +13,9 @@ import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { wizardDeps } from '../../src/commands/install/wizard.js';
 import { createFeeds, type Feeds } from '../../src/feeds/feeds.js';
-import { makeClient } from '../../src/kube/client.js';
-import { setReadOnly } from '../../src/kube/gate.js';
-import { configForContext, loadKubeconfig } from '../../src/kube/kubeconfig.js';
+import { makeClient } from '../../src/kube/transport/client.js';
+import { setReadOnly } from '../../src/kube/transport/gate.js';
+import { configForContext, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
 import { listPlanNodes } from '../../src/rollout/nodes.js';
 import { initialState, resolvePlan } from '../../src/rollout/plan.js';
 import { createRollout } from '../../src/rollout/state.js';

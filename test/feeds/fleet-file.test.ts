@@ -5,7 +5,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFeeds } from '../../src/feeds/feeds.js';
 import { followFiles } from '../../src/feeds/fleet-file.js';
-import type { FleetConfig } from '../../src/kube/fleet.js';
+import type { FleetConfig } from '../../src/kube/fleet/fleet.js';
 import type { Session } from '../../src/session/session.js';
 import { createFleetStore } from '../../src/store/fleet-store.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ViewStreams, type StreamsShared } from '../../src/feeds/log-streams.js';
 import type { LogsWork } from '../../src/feeds/logs-contract.js';
-import type { LogPod } from '../../src/kube/workloads.js';
+import type { LogPod } from '../../src/kube/pods/workloads.js';
 import { createFleetStore } from '../../src/store/fleet-store.js';
 import { mergedLines, newRing } from '../../src/store/logs.js';
 import { eventually } from '../helpers/cli.js';

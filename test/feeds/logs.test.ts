@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startLogsFeed, type LogsWork } from '../../src/feeds/logs.js';
-import type { LogPod, PodWatchHandlers } from '../../src/kube/workloads.js';
+import type { LogPod, PodWatchHandlers } from '../../src/kube/pods/workloads.js';
 import { createFleetStore } from '../../src/store/fleet-store.js';
 import { logPod, type ContainerSpec } from '../helpers/log-pod.js';
 import { drivenStream, type DrivenStream } from '../helpers/log-work.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { startRolloutsFeed, type RolloutWork } from '../../src/feeds/rollouts.js';
-import type { NavarchosState } from '../../src/kube/navarchos.js';
+import type { NavarchosState } from '../../src/kube/navarchos/objects.js';
 import type { RolloutWatchHandlers } from '../../src/rollout/state.js';
 import type { RolloutSpec, RolloutState } from '../../src/rollout/types.js';
 import { createFleetStore } from '../../src/store/fleet-store.js';

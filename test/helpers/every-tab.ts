@@ -5,8 +5,8 @@
  * that write into the store as the feeds do. For tests that visit every screen (sizes, symbols).
  */
 import type { CheckItem } from '../../src/checklist/checklist.js';
-import { KUBELET_CLIENT_SIGNER, withWarnings, type CsrSummary } from '../../src/kube/csr.js';
-import type { NavarchosState } from '../../src/kube/navarchos.js';
+import { KUBELET_CLIENT_SIGNER, withWarnings, type CsrSummary } from '../../src/kube/csr/index.js';
+import type { NavarchosState } from '../../src/kube/navarchos/objects.js';
 import { startPrepareFeed } from '../../src/feeds/prepare.js';
 import type { NodeStatus, PlanNode, RolloutState } from '../../src/rollout/types.js';
 import type { AppActions, AppProps } from '../../src/screens/app.js';

@@ -1,5 +1,5 @@
 import type { LogsWork } from '../../src/feeds/logs-contract.js';
-import type { LogEntry, PodLogOptions } from '../../src/kube/pod-logs.js';
+import type { LogEntry, PodLogOptions } from '../../src/kube/pods/pod-logs.js';
 
 /** A log stream the test drives: it writes lines, ends or fails it; its signal says whether it was aborted. */
 export interface DrivenStream {

@@ -6,8 +6,8 @@
  * Update of the object, and so do the tests that play it.
  */
 import { ApiextensionsV1Api, type KubeConfig, type V1CustomResourceDefinition, type V1JSONSchemaProps } from '@kubernetes/client-node';
-import { makeClient, statusCode } from '../../src/kube/client.js';
-import { NAVARCHOS_CRDS, NAVARCHOS_GROUP, NAVARCHOS_VERSION } from '../../src/kube/navarchos.js';
+import { makeClient, statusCode } from '../../src/kube/transport/client.js';
+import { NAVARCHOS_CRDS, NAVARCHOS_GROUP, NAVARCHOS_VERSION } from '../../src/kube/navarchos/objects.js';
 import { eventually } from './cli.js';
 import { ignore } from './nova.js';
 
@@ -113,7 +113,7 @@ export const NODE_REPLACEMENT_CRD = crd(
 export const NAVARCHOS_CRD_OBJECTS = [NODE_ROLLOUT_CRD, NODE_REPLACEMENT_CRD];
 
 if (NODE_ROLLOUT_CRD.metadata!.name !== NAVARCHOS_CRDS.rollouts || NODE_REPLACEMENT_CRD.metadata!.name !== NAVARCHOS_CRDS.replacements) {
-  throw new Error('the Návarchos CRD names disagree with src/kube/navarchos.ts');
+  throw new Error('the Návarchos CRD names disagree with src/kube/navarchos/objects.ts');
 }
 
 /** Creates the CRDs (waiting out a previous deletion still in progress) and waits until they are established. */

@@ -6,7 +6,7 @@ import {
   type V1CustomResourceDefinition,
   type V1PodSpec,
 } from '@kubernetes/client-node';
-import { makeClient, statusCode } from '../../src/kube/client.js';
+import { makeClient, statusCode } from '../../src/kube/transport/client.js';
 import { eventually } from './cli.js';
 
 export const PAUSE = 'registry.k8s.io/pause:3.9';

@@ -10,9 +10,9 @@ import path from 'node:path';
 import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import { expect, inject } from 'vitest';
 import { CERT_SECRET_NAMES } from '../../src/install/certs/specs.js';
-import { makeClient } from '../../src/kube/client.js';
-import { configForContext, loadKubeconfig } from '../../src/kube/kubeconfig.js';
-import { apiAnswers, presentedCert } from '../../src/kube/serving-cert.js';
+import { makeClient } from '../../src/kube/transport/client.js';
+import { configForContext, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
+import { apiAnswers, presentedCert } from '../../src/kube/certs/serving-cert.js';
 import { runCli } from './cli.js';
 
 export const serial = (pem: string) => new X509Certificate(pem).serialNumber.toUpperCase();

@@ -4,14 +4,14 @@ import { render } from 'ink-testing-library';
 import { type ReactElement, type ReactNode, useEffect } from 'react';
 import { App, type AppProps } from '../../src/screens/app.js';
 import { createFleetStore, UpdateBatcher, type FleetStore } from '../../src/store/fleet-store.js';
-import { emptyPods } from '../../src/kube/pods.js';
-import type { ComponentPod } from '../../src/kube/component-pod.js';
-import type { ContextInfo } from '../../src/kube/kubeconfig.js';
-import type { FleetConfig } from '../../src/kube/fleet.js';
-import type { FleetNamespaceSummary } from '../../src/kube/fleet-namespace.js';
-import type { NodeSummary } from '../../src/kube/nodes.js';
-import type { PodProblem, PodsSummary } from '../../src/kube/pods.js';
-import type { WarningEvent } from '../../src/kube/events.js';
+import { emptyPods } from '../../src/kube/pods/pods.js';
+import type { ComponentPod } from '../../src/kube/fleet/component-pod.js';
+import type { ContextInfo } from '../../src/kube/config/kubeconfig.js';
+import type { FleetConfig } from '../../src/kube/fleet/fleet.js';
+import type { FleetNamespaceSummary } from '../../src/kube/fleet/fleet-namespace.js';
+import type { NodeSummary } from '../../src/kube/nodes/nodes.js';
+import type { PodProblem, PodsSummary } from '../../src/kube/pods/pods.js';
+import type { WarningEvent } from '../../src/kube/events/events.js';
 
 export const KEYS = {
   up: '\u001B[A',

@@ -1,9 +1,9 @@
 import { CoreV1Api, KubernetesObjectApi, PatchStrategy, dumpYaml, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { makeClient, statusCode } from '../../src/kube/client.js';
-import { configForContext, loadKubeconfig } from '../../src/kube/kubeconfig.js';
-import { toClientObject } from '../../src/kube/apply.js';
+import { makeClient, statusCode } from '../../src/kube/transport/client.js';
+import { configForContext, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
+import { toClientObject } from '../../src/kube/api/apply.js';
 import { forNamespace, loadBundle, withClusterName, withHA, withoutHA, type Bundle, type KubeObject } from '../../src/install/bundle.js';
 import { ignore } from '../helpers/nova.js';
 import { createNamespace } from '../helpers/namespace.js';

@@ -5,8 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { AppsV1Api, CoreV1Api, RbacAuthorizationV1Api, StorageV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { makeClient, statusCode } from '../../src/kube/client.js';
-import { configForContext, loadKubeconfig } from '../../src/kube/kubeconfig.js';
+import { makeClient, statusCode } from '../../src/kube/transport/client.js';
+import { configForContext, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
 import { installSteps } from '../../src/install/plan.js';
 import { CLI, eventually, runCli } from '../helpers/cli.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { Applier, type Manifest } from '../../src/kube/apply.js';
-import { configForContext, loadKubeconfig } from '../../src/kube/kubeconfig.js';
+import { Applier, type Manifest } from '../../src/kube/api/apply.js';
+import { configForContext, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
 import { sharedRbac, type Subject } from '../../src/install/shared-rbac.js';
 
 const name = `shared-rbac-${process.pid}`;

@@ -9,8 +9,8 @@ import path from 'node:path';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { makeClient, statusCode } from '../../src/kube/client.js';
-import { configForContext, loadKubeconfig } from '../../src/kube/kubeconfig.js';
+import { makeClient, statusCode } from '../../src/kube/transport/client.js';
+import { configForContext, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
 import { runCli } from '../helpers/cli.js';
 
 const shared = inject('kubeconfig');

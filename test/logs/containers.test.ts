@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../src/errors.js';
-import type { LogContainerStatus, LogPod } from '../../src/kube/workloads.js';
+import type { LogContainerStatus, LogPod } from '../../src/kube/pods/workloads.js';
 import { chooseContainers, missingContainer } from '../../src/logs/containers.js';
 
 const running: LogContainerStatus = { restarts: 0, containerID: 'containerd://1', state: 'running' };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LogContainerStatus, LogPod } from '../../src/kube/workloads.js';
+import type { LogContainerStatus, LogPod } from '../../src/kube/pods/workloads.js';
 import { afterEnd, hasLog, instanceOf, isNewInstance } from '../../src/logs/decide.js';
 
 const run1: LogContainerStatus = { restarts: 0, containerID: 'c://1', state: 'running' };

@@ -1,6 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import type { LogPod } from '../../src/kube/workloads.js';
+import type { LogPod } from '../../src/kube/pods/workloads.js';
 import { allSources, nothingMatched, resolveScope, type ResolvedScope } from '../../src/logs/scope.js';
 
 const kc = {} as KubeConfig;

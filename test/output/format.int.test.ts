@@ -6,8 +6,8 @@
 import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
-import { makeClient } from '../../src/kube/client.js';
-import { configForContext, loadKubeconfig } from '../../src/kube/kubeconfig.js';
+import { makeClient } from '../../src/kube/transport/client.js';
+import { configForContext, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
 import { createRollout } from '../../src/rollout/state.js';
 import { configMapName, ROLLOUT_NAMESPACE } from '../../src/rollout/types.js';
 import { eventually, runCli } from '../helpers/cli.js';

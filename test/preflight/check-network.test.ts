@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkTimeSync } from '../../src/preflight/check-host.js';
 import { checkApiServer, checkClockSkew, checkDnsPort, checkRequiredPorts } from '../../src/preflight/check-network.js';
 import type { SocketEntry } from '../../src/preflight/facts.js';
-import type { ApiServerFact } from '../../src/kube/server-probe.js';
+import type { ApiServerFact } from '../../src/kube/api/server-probe.js';
 
 const sock = (p: Partial<SocketEntry>): SocketEntry => ({
   proto: 'tcp',

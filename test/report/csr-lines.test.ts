@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KUBELET_SERVING_SIGNER, type CsrSummary } from '../../src/kube/csr-summary.js';
+import { KUBELET_SERVING_SIGNER, type CsrSummary } from '../../src/kube/csr/summary.js';
 import { ageOf, csrJson, csrLines, subjectText } from '../../src/report/csr-lines.js';
 
 const pending: CsrSummary = {

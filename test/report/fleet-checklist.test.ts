@@ -6,10 +6,10 @@ import { fleetHealthy, statusText } from '../../src/report/status.js';
 import { formatChecklist, type CheckItem } from '../../src/checklist/checklist.js';
 import { emptyContext, emptyTabSlices, type FleetState } from '../../src/store/fleet-store.js';
 import type { ContextState } from '../../src/store/types.js';
-import type { ComponentPod } from '../../src/kube/component-pod.js';
-import type { ControlPlaneSummary } from '../../src/kube/control-plane.js';
-import type { FleetConfig } from '../../src/kube/fleet.js';
-import type { FleetNamespaceSummary, WorkloadSummary } from '../../src/kube/fleet-namespace.js';
+import type { ComponentPod } from '../../src/kube/fleet/component-pod.js';
+import type { ControlPlaneSummary } from '../../src/kube/fleet/control-plane.js';
+import type { FleetConfig } from '../../src/kube/fleet/fleet.js';
+import type { FleetNamespaceSummary, WorkloadSummary } from '../../src/kube/fleet/fleet-namespace.js';
 
 const NOW = Date.UTC(2026, 5, 1, 12, 0, 0);
 const DAY = 86_400_000;

@@ -3,9 +3,9 @@ import { contextCheck, fleetHealthy, statusChecks, statusJson } from '../../src/
 import { contextChecks, settled } from '../../src/store/selectors.js';
 import { formatChecklist } from '../../src/checklist/checklist.js';
 import { UpdateBatcher, createFleetStore } from '../../src/store/fleet-store.js';
-import { emptyPods } from '../../src/kube/pods.js';
-import type { FleetConfig } from '../../src/kube/fleet.js';
-import type { NodeSummary } from '../../src/kube/nodes.js';
+import { emptyPods } from '../../src/kube/pods/pods.js';
+import type { FleetConfig } from '../../src/kube/fleet/fleet.js';
+import type { NodeSummary } from '../../src/kube/nodes/nodes.js';
 
 const info = (name: string) => ({ name, cluster: `${name}-cluster`, user: 'admin', server: `https://${name}:6443` });
 const node = (name: string, ready = true, zone = 'zone-a'): NodeSummary => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { parseSelector, selectorMatches } from '../../src/kube/selector.js';
+import { parseSelector, selectorMatches } from '../../src/kube/api/selector.js';
 import { resolvePlan } from '../../src/rollout/plan.js';
 import { nodeRolloutObject, parseNodeRollout } from '../../src/rollout/noderollout.js';
 import { CLUSTER, usage } from '../helpers/rollout.js';

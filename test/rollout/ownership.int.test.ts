@@ -6,8 +6,8 @@
 import { CoordinationV1Api, CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { UserError } from '../../src/errors.js';
-import { makeClient } from '../../src/kube/client.js';
-import { configForContext, loadKubeconfig } from '../../src/kube/kubeconfig.js';
+import { makeClient } from '../../src/kube/transport/client.js';
+import { configForContext, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
 import { acquireRolloutLease, keepLease, type LeaseLost, readRolloutLease, releaseRolloutLease } from '../../src/rollout/ownership.js';
 import { initialState, resolvePlan } from '../../src/rollout/plan.js';
 import { createRollout } from '../../src/rollout/state.js';

@@ -1,8 +1,8 @@
 import { CoreV1Api, PatchStrategy, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startStatusFeed, type StatusFeed } from '../../src/feeds/status-feed.js';
-import { makeClient } from '../../src/kube/client.js';
-import { configForContext, contextInfos, loadKubeconfig } from '../../src/kube/kubeconfig.js';
+import { makeClient } from '../../src/kube/transport/client.js';
+import { configForContext, contextInfos, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
 import { eventually, runCli } from '../helpers/cli.js';
 
 const kubeconfig = inject('kubeconfig');

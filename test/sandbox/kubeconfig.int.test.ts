@@ -4,8 +4,8 @@ import path from 'node:path';
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { stringify } from 'yaml';
 import { describe, expect, inject, it } from 'vitest';
-import { makeClient, statusCode } from '../../src/kube/client.js';
-import { configForContext, contextInfos, loadKubeconfig } from '../../src/kube/kubeconfig.js';
+import { makeClient, statusCode } from '../../src/kube/transport/client.js';
+import { configForContext, contextInfos, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
 import { runCli } from '../helpers/cli.js';
 
 const kubeconfig = inject('kubeconfig');

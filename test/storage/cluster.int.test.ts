@@ -1,7 +1,7 @@
 import { ApiextensionsV1Api, CoreV1Api, KubeConfig, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { makeClient, statusCode } from '../../src/kube/client.js';
-import { configForContext, loadKubeconfig } from '../../src/kube/kubeconfig.js';
+import { makeClient, statusCode } from '../../src/kube/transport/client.js';
+import { configForContext, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
 import { readClusterInventory } from '../../src/storage/cluster.js';
 import { SANDBOX_NODE_ANNOTATION } from '../../src/sandbox/sim/index.js';
 import {

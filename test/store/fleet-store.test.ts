@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { UpdateBatcher, createFleetStore, setContexts } from '../../src/store/fleet-store.js';
-import { emptyPods } from '../../src/kube/pods.js';
+import { emptyPods } from '../../src/kube/pods/pods.js';
 import { nodeCounts, reachabilityLine } from '../../src/store/selectors.js';
-import type { NodeSummary } from '../../src/kube/nodes.js';
+import type { NodeSummary } from '../../src/kube/nodes/nodes.js';
 
 const info = (name: string) => ({ name, cluster: name, user: 'u', server: `https://${name}` });
 const node = (name: string, over: Partial<NodeSummary> = {}): NodeSummary => ({

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { fleetFilePath } from '../../config/fleet-config.js';
 import { UsageError, UserError } from '../../errors.js';
-import { configForContext, contextInfos, loadKubeconfig } from '../../kube/kubeconfig.js';
+import { configForContext, contextInfos, loadKubeconfig } from '../../kube/config/kubeconfig.js';
 import type { FleetTargets } from '../../day2/fleet-of.js';
 import type { GlobalOptions } from '../../session/options.js';
 import { openSession, requireCredentials } from '../../session/session.js';

@@ -5,7 +5,7 @@ import { UsageError, UserError } from '../../errors.js';
 import type { FleetStatusCheck } from '../../install/install.js';
 import type { Target, WorkloadTarget } from '../../install/plan.js';
 import { collectStatus } from '../../feeds/status-feed.js';
-import { configForContext, contextInfos, loadKubeconfig, type LoadedKubeconfig } from '../../kube/kubeconfig.js';
+import { configForContext, contextInfos, loadKubeconfig, type LoadedKubeconfig } from '../../kube/config/kubeconfig.js';
 import { fleetChecklist } from '../../report/fleet-checklist.js';
 import { fleetHealthy } from '../../report/status.js';
 import type { GlobalOptions } from '../../session/options.js';

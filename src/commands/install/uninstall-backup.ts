@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { defaultBackupName } from '../../backup/file.js';
 import { UserError } from '../../errors.js';
-import type { LoadedKubeconfig } from '../../kube/kubeconfig.js';
+import type { LoadedKubeconfig } from '../../kube/config/kubeconfig.js';
 import { backupTo } from '../backup.js';
 import { controlPlaneConfig } from '../backup/target.js';
 

@@ -6,7 +6,7 @@ import { loadBundle, requiredPermissions, type Bundle } from '../../install/bund
 import { runInstall } from '../../install/install.js';
 import type { InstallOptions, Target } from '../../install/plan.js';
 import { runPrechecks } from '../../install/prechecks/index.js';
-import { configForContext, contextInfos, loadKubeconfig, type LoadedKubeconfig } from '../../kube/kubeconfig.js';
+import { configForContext, contextInfos, loadKubeconfig, type LoadedKubeconfig } from '../../kube/config/kubeconfig.js';
 import { colorAllowed, UiProvider } from '../../components/theme/index.js';
 import { InstallWizard, type InstallerDeps } from '../../screens/install/wizard.js';
 import { SizeGate } from '../../screens/size-gate.js';

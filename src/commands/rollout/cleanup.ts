@@ -1,6 +1,6 @@
 /** `fleetdeck rollout cleanup`: the runner Jobs that finished, and the runner's account once no rollout runs in the cluster. */
 import { UsageError } from '../../errors.js';
-import { assertWritable } from '../../kube/gate.js';
+import { assertWritable } from '../../kube/transport/gate.js';
 import { asciiOnly, requireOutput, type GlobalOptions } from '../../session/options.js';
 import { confirm, interactive } from '../../session/prompt.js';
 import { resolveContext } from '../../session/session.js';

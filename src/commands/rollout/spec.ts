@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { UsageError, UserError } from '../../errors.js';
-import { parseSelector } from '../../kube/selector.js';
+import { parseSelector } from '../../kube/api/selector.js';
 import { parseNodeRollout, type NodeRolloutSpec } from '../../rollout/noderollout.js';
 import { generatedName, rolloutNameError } from '../../rollout/plan.js';
 import { readRollout } from '../../rollout/state.js';

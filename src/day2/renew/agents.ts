@@ -5,9 +5,9 @@
  */
 import type { WorkloadTarget } from '../../install/plan.js';
 import { type RowControl, StepError } from '../../install/runner.js';
-import { statusCode } from '../../kube/client.js';
-import { deletePod } from '../../kube/pod-ops.js';
-import { waitFor } from '../../kube/wait.js';
+import { statusCode } from '../../kube/transport/client.js';
+import { deletePod } from '../../kube/pods/pod-ops.js';
+import { waitFor } from '../../kube/watch/wait.js';
 import { AGENT_SELECTOR, agentPods } from './pods.js';
 import type { RenewTarget } from './target.js';
 

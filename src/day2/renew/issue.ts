@@ -6,7 +6,7 @@
 import { generateCertSet } from '../../install/certs/generate.js';
 import { type LeafSpec, pickLeaf } from '../../install/certs/specs.js';
 import type { ApiserverAddress, CertSet, EtcdMemberCerts, KeyMaterial, PartialCertSet } from '../../install/certs/types.js';
-import { type Authority, authorityFromPem, issueCertificate } from '../../kube/pki.js';
+import { type Authority, authorityFromPem, issueCertificate } from '../../kube/certs/pki.js';
 
 function place(set: CertSet, spec: LeafSpec, material: KeyMaterial): void {
   const p = spec.place;

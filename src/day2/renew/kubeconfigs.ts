@@ -9,8 +9,8 @@ import { parse, stringify } from 'yaml';
 import type { KeyMaterial } from '../../install/certs/types.js';
 import { readKubeconfigDoc, type KubeconfigDoc, writeWithBackup } from '../../install/kubeconfig-file.js';
 import { mergeRecordPath, readMergeRecord, recordMerge } from '../../install/kubeconfig-unmerge.js';
-import { Applier, type Manifest } from '../../kube/apply.js';
-import { keyMatchesCertificate } from '../../kube/pki.js';
+import { Applier, type Manifest } from '../../kube/api/apply.js';
+import { keyMatchesCertificate } from '../../kube/certs/pki.js';
 import type { RenewTarget } from './target.js';
 
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');

@@ -8,8 +8,8 @@ import { CERT_SECRET_NAMES, DEFAULT_CERT_VALIDITY_DAYS, leafSpecs, pickLeaf, typ
 import { certSetFromSecrets } from '../../install/certs/secrets.js';
 import type { ApiserverAddress, PartialCertSet } from '../../install/certs/types.js';
 import { mergeRecordPath, readMergeRecord } from '../../install/kubeconfig-unmerge.js';
-import { readSecrets } from '../../kube/secret.js';
-import { readServiceAddress } from '../../kube/service.js';
+import { readSecrets } from '../../kube/certs/secret.js';
+import { readServiceAddress } from '../../kube/api/service.js';
 import { type RenewRecord, readRecord, unfinished } from './record.js';
 import { COMPONENT_ORDER, type Component, placeOf, selectLeaves } from './select.js';
 import { componentPods } from './pods.js';

@@ -1,6 +1,6 @@
 /** The pods a renewal restarts: a control-plane component's in the hosting namespace, the agent's in a workload cluster. */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { listPods, type PodObject } from '../../kube/pod-ops.js';
+import { listPods, type PodObject } from '../../kube/pods/pod-ops.js';
 import type { Component } from './select.js';
 import type { RenewTarget } from './target.js';
 

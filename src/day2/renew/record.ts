@@ -5,7 +5,7 @@
  * same renewal; no key material is ever written to it.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { Applier, type Manifest } from '../../kube/apply.js';
+import { Applier, type Manifest } from '../../kube/api/apply.js';
 import { CERT_SECRET_LABELS } from '../../install/certs/specs.js';
 
 export const RECORD_NAME = 'fleetdeck-cert-renewal';

@@ -3,10 +3,10 @@
  * old certificates is deleted, its replacement waited for until every replica is Ready again,
  * and the API is checked through the load balancer before the next one.
  */
-import { statusCode } from '../../kube/client.js';
-import { deletePod } from '../../kube/pod-ops.js';
-import { waitApiSettled } from '../../kube/api-settled.js';
-import { waitFor } from '../../kube/wait.js';
+import { statusCode } from '../../kube/transport/client.js';
+import { deletePod } from '../../kube/pods/pod-ops.js';
+import { waitApiSettled } from '../../kube/fleet/api-settled.js';
+import { waitFor } from '../../kube/watch/wait.js';
 import { type RowControl, StepError } from '../../install/runner.js';
 import { podsOf, type PodFact } from './pods.js';
 import type { Component } from './select.js';

@@ -5,9 +5,9 @@
  * its new image (ImagePullBackOff, CrashLoopBackOff, …) fails the gate at once, with its reason.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { makeJsonClient } from '../../kube/client.js';
-import { waitApiSettled } from '../../kube/api-settled.js';
-import { waitFor } from '../../kube/wait.js';
+import { makeJsonClient } from '../../kube/transport/client.js';
+import { waitApiSettled } from '../../kube/fleet/api-settled.js';
+import { waitFor } from '../../kube/watch/wait.js';
 import { StepError } from '../../install/runner.js';
 
 /** Waiting reasons that do not go away by waiting. */

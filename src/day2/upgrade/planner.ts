@@ -4,10 +4,10 @@
  * the images old → new, the support matrix against every workload cluster's Kubernetes version
  * and the control plane's version skew.
  */
-import { Applier, type Manifest, objectRef } from '../../kube/apply.js';
-import type { ApiObject } from '../../kube/api-resources.js';
-import { serverVersion } from '../../kube/discovery.js';
-import { describeError } from '../../kube/client.js';
+import { Applier, type Manifest, objectRef } from '../../kube/api/apply.js';
+import type { ApiObject } from '../../kube/api/api-resources.js';
+import { serverVersion } from '../../kube/api/discovery.js';
+import { describeError } from '../../kube/transport/client.js';
 import { cleanObject } from '../../backup/clean.js';
 import { loadBundle } from '../../install/bundle.js';
 import { type BundleRecord, readRecord } from '../../install/bundle-record.js';

@@ -3,8 +3,8 @@
  * images change (old → new), which objects the new bundle no longer has, the version skew rules
  * between the control plane's components, and the order of the workload clusters.
  */
-import { type Manifest, objectRef } from '../../kube/apply.js';
-import { type KubeMinor, parseKubeVersion } from '../../kube/discovery.js';
+import { type Manifest, objectRef } from '../../kube/api/apply.js';
+import { type KubeMinor, parseKubeVersion } from '../../kube/api/discovery.js';
 import { podSpecOf } from '../../install/bundle-images.js';
 import type { KubeObject } from '../../install/bundle-objects.js';
 import { COMPONENTS } from '../../install/plan.js';

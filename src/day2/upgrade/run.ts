@@ -7,8 +7,8 @@
  * interruption the same command continues; the first failure pauses it, saying what failed and
  * how to go back.
  */
-import { Applier, type Manifest, objectRef } from '../../kube/apply.js';
-import { waitEstablished } from '../../kube/crds.js';
+import { Applier, type Manifest, objectRef } from '../../kube/api/apply.js';
+import { waitEstablished } from '../../kube/api/crds.js';
 import { runBackup } from '../../backup/backup.js';
 import { backupText, writeBackupFile } from '../../backup/file.js';
 import { recordLastBackup } from '../../backup/last.js';

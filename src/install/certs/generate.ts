@@ -4,7 +4,14 @@
  * and what the cluster already has kept as `reuse` decides.
  */
 import { UserError } from '../../errors.js';
-import { type Authority, type KeyMaterial, createAuthority, generateKeyPem, isRsaPrivateKey, issueCertificate } from '../../kube/pki.js';
+import {
+  type Authority,
+  type KeyMaterial,
+  createAuthority,
+  generateKeyPem,
+  isRsaPrivateKey,
+  issueCertificate,
+} from '../../kube/certs/pki.js';
 import { type CaPlan, caAction, leafCertProblem, newKeyReason, planCa, planServiceAccount } from './reuse.js';
 import {
   CA_SPECS,

@@ -4,7 +4,7 @@
  * Every kubeconfig here embeds a private key: never print one.
  */
 import { stringify as stringifyYaml } from 'yaml';
-import { kubeconfigCurrentUser } from '../../kube/cert-sources.js';
+import { kubeconfigCurrentUser } from '../../kube/certs/cert-sources.js';
 import { apiserverUrl, inClusterApiserverUrl } from './specs.js';
 import type { CertSet, KeyMaterial } from './types.js';
 

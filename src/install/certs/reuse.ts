@@ -13,7 +13,7 @@ import {
   isRsaPrivateKey,
   keyMatchesCertificate,
   publicKeyPemOf,
-} from '../../kube/pki.js';
+} from '../../kube/certs/pki.js';
 import type { CaSpec, LeafSpec } from './specs.js';
 import { type ApiserverAddress, type CertAction, CertReuseError, type KeyPairPem } from './types.js';
 

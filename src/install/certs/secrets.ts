@@ -3,7 +3,7 @@
  * keys, labels) in both directions. Values hold private keys: never print them.
  */
 import type { V1Secret } from '@kubernetes/client-node';
-import { keyMatchesCertificate } from '../../kube/pki.js';
+import { keyMatchesCertificate } from '../../kube/certs/pki.js';
 import { b64, componentKubeconfig, kubeconfigClient } from './kubeconfigs.js';
 import { CERT_SECRET_LABELS, CERT_SECRET_NAMES } from './specs.js';
 import type { CertSet, KeyMaterial, PartialCertSet } from './types.js';

@@ -4,7 +4,7 @@
  */
 import net from 'node:net';
 import { UserError } from '../../errors.js';
-import type { CertRequest, KeyMaterial } from '../../kube/pki.js';
+import type { CertRequest, KeyMaterial } from '../../kube/certs/pki.js';
 import type { ApiserverAddress, PartialCertSet } from './types.js';
 
 /** Default certificate validity: 10 years. */

@@ -3,9 +3,9 @@
  * what was decided about each item. Key fields hold private keys: never print them.
  */
 import { UserError } from '../../errors.js';
-import type { KeyMaterial, KeyPairPem } from '../../kube/pki.js';
+import type { KeyMaterial, KeyPairPem } from '../../kube/certs/pki.js';
 
-export type { KeyMaterial, KeyPairPem } from '../../kube/pki.js';
+export type { KeyMaterial, KeyPairPem } from '../../kube/certs/pki.js';
 
 /** The address the API server's LoadBalancer Service was actually assigned (ip, hostname or both). */
 export interface ApiserverAddress {

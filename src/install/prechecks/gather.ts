@@ -4,13 +4,13 @@
  */
 import type { CheckItem } from '../../checklist/checklist.js';
 import { ProgressBoard } from '../../checklist/progress-board.js';
-import { reviewPermissions } from '../../kube/access-review.js';
-import { DEFAULT_TIMEOUT_MS, describeError } from '../../kube/client.js';
-import { apiGroupNames, serverVersion } from '../../kube/discovery.js';
-import { listIngressClasses } from '../../kube/ingress-classes.js';
-import { listNodes } from '../../kube/node-list.js';
-import { findLoadBalancer } from '../../kube/service.js';
-import { listStorageClasses } from '../../kube/storage-classes.js';
+import { reviewPermissions } from '../../kube/api/access-review.js';
+import { DEFAULT_TIMEOUT_MS, describeError } from '../../kube/transport/client.js';
+import { apiGroupNames, serverVersion } from '../../kube/api/discovery.js';
+import { listIngressClasses } from '../../kube/api/ingress-classes.js';
+import { listNodes } from '../../kube/nodes/node-list.js';
+import { findLoadBalancer } from '../../kube/api/service.js';
+import { listStorageClasses } from '../../kube/storage/classes.js';
 import { permissionsCheck } from './access.js';
 import { zoneCheck } from './topology.js';
 import type { PrecheckContext, PrecheckInput, PrecheckResult, Verdict } from './types.js';

@@ -1,13 +1,13 @@
 /** What the prerequisite checks take and give: the contexts to check and the checklist. */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { CheckItem, CheckState } from '../../checklist/checklist.js';
-import type { Permission } from '../../kube/access-review.js';
+import type { Permission } from '../../kube/api/access-review.js';
 
-export type { AccessResult, Permission } from '../../kube/access-review.js';
-export type { IngressClassInfo } from '../../kube/ingress-classes.js';
-export type { NodeInfo } from '../../kube/node-list.js';
-export type { LoadBalancerEvidence } from '../../kube/service.js';
-export type { StorageClassInfo } from '../../kube/storage-classes.js';
+export type { AccessResult, Permission } from '../../kube/api/access-review.js';
+export type { IngressClassInfo } from '../../kube/api/ingress-classes.js';
+export type { NodeInfo } from '../../kube/nodes/node-list.js';
+export type { LoadBalancerEvidence } from '../../kube/api/service.js';
+export type { StorageClassInfo } from '../../kube/storage/classes.js';
 
 /** A kube context to check: its name and a KubeConfig holding only it (see configForContext). */
 export interface PrecheckContext {

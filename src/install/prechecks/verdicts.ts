@@ -3,9 +3,9 @@
  * a one-line detail and, when not ok, a hint. Tested without a cluster.
  */
 import type { CheckItem, CheckState } from '../../checklist/checklist.js';
-import { describeError } from '../../kube/client.js';
-import { isCredentialsError } from '../../kube/credentials.js';
-import { parseKubeVersion } from '../../kube/discovery.js';
+import { describeError } from '../../kube/transport/client.js';
+import { isCredentialsError } from '../../kube/transport/credentials.js';
+import { parseKubeVersion } from '../../kube/api/discovery.js';
 import {
   NOVA_VERSION,
   SUPPORT_MATRIX,

@@ -1,6 +1,6 @@
-import { Applier, type ApplyResult, type Manifest, objectRef } from '../../kube/apply.js';
-import { readSecret } from '../../kube/secret.js';
-import { ServerLost, waitFor } from '../../kube/wait.js';
+import { Applier, type ApplyResult, type Manifest, objectRef } from '../../kube/api/apply.js';
+import { readSecret } from '../../kube/certs/secret.js';
+import { ServerLost, waitFor } from '../../kube/watch/wait.js';
 import { forNamespace, withClusterName } from '../bundle.js';
 import { HINTS, lostHint, TIMEOUTS, type WorkloadTarget } from '../plan.js';
 import { type RowControl, type RowHandle, StepError } from '../runner.js';

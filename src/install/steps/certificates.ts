@@ -1,5 +1,5 @@
-import type { Manifest } from '../../kube/apply.js';
-import { readSecrets } from '../../kube/secret.js';
+import type { Manifest } from '../../kube/api/apply.js';
+import { readSecrets } from '../../kube/certs/secret.js';
 import { CERT_SECRET_NAMES, certSecrets, certSetFromSecrets, generateCertSet, servingCertCovers } from '../certs/index.js';
 import { type RowControl, StepError } from '../runner.js';
 import { type InstallRun, hostOf, summarize } from './run.js';

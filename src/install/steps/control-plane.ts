@@ -1,8 +1,8 @@
 import type { V1Pod } from '@kubernetes/client-node';
-import { podState } from '../../kube/pods.js';
+import { podState } from '../../kube/pods/pods.js';
 import { recordBundle } from '../bundle-record.js';
 import { renderBundle } from '../bundle-render.js';
-import { ServerLost, waitFor } from '../../kube/wait.js';
+import { ServerLost, waitFor } from '../../kube/watch/wait.js';
 import { COMPONENTS, HINTS, lostHint, TIMEOUTS } from '../plan.js';
 import { type RowControl, type RowHandle, StepError } from '../runner.js';
 import { type InstallRun, messageOf, summarize } from './run.js';

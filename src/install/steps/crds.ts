@@ -1,5 +1,5 @@
-import { Applier, type Manifest } from '../../kube/apply.js';
-import { waitEstablished } from '../../kube/crds.js';
+import { Applier, type Manifest } from '../../kube/api/apply.js';
+import { waitEstablished } from '../../kube/api/crds.js';
 import { initKubeconfig } from '../certs/index.js';
 import { TIMEOUTS } from '../plan.js';
 import type { RowControl } from '../runner.js';

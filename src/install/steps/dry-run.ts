@@ -1,4 +1,4 @@
-import { type Manifest, objectRef } from '../../kube/apply.js';
+import { type Manifest, objectRef } from '../../kube/api/apply.js';
 import { agentDryRunStep } from './agents.js';
 import { INIT_KUBECONFIG_SECRET, type InstallRun, agentRbac, namespaceObject } from './run.js';
 

@@ -1,6 +1,6 @@
-import { serverVersion } from '../../kube/discovery.js';
-import { kubeConfigFromString } from '../../kube/kubeconfig.js';
-import { retryUntil } from '../../kube/wait.js';
+import { serverVersion } from '../../kube/api/discovery.js';
+import { kubeConfigFromString } from '../../kube/config/kubeconfig.js';
+import { retryUntil } from '../../kube/watch/wait.js';
 import { adminKubeconfig } from '../certs/index.js';
 import { HINTS, TIMEOUTS } from '../plan.js';
 import { type RowControl, StepError } from '../runner.js';

@@ -1,5 +1,5 @@
-import type { FleetConfig } from '../../kube/fleet.js';
-import { mergeKubeConfigs } from '../../kube/kubeconfig.js';
+import type { FleetConfig } from '../../kube/fleet/fleet.js';
+import { mergeKubeConfigs } from '../../kube/config/kubeconfig.js';
 import { writeFleetFile } from '../../config/fleet-config.js';
 import { type RowControl, StepError } from '../runner.js';
 import type { InstallRun } from './run.js';

@@ -4,9 +4,9 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { CheckItem } from '../../checklist/checklist.js';
-import { Applier, type ApplyResult, type Manifest } from '../../kube/apply.js';
-import type { FleetConfig } from '../../kube/fleet.js';
-import type { ServiceAddress } from '../../kube/service.js';
+import { Applier, type ApplyResult, type Manifest } from '../../kube/api/apply.js';
+import type { FleetConfig } from '../../kube/fleet/fleet.js';
+import type { ServiceAddress } from '../../kube/api/service.js';
 import type { Bundle } from '../bundle.js';
 import type { CertSet } from '../certs/index.js';
 import type { InstallOptions } from '../plan.js';

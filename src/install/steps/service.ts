@@ -1,6 +1,6 @@
-import type { Manifest } from '../../kube/apply.js';
-import { type ServiceJson, loadBalancerAddress, readServiceAddress } from '../../kube/service.js';
-import { ServerLost, waitFor } from '../../kube/wait.js';
+import type { Manifest } from '../../kube/api/apply.js';
+import { type ServiceJson, loadBalancerAddress, readServiceAddress } from '../../kube/api/service.js';
+import { ServerLost, waitFor } from '../../kube/watch/wait.js';
 import { forNamespace } from '../bundle.js';
 import { HINTS, lostHint, TIMEOUTS } from '../plan.js';
 import { type RowControl, StepError } from '../runner.js';

@@ -5,7 +5,7 @@
  * conditions' types and statuses are looked at, compared as bytes, with no string made but the
  * uid. Any other pod is decoded whole (decodeSlimPod) and judged by `podState`, as JSON is.
  */
-import { healthyState, podEntry, type PodEntry } from '../pods.js';
+import { healthyState, podEntry, type PodEntry } from '../pods/pods.js';
 import { len } from './meta.js';
 import { decodeSlimPod } from './pod.js';
 import { WireReader } from './wire.js';

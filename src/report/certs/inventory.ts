@@ -4,8 +4,8 @@
  * its state against a warning window. Certificate metadata only.
  */
 import { formatDuration } from '../../duration.js';
-import type { CertDetail } from '../../kube/certs.js';
-import type { CertSources, ContextCredential, SecretCerts } from '../../kube/cert-sources.js';
+import type { CertDetail } from '../../kube/certs/certs.js';
+import type { CertSources, ContextCredential, SecretCerts } from '../../kube/certs/cert-sources.js';
 import { type CERT_SECRET_NAMES, INIT_KUBECONFIG_SECRET, SERVICE_ACCOUNT_SPEC } from '../../install/certs/specs.js';
 
 export type CertGroup = 'control-plane' | 'kubeconfig' | 'agent-init';

@@ -1,8 +1,8 @@
 import type { CheckItem, CheckState } from '../../checklist/checklist.js';
 import type { FleetState } from '../../store/fleet-store.js';
 import type { ContextState } from '../../store/types.js';
-import type { FleetConfig } from '../../kube/fleet.js';
-import type { FleetNamespaceSummary } from '../../kube/fleet-namespace.js';
+import type { FleetConfig } from '../../kube/fleet/fleet.js';
+import type { FleetNamespaceSummary } from '../../kube/fleet/fleet-namespace.js';
 import { contextGate, forbiddenFor, namespaceGate, worst } from './gates.js';
 import { AGENT_DEPLOYMENT, crdHint } from './hints.js';
 import { podHint } from './pod-hint.js';

@@ -1,7 +1,7 @@
 import type { CheckItem } from '../../checklist/checklist.js';
 import type { ContextState } from '../../store/types.js';
-import type { FleetConfig } from '../../kube/fleet.js';
-import type { FleetNamespaceSummary } from '../../kube/fleet-namespace.js';
+import type { FleetConfig } from '../../kube/fleet/fleet.js';
+import type { FleetNamespaceSummary } from '../../kube/fleet/fleet-namespace.js';
 import { forbiddenGate, gated } from './gates.js';
 
 /** Certificates closer than this to their expiry are a warning. */

@@ -1,8 +1,8 @@
 import type { CheckItem } from '../../checklist/checklist.js';
 import type { ContextState } from '../../store/types.js';
-import type { ComponentPod } from '../../kube/component-pod.js';
-import type { FleetConfig } from '../../kube/fleet.js';
-import type { FleetNamespaceSummary } from '../../kube/fleet-namespace.js';
+import type { ComponentPod } from '../../kube/fleet/component-pod.js';
+import type { FleetConfig } from '../../kube/fleet/fleet.js';
+import type { FleetNamespaceSummary } from '../../kube/fleet/fleet-namespace.js';
 import { worst, type Gate } from './gates.js';
 import { podHint } from './pod-hint.js';
 

@@ -1,7 +1,7 @@
 import type { CheckItem, CheckState } from '../../checklist/checklist.js';
 import type { FleetState } from '../../store/fleet-store.js';
-import type { ControlPlaneSummary, NovaCluster } from '../../kube/control-plane.js';
-import type { FleetConfig } from '../../kube/fleet.js';
+import type { ControlPlaneSummary, NovaCluster } from '../../kube/fleet/control-plane.js';
+import type { FleetConfig } from '../../kube/fleet/fleet.js';
 import { contextGate, forbiddenFor, forbiddenGate, gated } from './gates.js';
 import { AGENT_DEPLOYMENT, crdHint, NO_CLUSTERS_HINT, NO_POLICIES_HINT } from './hints.js';
 

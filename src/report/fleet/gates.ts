@@ -3,7 +3,7 @@ import type { CheckItem, CheckState } from '../../checklist/checklist.js';
 import type { FleetState } from '../../store/fleet-store.js';
 import { credentialsHint, reachabilityLine } from '../../store/selectors.js';
 import type { ContextState } from '../../store/types.js';
-import type { FleetConfig } from '../../kube/fleet.js';
+import type { FleetConfig } from '../../kube/fleet/fleet.js';
 
 const SEVERITY: Record<CheckState, number> = { info: 0, ok: 1, running: 2, pending: 3, warn: 4, fail: 5 };
 

@@ -1,4 +1,4 @@
-import type { FleetConfig } from '../../kube/fleet.js';
+import type { FleetConfig } from '../../kube/fleet/fleet.js';
 
 /** The hints `kubectl nova status` prints, word for word. */
 export const NO_CLUSTERS_HINT =

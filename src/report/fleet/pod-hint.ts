@@ -1,4 +1,4 @@
-import type { ComponentPod } from '../../kube/component-pod.js';
+import type { ComponentPod } from '../../kube/fleet/component-pod.js';
 
 const imageProblem = (reason: string | undefined) => !!reason && /ImagePull|ErrImage|InvalidImageName/.test(reason);
 

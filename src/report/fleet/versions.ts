@@ -1,6 +1,6 @@
 import type { CheckItem } from '../../checklist/checklist.js';
 import type { FleetState } from '../../store/fleet-store.js';
-import type { FleetConfig } from '../../kube/fleet.js';
+import type { FleetConfig } from '../../kube/fleet/fleet.js';
 
 /** "v1.20" from "v1.20.2", "1.20" or "v1.20.5-eks-1"; undefined when it is not a version. */
 export function minorVersion(v: string | undefined): string | undefined {

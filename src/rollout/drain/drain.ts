@@ -7,10 +7,10 @@
  * seen through a watch on the node's pods (no polling). Progress through a callback.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { EvictionVersion } from '../../kube/discovery.js';
-import { evictionVersionOf } from '../../kube/eviction.js';
-import { cordon } from '../../kube/nodes.js';
-import { watchNodePods, type PodWatch } from '../../kube/pod-ops.js';
+import type { EvictionVersion } from '../../kube/api/discovery.js';
+import { evictionVersionOf } from '../../kube/pods/eviction.js';
+import { cordon } from '../../kube/nodes/nodes.js';
+import { watchNodePods, type PodWatch } from '../../kube/pods/pod-ops.js';
 import { abortable } from '../abortable.js';
 import { failedError, refusedError, timeoutError, DrainError } from './errors.js';
 import { pdbCache, removeAll, type EvictContext } from './evict.js';

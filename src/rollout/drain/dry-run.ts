@@ -1,8 +1,8 @@
 /** The drain's dry run: every pod of the nodes classified, the budgets checked, the room judged; nothing changed. */
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { EvictionVersion } from '../../kube/discovery.js';
-import { evictionVersionOf } from '../../kube/eviction.js';
-import { listPdbs } from '../../kube/pdb.js';
+import type { EvictionVersion } from '../../kube/api/discovery.js';
+import { evictionVersionOf } from '../../kube/pods/eviction.js';
+import { listPdbs } from '../../kube/pods/pdb.js';
 import { refusalMessage, type DrainFlags, type PodClassification, type PodRequests } from './filters.js';
 import { markPdbBlocked } from './pdb-check.js';
 import { classifyNode } from './pods.js';

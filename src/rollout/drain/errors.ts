@@ -1,5 +1,5 @@
 /** A drain that did not finish, and the one-line messages that say why (refused, failed pods, timeout). */
-import { describePdb } from '../../kube/pdb.js';
+import { describePdb } from '../../kube/pods/pdb.js';
 import type { DrainProgress, DrainTracker } from './tracker.js';
 
 export type DrainErrorKind = 'refused' | 'timeout' | 'failed';

@@ -6,11 +6,11 @@
  * namespace controller; transient errors are retried a few times. Abortable.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { describeError, statusCode } from '../../kube/client.js';
-import type { EvictionVersion } from '../../kube/discovery.js';
-import { causeReasons, evictPod, isTransient } from '../../kube/eviction.js';
-import { listPdbs, pdbRef, pdbSelectsPod, type PdbObject } from '../../kube/pdb.js';
-import { deletePod, readPodUid } from '../../kube/pod-ops.js';
+import { describeError, statusCode } from '../../kube/transport/client.js';
+import type { EvictionVersion } from '../../kube/api/discovery.js';
+import { causeReasons, evictPod, isTransient } from '../../kube/pods/eviction.js';
+import { listPdbs, pdbRef, pdbSelectsPod, type PdbObject } from '../../kube/pods/pdb.js';
+import { deletePod, readPodUid } from '../../kube/pods/pod-ops.js';
 import { abortable, abortReason, sleep } from '../abortable.js';
 import type { DrainTracker, Target } from './tracker.js';
 

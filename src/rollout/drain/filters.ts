@@ -2,9 +2,9 @@
  * Which pods of a node a drain evicts, deletes, ignores or refuses: kubectl's drain filter
  * pipeline (k8s.io/kubectl/pkg/drain, filters.go) as named pure filters, in kubectl's order.
  */
-import type { PdbRef } from '../../kube/pdb.js';
-import type { PodObject } from '../../kube/pod-ops.js';
-import { bytes, cpuMilli } from '../../kube/quantity.js';
+import type { PdbRef } from '../../kube/pods/pdb.js';
+import type { PodObject } from '../../kube/pods/pod-ops.js';
+import { bytes, cpuMilli } from '../../kube/api/quantity.js';
 
 /** The fields of a pod the drain reads. */
 export type DrainPod = PodObject;

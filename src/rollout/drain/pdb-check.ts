@@ -2,7 +2,7 @@
  * Which evictions a PodDisruptionBudget would refuse right now (pure): the dry run's
  * `blocked-pdb` verdicts.
  */
-import { pdbRef, pdbSelectsPod, type PdbObject } from '../../kube/pdb.js';
+import { pdbRef, pdbSelectsPod, type PdbObject } from '../../kube/pods/pdb.js';
 import type { DrainPod, PodClassification } from './filters.js';
 
 /** Whether the eviction API checks budgets for this pod: not for pods that are not running (Pending, finished) or already terminating. */

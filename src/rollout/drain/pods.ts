@@ -3,7 +3,7 @@
  * DaemonSet pods, whether their DaemonSet exists (kubectl's daemonSetFilter asks the same).
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { daemonSetExists, listNodePods } from '../../kube/pod-ops.js';
+import { daemonSetExists, listNodePods } from '../../kube/pods/pod-ops.js';
 import { classifyPods, controllerOf, type DrainFlags, type DrainPod, type OwnerInfo, type PodClassification } from './filters.js';
 
 /** For every DaemonSet-controlled pod: does its DaemonSet exist? (Each DaemonSet read once.) */

@@ -3,9 +3,9 @@
  * (pure), and the nodes' allocatable and requests read from the cluster.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { listNodeCapacity } from '../../kube/nodes.js';
-import { listPods } from '../../kube/pod-ops.js';
-import { bytes, cpuMilli, formatBytes, formatCpu } from '../../kube/quantity.js';
+import { listNodeCapacity } from '../../kube/nodes/nodes.js';
+import { listPods } from '../../kube/pods/pod-ops.js';
+import { bytes, cpuMilli, formatBytes, formatCpu } from '../../kube/api/quantity.js';
 import { controllerOf, podRequests, type DrainPod, type PodClassification, type PodRequests } from './filters.js';
 
 export interface NodeRoom {

@@ -3,7 +3,7 @@
  * of each, the pods the watch sees on the node now, the budgets holding pods up, the latest
  * error; the progress made of them, reported when it changes.
  */
-import type { PdbRef } from '../../kube/pdb.js';
+import type { PdbRef } from '../../kube/pods/pdb.js';
 import type { DrainPod, PodClassification } from './filters.js';
 
 export interface DrainProgress {

@@ -4,8 +4,8 @@
  * them again). A namespace goes only when fleetdeck created it.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { Applier } from '../../kube/apply.js';
-import { deleteObjects, listRunnerJobs } from '../../kube/runner-job.js';
+import { Applier } from '../../kube/api/apply.js';
+import { deleteObjects, listRunnerJobs } from '../../kube/records/runner-job.js';
 import { listRollouts } from '../state.js';
 import { MANAGED_BY_LABEL, ROLLOUT_LABEL } from '../types.js';
 import { runnerAccess, type RunnerSettings } from './manifests.js';

@@ -5,7 +5,7 @@
  * and one Job per run whose pod runs `fleetdeck rollout resume NAME --runner`.
  */
 import { UserError } from '../../errors.js';
-import type { Manifest } from '../../kube/apply.js';
+import type { Manifest } from '../../kube/api/apply.js';
 import { VERSION } from '../../version.js';
 import { MANAGED_BY_LABEL, ROLLOUT_LABEL, ROLLOUT_NAMESPACE, type RolloutState } from '../types.js';
 

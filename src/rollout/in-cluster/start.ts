@@ -5,10 +5,10 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { UserError } from '../../errors.js';
-import { Applier } from '../../kube/apply.js';
-import { describeError } from '../../kube/client.js';
-import { applyObjects, listRunnerJobs, waitForRunnerPod, type RunnerPod } from '../../kube/runner-job.js';
-import { WaitTimeout } from '../../kube/wait.js';
+import { Applier } from '../../kube/api/apply.js';
+import { describeError } from '../../kube/transport/client.js';
+import { applyObjects, listRunnerJobs, waitForRunnerPod, type RunnerPod } from '../../kube/records/runner-job.js';
+import { WaitTimeout } from '../../kube/watch/wait.js';
 import { updateRollout } from '../state.js';
 import { ROLLOUT_LABEL, type RolloutState } from '../types.js';
 import { runnerAccess, runnerJob, type RunnerSettings } from './manifests.js';

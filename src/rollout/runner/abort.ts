@@ -1,8 +1,8 @@
 /** `fleetdeck rollout abort`: phase Aborted, the owner let go, the rollout's cordons undone. */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { UserError } from '../../errors.js';
-import { describeError, statusCode } from '../../kube/client.js';
-import { listLabeledNodes, uncordon } from '../../kube/nodes.js';
+import { describeError, statusCode } from '../../kube/transport/client.js';
+import { listLabeledNodes, uncordon } from '../../kube/nodes/nodes.js';
 import { selfHolder } from '../owner-liveness.js';
 import { blockingHolder, untilHolderGone } from '../ownership.js';
 import { readRollout, updateRollout } from '../state.js';

@@ -1,6 +1,6 @@
 /** The cordon phase of a node: recorded first (abort then knows to uncordon it), then done. */
-import { describeError } from '../../kube/client.js';
-import { cordon, readNodeSummary, type NodeSummary } from '../../kube/nodes.js';
+import { describeError } from '../../kube/transport/client.js';
+import { cordon, readNodeSummary, type NodeSummary } from '../../kube/nodes/nodes.js';
 import { appendLog } from './decide.js';
 import { NodeStop, type RunContext } from './context.js';
 

@@ -1,6 +1,6 @@
 /** The drain phase of a node: cordoned (or an interrupted drain) → drained, progress written at most every second. */
-import { describeError } from '../../kube/client.js';
-import { describePdb } from '../../kube/pdb.js';
+import { describeError } from '../../kube/transport/client.js';
+import { describePdb } from '../../kube/pods/pdb.js';
 import { abortReason } from '../abortable.js';
 import { drainNode } from '../drain/drain.js';
 import { DrainError } from '../drain/errors.js';

@@ -1,6 +1,6 @@
 /** What a rollout would do, changing nothing: the drain's dry run of every planned node, and the room check per batch. */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { listNodePods } from '../../kube/pod-ops.js';
+import { listNodePods } from '../../kube/pods/pod-ops.js';
 import { dryRunDrain, type DrainDryRun } from '../drain/dry-run.js';
 import type { PodRequests } from '../drain/filters.js';
 import { nodeRooms, roomCheck, roomNeeded, type RoomCheck } from '../drain/room.js';

@@ -5,7 +5,7 @@
  * be written (e.g. 403) is said once in the rollout's log and never stops the rollout.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { EventRecorder, type EventType } from '../../kube/event-recorder.js';
+import { EventRecorder, type EventType } from '../../kube/events/event-recorder.js';
 import { configMapName, ROLLOUT_NAMESPACE } from '../types.js';
 
 /** The reasons fleetdeck's rollout Events carry (kubectl style). */

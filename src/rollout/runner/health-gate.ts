@@ -5,8 +5,8 @@
  * both listed).
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { watchNodeReadiness } from '../../kube/nodes.js';
-import { watchPendingPods, type PodObject } from '../../kube/pod-ops.js';
+import { watchNodeReadiness } from '../../kube/nodes/nodes.js';
+import { watchPendingPods, type PodObject } from '../../kube/pods/pod-ops.js';
 import { abortable, abortReason, sleep } from '../abortable.js';
 import type { RolloutSpec } from '../types.js';
 import { gateCount, healthVerdict } from './decide.js';

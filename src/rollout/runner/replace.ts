@@ -1,7 +1,7 @@
 /** The replacement phase of a drained node, by the spec's mode: wait for a new node, delete the Node object, or uncordon. */
-import { describeError } from '../../kube/client.js';
-import { deleteNode, uncordon, waitForNodes } from '../../kube/nodes.js';
-import { WaitTimeout } from '../../kube/wait.js';
+import { describeError } from '../../kube/transport/client.js';
+import { deleteNode, uncordon, waitForNodes } from '../../kube/nodes/nodes.js';
+import { WaitTimeout } from '../../kube/watch/wait.js';
 import { abortReason } from '../abortable.js';
 import type { NodeStatus } from '../types.js';
 import { NodeStop, type RunContext } from './context.js';

@@ -10,7 +10,7 @@
  * Every step is also an Event on the node and on the record (events.ts).
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { describeError } from '../../kube/client.js';
+import { describeError } from '../../kube/transport/client.js';
 import { abortReason } from '../abortable.js';
 import { selfHolder } from '../owner-liveness.js';
 import { acquireRolloutLease, keepLease, releaseRolloutLease } from '../ownership.js';

@@ -6,8 +6,8 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { UserError } from '../../errors.js';
-import { describeError, statusCode } from '../../kube/client.js';
-import { isConflict } from '../../kube/rollout-record.js';
+import { describeError, statusCode } from '../../kube/transport/client.js';
+import { isConflict } from '../../kube/records/rollout-record.js';
 import { readRollout, writeRollout, type StoredRollout } from '../state.js';
 import { ownerIdentity, type NodeStatus, type RolloutState } from '../types.js';
 import { RolloutAborted, RolloutTakenOver, sameOwner, type Self } from './owner.js';

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { describeError, statusCode } from '../../kube/client.js';
+import { describeError, statusCode } from '../../kube/transport/client.js';
 
 /** What every simulated part needs: access to one cluster, its identity, a log sink. */
 export interface SimContext {

@@ -1,7 +1,7 @@
 import { CoordinationV1Api, CoreV1Api, type V1Node } from '@kubernetes/client-node';
-import { makeClient } from '../../kube/client.js';
-import { ResilientWatch } from '../../kube/watch.js';
-import { ZONE_LABEL } from '../../kube/nodes.js';
+import { makeClient } from '../../kube/transport/client.js';
+import { ResilientWatch } from '../../kube/watch/watch.js';
+import { ZONE_LABEL } from '../../kube/nodes/nodes.js';
 import { ignoreNotFound, retryUntil, sleep, watchErrorLogger, type SimContext } from './context.js';
 import type { ClusterNetwork } from './network.js';
 import { LEASE_NAMESPACE, postStatus, renewLease, statusToReport, untaint } from './node-heartbeat.js';

@@ -1,6 +1,6 @@
 import { CoreV1Api, type V1LoadBalancerIngress, type V1Service } from '@kubernetes/client-node';
-import { makeClient } from '../../kube/client.js';
-import { ResilientWatch } from '../../kube/watch.js';
+import { makeClient } from '../../kube/transport/client.js';
+import { ResilientWatch } from '../../kube/watch/watch.js';
 import { FIELD_MANAGER, isConflict, isNotFound, AddressPool, portsFree, watchErrorLogger, type SimContext } from './context.js';
 import type { ClusterNetwork } from './network.js';
 import { WorkQueue } from './queue.js';

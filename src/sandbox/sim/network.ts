@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { V1Service, V1ServicePort } from '@kubernetes/client-node';
-import { describeError } from '../../kube/client.js';
+import { describeError } from '../../kube/transport/client.js';
 import { AddressPool, portsFree, type SandboxRuntime, type SimContext } from './context.js';
 import { Forwarder, type Backend } from './forwarder.js';
 import { canUnshare, isHeadless, renderHosts, selects, serviceHostEntries, svcKey, writeInPlace, type PodAddress } from './hosts.js';

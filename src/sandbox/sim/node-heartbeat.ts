@@ -7,7 +7,7 @@ import {
   type V1Node,
   type V1NodeStatus,
 } from '@kubernetes/client-node';
-import { describeError } from '../../kube/client.js';
+import { describeError } from '../../kube/transport/client.js';
 import { FIELD_MANAGER, isConflict, isNotFound } from './context.js';
 import { NOT_READY_TAINT, nodeStatus, remember, type NodeState } from './node-status.js';
 

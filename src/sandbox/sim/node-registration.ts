@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CoreV1Api, V1Node } from '@kubernetes/client-node';
-import { ZONE_LABEL } from '../../kube/nodes.js';
+import { ZONE_LABEL } from '../../kube/nodes/nodes.js';
 import { FIELD_MANAGER, isConflict } from './context.js';
 import { SANDBOX_NODE_ANNOTATION, nodeLabels, nodeStatus, type NodeState } from './node-status.js';
 import { REPLACE_WHEN_DRAINED_ANNOTATION } from './replacer.js';

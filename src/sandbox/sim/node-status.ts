@@ -1,5 +1,5 @@
 import type { V1Node, V1NodeCondition, V1NodeStatus } from '@kubernetes/client-node';
-import { ZONE_LABEL } from '../../kube/nodes.js';
+import { ZONE_LABEL } from '../../kube/nodes/nodes.js';
 
 /** What a simulated node is and what it reports: its labels and the status a kubelet posts. */
 

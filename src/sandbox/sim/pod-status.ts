@@ -1,5 +1,5 @@
 import type { CoreV1Api, V1Container, V1ContainerStatus, V1Pod, V1PodCondition, V1PodStatus } from '@kubernetes/client-node';
-import { describeError } from '../../kube/client.js';
+import { describeError } from '../../kube/transport/client.js';
 import { imageID } from './container.js';
 import type { RealPod } from './real-pod.js';
 

@@ -1,7 +1,7 @@
 import { CoreV1Api, type V1Pod, type V1PodStatus } from '@kubernetes/client-node';
 import { podLogDir, podLogDirs, removePodLogs } from './container-log.js';
-import { makeClient } from '../../kube/client.js';
-import { ResilientWatch } from '../../kube/watch.js';
+import { makeClient } from '../../kube/transport/client.js';
+import { ResilientWatch } from '../../kube/watch/watch.js';
 import { FIELD_MANAGER, isConflict, isNotFound, AddressPool, watchErrorLogger, type SimContext } from './context.js';
 import type { ClusterNetwork } from './network.js';
 import { PodCache } from './pod-cache.js';

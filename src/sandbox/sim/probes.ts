@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
-import { describeError } from '../../kube/client.js';
+import { describeError } from '../../kube/transport/client.js';
 
 /** True when a TCP connection to ip:port is accepted within `timeoutMs`. */
 export function tcpCheck(ip: string, port: number, timeoutMs: number): Promise<boolean> {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { V1Container } from '@kubernetes/client-node';
 import { formatDuration } from '../../duration.js';
-import { describeError } from '../../kube/client.js';
+import { describeError } from '../../kube/transport/client.js';
 import { ContainerLog, podLogDir } from './container-log.js';
 import { RealContainer, type PodHandle } from './container.js';
 import { httpCheck, tcpCheck } from './probes.js';

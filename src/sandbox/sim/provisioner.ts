@@ -6,8 +6,8 @@ import {
   type V1PersistentVolumeClaim,
   type V1StorageClass,
 } from '@kubernetes/client-node';
-import { makeClient } from '../../kube/client.js';
-import { ResilientWatch } from '../../kube/watch.js';
+import { makeClient } from '../../kube/transport/client.js';
+import { ResilientWatch } from '../../kube/watch/watch.js';
 import { FIELD_MANAGER, isConflict, isNotFound, retryUntil, watchErrorLogger, type SimContext } from './context.js';
 import { WorkQueue } from './queue.js';
 import { persistentVolumeDir } from './volumes.js';

@@ -1,4 +1,4 @@
-import { describeError } from '../../kube/client.js';
+import { describeError } from '../../kube/transport/client.js';
 
 /**
  * A keyed work queue in the style of a Kubernetes controller: a key added several times

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { V1Container, V1ContainerStatus, V1Pod } from '@kubernetes/client-node';
-import { describeError } from '../../kube/client.js';
+import { describeError } from '../../kube/transport/client.js';
 import { AgentContainer } from './agent.js';
 import type { PodHandle, RealContainer, RealPodDeps } from './container.js';
 import { isNotFound } from './context.js';

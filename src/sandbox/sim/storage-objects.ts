@@ -1,7 +1,7 @@
 import { ApiextensionsV1Api, CoreV1Api, CustomObjectsApi, type V1CustomResourceDefinition, type V1Node } from '@kubernetes/client-node';
-import { toClientObject } from '../../kube/apply.js';
-import { makeClient } from '../../kube/client.js';
-import { ResilientWatch } from '../../kube/watch.js';
+import { toClientObject } from '../../kube/api/apply.js';
+import { makeClient } from '../../kube/transport/client.js';
+import { ResilientWatch } from '../../kube/watch/watch.js';
 import { BLOCKDEVICE, LVMNODE, OPENEBS_NAMESPACE } from '../../storage/inventory.js';
 import { FIELD_MANAGER, isConflict, isNotFound, retryUntil, sleep, watchErrorLogger, type SimContext } from './context.js';
 import { SANDBOX_NODE_ANNOTATION } from './node-status.js';

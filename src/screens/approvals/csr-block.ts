@@ -1,5 +1,5 @@
 import { wrap } from '../../components/theme/index.js';
-import type { CsrSummary } from '../../kube/csr.js';
+import type { CsrSummary } from '../../kube/csr/index.js';
 import { ageOf, subjectText } from '../../report/csr-lines.js';
 
 export interface BlockLine {

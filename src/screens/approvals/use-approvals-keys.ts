@@ -1,6 +1,6 @@
 import { useInput, type Key } from 'ink';
 import { useRef, useState } from 'react';
-import type { CsrSummary } from '../../kube/csr.js';
+import type { CsrSummary } from '../../kube/csr/index.js';
 import type { ApprovalActions } from '../../store/actions.js';
 import { splitKeys } from '../split-keys.js';
 

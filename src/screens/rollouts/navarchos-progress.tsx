@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { truncate, useTheme, type ColorRole } from '../../components/theme/index.js';
-import type { NavarchosState } from '../../kube/navarchos.js';
+import type { NavarchosState } from '../../kube/navarchos/objects.js';
 import { NodeTable } from './node-table.js';
 import { ProgressLine } from './progress-line.js';
 import { durationText, navarchosEtaMs, replacementRows, replacementsOf, timeText, type RolloutRef } from './rows.js';

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { truncate, useTheme, type ColorRole } from '../../components/theme/index.js';
-import type { LeaseSummary } from '../../kube/lease.js';
+import type { LeaseSummary } from '../../kube/records/lease.js';
 import { holderView, livenessText } from '../../rollout/owner-liveness.js';
 import { etaMs } from '../../rollout/view.js';
 import { configMapName, ROLLOUT_NAMESPACE, type RolloutState } from '../../rollout/types.js';

@@ -4,7 +4,7 @@
  * Navarchos rollout, and the times.
  */
 import { formatDuration } from '../../duration.js';
-import type { NavarchosState, NodeReplacementSummary, NodeRolloutSummary } from '../../kube/navarchos.js';
+import type { NavarchosState, NodeReplacementSummary, NodeRolloutSummary } from '../../kube/navarchos/objects.js';
 import { holderView, livenessText, type OwnerLiveness } from '../../rollout/owner-liveness.js';
 import { etaMs, phaseText, replacementWaitText } from '../../rollout/view.js';
 import type { NodeStatus, RolloutState } from '../../rollout/types.js';

@@ -1,7 +1,7 @@
 import type { CellPart } from '../../components/table/index.js';
 import { clock, statusRow, type StatusRow } from '../../store/selectors.js';
 import type { ContextState } from '../../store/types.js';
-import type { FleetConfig } from '../../kube/fleet.js';
+import type { FleetConfig } from '../../kube/fleet/fleet.js';
 import { contextRoles, roleLabel } from './fleet/fleet-roles.js';
 
 /** A row of the contexts table: the status row, the fleet role, pods and warnings. */

@@ -1,6 +1,6 @@
 import { checklistLines, toAscii, type ChecklistLine } from '../../checklist/checklist.js';
 import { clock, contextChecks } from '../../store/selectors.js';
-import type { FleetConfig } from '../../kube/fleet.js';
+import type { FleetConfig } from '../../kube/fleet/fleet.js';
 import type { ContextState } from '../../store/types.js';
 import { truncate, width as textWidth, wrap } from '../../components/theme/index.js';
 

@@ -22,8 +22,8 @@ import {
   type KubernetesObject,
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { makeClient } from '../../../src/kube/client.js';
-import { configForContext, loadKubeconfig } from '../../../src/kube/kubeconfig.js';
+import { makeClient } from '../../../src/kube/transport/client.js';
+import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
 import { readRollout } from '../../../src/rollout/state.js';
 import { configMapName, ROLLOUT_NAMESPACE, type RolloutState } from '../../../src/rollout/types.js';
 import { CLI, eventually, runCli } from '../../helpers/cli.js';

@@ -9,8 +9,8 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadKubeconfig } from '../../../src/kube/kubeconfig.js';
-import { apiAnswers } from '../../../src/kube/serving-cert.js';
+import { loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
+import { apiAnswers } from '../../../src/kube/certs/serving-cert.js';
 import { CLI, eventually } from '../../helpers/cli.js';
 import { longestFailureRun, renewFleet, serial, watcher } from '../../helpers/renew-fleet.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Manifest } from '../../../src/kube/apply.js';
+import type { Manifest } from '../../../src/kube/api/apply.js';
 import {
   agentOrder,
   componentOf,

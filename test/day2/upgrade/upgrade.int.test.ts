@@ -10,8 +10,8 @@ import path from 'node:path';
 import { AppsV1Api, CoreV1Api, type V1Deployment } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { FAULT_ANNOTATION } from '../../../src/sandbox/sim/index.js';
-import { makeClient } from '../../../src/kube/client.js';
-import { configForContext, loadKubeconfig } from '../../../src/kube/kubeconfig.js';
+import { makeClient } from '../../../src/kube/transport/client.js';
+import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
 import { ROOT } from '../../helpers/cli.js';
 import { type NovaFleet, novaFleet } from '../../helpers/nova-fleet.js';
 

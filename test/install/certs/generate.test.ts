@@ -26,7 +26,7 @@ import {
   initKubeconfig,
   servingCertCovers,
 } from '../../../src/install/certs/index.js';
-import { generateKeyPair } from '../../../src/kube/pki.js';
+import { generateKeyPair } from '../../../src/kube/certs/pki.js';
 
 // Private keys never appear in an assertion's values: keys are compared through booleans or
 // public-key fingerprints, so a failure message cannot print one.

@@ -1,8 +1,8 @@
 import net from 'node:net';
 import { CoreV1Api, KubeConfig, PatchStrategy, setHeaderOptions, StorageV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { makeClient, statusCode } from '../../../src/kube/client.js';
-import { configForContext, loadKubeconfig } from '../../../src/kube/kubeconfig.js';
+import { makeClient, statusCode } from '../../../src/kube/transport/client.js';
+import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
 import {
   checkId,
   installPermissions,

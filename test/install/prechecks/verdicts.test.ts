@@ -18,7 +18,7 @@ import {
 } from '../../../src/install/prechecks/index.js';
 import { SUPPORT_MATRIX, describeRange, isSupported } from '../../../src/install/support-matrix.js';
 import type { CheckItem } from '../../../src/checklist/checklist.js';
-import { CredentialsError } from '../../../src/kube/credentials.js';
+import { CredentialsError } from '../../../src/kube/transport/credentials.js';
 
 const ZONE = 'topology.kubernetes.io/zone';
 const HOST = 'kubernetes.io/hostname';

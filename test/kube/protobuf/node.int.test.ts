@@ -1,8 +1,8 @@
 import { describe, expect, inject, it } from 'vitest';
-import { makeJsonClient } from '../../../src/kube/client.js';
-import { configForContext, contextInfos, loadKubeconfig } from '../../../src/kube/kubeconfig.js';
-import { listJsonPaged, listProtoPaged } from '../../../src/kube/list.js';
-import { summarizeNode } from '../../../src/kube/nodes.js';
+import { makeJsonClient } from '../../../src/kube/transport/client.js';
+import { configForContext, contextInfos, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
+import { listJsonPaged, listProtoPaged } from '../../../src/kube/watch/list.js';
+import { summarizeNode } from '../../../src/kube/nodes/nodes.js';
 import { decodeNode } from '../../../src/kube/protobuf/node.js';
 
 const kubeconfig = inject('kubeconfig');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { summarizeNode } from '../../../src/kube/nodes.js';
+import { summarizeNode } from '../../../src/kube/nodes/nodes.js';
 import { decodeNode } from '../../../src/kube/protobuf/node.js';
 import { encode, type Field } from '../../helpers/protobuf-encode.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { podEntry } from '../../../src/kube/pods.js';
+import { podEntry } from '../../../src/kube/pods/pods.js';
 import { decodePodEntry } from '../../../src/kube/protobuf/pod-entry.js';
 import { decodeSlimPod } from '../../../src/kube/protobuf/pod.js';
 import { encode, type Field } from '../../helpers/protobuf-encode.js';

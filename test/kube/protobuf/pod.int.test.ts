@@ -1,9 +1,9 @@
 import { CoreV1Api, type V1ObjectMeta, type V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { makeClient, makeJsonClient } from '../../../src/kube/client.js';
-import { configForContext, loadKubeconfig } from '../../../src/kube/kubeconfig.js';
-import { listJsonPaged, listProtoPaged, toMs } from '../../../src/kube/list.js';
-import { podEntry, podState, slimPod } from '../../../src/kube/pods.js';
+import { makeClient, makeJsonClient } from '../../../src/kube/transport/client.js';
+import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
+import { listJsonPaged, listProtoPaged, toMs } from '../../../src/kube/watch/list.js';
+import { podEntry, podState, slimPod } from '../../../src/kube/pods/pods.js';
 import { decodePodEntry } from '../../../src/kube/protobuf/pod-entry.js';
 import { decodeSlimPod } from '../../../src/kube/protobuf/pod.js';
 import { FAULT_ANNOTATION } from '../../../src/sandbox/sim/index.js';

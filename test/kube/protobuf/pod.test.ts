@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { podState, slimPod } from '../../../src/kube/pods.js';
+import { podState, slimPod } from '../../../src/kube/pods/pods.js';
 import { decodeSlimPod } from '../../../src/kube/protobuf/pod.js';
 import { encode, type Field } from '../../helpers/protobuf-encode.js';
 

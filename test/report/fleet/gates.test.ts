@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { contextGate, forbiddenFor } from '../../../src/report/fleet/gates.js';
 import { createFleetStore, UpdateBatcher } from '../../../src/store/fleet-store.js';
-import type { FleetConfig } from '../../../src/kube/fleet.js';
+import type { FleetConfig } from '../../../src/kube/fleet/fleet.js';
 
 describe('gates', () => {
   it('forbiddenFor finds the part about one resource', () => {

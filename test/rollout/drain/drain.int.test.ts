@@ -11,10 +11,10 @@ import {
   type V1PodSpec,
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { makeClient, statusCode } from '../../../src/kube/client.js';
-import { configForContext, loadKubeconfig } from '../../../src/kube/kubeconfig.js';
-import { waitFor } from '../../../src/kube/wait.js';
-import { cordon, uncordon } from '../../../src/kube/nodes.js';
+import { makeClient, statusCode } from '../../../src/kube/transport/client.js';
+import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
+import { waitFor } from '../../../src/kube/watch/wait.js';
+import { cordon, uncordon } from '../../../src/kube/nodes/nodes.js';
 import { drainNode } from '../../../src/rollout/drain/drain.js';
 import { dryRunDrain } from '../../../src/rollout/drain/dry-run.js';
 import { DrainError } from '../../../src/rollout/drain/errors.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bytes, cpuMilli, parseQuantity } from '../../../src/kube/quantity.js';
+import { bytes, cpuMilli, parseQuantity } from '../../../src/kube/api/quantity.js';
 import {
   classifyPod,
   classifyPods,

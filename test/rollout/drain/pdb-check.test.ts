@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { pdbSelectsPod, type PdbObject } from '../../../src/kube/pdb.js';
-import type { LabelSelector } from '../../../src/kube/selector.js';
+import { pdbSelectsPod, type PdbObject } from '../../../src/kube/pods/pdb.js';
+import type { LabelSelector } from '../../../src/kube/api/selector.js';
 import { markPdbBlocked } from '../../../src/rollout/drain/pdb-check.js';
 import { classifyPods, type DrainFlags } from '../../../src/rollout/drain/filters.js';
 import { pod } from '../../helpers/drain-pod.js';

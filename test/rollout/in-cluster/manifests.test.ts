@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Manifest } from '../../../src/kube/apply.js';
+import type { Manifest } from '../../../src/kube/api/apply.js';
 import { accessLines, DEFAULT_RUNNER_IMAGE, runnerAccess, runnerJob, runnerJobName } from '../../../src/rollout/in-cluster/manifests.js';
 import type { RolloutState } from '../../../src/rollout/types.js';
 import { VERSION } from '../../../src/version.js';

@@ -22,13 +22,13 @@ import {
   type V1PodSpec,
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
-import { makeClient, statusCode } from '../../../src/kube/client.js';
-import { configForContext, loadKubeconfig } from '../../../src/kube/kubeconfig.js';
-import { waitFor } from '../../../src/kube/wait.js';
+import { makeClient, statusCode } from '../../../src/kube/transport/client.js';
+import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
+import { waitFor } from '../../../src/kube/watch/wait.js';
 import { resolvePlan, initialState } from '../../../src/rollout/plan.js';
 import { abortRollout } from '../../../src/rollout/runner/abort.js';
 import { runRollout } from '../../../src/rollout/runner/run.js';
-import { listObjectEvents } from '../../../src/kube/event-recorder.js';
+import { listObjectEvents } from '../../../src/kube/events/event-recorder.js';
 import { readRolloutLease } from '../../../src/rollout/ownership.js';
 import { createRollout, readRollout, watchRollouts } from '../../../src/rollout/state.js';
 import { configMapName, ROLLOUT_NAMESPACE, type RolloutSpec, type RolloutState } from '../../../src/rollout/types.js';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { inClusterConfig } from '../../../src/kube/in-cluster.js';
+import { inClusterConfig } from '../../../src/kube/config/in-cluster.js';
 import type { PodHandle } from '../../../src/sandbox/sim/container.js';
 import { FleetdeckLauncher, fleetdeckArgv, kubernetesServiceEnv } from '../../../src/sandbox/sim/fleetdeck-launch.js';
 

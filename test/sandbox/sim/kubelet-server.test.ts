@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { V1ContainerStatus, V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuthority, issueCertificate, type KeyMaterial } from '../../../src/kube/pki.js';
+import { createAuthority, issueCertificate, type KeyMaterial } from '../../../src/kube/certs/pki.js';
 import { nodeAddresses } from '../../../src/sandbox/credentials.js';
 import { ContainerLog, podLogDir } from '../../../src/sandbox/sim/container-log.js';
 import { KubeletServers, type LogTarget } from '../../../src/sandbox/sim/kubelet-server.js';

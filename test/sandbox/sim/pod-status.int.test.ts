@@ -1,7 +1,7 @@
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, inject, it } from 'vitest';
-import { makeClient } from '../../../src/kube/client.js';
-import { configForContext, loadKubeconfig } from '../../../src/kube/kubeconfig.js';
+import { makeClient } from '../../../src/kube/transport/client.js';
+import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
 import { FAULT_ANNOTATION } from '../../../src/sandbox/sim/index.js';
 import { eventually } from '../../helpers/cli.js';
 import { createNamespace } from '../../helpers/namespace.js';

@@ -10,10 +10,10 @@ import {
   type V1PodSpec,
 } from '@kubernetes/client-node';
 import { describe, expect, inject, it } from 'vitest';
-import { makeClient, statusCode } from '../../../src/kube/client.js';
-import { discover } from '../../../src/kube/discovery.js';
-import { configForContext, loadKubeconfig } from '../../../src/kube/kubeconfig.js';
-import { ZONE_LABEL } from '../../../src/kube/nodes.js';
+import { makeClient, statusCode } from '../../../src/kube/transport/client.js';
+import { discover } from '../../../src/kube/api/discovery.js';
+import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
+import { ZONE_LABEL } from '../../../src/kube/nodes/nodes.js';
 import { eventually } from '../../helpers/cli.js';
 import { namespaceReady } from '../../helpers/namespace.js';
 

@@ -13,9 +13,9 @@ import {
   type V1Pod,
 } from '@kubernetes/client-node';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { describeError, makeClient, statusCode } from '../../../src/kube/client.js';
-import { configForContext, loadKubeconfig } from '../../../src/kube/kubeconfig.js';
-import { createAuthority, issueCertificate, type KeyMaterial } from '../../../src/kube/pki.js';
+import { describeError, makeClient, statusCode } from '../../../src/kube/transport/client.js';
+import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
+import { createAuthority, issueCertificate, type KeyMaterial } from '../../../src/kube/certs/pki.js';
 import { LB_HOSTNAME_ANNOTATION, LB_HOSTNAME_SUFFIX } from '../../../src/sandbox/sim/index.js';
 import { readAuditEvents } from '../../../src/sandbox/audit.js';
 import { SIM_USER } from '../../../src/sandbox/credentials.js';

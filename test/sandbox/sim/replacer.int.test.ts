@@ -9,10 +9,10 @@ import {
   type V1Pod,
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { makeClient, statusCode } from '../../../src/kube/client.js';
-import { configForContext, loadKubeconfig } from '../../../src/kube/kubeconfig.js';
-import { ZONE_LABEL } from '../../../src/kube/nodes.js';
-import { waitFor } from '../../../src/kube/wait.js';
+import { makeClient, statusCode } from '../../../src/kube/transport/client.js';
+import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
+import { ZONE_LABEL } from '../../../src/kube/nodes/nodes.js';
+import { waitFor } from '../../../src/kube/watch/wait.js';
 import { REPLACE_SETTLE_MS, REPLACE_WHEN_DRAINED_ANNOTATION } from '../../../src/sandbox/sim/index.js';
 import { podKeepsNode } from '../../../src/sandbox/sim/replacer.js';
 import { createNamespace } from '../../helpers/namespace.js';

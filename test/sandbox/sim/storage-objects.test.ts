@@ -5,7 +5,7 @@ import {
   volumeGroupsOf,
   type BlockDeviceObject,
   type LVMNodeObject,
-} from '../../../src/kube/storage-summaries.js';
+} from '../../../src/kube/storage/summaries.js';
 import { blockDeviceObjects, lvmNodeObject, storageProfile, SMALL_NODE_ORDINAL } from '../../../src/sandbox/sim/storage-objects.js';
 import { groupByNode } from '../../../src/storage/node-storage.js';
 

@@ -1,10 +1,10 @@
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import { KUBELET_CLIENT_SIGNER, withWarnings, type CsrSummary } from '../../../src/kube/csr.js';
+import { KUBELET_CLIENT_SIGNER, withWarnings, type CsrSummary } from '../../../src/kube/csr/index.js';
 import type { ApprovalActions } from '../../../src/store/actions.js';
 import { approvalsClosed, approvalsOpened, csrsChanged, decisionDone, decisionStarted } from '../../../src/store/approvals.js';
 import { updateSlice } from '../../../src/store/fleet-store.js';
-import { withMissingPermission } from '../../../src/kube/forbidden.js';
+import { withMissingPermission } from '../../../src/kube/transport/forbidden.js';
 import { csrsFailed } from '../../../src/store/approvals.js';
 import { everyTab, FORBIDDEN_APPROVAL } from '../../helpers/every-tab.js';
 import { appProps, KEYS, renderApp, threeContexts } from '../../helpers/screen.js';

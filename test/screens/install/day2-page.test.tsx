@@ -10,7 +10,7 @@ import type { CheckItem } from '../../../src/checklist/checklist.js';
 import { type Day2Operation, notAvailable } from '../../../src/day2/operation.js';
 import type { Day2Registry } from '../../../src/day2/registry.js';
 import { startDay2Feed } from '../../../src/feeds/day2.js';
-import { setReadOnly } from '../../../src/kube/gate.js';
+import { setReadOnly } from '../../../src/kube/transport/gate.js';
 import { day2Session } from '../../helpers/day2.js';
 import { appProps, KEYS, renderApp, threeContexts } from '../../helpers/screen.js';
 

@@ -1,8 +1,13 @@
 import os from 'node:os';
 import { cleanup } from 'ink-testing-library';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { LeaseSummary } from '../../../src/kube/lease.js';
-import type { NavarchosState, NodeReplacementSummary, NodeRolloutRequest, NodeRolloutSummary } from '../../../src/kube/navarchos.js';
+import type { LeaseSummary } from '../../../src/kube/records/lease.js';
+import type {
+  NavarchosState,
+  NodeReplacementSummary,
+  NodeRolloutRequest,
+  NodeRolloutSummary,
+} from '../../../src/kube/navarchos/objects.js';
 import type { PodClassification } from '../../../src/rollout/drain/filters.js';
 import type { Plan } from '../../../src/rollout/plan.js';
 import type { RolloutDryRun } from '../../../src/rollout/runner/dry-run.js';

@@ -8,9 +8,9 @@ import type { KubeConfig, V1Secret } from '@kubernetes/client-node';
 import { b64 } from '../../../install/certs/kubeconfigs.js';
 import { CA_SPECS, CERT_SECRET_LABELS, type CaField } from '../../../install/certs/specs.js';
 import type { PartialCertSet } from '../../../install/certs/types.js';
-import { Applier, type Manifest } from '../../../kube/apply.js';
-import { createAuthority } from '../../../kube/pki.js';
-import { readSecrets } from '../../../kube/secret.js';
+import { Applier, type Manifest } from '../../../kube/api/apply.js';
+import { createAuthority } from '../../../kube/certs/pki.js';
+import { readSecrets } from '../../../kube/certs/secret.js';
 import type { Rotation } from './bundle.js';
 
 /** The Secret that holds a CA (`nova-ca`, …), from its spec's location. */

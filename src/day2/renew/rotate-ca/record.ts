@@ -5,7 +5,7 @@
  * key material: the new CAs' keys live only in their `-next` Secrets.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { Applier, type Manifest } from '../../../kube/apply.js';
+import { Applier, type Manifest } from '../../../kube/api/apply.js';
 import { CERT_SECRET_LABELS, type CaField } from '../../../install/certs/specs.js';
 import { RECORD_NAME } from '../record.js';
 import type { RotationPhase } from './bundle.js';

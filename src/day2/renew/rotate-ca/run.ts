@@ -8,7 +8,7 @@
 import { DEFAULT_CERT_VALIDITY_DAYS } from '../../../install/certs/specs.js';
 import type { CertSet } from '../../../install/certs/types.js';
 import type { StepRunner } from '../../../install/runner.js';
-import { Applier, type Manifest } from '../../../kube/apply.js';
+import { Applier, type Manifest } from '../../../kube/api/apply.js';
 import { reconnectAgent } from '../agents.js';
 import { editInitKubeconfigs, editKubeconfigFiles, replaceClientCert } from '../kubeconfigs.js';
 import { agentPods, componentPods } from '../pods.js';

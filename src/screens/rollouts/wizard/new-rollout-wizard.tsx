@@ -2,7 +2,7 @@ import { Select, TextInput } from '@inkjs/ui';
 import { Box, Text } from 'ink';
 import { useMemo } from 'react';
 import { truncate, useTheme, type ColorRole } from '../../../components/theme/index.js';
-import type { NodeRolloutRequest } from '../../../kube/navarchos.js';
+import type { NodeRolloutRequest } from '../../../kube/navarchos/objects.js';
 import type { Plan } from '../../../rollout/plan.js';
 import type { RolloutDryRun } from '../../../rollout/runner/dry-run.js';
 import type { PlanNode, RolloutSpec } from '../../../rollout/types.js';

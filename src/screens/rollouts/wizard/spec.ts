@@ -1,4 +1,4 @@
-import type { NodeRolloutRequest } from '../../../kube/navarchos.js';
+import type { NodeRolloutRequest } from '../../../kube/navarchos/objects.js';
 import { generatedName } from '../../../rollout/plan.js';
 import { DEFAULT_DRAIN_TIMEOUT_MS, DEFAULT_HEALTH, type RolloutSpec } from '../../../rollout/types.js';
 import type { NewRolloutState } from './use-new-rollout-state.js';

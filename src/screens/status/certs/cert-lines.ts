@@ -4,7 +4,7 @@
  * the warning window), the name, the residual time and expiry date, who uses it.
  */
 import type { CheckItem } from '../../../checklist/checklist.js';
-import type { CertSources } from '../../../kube/cert-sources.js';
+import type { CertSources } from '../../../kube/certs/cert-sources.js';
 import { type CertGroup, type CertInventory, type CertRow, certInventory, certState, residual } from '../../../report/certs/inventory.js';
 import type { DetailLine } from '../detail-lines.js';
 

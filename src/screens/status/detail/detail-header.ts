@@ -1,6 +1,6 @@
 import { nodeCounts, reachabilityLine } from '../../../store/selectors.js';
 import type { ContextState } from '../../../store/types.js';
-import type { FleetConfig } from '../../../kube/fleet.js';
+import type { FleetConfig } from '../../../kube/fleet/fleet.js';
 import { contextRoles } from '../fleet/fleet-roles.js';
 import type { DetailSection } from '../../use-app-state.js';
 

@@ -1,5 +1,5 @@
 import type { Column, TableFooter } from '../../../components/table/index.js';
-import type { WarningEvent } from '../../../kube/events.js';
+import type { WarningEvent } from '../../../kube/events/events.js';
 import type { Pane } from './row-pane.js';
 import { ago } from '../../../report/relative-time.js';
 

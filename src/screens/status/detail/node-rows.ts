@@ -1,7 +1,7 @@
 import type { Column } from '../../../components/table/index.js';
 import type { KubeletSkew } from '../../../store/selectors.js';
 import type { NodeCounts } from '../../../store/types.js';
-import type { NodeSummary } from '../../../kube/nodes.js';
+import type { NodeSummary } from '../../../kube/nodes/nodes.js';
 import type { Pane } from './row-pane.js';
 
 /** A node with what is wrong with it besides readiness. */

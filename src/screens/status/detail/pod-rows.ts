@@ -1,5 +1,5 @@
 import type { Column, TableFooter } from '../../../components/table/index.js';
-import type { PodPhase, PodProblem, PodsSummary } from '../../../kube/pods.js';
+import type { PodPhase, PodProblem, PodsSummary } from '../../../kube/pods/pods.js';
 import type { Pane } from './row-pane.js';
 import { ago } from '../../../report/relative-time.js';
 

@@ -1,4 +1,4 @@
-import type { FleetConfig } from '../../../kube/fleet.js';
+import type { FleetConfig } from '../../../kube/fleet/fleet.js';
 
 /** What a context is in the fleet. A context can be both hosting and workload. */
 export type FleetRole = 'hosting' | 'control plane' | 'workload';

@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import { Checklist } from '../../../components/checklist/index.js';
 import { useTheme } from '../../../components/theme/index.js';
-import type { FleetConfig } from '../../../kube/fleet.js';
+import type { FleetConfig } from '../../../kube/fleet/fleet.js';
 import { fleetProblems, fleetSummary, fleetTitle } from './fleet-summary.js';
 import { FleetSummaryLine } from './fleet-summary-line.js';
 import { useFleetChecklist } from './use-fleet-checklist.js';

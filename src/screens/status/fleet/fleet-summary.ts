@@ -1,5 +1,5 @@
 import type { CheckItem, CheckState } from '../../../checklist/checklist.js';
-import type { FleetConfig } from '../../../kube/fleet.js';
+import type { FleetConfig } from '../../../kube/fleet/fleet.js';
 
 export interface FleetSummary {
   /** The worst state found: fail, warn, running (still checking), ok; info when there is nothing to check. */

@@ -5,7 +5,7 @@ import { type Rotation, pemBlocks, rotationSecrets, setCaData, signerPhase, trus
 import { generateCertSet } from '../../../../src/install/certs/generate.js';
 import type { CertSet } from '../../../../src/install/certs/types.js';
 import type { KubeconfigDoc } from '../../../../src/install/kubeconfig-file.js';
-import { createAuthority } from '../../../../src/kube/pki.js';
+import { createAuthority } from '../../../../src/kube/certs/pki.js';
 
 let set: CertSet;
 let next: string;

@@ -1,7 +1,7 @@
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CertSources } from '../../../../src/kube/cert-sources.js';
-import type { CertDetail } from '../../../../src/kube/certs.js';
+import type { CertSources } from '../../../../src/kube/certs/cert-sources.js';
+import type { CertDetail } from '../../../../src/kube/certs/certs.js';
 import type { CertsActions } from '../../../../src/store/actions.js';
 import { updateSlice, type FleetStore } from '../../../../src/store/fleet-store.js';
 import { appProps, KEYS, novaFleet, renderApp } from '../../../helpers/screen.js';

@@ -1,0 +1,121 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CoreV1Api } from '@kubernetes/client-node';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { stringify } from 'yaml';
+import { makeClient } from '../../../src/kube/transport/client.js';
+import { ReadOnlyRefusal, setReadOnly } from '../../../src/kube/transport/gate.js';
+import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
+import { authorityFromPem, issueCertificate } from '../../../src/kube/certs/pki.js';
+import { type AuditEvent, mutatingEvents, readAuditEvents } from '../../../src/sandbox/audit.js';
+import { readState } from '../../../src/sandbox/state.js';
+import { eventually, runCli } from '../../helpers/cli.js';
+
+/**
+ * The sandbox's contexts as a user of this test's own, in group system:masters (RBAC lets it
+ * change anything, so only the gate can stop it), with a client certificate of each cluster's CA:
+ * what the API servers log for that user is this test's alone, whatever other tests do meanwhile.
+ */
+async function ownUserKubeconfig(user: string): Promise<string> {
+  const { config } = loadKubeconfig({ kubeconfig: inject('kubeconfig') });
+  const state = readState(inject('sandboxDir'));
+  if (!state) throw new Error('no sandbox state');
+  const b64 = (s: string) => Buffer.from(s).toString('base64');
+  const doc = {
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [] as object[],
+    users: [] as object[],
+    contexts: [] as object[],
+    'current-context': '',
+  };
+  for (const entry of state.clusters) {
+    const cluster = config.getCluster(config.getContextObject(entry.context)?.cluster ?? '');
+    if (!cluster) continue;
+    const pki = path.join(path.dirname(entry.auditLog), 'pki');
+    const caPem = fs.readFileSync(path.join(pki, 'ca.crt'), 'utf8');
+    const ca = authorityFromPem(caPem, fs.readFileSync(path.join(pki, 'ca.key'), 'utf8'));
+    const cert = await issueCertificate(ca, { commonName: user, organizations: ['system:masters'], usage: 'client', days: 1 });
+    doc.clusters.push({ name: entry.context, cluster: { server: cluster.server, 'certificate-authority-data': b64(caPem) } });
+    doc.users.push({ name: entry.context, user: { 'client-certificate-data': b64(cert.certPem), 'client-key-data': b64(cert.keyPem) } });
+    doc.contexts.push({ name: entry.context, context: { cluster: entry.context, user: entry.context } });
+  }
+  doc['current-context'] = state.clusters[0]?.context ?? '';
+  const file = path.join(path.dirname(BACKUP), 'kubeconfig');
+  fs.writeFileSync(file, stringify(doc), { mode: 0o600 });
+  return file;
+}
+
+/** This test's own user (see ownUserKubeconfig). */
+const ADMIN = `fd-gate-${randomUUID().slice(0, 8)}`;
+
+/** A backup file for `restore` (read before the refusal: it must be a good one). */
+const BACKUP = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'fd-gate-')), 'backup.yaml');
+fs.writeFileSync(BACKUP, 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: gate-restore\n');
+
+/**
+ * Every command that changes a cluster, run as a user would with --read-only. The others only
+ * read (status, get, certs, logs, preflight, storage estimate, rollout list|watch, backup) or work
+ * on local processes (sandbox). The dashboard's tabs: test/feeds/feeds.int.test.ts.
+ */
+const MUTATING: string[][] = [
+  ['install', '--hosting-context', 'kind-cp', '--workload', 'kind-workload-1', '--yes'],
+  ['uninstall', '--hosting-context', 'kind-cp', '--workload', 'kind-workload-1', '--yes'],
+  ['restore', BACKUP, '--hosting-context', 'kind-cp', '--yes'],
+  ['rollout', 'create', '--context', 'kind-workload-1', '--node', 'workload-1-node-2', '--yes'],
+  ['rollout', 'create', '--context', 'kind-workload-1', '--node', 'workload-1-node-2', '--in-cluster', '--yes'],
+  ['rollout', 'resume', 'rollout-x', '--context', 'kind-workload-1'],
+  ['rollout', 'resume', 'rollout-x', '--context', 'kind-workload-1', '--in-cluster', '--yes'],
+  ['rollout', 'cleanup', '--context', 'kind-workload-1', '--yes'],
+  ['rollout', 'abort', 'rollout-x', '--context', 'kind-workload-1', '--yes'],
+  ['approve', '--context', 'kind-workload-1', '--all-from', 'system:node:workload-1-node-2', '--yes'],
+  ['approve', '--context', 'kind-workload-1', '--deny', 'csr-x', '--yes'],
+  ['approve', '--context', 'kind-workload-1', '--auto', '--requester', 'r', '--signer', 'kubernetes.io/kubelet-serving', '--yes'],
+];
+
+function auditLogs(): string[] {
+  const state = readState(inject('sandboxDir'));
+  if (!state) throw new Error('no sandbox state');
+  return state.clusters.map((c) => c.auditLog);
+}
+
+function adminEvents(since: Date): AuditEvent[] {
+  return auditLogs().flatMap((file) => readAuditEvents(file, { since, user: ADMIN }));
+}
+
+describe('--read-only: the write gate, seen from the API servers', () => {
+  afterEach(() => setReadOnly(false));
+
+  it('every mutating command is refused in one line (exit 2) and no API server saw a change', async () => {
+    const kubeconfig = await ownUserKubeconfig(ADMIN);
+    const since = new Date(Date.now() - 1000);
+    for (const args of MUTATING) {
+      const r = await runCli(['--read-only', '--kubeconfig', kubeconfig, ...args]);
+      expect({ args, code: r.code }).toEqual({ args, code: 2 });
+      const lines = r.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^fleetdeck: .* is refused with --read-only/);
+    }
+
+    // In process, past the commands' own refusal: a client's request is stopped at the gate.
+    const kc = configForContext(loadKubeconfig({ kubeconfig }).config, 'kind-workload-1');
+    const core = makeClient(kc, CoreV1Api);
+    setReadOnly(true);
+    await expect(
+      core.patchNode({ name: 'workload-1-node-2', body: [{ op: 'add', path: '/metadata/labels/x', value: 'y' }] }),
+    ).rejects.toBeInstanceOf(ReadOnlyRefusal);
+    await expect(core.createNamespace({ body: { metadata: { name: 'gate-test' } } })).rejects.toBeInstanceOf(ReadOnlyRefusal);
+    // Reads still work under --read-only.
+    const marker = `audit-marker-${randomUUID()}`;
+    const read = await core.readNamespacedConfigMap({ name: marker, namespace: 'default' }).catch((err: unknown) => err);
+    expect(read).not.toBeInstanceOf(ReadOnlyRefusal);
+
+    // The marker read is logged after every request above: once it is there, the log is complete.
+    await eventually('the marker request in the audit log', () => adminEvents(since).some((e) => e.requestURI.includes(marker)));
+    const events = adminEvents(since);
+    expect(events.length).toBeGreaterThan(0);
+    expect(mutatingEvents(events).map((e) => `${e.verb} ${e.requestURI}`)).toEqual([]);
+  });
+});

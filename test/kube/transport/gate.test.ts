@@ -1,0 +1,74 @@
+import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeClient } from '../../../src/kube/transport/client.js';
+import { assertWritable, changesCluster, gateRequest, ReadOnlyRefusal, setReadOnly } from '../../../src/kube/transport/gate.js';
+
+/** A context whose API server is a closed port: a request that gets past the gate fails to connect. */
+function closedPortConfig(): KubeConfig {
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ name: 'c', server: 'https://127.0.0.1:1', skipTLSVerify: true }],
+    users: [{ name: 'u', token: 't' }],
+    contexts: [{ name: 'ctx', cluster: 'c', user: 'u' }],
+    currentContext: 'ctx',
+  });
+  return kc;
+}
+
+describe('the write gate', () => {
+  afterEach(() => setReadOnly(false));
+
+  it('tells reads, reviews and server-side dry runs from changes', () => {
+    expect(changesCluster('GET', 'https://h/api/v1/nodes')).toBe(false);
+    expect(changesCluster('head', 'https://h/version')).toBe(false);
+    expect(changesCluster('POST', 'https://h/apis/authorization.k8s.io/v1/selfsubjectaccessreviews')).toBe(false);
+    expect(changesCluster('POST', 'https://h/api/v1/namespaces/x/pods/p/eviction?dryRun=All')).toBe(false);
+    expect(changesCluster('POST', 'https://h/api/v1/namespaces/x/pods/p/eviction')).toBe(true);
+    expect(changesCluster('PATCH', 'https://h/api/v1/nodes/n1')).toBe(true);
+    expect(changesCluster('PUT', 'https://h/apis/certificates.k8s.io/v1/certificatesigningrequests/c/approval')).toBe(true);
+    expect(changesCluster('DELETE', 'https://h/api/v1/nodes/n1')).toBe(true);
+  });
+
+  it('lets everything through when not read-only', () => {
+    expect(() => gateRequest('DELETE', 'https://h/api/v1/nodes/n1')).not.toThrow();
+    expect(() => assertWritable('rollout abort uncordons nodes')).not.toThrow();
+  });
+
+  it('refuses a change under --read-only with one line naming it, and lets reads through', () => {
+    setReadOnly(true);
+    expect(() => gateRequest('GET', 'https://h/api/v1/nodes')).not.toThrow();
+    expect(() => gateRequest('PATCH', 'https://h/api/v1/nodes/n1?fieldManager=x')).toThrow(ReadOnlyRefusal);
+    expect(() => gateRequest('PATCH', 'https://h/api/v1/nodes/n1')).toThrow(
+      'read-only: PATCH /api/v1/nodes/n1 is refused (fleetdeck runs with --read-only)',
+    );
+    const refusal = (() => {
+      try {
+        assertWritable('rollout create cordons, drains and replaces nodes', ' (use --dry-run to see what it would do)');
+      } catch (err) {
+        return err;
+      }
+    })();
+    expect(refusal).toBeInstanceOf(ReadOnlyRefusal);
+    expect((refusal as ReadOnlyRefusal).exitCode).toBe(2);
+    expect((refusal as Error).message).toBe(
+      'rollout create cordons, drains and replaces nodes and is refused with --read-only (use --dry-run to see what it would do)',
+    );
+  });
+
+  it('stops every client request that would change a cluster before it is sent', async () => {
+    const core = makeClient(closedPortConfig(), CoreV1Api, 5_000);
+    setReadOnly(true);
+    await expect(core.patchNode({ name: 'n1', body: [{ op: 'replace', path: '/spec/unschedulable', value: true }] })).rejects.toThrow(
+      ReadOnlyRefusal,
+    );
+    await expect(core.deleteNamespace({ name: 'elotl' })).rejects.toThrow(ReadOnlyRefusal);
+    // A read goes on to the network (and meets the closed port): the gate does not stop it.
+    const read = await core.listNode().catch((err: unknown) => err);
+    expect(read).not.toBeInstanceOf(ReadOnlyRefusal);
+    expect(read).toBeInstanceOf(Error);
+    // Not read-only: the same change goes out too (and fails on the network, not at the gate).
+    setReadOnly(false);
+    const sent = await core.deleteNamespace({ name: 'elotl' }).catch((err: unknown) => err);
+    expect(sent).not.toBeInstanceOf(ReadOnlyRefusal);
+  });
+});
