@@ -56,7 +56,7 @@ export interface Warm {
   onScreen: boolean;
 }
 
-export const pods = (b: ChangeBench) => b.store.getState().contexts[b.context]?.pods;
+export const pods = (b: ChangeBench) => b.store.getState().status.contexts[b.context]?.pods;
 const problems = (b: ChangeBench) => {
   const p = pods(b);
   return p?.synced ? p.problemCount : undefined;

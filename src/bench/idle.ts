@@ -36,7 +36,7 @@ async function countWindow(kcs: readonly KubeConfig[], windowMs: number): Promis
 }
 
 function synced(s: FleetState, name: string, slice: 'nodes' | 'pods' | 'events'): boolean {
-  const c = s.contexts[name];
+  const c = s.status.contexts[name];
   if (!c) return false;
   if (slice === 'nodes') return c.nodes.synced || c.nodes.forbidden !== undefined;
   const sl = c[slice] as { synced?: boolean; forbidden?: string } | undefined;
@@ -45,9 +45,9 @@ function synced(s: FleetState, name: string, slice: 'nodes' | 'pods' | 'events')
 
 /** What the contexts table shows of every context (status row, pod and warning counts). */
 function tableSignature(s: FleetState): string {
-  return s.order
+  return s.status.order
     .map((n) => {
-      const c = s.contexts[n];
+      const c = s.status.contexts[n];
       if (!c) return '';
       return [...Object.values(statusRow(c)), c.pods.total, c.pods.problemCount, c.events.warnings.length].join('|');
     })

@@ -45,7 +45,7 @@ function storeBench(events: number): void {
   const heap = process.memoryUsage().heapUsed - heapBefore;
   console.log(`store: ${events} node updates in ${ms.toFixed(1)} ms (${((events / ms) * 1000).toFixed(0)}/s), ${updates} store updates`);
   console.log(
-    `store: ${Object.keys(store.getState().contexts.bench!.nodes.items).length} node summaries hold ~${(heap / 1024 / 1024).toFixed(1)} MiB of heap`,
+    `store: ${Object.keys(store.getState().status.contexts.bench!.nodes.items).length} node summaries hold ~${(heap / 1024 / 1024).toFixed(1)} MiB of heap`,
   );
 }
 

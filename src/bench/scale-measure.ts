@@ -100,7 +100,7 @@ async function main(): Promise<ScaleResult> {
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the lists did not reach the store within 5 minutes')), 300_000);
     const check = () => {
-      const c = store.getState().contexts[context];
+      const c = store.getState().status.contexts[context];
       if (!c?.nodes.synced || !c.pods.synced) return;
       storeMs = performance.now();
       listsReceivedMs = lists.lastDone;

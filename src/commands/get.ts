@@ -48,8 +48,8 @@ export async function runGet(resource: string, opts: GetOptions): Promise<number
   }
   const state = await collectStatus(session.kc, session.contexts, statusWaitMs());
   let failed = 0;
-  for (const name of state.order) {
-    const ctx = state.contexts[name];
+  for (const name of state.status.order) {
+    const ctx = state.status.contexts[name];
     const why = ctx?.reachability === 'unknown' ? 'no answer in time' : ctx && unreadable(ctx, kind);
     if (ctx && why !== undefined) {
       failed++;
@@ -60,7 +60,7 @@ export async function runGet(resource: string, opts: GetOptions): Promise<number
   }
   const rows = fleetRows(kind, state);
   if (rows.length === 0 && output === 'text') {
-    const read = state.order.length - failed;
+    const read = state.status.order.length - failed;
     if (read > 0) warn(`no ${kind === 'nodes' ? 'nodes' : 'pods needing attention'} in ${read} context${read === 1 ? '' : 's'}`);
   } else {
     const text = formatFleetRows(kind, rows, output);

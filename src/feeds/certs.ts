@@ -31,7 +31,7 @@ export interface CertsFeed extends CertsActions {
 /** The certificate Secrets of the hosting context as the status feed last saw them (undefined: not watched or not known). */
 function watchedCerts(s: FleetState): CertSummary[] | undefined {
   const hosting = s.fleet?.hostingContext;
-  return hosting === undefined ? undefined : s.contexts[hosting]?.fleetNamespace?.certs;
+  return hosting === undefined ? undefined : s.status.contexts[hosting]?.fleetNamespace?.certs;
 }
 
 const certsKey = (certs: CertSummary[] | undefined) => certs?.map((c) => `${c.secret}/${c.key}/${c.subject}/${c.notAfter}`).join('\n');

@@ -72,7 +72,7 @@ export async function collectStatus(
       const unsubscribe = feed.store.subscribe(check);
       function check() {
         const s = feed.store.getState();
-        if (s.order.every((n) => s.contexts[n] && settled(s.contexts[n], fleetConfig))) done();
+        if (s.status.order.every((n) => s.status.contexts[n] && settled(s.status.contexts[n], fleetConfig))) done();
       }
       function done() {
         clearTimeout(deadline);

@@ -34,9 +34,9 @@ export function tabFeeds(store: FleetStore, kc: (context: string) => KubeConfig,
     async (): Promise<RolloutsFeed> => {
       const { startRolloutsFeed } = await import('./rollouts.js');
       const feed = startRolloutsFeed(store, await w.rollouts(kc));
-      feed.setContexts(store.getState().order);
+      feed.setContexts(store.getState().status.order);
       unsubscribe = store.subscribe((s, prev) => {
-        if (s.order !== prev.order) feed.setContexts(s.order);
+        if (s.status.order !== prev.status.order) feed.setContexts(s.status.order);
       });
       return feed;
     },

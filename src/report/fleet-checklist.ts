@@ -15,7 +15,7 @@ function hostingItems(state: FleetState, fleet: FleetConfig, now: number): Check
   const items: CheckItem[] = [{ id: 'nova/title', label: 'Checking status of Nova Control Plane Components', state: 'info' }];
   const install = `install the control plane: fleetdeck install (creates namespace ${fleet.namespace} in ${fleet.hostingContext})`;
   const ctxGate = contextGate(state, fleet.hostingContext, 'hosting', fleet);
-  const ctx = state.contexts[fleet.hostingContext];
+  const ctx = state.status.contexts[fleet.hostingContext];
   const gateFor = (resource: string) => ctxGate ?? (ctx ? namespaceGate(ctx, resource, install) : undefined);
 
   const podsGate = gateFor('pods') ?? gateFor('deployments') ?? gateFor('statefulsets');
@@ -76,10 +76,10 @@ export function fleetChecklist(state: FleetState, now: number = Date.now()): Che
 
 /** The Cluster objects the control plane knows (the fleet's control-plane context first, else any). */
 export function novaClusters(state: FleetState): NovaCluster[] {
-  const cp = state.fleet ? state.contexts[state.fleet.controlPlaneContext]?.controlPlane : undefined;
+  const cp = state.fleet ? state.status.contexts[state.fleet.controlPlaneContext]?.controlPlane : undefined;
   if (cp) return cp.clusters;
-  for (const name of state.order) {
-    const c = state.contexts[name]?.controlPlane;
+  for (const name of state.status.order) {
+    const c = state.status.contexts[name]?.controlPlane;
     if (c) return c.clusters;
   }
   return [];

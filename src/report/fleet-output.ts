@@ -58,9 +58,10 @@ export function podRowJson(r: FleetPodRow, now: number): PodRowJson {
 }
 
 /** The rows of the contexts that were read, in context order. */
-export function fleetRows<K extends FleetKind>(kind: K, state: Pick<FleetState, 'order' | 'contexts'>): readonly FleetRow<K>[] {
-  const readable = state.order.filter((n) => state.contexts[n] && unreadable(state.contexts[n], kind) === undefined);
-  return fleetRowsSelector(kind)({ order: readable, contexts: state.contexts });
+export function fleetRows<K extends FleetKind>(kind: K, state: Pick<FleetState, 'status'>): readonly FleetRow<K>[] {
+  const { order, contexts } = state.status;
+  const readable = order.filter((n) => contexts[n] && unreadable(contexts[n], kind) === undefined);
+  return fleetRowsSelector(kind)({ status: { order: readable, contexts } });
 }
 
 /** The rows as a table with the dashboard's columns, three spaces apart as kubectl prints them. */

@@ -4,7 +4,7 @@
  * dashboard's Fleet nodes/pods views and `fleetdeck get nodes|pods` both read these rows and
  * these columns, so the two cannot disagree.
  */
-import type { FleetState } from '../store/fleet-store.js';
+import type { StatusSlice } from '../store/fleet-store.js';
 import { reachabilityLine } from '../store/selectors.js';
 import type { ContextState } from '../store/types.js';
 import type { PodPhase } from '../kube/pods/pods.js';
@@ -132,7 +132,7 @@ export function contextPodRows(ctx: ContextState): FleetPodRow[] {
   return rows;
 }
 
-type Contexts = Pick<FleetState, 'order' | 'contexts'>;
+type Contexts = { status: Pick<StatusSlice, 'order' | 'contexts'> };
 
 /**
  * A memoized selector of every context's rows, in context order: the same array back while no
@@ -143,8 +143,8 @@ export function fleetRowsSelector<K extends FleetKind>(kind: K): (state: Context
   const perContext = (kind === 'nodes' ? contextNodeRows : contextPodRows) as (ctx: ContextState) => FleetRow<K>[];
   let parts: FleetRow<K>[][] = [];
   let rows: FleetRow<K>[] = [];
-  return (state) => {
-    const next = state.order.flatMap((n) => (state.contexts[n] ? [perContext(state.contexts[n])] : []));
+  return ({ status: { order, contexts } }) => {
+    const next = order.flatMap((n) => (contexts[n] ? [perContext(contexts[n])] : []));
     if (next.length !== parts.length || next.some((p, i) => p !== parts[i])) {
       parts = next;
       rows = next.flat();

@@ -106,7 +106,7 @@ export function statusJson(state: FleetState, now: number = Date.now()): StatusJ
     fleet: state.fleet ?? null,
     checklist: fleetChecklist(state, now),
     clusters: novaClusters(state),
-    contexts: state.order.flatMap((n) => (state.contexts[n] ? [contextJson(state.contexts[n])] : [])),
+    contexts: state.status.order.flatMap((n) => (state.status.contexts[n] ? [contextJson(state.status.contexts[n])] : [])),
   };
 }
 
@@ -161,7 +161,7 @@ export function contextCheck(c: ContextState, fleet?: FleetConfig): CheckItem {
 
 /** One item per context, then how many are reachable. */
 export function contextsChecklist(state: FleetState): CheckItem[] {
-  const contexts = state.order.flatMap((n) => (state.contexts[n] ? [state.contexts[n]] : []));
+  const contexts = state.status.order.flatMap((n) => (state.status.contexts[n] ? [state.status.contexts[n]] : []));
   const items = contexts.map((c) => contextCheck(c, state.fleet));
   const reachable = contexts.filter((c) => c.reachability === 'reachable').length;
   const notReady = contexts.filter((c) => c.reachability === 'reachable' && c.notReady !== undefined).length;
@@ -219,7 +219,9 @@ export function statusText(state: FleetState, opts: SymbolOptions = { ascii: fal
  * unhealthy.
  */
 export function fleetHealthy(state: FleetState, now: number = Date.now()): boolean {
-  const serving = state.order.every((n) => state.contexts[n]?.reachability === 'reachable' && state.contexts[n].notReady === undefined);
+  const serving = state.status.order.every(
+    (n) => state.status.contexts[n]?.reachability === 'reachable' && state.status.contexts[n].notReady === undefined,
+  );
   if (!serving) return false;
   if (!state.fleet) return true;
   const settled = (i: CheckItem): boolean =>

@@ -13,9 +13,9 @@ export function filterNames(order: readonly string[], filter: string): string[] 
 export function useFleetView(store: FleetStore, filter: string) {
   const order = useStore(
     store,
-    useShallow((s) => s.order),
+    useShallow((s) => s.status.order),
   );
-  const reachable = useStore(store, (s) => s.order.filter((n) => s.contexts[n]?.reachability === 'reachable').length);
+  const reachable = useStore(store, (s) => s.status.order.filter((n) => s.status.contexts[n]?.reachability === 'reachable').length);
   const banner = useStore(store, (s) => s.banner);
   const names = useMemo(() => filterNames(order, filter), [order, filter]);
   return { order, total: order.length, reachable, names, banner };

@@ -15,7 +15,7 @@ import { emptyRollouts, type RolloutsSlice } from './rollouts.js';
 import { emptyStorage, type StorageSlice } from './storage.js';
 import type { ContextState } from './types.js';
 
-/** One slice per tab besides Status (whose data is the top-level fields); each written by its feed only. */
+/** One slice per tab and view besides Status; each written by its feed only. */
 export interface TabSlices {
   rollouts: RolloutsSlice;
   storage: StorageSlice;
@@ -43,12 +43,17 @@ export function emptyTabSlices(): TabSlices {
   };
 }
 
-export interface FleetState extends TabSlices {
+/** The Status tab's slice: every context's summaries, written by the status feed's batcher. */
+export interface StatusSlice {
   /** Context names in display order. */
   order: string[];
   contexts: Record<string, ContextState>;
   /** Bumped once per applied batch; handy for tests and benchmarks. */
   revision: number;
+}
+
+export interface FleetState extends TabSlices {
+  status: StatusSlice;
   /** The fleet being watched, when one is defined (config file or flags). */
   fleet?: FleetConfig;
   /** The kubeconfig files the contexts come from, when they changed after start (the sandbox). */
@@ -71,9 +76,11 @@ export function emptyContext(info: ContextInfo): ContextState {
 /** `warnDays`: --warn-days, the residual time under which the Certificates view and the status row flag a certificate. */
 export function createFleetStore(contexts: ContextInfo[] = [], fleet?: FleetConfig, warnDays?: number): FleetStore {
   return createStore<FleetState>()(() => ({
-    order: contexts.map((c) => c.name),
-    contexts: Object.fromEntries(contexts.map((c) => [c.name, emptyContext(c)])),
-    revision: 0,
+    status: {
+      order: contexts.map((c) => c.name),
+      contexts: Object.fromEntries(contexts.map((c) => [c.name, emptyContext(c)])),
+      revision: 0,
+    },
     ...(fleet ? { fleet } : {}),
     ...emptyTabSlices(),
     ...(warnDays !== undefined ? { certs: emptyCerts(warnDays) } : {}),
@@ -91,9 +98,11 @@ export function updateSlice<K extends keyof TabSlices>(store: FleetStore, key: K
 /** Replace the set of contexts (e.g. after the sandbox started and wrote its kubeconfig). */
 export function setContexts(store: FleetStore, contexts: ContextInfo[], fleet?: FleetConfig, kubeconfigFiles?: string[]): void {
   store.setState((s) => ({
-    order: contexts.map((c) => c.name),
-    contexts: Object.fromEntries(contexts.map((c) => [c.name, s.contexts[c.name] ?? emptyContext(c)])),
-    revision: s.revision + 1,
+    status: {
+      order: contexts.map((c) => c.name),
+      contexts: Object.fromEntries(contexts.map((c) => [c.name, s.status.contexts[c.name] ?? emptyContext(c)])),
+      revision: s.status.revision + 1,
+    },
     fleet,
     ...(kubeconfigFiles ? { kubeconfigFiles } : {}),
   }));
@@ -162,7 +171,8 @@ export class UpdateBatcher implements ContextSink {
   upsertNode(ctx: string, node: NodeSummary): void {
     // A kubelet's heartbeat changes nothing the store keeps: no flush for it.
     const p = this.pending.get(ctx);
-    if (!p?.nodesReset && !p?.nodes?.has(node.name) && sameNode(this.store.getState().contexts[ctx]?.nodes.items[node.name], node)) return;
+    if (!p?.nodesReset && !p?.nodes?.has(node.name) && sameNode(this.store.getState().status.contexts[ctx]?.nodes.items[node.name], node))
+      return;
     this.nodeChanges(ctx).set(node.name, node);
   }
 
@@ -209,8 +219,8 @@ export class UpdateBatcher implements ContextSink {
     if (this.pending.size === 0) return;
     const pending = this.pending;
     this.pending = new Map();
-    const state = this.store.getState();
-    const contexts = { ...state.contexts };
+    const status = this.store.getState().status;
+    const contexts = { ...status.contexts };
     let changed = false;
     for (const [name, p] of pending) {
       const current = contexts[name];
@@ -222,7 +232,7 @@ export class UpdateBatcher implements ContextSink {
       }
     }
     // Heartbeats and repeated values change nothing on screen: no store update, no render.
-    if (changed) this.store.setState({ contexts, revision: state.revision + 1 });
+    if (changed) this.store.setState({ status: { ...status, contexts, revision: status.revision + 1 } });
   }
 
   dispose(): void {

@@ -66,7 +66,7 @@ describe('an API server stopped and started 10 times under the dashboard and sta
     const { config } = loadKubeconfig({ kubeconfig: sandbox.kubeconfig });
     feed = startStatusFeed(config, contextInfos(config));
     watch = startCli(['status', '--watch', '-o', 'json', '--kubeconfig', sandbox.kubeconfig]);
-    const state = () => feed!.store.getState().contexts[CONTEXT]!;
+    const state = () => feed!.store.getState().status.contexts[CONTEXT]!;
     const core = makeClient(sandbox.kc(CONTEXT), CoreV1Api, 10_000);
     const cordon = (on: boolean) =>
       core.patchNode(

@@ -47,7 +47,7 @@ describe('etcd of one cluster stopped', () => {
     const { config } = loadKubeconfig({ kubeconfig: sandbox.kubeconfig });
     feed = startStatusFeed(config, contextInfos(config));
     watch = startCli(['status', '--watch', '-o', 'json', '--kubeconfig', sandbox.kubeconfig]);
-    const state = () => feed!.store.getState().contexts[CONTEXT]!;
+    const state = () => feed!.store.getState().status.contexts[CONTEXT]!;
     const core = makeClient(sandbox.kc(CONTEXT), CoreV1Api, 5_000);
     const cordon = (unschedulable: true | null) =>
       core

@@ -107,7 +107,7 @@ const PLAN_NODES: PlanNode[] = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((x, 
 }));
 
 function rolloutActions(store: FleetStore): NonNullable<AppActions['rollouts']> {
-  const order = store.getState().order;
+  const order = store.getState().status.order;
   updateSlice(store, 'rollouts', (s) => ({ ...watchedContexts(s, order), status: 'on' }));
   for (const c of order) {
     const none: NavarchosState = { installed: false, synced: true, rollouts: [], replacements: [] };
@@ -305,7 +305,7 @@ const PREFLIGHT: CheckItem[] = [
 /** The dashboard's props with every tab's actions; `over` replaces some. */
 export function everyTab(over: Partial<AppProps> = {}, approvalAnswer?: (name: string) => string): AppProps {
   const store = novaFleet();
-  const order = store.getState().order;
+  const order = store.getState().status.order;
   const actions: AppActions = {
     install: {
       open: async () => {

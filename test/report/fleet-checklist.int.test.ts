@@ -36,7 +36,7 @@ const find = (items: CheckItem[], id: string) => items.find((i) => i.id === id);
 describe('fleet watchers on real API servers', () => {
   let fleet: StatusFeed;
   const createdCrds: string[] = [];
-  const state = (name: string): ContextState => fleet.store.getState().contexts[name]!;
+  const state = (name: string): ContextState => fleet.store.getState().status.contexts[name]!;
 
   beforeAll(() => {
     fleet = startStatusFeed(loaded, infos(), { fleet: FLEET, batchIntervalMs: 20, probeIntervalMs: 1000 });
@@ -222,9 +222,9 @@ describe('fleet watchers on real API servers', () => {
     );
     // And nothing spins: the revision settles while the CRDs stay absent
     const settle = async () => {
-      const r = fleet.store.getState().contexts[HOST]!.controlPlane;
+      const r = fleet.store.getState().status.contexts[HOST]!.controlPlane;
       await new Promise((res) => setTimeout(res, 1500));
-      return r === fleet.store.getState().contexts[HOST]!.controlPlane;
+      return r === fleet.store.getState().status.contexts[HOST]!.controlPlane;
     };
     expect(await eventually('control plane slice stable', settle, 20_000)).toBe(true);
     expect(formatChecklist(fleetChecklist(fleet.store.getState()))).toContain('* Cluster CRD presence... not installed ✗');
@@ -263,9 +263,9 @@ describe('fleet watchers on real API servers', () => {
   it('collectStatus waits for the fleet slices', async () => {
     const s = await collectStatus(loaded, infos(), 30_000, FLEET);
     expect(s.fleet).toEqual(FLEET);
-    expect(s.contexts[HOST]?.fleetNamespace?.synced).toBe(true);
-    expect(s.contexts[HOST]?.controlPlane?.synced).toBe(true);
-    expect(s.contexts[WORKLOAD]?.fleetNamespace?.synced).toBe(true);
+    expect(s.status.contexts[HOST]?.fleetNamespace?.synced).toBe(true);
+    expect(s.status.contexts[HOST]?.controlPlane?.synced).toBe(true);
+    expect(s.status.contexts[WORKLOAD]?.fleetNamespace?.synced).toBe(true);
     expect(fleetChecklist(s).filter((i) => i.state === 'pending')).toEqual([]);
   });
 
@@ -277,7 +277,7 @@ describe('fleet watchers on real API servers', () => {
       30_000,
       FLEET,
     );
-    const ns = s.contexts[HOST]?.fleetNamespace;
+    const ns = s.status.contexts[HOST]?.fleetNamespace;
     expect(ns?.synced).toBe(true);
     expect(ns?.forbidden).toBeUndefined();
     expect(ns?.secretsForbidden).toMatch(/^cannot list secrets in namespace fw-nova: HTTP 403/);

@@ -107,12 +107,12 @@ function healthy(): FleetState {
     'kind-workload-1': reachable('kind-workload-1', { fleetNamespace: agentNamespace() }),
     'kind-workload-2': reachable('kind-workload-2', { fleetNamespace: agentNamespace() }),
   };
-  return { ...emptyTabSlices(), order: Object.keys(contexts), contexts, revision: 1, fleet: FLEET };
+  return { ...emptyTabSlices(), status: { order: Object.keys(contexts), contexts, revision: 1 }, fleet: FLEET };
 }
 
 /** A copy of the state with one context changed. */
 function withContext(state: FleetState, name: string, change: (c: ContextState) => ContextState): FleetState {
-  return { ...state, contexts: { ...state.contexts, [name]: change(state.contexts[name]!) } };
+  return { ...state, status: { ...state.status, contexts: { ...state.status.contexts, [name]: change(state.status.contexts[name]!) } } };
 }
 
 function withHosting(state: FleetState, change: (ns: FleetNamespaceSummary) => FleetNamespaceSummary): FleetState {
@@ -440,8 +440,8 @@ describe('fleet checklist', () => {
 
   it('a control plane context missing from the kubeconfig: the install writes it', () => {
     const base = healthy();
-    const { nova: _gone, ...contexts } = base.contexts;
-    const state: FleetState = { ...base, contexts, order: base.order.filter((n) => n !== 'nova') };
+    const { nova: _gone, ...contexts } = base.status.contexts;
+    const state: FleetState = { ...base, status: { ...base.status, contexts, order: base.status.order.filter((n) => n !== 'nova') } };
     const cluster = item(state, 'crd/cluster');
     expect(cluster).toMatchObject({ state: 'fail', detail: 'unknown: context nova is not in the kubeconfig' });
     expect(cluster.hint).toContain('kubectl nova --context=kind-cp get kubeconfig -n elotl');

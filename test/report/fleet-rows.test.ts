@@ -67,7 +67,7 @@ describe('fleet node rows', () => {
     b.setSlice('ctx-b', 'pods', pods());
     b.flush();
     expect(select(store.getState())).toBe(first);
-    const unchanged = contextNodeRows(store.getState().contexts['ctx-b']!);
+    const unchanged = contextNodeRows(store.getState().status.contexts['ctx-b']!);
 
     b.upsertNode('ctx-a', node('a-3'));
     b.flush();
@@ -75,7 +75,7 @@ describe('fleet node rows', () => {
     expect(next).not.toBe(first);
     expect(next.map((r) => r.name)).toEqual(['b-1', 'a-1', 'a-2', 'a-3']);
     // The other context's rows were not made again.
-    expect(contextNodeRows(store.getState().contexts['ctx-b']!)).toBe(unchanged);
+    expect(contextNodeRows(store.getState().status.contexts['ctx-b']!)).toBe(unchanged);
   });
 
   it('filter on any cell and on the NotReady reason, ignoring case', () => {
@@ -127,14 +127,14 @@ describe('fleet pod rows', () => {
 
   it('say what a context’s summary leaves out', () => {
     const state = fleet().getState();
-    expect(podsLeftOut(state.contexts['ctx-a']!)).toBe(1);
-    expect(podsLeftOut(state.contexts['ctx-b']!)).toBe(0);
+    expect(podsLeftOut(state.status.contexts['ctx-a']!)).toBe(1);
+    expect(podsLeftOut(state.status.contexts['ctx-b']!)).toBe(0);
   });
 });
 
 describe('unreadable', () => {
   it('says why a context’s rows are missing, and nothing for one that was read', () => {
-    const { contexts } = fleet().getState();
+    const { contexts } = fleet().getState().status;
     expect(unreadable(contexts['ctx-a']!, 'nodes')).toBeUndefined();
     expect(unreadable(contexts['ctx-a']!, 'pods')).toBeUndefined();
     expect(unreadable(contexts.down!, 'nodes')).toBe('unreachable (connect ECONNREFUSED)');

@@ -157,12 +157,12 @@ describe('status report', () => {
     b.flush();
     const state = store.getState();
     // Then the text line says "credentials" and what failed, the hint names the user
-    const ci = contextCheck(state.contexts.ci!);
+    const ci = contextCheck(state.status.contexts.ci!);
     expect(ci).toMatchObject({ state: 'fail', detail: `credentials: ${missing}` });
     expect(ci.hint).toBe(
       'fix user "admin" of context ci in the kubeconfig (what it names must exist and be valid); kubectl --context ci get --raw /version fails the same way',
     );
-    expect(contextCheck(state.contexts.sso!).hint).toMatch(/^install sso-login, the credential plugin of user "admin"/);
+    expect(contextCheck(state.status.contexts.sso!).hint).toMatch(/^install sso-login, the credential plugin of user "admin"/);
     expect(formatChecklist([ci], { ascii: false })).not.toContain('API server is up');
     // And JSON has the state of its own
     expect(statusJson(state).contexts[0]).toMatchObject({ reachable: false, reachability: 'credentials', error: missing, user: 'admin' });
@@ -175,7 +175,7 @@ describe('status report', () => {
     b.patchContext('cp', { reachability: 'reachable', version: 'v1.20.2', latencyMs: 1, notReady: 'etcd failed', notReadySince: 0 });
     b.resetNodes('cp', [node('a')]);
     b.flush();
-    const c = store.getState().contexts.cp!;
+    const c = store.getState().status.contexts.cp!;
     const item = contextCheck(c);
     expect(item.state).toBe('fail');
     expect(item.detail).toMatch(/^reachable but not ready since \d\d:\d\d:\d\d \(etcd failed\)$/);
@@ -193,7 +193,7 @@ describe('status report', () => {
     // Ready again: the line is the usual one.
     b.patchContext('cp', { notReady: undefined, notReadySince: undefined });
     b.flush();
-    expect(contextCheck(store.getState().contexts.cp!).state).toBe('ok');
+    expect(contextCheck(store.getState().status.contexts.cp!).state).toBe('ok');
     expect(fleetHealthy(store.getState())).toBe(true);
   });
 
@@ -203,7 +203,7 @@ describe('status report', () => {
     b.patchContext('ro', { reachability: 'reachable', version: 'v1.20.2', latencyMs: 1 });
     b.nodesForbidden('ro', 'cannot list nodes: HTTP 403: forbidden (needs get/list/watch on nodes)');
     b.flush();
-    const item = contextCheck(store.getState().contexts.ro!);
+    const item = contextCheck(store.getState().status.contexts.ro!);
     expect(item.state).toBe('warn');
     expect(item.hint).toContain('needs get/list/watch on nodes');
   });
@@ -222,7 +222,7 @@ describe('status report', () => {
     b.resetNodes('kind-cp', [node('a')]);
     b.resetNodes('kind-workload-1', [node('b')]);
     b.flush();
-    const cp = () => store.getState().contexts['kind-cp']!;
+    const cp = () => store.getState().status.contexts['kind-cp']!;
     // Nodes are in, pods and events are not: not settled, fleet or not
     expect(settled(cp())).toBe(false);
     b.setSlice('kind-cp', 'pods', { ...emptyPods(), synced: true });
@@ -295,19 +295,22 @@ describe('a context without nodes', () => {
 
   it('is a warning for a cluster, but expected of the control plane (its workloads run elsewhere)', () => {
     const s = withoutNodes();
-    expect(contextCheck(s.contexts.nova!, s.fleet)).toMatchObject({ state: 'ok', detail: 'reachable, v1.20.2, 3 ms, 0/0 nodes Ready' });
-    expect(contextCheck(s.contexts.nova!, s.fleet).hint).toBeUndefined();
-    expect(contextCheck(s.contexts.empty!, s.fleet)).toMatchObject({
+    expect(contextCheck(s.status.contexts.nova!, s.fleet)).toMatchObject({
+      state: 'ok',
+      detail: 'reachable, v1.20.2, 3 ms, 0/0 nodes Ready',
+    });
+    expect(contextCheck(s.status.contexts.nova!, s.fleet).hint).toBeUndefined();
+    expect(contextCheck(s.status.contexts.empty!, s.fleet)).toMatchObject({
       state: 'warn',
       hint: 'the cluster has no nodes: nothing can be scheduled on it',
     });
     // Without the fleet nothing says which context is the control plane's.
-    expect(contextCheck(s.contexts.nova!)).toMatchObject({ state: 'warn' });
+    expect(contextCheck(s.status.contexts.nova!)).toMatchObject({ state: 'warn' });
   });
 
   it("the detail screen's checks agree with the report: ok for the control plane, a warning elsewhere", () => {
     const s = withoutNodes();
-    const nodes = (name: string) => contextChecks(s.contexts[name]!, s.fleet).find((i) => i.id === 'nodes');
+    const nodes = (name: string) => contextChecks(s.status.contexts[name]!, s.fleet).find((i) => i.id === 'nodes');
     expect(nodes('nova')).toMatchObject({ state: 'ok', detail: '0/0' });
     expect(nodes('nova')!.hint).toBeUndefined();
     expect(nodes('empty')).toMatchObject({
@@ -316,7 +319,7 @@ describe('a context without nodes', () => {
       hint: 'the cluster has no nodes: nothing can be scheduled on it',
     });
     for (const name of ['nova', 'empty']) {
-      expect(nodes(name)!.state).toBe(contextCheck(s.contexts[name]!, s.fleet).state);
+      expect(nodes(name)!.state).toBe(contextCheck(s.status.contexts[name]!, s.fleet).state);
     }
     expect(formatChecklist(statusChecks(s)).split('\n')).toContain('* Context nova... reachable, v1.20.2, 3 ms, 0/0 nodes Ready √');
   });

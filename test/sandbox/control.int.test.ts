@@ -27,7 +27,7 @@ describe('an API server stopped and started again (sandbox stop-apiserver, start
   });
 
   it('is unreachable in the store within 5 s and recovers without restarting anything', async () => {
-    const state = () => fleet.store.getState().contexts['kind-workload-2']!;
+    const state = () => fleet.store.getState().status.contexts['kind-workload-2']!;
     await eventually('reachable with nodes', () => state().reachability === 'reachable' && state().nodes.synced, 30_000);
     expect(Object.keys(state().nodes.items)).toHaveLength(6);
 

@@ -31,7 +31,7 @@ describe('fleet store', () => {
     expect(updates).toBe(0);
     batch.flush();
     expect(updates).toBe(1);
-    const ctx = store.getState().contexts.a!;
+    const ctx = store.getState().status.contexts.a!;
     expect(Object.keys(ctx.nodes.items)).toHaveLength(100);
     expect(ctx.nodes.synced).toBe(true);
     expect(ctx.reachability).toBe('reachable');
@@ -44,16 +44,16 @@ describe('fleet store', () => {
     const nextTurn = () => new Promise((r) => setTimeout(r, 1));
     batch.upsertNode('a', node('watched'));
     await nextTurn();
-    expect(store.getState().contexts.a!.nodes.items.watched).toBeUndefined();
+    expect(store.getState().status.contexts.a!.nodes.items.watched).toBeUndefined();
     batch.resetNodes('a', [node('listed')]);
     await nextTurn();
-    expect(Object.keys(store.getState().contexts.a!.nodes.items)).toEqual(['listed']);
+    expect(Object.keys(store.getState().status.contexts.a!.nodes.items)).toEqual(['listed']);
     batch.setSlice('a', 'pods', { ...emptyPods(), synced: true, total: 7 });
     await nextTurn();
-    expect(store.getState().contexts.a!.pods.total).toBe(0);
+    expect(store.getState().status.contexts.a!.pods.total).toBe(0);
     batch.soon();
     await nextTurn();
-    expect(store.getState().contexts.a!.pods.total).toBe(7);
+    expect(store.getState().status.contexts.a!.pods.total).toBe(7);
     batch.dispose();
   });
 
@@ -73,7 +73,7 @@ describe('fleet store', () => {
     batch.upsertNode('a', node('x', { roles: ['worker'], unschedulable: true }));
     batch.flush();
     expect(updates).toBe(1);
-    expect(store.getState().contexts.a!.nodes.items.x?.unschedulable).toBe(true);
+    expect(store.getState().status.contexts.a!.nodes.items.x?.unschedulable).toBe(true);
   });
 
   it('a heartbeat that changes nothing kept arms no flush; a change undone before the flush still wins', () => {
@@ -89,7 +89,7 @@ describe('fleet store', () => {
       expect(vi.getTimerCount()).toBe(1);
       batch.upsertNode('a', node('x', { ready: true }));
       vi.advanceTimersByTime(50);
-      expect(store.getState().contexts.a!.nodes.items.x?.ready).toBe(true);
+      expect(store.getState().status.contexts.a!.nodes.items.x?.ready).toBe(true);
     } finally {
       vi.useRealTimers();
     }
@@ -109,7 +109,7 @@ describe('fleet store', () => {
     }
     batch.flush();
     expect(calls).toBe(1);
-    expect(store.getState().contexts.a!.pods.total).toBe(100);
+    expect(store.getState().status.contexts.a!.pods.total).toBe(100);
   });
 
   it('applies upserts and deletions in arrival order after a reset', () => {
@@ -121,7 +121,7 @@ describe('fleet store', () => {
     batch.deleteNode('a', 'z');
     batch.upsertNode('a', node('z', { ready: false }));
     batch.flush();
-    const items = store.getState().contexts.a!.nodes.items;
+    const items = store.getState().status.contexts.a!.nodes.items;
     expect(Object.keys(items).sort()).toEqual(['y', 'z']);
     expect(items.z?.ready).toBe(false);
   });
@@ -137,7 +137,7 @@ describe('fleet store', () => {
       unreachableSince: new Date(2026, 0, 1, 10, 42, 7).getTime(),
     });
     batch.flush();
-    const ctx = store.getState().contexts.a!;
+    const ctx = store.getState().status.contexts.a!;
     expect(Object.keys(ctx.nodes.items)).toEqual(['x']);
     expect(reachabilityLine(ctx)).toBe('unreachable since 10:42:07 (connection refused)');
   });
@@ -148,11 +148,11 @@ describe('fleet store', () => {
     batch.patchContext('ghost', { latencyMs: 1 });
     batch.patchContext('a', { latencyMs: 9 });
     batch.flush();
-    expect(Object.keys(store.getState().contexts)).toEqual(['a']);
+    expect(Object.keys(store.getState().status.contexts)).toEqual(['a']);
     setContexts(store, [info('b'), info('a')]);
-    expect(store.getState().order).toEqual(['b', 'a']);
-    expect(store.getState().contexts.a?.latencyMs).toBe(9);
-    expect(store.getState().contexts.b?.reachability).toBe('unknown');
+    expect(store.getState().status.order).toEqual(['b', 'a']);
+    expect(store.getState().status.contexts.a?.latencyMs).toBe(9);
+    expect(store.getState().status.contexts.b?.reachability).toBe('unknown');
   });
 });
 
@@ -167,7 +167,7 @@ describe('node counts', () => {
       node('n4'),
     ]);
     batch.flush();
-    const c = nodeCounts(store.getState().contexts.a!);
+    const c = nodeCounts(store.getState().status.contexts.a!);
     expect(c).toEqual({
       ready: 3,
       total: 4,

@@ -15,7 +15,7 @@ interface Part {
 }
 
 function agentPart(state: FleetState, fleet: FleetConfig, context: string, clusterName: string): Part {
-  const ctx = state.contexts[context] as ContextState;
+  const ctx = state.status.contexts[context] as ContextState;
   const ns = fleet.namespace;
   const install = `connect it: fleetdeck install, or run novactl install agent ${clusterName} in context ${context} (namespace ${ns} and the nova-cluster-init-kubeconfig Secret first)`;
   const gate = namespaceGate(ctx, 'deployments', install);
@@ -53,7 +53,7 @@ function agentPart(state: FleetState, fleet: FleetConfig, context: string, clust
 function registrationParts(state: FleetState, fleet: FleetConfig, context: string, clusterName: string, agentOk: boolean): Part[] {
   const cpName = fleet.controlPlaneContext;
   const gate = contextGate(state, cpName, 'control plane', fleet);
-  const cp = state.contexts[cpName]?.controlPlane;
+  const cp = state.status.contexts[cpName]?.controlPlane;
   if (gate) {
     if (gate.state === 'pending') return [{ state: 'pending', text: 'registration loading…' }];
     return [{ state: 'warn', unknown: true, text: `registration unknown (${gate.detail.replace(/^unknown: /, '')})` }];

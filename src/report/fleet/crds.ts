@@ -45,7 +45,7 @@ export function crdItems(state: FleetState, fleet: FleetConfig): CheckItem[] {
   };
   const cpName = fleet.controlPlaneContext;
   let gate = contextGate(state, cpName, 'control plane', fleet);
-  const cp = state.contexts[cpName]?.controlPlane;
+  const cp = state.status.contexts[cpName]?.controlPlane;
   if (!gate && !cp?.synced) gate = { state: 'pending', detail: 'loading…' };
   if (gate || !cp) {
     const g = gate ?? { state: 'pending' as const, detail: 'loading…' };

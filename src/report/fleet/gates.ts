@@ -46,7 +46,7 @@ export function contextGate(
   role: 'hosting' | 'control plane' | 'workload',
   fleet: FleetConfig,
 ): Gate | undefined {
-  const c = state.contexts[name];
+  const c = state.status.contexts[name];
   if (!c)
     return { state: 'fail', detail: `unknown: context ${name} is not in the kubeconfig`, hint: missingContextHint(role, name, fleet) };
   if (c.reachability === 'unknown') return { state: 'pending', detail: `connecting to ${name}…` };

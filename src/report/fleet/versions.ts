@@ -12,12 +12,12 @@ export function versionsItem(state: FleetState, fleet: FleetConfig): CheckItem |
   if (fleet.workloads.length === 0) return undefined;
   const id = 'workloads/versions';
   const label = 'Kubernetes versions';
-  const clusters = state.contexts[fleet.controlPlaneContext]?.controlPlane?.clusters ?? [];
+  const clusters = state.status.contexts[fleet.controlPlaneContext]?.controlPlane?.clusters ?? [];
   const byMinor = new Map<string, string[]>();
   const unknown: string[] = [];
   let loading = false;
   for (const w of fleet.workloads) {
-    const ctx = state.contexts[w.context];
+    const ctx = state.status.contexts[w.context];
     const minor = minorVersion(ctx?.version) ?? minorVersion(clusters.find((c) => c.name === w.clusterName)?.k8sVersion);
     if (minor) {
       const list = byMinor.get(minor) ?? [];

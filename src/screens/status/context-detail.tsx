@@ -33,7 +33,7 @@ export function ContextDetail({ store, name, state, height, width, onOpenLogs }:
   const header = useStore(
     store,
     useShallow((s) => {
-      const ctx = s.contexts[name];
+      const ctx = s.status.contexts[name];
       return ctx ? detailHeader(ctx, s.fleet) : undefined;
     }),
   );

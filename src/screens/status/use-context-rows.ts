@@ -8,7 +8,7 @@ import { contextRow, type ContextRow } from './context-row.js';
 export function useContextRows(store: FleetStore, names: readonly string[]): ContextRow[] {
   const contexts = useStore(
     store,
-    useShallow((s) => names.map((n) => s.contexts[n])),
+    useShallow((s) => names.map((n) => s.status.contexts[n])),
   );
   const fleet = useStore(store, (s) => s.fleet);
   return useMemo(() => contexts.flatMap((c) => (c ? [contextRow(c, fleet)] : [])), [contexts, fleet]);

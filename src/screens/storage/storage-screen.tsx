@@ -46,7 +46,7 @@ export function StorageScreen({ store, actions, nav, dispatch, active, height, w
   const theme = useTheme();
   const order = useStore(
     store,
-    useShallow((s) => s.order),
+    useShallow((s) => s.status.order),
   );
   const local = useStore(store, (s) => s.storage.local);
   const targets = useMemo(() => storageTargets(order, local), [order, local]);

@@ -67,7 +67,7 @@ describe('FanOutSink', () => {
       return summary;
     });
     batch.flush();
-    const s = store.getState().contexts;
+    const s = store.getState().status.contexts;
     expect(computed).toBe(1);
     for (const n of ['a', 'b']) {
       expect(s[n]!.reachability).toBe('reachable');
@@ -81,7 +81,7 @@ describe('FanOutSink', () => {
     sink.deleteNode('b', 'n1');
     sink.nodesForbidden('b', 'cannot list nodes');
     batch.flush();
-    const t = store.getState().contexts;
+    const t = store.getState().status.contexts;
     for (const n of ['a', 'b']) {
       expect(t[n]!.nodes.items).toEqual({});
       expect(t[n]!.nodes.forbidden).toBe('cannot list nodes');

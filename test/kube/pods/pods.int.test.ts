@@ -33,7 +33,7 @@ describe('pod and Warning-event summaries from live watches on a real API server
   let fleet: StatusFeed;
   let core: CoreV1Api;
   let apps: AppsV1Api;
-  const state = (): ContextState => fleet.store.getState().contexts[CONTEXT]!;
+  const state = (): ContextState => fleet.store.getState().status.contexts[CONTEXT]!;
   const ours = (): PodProblem[] => state().pods.problems.filter((p) => p.namespace === PODS_NS);
 
   beforeAll(async () => {
@@ -263,7 +263,7 @@ describe('a user who may not list pods or events', () => {
   });
 
   it('says which permission is missing and keeps running', async () => {
-    const state = () => fleet.store.getState().contexts[CONTEXT]!;
+    const state = () => fleet.store.getState().status.contexts[CONTEXT]!;
     await eventually('pods and events forbidden', () => state().pods.forbidden && state().events.forbidden, 30_000);
     expect(state().pods.forbidden).toMatch(
       /^cannot list pods in all namespaces: HTTP 403: pods is forbidden: User "podwatch-nobody" cannot list resource "pods" .*\(needs list and watch on pods\)$/,

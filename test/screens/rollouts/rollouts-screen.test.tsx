@@ -227,7 +227,7 @@ function fakeRollouts(
   } = {},
 ) {
   const store = threeContexts();
-  const order = store.getState().order;
+  const order = store.getState().status.order;
   updateSlice(store, 'rollouts', (s) => ({ ...watchedContexts(s, order), status: 'on' }));
   for (const c of order)
     updateSlice(store, 'rollouts', (s) => navarchosSeen(rolloutsListed(s, c, []), c, opts.navarchos?.[c] ?? NOT_INSTALLED));

@@ -90,7 +90,7 @@ describe('Context sections', () => {
     // Given more pods needing attention than are listed
     const store = novaFleet();
     const b = new UpdateBatcher(store, -1);
-    const current = store.getState().contexts['kind-cp']!.pods;
+    const current = store.getState().status.contexts['kind-cp']!.pods;
     b.setSlice('kind-cp', 'pods', { ...current, problemCount: 37 });
     b.flush();
     const screen = await openHosting(store);
@@ -174,7 +174,7 @@ describe('Context sections', () => {
 
     // When a second pod starts crash-looping
     const b = new UpdateBatcher(store, -1);
-    const current = store.getState().contexts['kind-workload-2']!.pods;
+    const current = store.getState().status.contexts['kind-workload-2']!.pods;
     b.setSlice('kind-workload-2', 'pods', {
       ...current,
       problemCount: 2,

@@ -10,7 +10,7 @@ import { useNow } from './use-now.js';
 /** The recent Warning events, newest first; Enter shows a message whole. */
 export function EventsSection({ store, name, ...view }: SectionProps) {
   const { filter, width } = view;
-  const events = useStore(store, (s) => s.contexts[name]?.events);
+  const events = useStore(store, (s) => s.status.contexts[name]?.events);
   const now = useNow();
   const warnings = useMemo(() => recentWarnings(events?.warnings ?? []), [events]);
   if (!events || events.forbidden !== undefined || !events.synced)

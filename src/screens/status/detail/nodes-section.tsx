@@ -13,10 +13,10 @@ export function NodesSection({ store, name, ...view }: SectionProps) {
   const { filter, width } = view;
   const { nodes, version } = useStore(
     store,
-    useShallow((s) => ({ nodes: s.contexts[name]?.nodes, version: s.contexts[name]?.version })),
+    useShallow((s) => ({ nodes: s.status.contexts[name]?.nodes, version: s.status.contexts[name]?.version })),
   );
   const derived = useMemo(() => {
-    const ctx = store.getState().contexts[name];
+    const ctx = store.getState().status.contexts[name];
     if (!ctx || !nodes) return undefined;
     const view = { ...ctx, nodes, version };
     const skew = kubeletSkew(view);

@@ -9,7 +9,7 @@ import { useNow } from './use-now.js';
 /** Counts by phase, then the pods that need attention, worst first, with why. */
 export function PodsSection({ store, name, onOpenLogs, ...view }: SectionProps) {
   const { filter, width } = view;
-  const pods = useStore(store, (s) => s.contexts[name]?.pods);
+  const pods = useStore(store, (s) => s.status.contexts[name]?.pods);
   const now = useNow();
   if (!pods || pods.forbidden !== undefined || !pods.synced) return <Unavailable forbidden={pods?.forbidden} what="pods" width={width} />;
   const rows = filterRows(pods.problems, filter, podText);

@@ -43,7 +43,7 @@ export function FleetRowsView({ store, kind, state, dispatch, height, width }: F
   const now = useNow();
   const sort = state.sorts[kind];
   const view = useFleetRows(store, kind, state.rowFilter, sort);
-  const contexts = useStore(store, (s) => s.order.length);
+  const contexts = useStore(store, (s) => s.status.order.length);
   const { all, unread, leftOut } = view;
   const line = useMemo(
     () => fleetRowsLine(kind, { all, unread, leftOut }, contexts, theme.separator),

@@ -32,9 +32,12 @@ export interface FleetRowsView<K extends FleetKind> {
 export function useFleetRows<K extends FleetKind>(store: FleetStore, kind: K, filter: string, sort: FleetSort): FleetRowsView<K> {
   const select = useMemo(() => fleetRowsSelector(kind), [kind]);
   const all = useStore(store, select);
-  const unread = useStore(store, (s) => s.order.filter((n) => s.contexts[n] && unreadable(s.contexts[n], kind) !== undefined).length);
+  const unread = useStore(
+    store,
+    (s) => s.status.order.filter((n) => s.status.contexts[n] && unreadable(s.status.contexts[n], kind) !== undefined).length,
+  );
   const leftOut = useStore(store, (s) =>
-    kind === 'pods' ? s.order.reduce((sum, n) => sum + (s.contexts[n] ? podsLeftOut(s.contexts[n]) : 0), 0) : 0,
+    kind === 'pods' ? s.status.order.reduce((sum, n) => sum + (s.status.contexts[n] ? podsLeftOut(s.status.contexts[n]) : 0), 0) : 0,
   );
   const filtered = useMemo(() => filterFleetRows(kind, all, filter), [kind, all, filter]);
   const rows = useMemo(() => sortFleetRows(kind, filtered, sort), [kind, filtered, sort]);

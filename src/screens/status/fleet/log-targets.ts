@@ -13,7 +13,7 @@ const selectorOf = (labels: Record<string, string>) =>
 function agentTarget(state: FleetState, context: string, clusterName?: string): LogTarget | undefined {
   const fleet = state.fleet;
   if (!fleet) return undefined;
-  const s = state.contexts[context]?.fleetNamespace;
+  const s = state.status.contexts[context]?.fleetNamespace;
   const d = s?.workloads.find((w) => w.kind === 'Deployment' && w.name === AGENT_DEPLOYMENT);
   const selector = d && Object.keys(d.labels).length > 0 ? selectorOf(d.labels) : undefined;
   if (!selector) return undefined;

@@ -18,7 +18,7 @@ export interface FleetChecks {
 export function useFleetChecklist(store: FleetStore): FleetChecks {
   const deps = useStore(
     store,
-    useShallow((s) => [s.fleet, ...s.order.map((n) => s.contexts[n])]),
+    useShallow((s) => [s.fleet, ...s.status.order.map((n) => s.status.contexts[n])]),
   );
   // biome-ignore lint/correctness/useExhaustiveDependencies: `deps` is what the checklist is made of; it is read whole through getState
   return useMemo(() => {

@@ -81,7 +81,7 @@ describe('Fleet on the Status screen', () => {
 
     // When everything recovers
     const b = new UpdateBatcher(store, -1);
-    const s = store.getState().contexts;
+    const s = store.getState().status.contexts;
     const cpNs = s['kind-cp']!.fleetNamespace!;
     b.setSlice('kind-cp', 'fleetNamespace', {
       ...cpNs,
