@@ -5,6 +5,8 @@
  * nothing but the benchmark writes its status; it alternates between Running/Ready and
  * Running/NotReady, which moves the context's problem count in the PODS column.
  */
+import { gateView } from '../dashboard/gate-view.js';
+import { registry } from '../dashboard/registry.js';
 import { Watch, type CoreV1Api, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
 import type { StatusFeed } from '../feeds/status-feed.js';
 import { configForContext } from '../kube/config/kubeconfig.js';
@@ -46,7 +48,7 @@ async function setUp(
 
   const store = fleet.store;
   handles.app = renderApp(
-    { store, ui: { readOnly: true, ascii: false, color: true }, kubeconfigFiles: [kubeconfigFile], onQuit: () => {} },
+    { store, ...registry(), ui: { ascii: false, color: true }, gate: gateView(true), kubeconfigFiles: [kubeconfigFile], onQuit: () => {} },
     { stdout: vt as unknown as NodeJS.WritableStream, stdin: new IdleStdin() as unknown as NodeJS.ReadableStream },
   );
   const b: ChangeBench = { api, store, vt, context, started, pod };

@@ -4,6 +4,8 @@
  * while following it, key answered latency (t, the timestamps toggle, until the header shows it),
  * heap and RSS growth over the run (the rings keep it bounded); (b) streams still open after Esc.
  */
+import { gateView } from '../dashboard/gate-view.js';
+import { registry } from '../dashboard/registry.js';
 import os from 'node:os';
 import { startLogsFeed, type LogsWork } from '../feeds/logs.js';
 import { renderApp } from '../screens/render.js';
@@ -76,7 +78,15 @@ export async function logViewFigures(seconds = Number(process.env.FLEETDECK_BENC
   const vt = new VirtualTerminal(80, 24);
   const stdin = new KeyStdin();
   const app = renderApp(
-    { store, ui: { readOnly: true, ascii: false, color: true }, kubeconfigFiles: [], actions: { logs: feed }, onQuit: () => {} },
+    {
+      store,
+      ...registry(),
+      ui: { ascii: false, color: true },
+      gate: gateView(true),
+      kubeconfigFiles: [],
+      actions: { logs: feed },
+      onQuit: () => {},
+    },
     { stdout: vt as unknown as NodeJS.WritableStream, stdin: stdin as unknown as NodeJS.ReadableStream },
   );
   try {

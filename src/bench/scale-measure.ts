@@ -3,6 +3,8 @@
  * RSS is the dashboard's alone): the dashboard on one context, rendered in-process to a virtual
  * terminal, exactly as `fleetdeck` starts it. Prints one JSON line with the timings and memory.
  */
+import { gateView } from '../dashboard/gate-view.js';
+import { registry } from '../dashboard/registry.js';
 import { subscribe } from 'node:diagnostics_channel';
 import v8 from 'node:v8';
 import vm from 'node:vm';
@@ -89,7 +91,7 @@ async function main(): Promise<ScaleResult> {
   // The screens load as the dashboard loads them: after the first requests are on the wire.
   const { renderApp } = await loadScreens();
   const app = renderApp(
-    { store, ui: { readOnly: true, ascii: false, color: true }, kubeconfigFiles: [kubeconfig], onQuit: () => {} },
+    { store, ...registry(), ui: { ascii: false, color: true }, gate: gateView(true), kubeconfigFiles: [kubeconfig], onQuit: () => {} },
     { stdout: vt as unknown as NodeJS.WritableStream, stdin: new IdleStdin() as unknown as NodeJS.ReadableStream },
   );
 

@@ -1,10 +1,11 @@
 import { fleetFilePath } from '../config/fleet-config.js';
+import { feedsOf, registry } from '../dashboard/registry.js';
+import { gateView } from '../dashboard/gate-view.js';
 import { createFeeds } from '../feeds/feeds.js';
 import { setPluginTerminal } from '../kube/transport/credentials.js';
 import { loadKubeconfig } from '../kube/config/kubeconfig.js';
 import { requestsOnTheWire } from '../kube/transport/on-the-wire.js';
 import { sandboxDir } from '../sandbox/state.js';
-import type { InstallerDeps } from '../screens/install/wizard.js';
 import { createFleetStore } from '../store/fleet-store.js';
 import { asciiOnly, colorEnabled, type GlobalOptions } from '../session/options.js';
 import { openSession } from '../session/session.js';
@@ -54,19 +55,24 @@ export async function runDashboard(opts: GlobalOptions): Promise<number> {
   // The screens draw on the terminal and read its keys: an exec plugin never gets it here.
   setPluginTerminal(() => false, 'the dashboard keeps the terminal');
   const store = createFleetStore(session.contexts, session.fleet, opts.warnDays);
-  const feeds = createFeeds<InstallerDeps>(store, session, {
-    ...(opts.logLines !== undefined ? { logLines: opts.logLines } : {}),
+  const tabs = registry({
+    ...(opts.logLines !== undefined ? { logs: { logLines: opts.logLines } } : {}),
+    install: {
+      installer: async (kubeconfig) => {
+        const { wizardDeps } = await import('./install/wizard.js');
+        return wizardDeps(opts, loadKubeconfig({ kubeconfig: kubeconfig ?? opts.kubeconfig }));
+      },
+      // After an install: the fleet file it wrote, and the control plane's context.
+      reopen: (kubeconfig) => openSession({ ...opts, ...(kubeconfig ? { kubeconfig } : {}) }),
+    },
+  });
+  const feeds = createFeeds(store, session, feedsOf(tabs), {
     // The sandbox started from the empty screen: its kubeconfig, the contexts --context picks (it has no fleet file).
     sandbox: async (progress, signal) => {
       const { sandboxUp } = await import('../sandbox/commands.js');
       const state = await sandboxUp({ dir: sandboxDir(), workloads: 2, nodes: 6, progress, signal });
       return { session: openSession({ ...opts, kubeconfig: state.kubeconfig }, { useFleetFile: false }), kubeconfig: state.kubeconfig };
     },
-    installer: async (kubeconfig) => {
-      const { wizardDeps } = await import('./install/wizard.js');
-      return wizardDeps(opts, loadKubeconfig({ kubeconfig: kubeconfig ?? opts.kubeconfig }));
-    },
-    // After an install: the fleet file it wrote, and the control plane's context.
     reopen: (kubeconfig) => openSession({ ...opts, ...(kubeconfig ? { kubeconfig } : {}) }),
     // An install or uninstall in another terminal: the dashboard follows the fleet file it wrote.
     ...(sandboxMode ? {} : { fleetFile: fleetFilePath() }),
@@ -74,7 +80,10 @@ export async function runDashboard(opts: GlobalOptions): Promise<number> {
   const { renderApp } = await loadScreens();
   const app = renderApp({
     store,
-    ui: { readOnly: !!opts.readOnly, ascii: asciiOnly(opts), color: colorEnabled(opts) },
+    tabs: tabs.tabs,
+    overlays: tabs.overlays,
+    ui: { ascii: asciiOnly(opts), color: colorEnabled(opts) },
+    gate: gateView(session.readOnly),
     kubeconfigFiles: session.files,
     actions: feeds.actions,
     onQuit: () => app.unmount(),

@@ -3,14 +3,15 @@
  * `fleetdeck approve`: watchCsrs for the live list with its warnings, decide() for approve and
  * deny (the approval subresource). Loaded (its own chunk) when the panel is first opened.
  */
-import type { KubeConfig } from '@kubernetes/client-node';
 import { describeError } from '../kube/transport/client.js';
 import { decide, watchCsrs } from '../kube/csr/index.js';
 import { withMissingPermission } from '../kube/transport/forbidden.js';
+import type { Session } from '../session/session.js';
 import type { ApprovalsWork } from './approvals.js';
 
-/** `kc(context)` is that context's KubeConfig in the session as it is now. */
-export function approvalsWork(kc: (context: string) => KubeConfig): ApprovalsWork {
+/** The calls on the session's clusters. */
+export function approvalsWork(session: Pick<Session, 'kc'>): ApprovalsWork {
+  const kc = (context: string) => session.kc(context);
   return {
     watch: (context, onChange, onError) => {
       const w = watchCsrs(kc(context), { onChange, onError: (message) => onError(withMissingPermission(message)) });

@@ -14,7 +14,10 @@ import {
   decisionStarted,
   type ApprovalsSlice,
 } from '../store/approvals.js';
+import type { Session } from '../session/session.js';
 import { updateSlice, type FleetStore } from '../store/fleet-store.js';
+import { type Feed, type FeedFactory, sessionView } from './feed.js';
+import { lazyFeed } from './lazy.js';
 
 /** What the feed calls, by context name (src/feeds/approvals-work.ts binds it to the session; tests pass fakes). */
 export interface ApprovalsWork {
@@ -72,5 +75,56 @@ export function startApprovalsFeed(store: FleetStore, work: ApprovalsWork): Appr
       stopWatch?.();
       stopWatch = undefined;
     },
+  };
+}
+
+export interface ApprovalsFeedOptions {
+  /** The calls bound to a session (default: approvals-work.ts, loaded when the panel first opens). */
+  work?: (session: Session) => ApprovalsWork | Promise<ApprovalsWork>;
+}
+
+const realApprovalsWork = async (session: Session): Promise<ApprovalsWork> => (await import('./approvals-work.js')).approvalsWork(session);
+
+/** The Approvals panel's feed: loaded when the panel first opens, watching its context while open. */
+export function approvalsFeed(o: ApprovalsFeedOptions = {}): FeedFactory {
+  return ({ store }): Feed<'approvals'> => {
+    let session: Session | undefined;
+    // The calls read the session as it is at each call: a new one needs no new calls.
+    const live = sessionView(() => session);
+    const load = lazyFeed(
+      async () => startApprovalsFeed(store, await (o.work ?? realApprovalsWork)(live)),
+      (status) => updateSlice(store, 'approvals', (s) => ({ ...s, status })),
+      { retry: true },
+    );
+    const actions: ApprovalActions = {
+      open(context) {
+        updateSlice(store, 'approvals', (s) => ({ status: s.status, context }));
+        load.start().then(
+          (feed) => {
+            if (store.getState().approvals.context === context) feed.open(context);
+          },
+          () => {},
+        );
+      },
+      close() {
+        const feed = load.current();
+        if (feed) feed.close();
+        else updateSlice(store, 'approvals', (s) => ({ status: s.status }));
+      },
+      approve: (name) => load.current()?.approve(name),
+      deny: (name) => load.current()?.deny(name),
+    };
+    return {
+      name: 'approvals',
+      actions,
+      start: (s) => {
+        session = s;
+      },
+      restart: (s) => {
+        session = s;
+        load.current()?.restart();
+      },
+      stop: () => load.current()?.stop(),
+    };
   };
 }

@@ -8,7 +8,10 @@ import type { CertSources } from '../kube/certs/cert-sources.js';
 import type { CertSummary } from '../kube/certs/certs.js';
 import type { CertsActions } from '../store/actions.js';
 import { certsCleared, certsFailed, certsRead, certsReading, certsShown, type CertsSlice } from '../store/certs.js';
+import type { Session } from '../session/session.js';
 import { updateSlice, type FleetState, type FleetStore } from '../store/fleet-store.js';
+import { certsWork } from './certs-work.js';
+import type { Feed, FeedFactory } from './feed.js';
 
 /** What the feed calls (src/feeds/certs-work.ts binds it to the session; tests may pass their own). */
 export interface CertsWork {
@@ -123,5 +126,34 @@ export function startCertsFeed(
       if (shown) read();
     },
     stop: quiet,
+  };
+}
+
+export interface CertsFeedFactoryOptions extends CertsFeedOptions {
+  /** The reads (default: the session's sources, as `fleetdeck certs`). */
+  work?: (session: () => Session) => CertsWork;
+}
+
+/** The Certificates view's feed, reading through the session it was given last. */
+export function certsFeed({ work, ...o }: CertsFeedFactoryOptions = {}): FeedFactory {
+  return ({ store }): Feed<'certs'> => {
+    let session: Session | undefined;
+    const current = () => {
+      if (!session) throw new Error('the dashboard has no session yet');
+      return session;
+    };
+    const feed = startCertsFeed(store, (work ?? certsWork)(current), o);
+    return {
+      name: 'certs',
+      actions: feed,
+      start: (s) => {
+        session = s;
+      },
+      restart: (s) => {
+        session = s;
+        feed.restart();
+      },
+      stop: () => feed.stop(),
+    };
   };
 }

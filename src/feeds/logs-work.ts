@@ -5,6 +5,7 @@ import { listObjectEvents } from '../kube/events/object-events.js';
 import { streamPodLog } from '../kube/pods/pod-logs.js';
 import { parseSelector, selectorMatches } from '../kube/api/selector.js';
 import { listLogPods, watchLogPods, type LogPod, type PodQuery } from '../kube/pods/workloads.js';
+import type { Session } from '../session/session.js';
 import type { LogsWork } from './logs-contract.js';
 
 /** One line for any failure (the API's own message, e.g. `container "x" … is waiting to start`). */
@@ -20,7 +21,8 @@ function queries({ pods, selector }: { pods?: string[]; selector?: string }): Po
   return selector !== undefined ? [{ labelSelector: selector }] : [];
 }
 
-export function logsWork(kc: (context: string) => KubeConfig): LogsWork {
+export function logsWork(session: Pick<Session, 'kc'>): LogsWork {
+  const kc = (context: string): KubeConfig => session.kc(context);
   return {
     async findPods(context, namespace, target) {
       try {

@@ -13,9 +13,12 @@ import type { LogToggle } from '../store/actions.js';
 import { updateSlice, type FleetStore } from '../store/fleet-store.js';
 import type { LogTarget } from '../store/log-target.js';
 import { logsClosed, logsOpened, mergedLines, newRing, searchMatches, type LogSource, type LogsSlice } from '../store/logs.js';
+import type { Session } from '../session/session.js';
+import { type Feed, type FeedFactory, sessionView } from './feed.js';
 import { saveLog } from './log-save.js';
 import { ViewStreams, type StreamsShared } from './log-streams.js';
 import type { LogsFeed, LogsFeedOptions, LogsWork } from './logs-contract.js';
+import { logsWork } from './logs-work.js';
 
 export type { LogsFeed, LogsFeedOptions, LogsWork } from './logs-contract.js';
 
@@ -273,5 +276,33 @@ function sourceFor(pod: LogPod, container: string | undefined, ring: LogSource['
     restarts: restartsOf(pod, c),
     status: c ? 'connecting' : { error: `no container "${container}" in this pod` },
     ring,
+  };
+}
+
+export interface LogsFeedFactoryOptions extends LogsFeedOptions {
+  /** Lines the view keeps per pod (--log-lines; default DEFAULT_LOG_LINES). */
+  logLines?: number;
+  /** The calls bound to a session (default: logs-work.ts, through src/kube). */
+  work?: (session: Session) => LogsWork;
+}
+
+/** The log view's feed: what it opens reads through the session as it is then; a new session opens the view again. */
+export function logsFeed({ logLines, work = logsWork, ...o }: LogsFeedFactoryOptions = {}): FeedFactory {
+  return ({ store }): Feed<'logs'> => {
+    let session: Session | undefined;
+    if (logLines !== undefined) updateSlice(store, 'logs', (s) => ({ ...s, capacity: logLines }));
+    const feed = startLogsFeed(store, work(sessionView(() => session)), o);
+    return {
+      name: 'logs',
+      actions: feed,
+      start: (s) => {
+        session = s;
+      },
+      restart: (s) => {
+        session = s;
+        feed.restart();
+      },
+      stop: () => feed.stop(),
+    };
   };
 }

@@ -7,8 +7,10 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { watchFleet, type FleetConfig } from '../kube/fleet/fleet.js';
 import { configForContext, type ContextInfo } from '../kube/config/kubeconfig.js';
 import type { ContextMonitor, MonitorOptions } from '../kube/fleet/monitor.js';
-import { createFleetStore, UpdateBatcher, type FleetState, type FleetStore } from '../store/fleet-store.js';
+import type { Session } from '../session/session.js';
+import { createFleetStore, setContexts, UpdateBatcher, type FleetState, type FleetStore } from '../store/fleet-store.js';
 import { settled } from '../store/selectors.js';
+import type { Feed, FeedFactory } from './feed.js';
 
 export interface StatusFeed {
   store: FleetStore;
@@ -86,4 +88,32 @@ export async function collectStatus(
   } finally {
     await feed.stop();
   }
+}
+
+/** The Status tab's feed: the session's contexts watched into the status slice; a new session's contexts replace them. */
+export function statusFeed(o: Omit<StatusFeedOptions, 'store' | 'fleet'> = {}): FeedFactory {
+  return ({ store }): Feed => {
+    let running: StatusFeed | undefined;
+    const start = (s: Session) => {
+      running = s.contexts.length ? startStatusFeed(s.kc, s.contexts, { ...o, store, fleet: s.fleet }) : undefined;
+    };
+    let stopping: Promise<void> = Promise.resolve();
+    return {
+      start,
+      restart(s) {
+        setContexts(store, s.contexts, s.fleet, s.files);
+        const old = running;
+        running = undefined;
+        // The new session's watches start once the old ones stopped (their last writes are of the old contexts).
+        stopping = stopping.then(async () => {
+          await old?.stop();
+          start(s);
+        });
+      },
+      async stop() {
+        await stopping;
+        await running?.stop();
+      },
+    };
+  };
 }

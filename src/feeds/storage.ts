@@ -5,7 +5,10 @@
  */
 import type { Catalogue } from '../storage/catalogue.js';
 import type { ClusterStorage } from '../storage/inventory.js';
+import type { Session } from '../session/session.js';
 import { updateSlice, type FleetStore } from '../store/fleet-store.js';
+import { type Feed, type FeedFactory, sessionView } from './feed.js';
+import { lazyFeed } from './lazy.js';
 import { catalogueLoaded, readDone, readFailed, readStarted, targetKey, type StorageSlice, type StorageTarget } from '../store/storage.js';
 
 /** What the feed reads, by context name (src/feeds/storage-work.ts binds it to the session; tests pass fakes). */
@@ -56,5 +59,43 @@ export function startStorageFeed(store: FleetStore, work: StorageWork, now: () =
         (err: unknown) => update((s) => readFailed(s, key, generation, firstLine(err))),
       );
     },
+  };
+}
+
+export interface StorageFeedOptions {
+  /** The readers bound to a session (default: storage-work.ts, loaded when the tab is first shown). */
+  work?: (session: Session) => StorageWork | Promise<StorageWork>;
+}
+
+const realStorageWork = async (session: Session): Promise<StorageWork> => (await import('./storage-work.js')).storageWork(session);
+
+/** The Storage tab's feed: loaded when the tab is first shown; it only reads. */
+export function storageFeed(o: StorageFeedOptions = {}): FeedFactory {
+  return ({ store }): Feed<'storage'> => {
+    let session: Session | undefined;
+    const load = lazyFeed(
+      async () => startStorageFeed(store, await (o.work ?? realStorageWork)(sessionView(() => session))),
+      (status) => updateSlice(store, 'storage', (s) => ({ ...s, status })),
+    );
+    return {
+      name: 'storage',
+      actions: {
+        show: () => void load.start(),
+        // Asked for as the screen first shows (the feed may be reporting itself on this very moment).
+        read: (target) =>
+          void load.start().then(
+            (feed) => feed.read(target),
+            () => {},
+          ),
+      },
+      start: (s) => {
+        session = s;
+      },
+      // Every read goes through the session as it is then.
+      restart: (s) => {
+        session = s;
+      },
+      stop: () => {},
+    };
   };
 }

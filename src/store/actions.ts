@@ -5,11 +5,9 @@
  * will do). Outcomes come back through the store, not as return values, except where a wizard
  * waits for an answer.
  */
-import type { NodeRolloutRequest, NodeRolloutSummary } from '../kube/navarchos/objects.js';
-import type { Plan } from '../rollout/plan.js';
-import type { RolloutDryRun } from '../rollout/runner/dry-run.js';
-import type { PlanNode, RolloutSpec } from '../rollout/types.js';
+import type { RolloutSpec } from '../rollout/types.js';
 import type { LogTarget } from './log-target.js';
+import type { NewRolloutIntent } from './rollout-wizard.js';
 import type { StorageTarget } from './storage.js';
 
 export interface SandboxActions {
@@ -51,18 +49,22 @@ export interface RolloutActions {
    * Job in the cluster, as `create --in-cluster`); its outcome goes to the slice's actions.
    */
   run(spec: RolloutSpec, inCluster?: boolean): void;
-  /** Whether the fleet file makes rollouts of the context run in the cluster by default. */
-  inClusterDefault?(context: string): boolean;
   /** Resume a paused rollout here, as `fleetdeck rollout resume`. */
   resume(context: string, name: string): void;
   /** Abort a rollout, as `fleetdeck rollout abort`: uncordons what it cordoned and did not finish. */
   abort(context: string, name: string): void;
-  /** Create a NodeRollout for the Navarchos controller; resolves with it. */
-  createNodeRollout(context: string, request: NodeRolloutRequest): Promise<NodeRolloutSummary>;
-  /** The context's nodes with their labels (the wizard matches selectors against them). */
-  listNodes(context: string): Promise<PlanNode[]>;
-  /** The dry run of `fleetdeck rollout create` (changes nothing). */
-  dryRun(spec: RolloutSpec, plan: Plan): Promise<RolloutDryRun>;
+  /** The new-rollout wizard: its state is the slice's `wizard`. */
+  wizard: RolloutWizardActions;
+}
+
+export interface RolloutWizardActions {
+  /** Open it (on `context`, preselected). */
+  open(context?: string): void;
+  /** What the operator did on a page. */
+  send(intent: NewRolloutIntent): void;
+  /** Start what the plan page shows; what was started is the wizard's `started`. */
+  confirm(): void;
+  close(): void;
 }
 
 export interface StorageActions {

@@ -6,6 +6,7 @@
 import type { LeaseSummary } from '../kube/records/lease.js';
 import type { NavarchosState } from '../kube/navarchos/objects.js';
 import type { RolloutState } from '../rollout/types.js';
+import type { NewRolloutState } from './rollout-wizard.js';
 import type { FeedStatus } from './types.js';
 
 /** An action started from the screen on a fleetdeck rollout. */
@@ -37,6 +38,8 @@ export interface RolloutsSlice {
   byContext: Record<string, ContextRollouts>;
   /** By actionKey(context, name). */
   actions: Record<string, ActionStatus>;
+  /** The new-rollout wizard, while open. */
+  wizard?: NewRolloutState;
 }
 
 /** The key of an action started from the screen (run, resume, abort) on a fleetdeck rollout. */

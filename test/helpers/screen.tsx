@@ -2,7 +2,9 @@ import { createRequire } from 'node:module';
 import { useWindowSize } from 'ink';
 import { render } from 'ink-testing-library';
 import { type ReactElement, type ReactNode, useEffect } from 'react';
-import { App, type AppProps } from '../../src/screens/app.js';
+import { gateView } from '../../src/dashboard/gate-view.js';
+import { registry } from '../../src/dashboard/registry.js';
+import { App, type AppProps, type UiOptions } from '../../src/screens/app.js';
 import { createFleetStore, UpdateBatcher, type FleetStore } from '../../src/store/fleet-store.js';
 import { emptyPods } from '../../src/kube/pods/pods.js';
 import type { ComponentPod } from '../../src/kube/fleet/component-pod.js';
@@ -191,13 +193,21 @@ export function threeContexts(): FleetStore {
   return store;
 }
 
-export function appProps(store: FleetStore, over: Partial<AppProps> = {}): AppProps {
+/** What a test overrides of the dashboard's props; `ui.readOnly` starts it as --read-only does (the gate's refusals included). */
+export type AppOverrides = Omit<Partial<AppProps>, 'ui'> & { ui?: Partial<UiOptions> & { readOnly?: boolean } };
+
+/** The dashboard's props with the registry's tabs, as `fleetdeck` starts it. */
+export function appProps(store: FleetStore, over: AppOverrides = {}): AppProps {
+  const { ui = {}, ...rest } = over;
+  const { readOnly = false, ...terminal } = ui;
   return {
     store,
-    ui: { readOnly: false, ascii: false, color: false },
+    ...registry(),
+    ui: { ascii: false, color: false, ...terminal },
+    gate: gateView(readOnly),
     kubeconfigFiles: ['/tmp/fleet/kubeconfig'],
     onQuit: () => {},
-    ...over,
+    ...rest,
   };
 }
 

@@ -1,26 +1,25 @@
 import { Box, Text } from 'ink';
 import { useMemo, useRef } from 'react';
 import { useStore } from 'zustand';
-import { KeyHints } from '../../components/key-hints/index.js';
+import { useGate, useKeyActions, useLiveReducer } from '../../components/key-actions/index.js';
 import { truncate, useTheme } from '../../components/theme/index.js';
 import type { ApprovalActions } from '../../store/actions.js';
 import { pendingCsrs } from '../../store/approvals.js';
 import type { FleetStore } from '../../store/fleet-store.js';
-import { keyHints } from '../keymap.js';
+import { useAppCommands } from '../keys/app-commands.js';
 import { csrBlock, firstShown } from './csr-block.js';
+import { APPROVALS_KEYS, DECISION_KEYS } from './keys.js';
+import { approvalsReducer, initialApprovalsNav } from './nav.js';
 import { STATUS_MAX_LINES, statusLines } from './status-lines.js';
-import { useApprovalsKeys } from './use-approvals-keys.js';
 
 export interface ApprovalsPanelProps {
   store: FleetStore;
   actions: ApprovalActions;
-  readOnly: boolean;
   /** The keys listen (not while the help is shown). */
   active: boolean;
-  /** Lines for the panel, its own key hints included. */
+  /** Lines for the panel. */
   height: number;
   width: number;
-  onQuit: () => void;
 }
 
 /**
@@ -29,14 +28,26 @@ export interface ApprovalsPanelProps {
  * select; y approves and d denies, each after a y/n question (the panel owns the keyboard while
  * it asks); both are refused in --read-only. Esc goes back to the contexts.
  */
-export function ApprovalsPanel({ store, actions, readOnly, active, height, width, onQuit }: ApprovalsPanelProps) {
+export function ApprovalsPanel({ store, actions, active, height, width }: ApprovalsPanelProps) {
   const theme = useTheme();
+  const { readOnly } = useGate();
+  const app = useAppCommands();
   const slice = useStore(store, (s) => s.approvals);
   const context = slice.context ?? '';
   const csrs = slice.csrs;
   const pending = useMemo(() => pendingCsrs(csrs), [csrs]);
   const first = useRef(0);
-  const { index, confirm, notice } = useApprovalsKeys({ actions, pending, busy: slice.busy !== undefined, readOnly, active, onQuit });
+  const [nav, live] = useLiveReducer(approvalsReducer, initialApprovalsNav);
+  const { confirm } = nav;
+  const keys = useKeyActions(
+    (c) => (c.nav.get().confirm ? DECISION_KEYS : APPROVALS_KEYS),
+    () => ({ app, nav: live, actions, pending, busy: store.getState().approvals.busy !== undefined }),
+    { active },
+  );
+  const index = Math.max(0, Math.min(nav.selected, pending.length - 1));
+  const notice = keys.notice ? { text: keys.notice, kind: 'warn' as const } : nav.notice;
+  if (slice.status !== 'on')
+    return <Text>{typeof slice.status === 'object' ? `${slice.status.error} (esc: back)` : 'loading the approvals…'}</Text>;
 
   const cut = (s: string) => truncate(theme.text(s), width, theme.ellipsis);
   const now = Date.now();
@@ -53,8 +64,8 @@ export function ApprovalsPanel({ store, actions, readOnly, active, height, width
       : (notice ?? slice.line ?? (slice.error ? { text: `watch: ${slice.error} (retrying)`, kind: 'fail' as const } : undefined));
   // The status wraps (a refusal names the permission it lacks); shortened from the middle if need be.
   const statusText = status ? statusLines(theme.text(status.text), width, STATUS_MAX_LINES, theme.ellipsis) : [' '];
-  // Title, status lines and key hints around the requests.
-  const room = Math.max(1, height - 2 - statusText.length);
+  // The title and the status lines around the requests.
+  const room = Math.max(1, height - 1 - statusText.length);
   first.current = firstShown(
     blocks.map((b) => b.length),
     index,
@@ -94,7 +105,6 @@ export function ApprovalsPanel({ store, actions, readOnly, active, height, width
         )}
       </Box>
       <Text color={status ? theme.color(status.kind) : undefined}>{statusText.join('\n')}</Text>
-      <KeyHints hints={keyHints(confirm ? 'approvalsConfirm' : 'approvals')} width={width} />
     </Box>
   );
 }

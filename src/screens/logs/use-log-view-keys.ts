@@ -2,7 +2,7 @@ import { type Key, useInput } from 'ink';
 import { useRef, useState } from 'react';
 import type { LogActions } from '../../store/actions.js';
 import type { LogLine } from '../../store/logs.js';
-import { splitKeys } from '../split-keys.js';
+import { splitKeys } from '../../components/key-actions/index.js';
 import { indexAtOrBefore } from './log-window.js';
 
 /** What the view keeps of its own: where it is scrolled to, the search being typed, the Events pane. */

@@ -1,12 +1,9 @@
 import { actionKey, type RolloutsSlice } from '../../store/rollouts.js';
 import type { RolloutRef } from './rows.js';
 
-const READ_ONLY = 'start fleetdeck without --read-only';
-
-/** Why `r` does nothing on this rollout, or undefined when it resumes. */
-export function resumeRefusal(slice: RolloutsSlice, ref: RolloutRef, readOnly: boolean): string | undefined {
+/** Why `r` does nothing (besides --read-only, which its key's mark refuses) on this rollout, or undefined when it resumes. */
+export function resumeRefusal(slice: RolloutsSlice, ref: RolloutRef): string | undefined {
   if (ref.kind === 'navarchos') return 'the Navarchos controller drives this rollout: fleetdeck does not resume it';
-  if (readOnly) return `read-only: resuming is refused (${READ_ONLY})`;
   const state = slice.byContext[ref.context]?.rollouts[ref.name];
   if (!state) return 'its state has not arrived yet';
   if (state.phase === 'Completed' || state.phase === 'Aborted') return `${ref.name} is ${state.phase}: there is nothing to resume`;
@@ -15,10 +12,9 @@ export function resumeRefusal(slice: RolloutsSlice, ref: RolloutRef, readOnly: b
   return undefined;
 }
 
-/** Why `a` does nothing on this rollout, or undefined when it asks to abort. */
-export function abortRefusal(slice: RolloutsSlice, ref: RolloutRef, readOnly: boolean): string | undefined {
+/** Why `a` does nothing (besides --read-only, which its key's mark refuses) on this rollout, or undefined when it asks to abort. */
+export function abortRefusal(slice: RolloutsSlice, ref: RolloutRef): string | undefined {
   if (ref.kind === 'navarchos') return 'the Navarchos controller drives this rollout: fleetdeck does not abort it';
-  if (readOnly) return `read-only: aborting is refused (${READ_ONLY})`;
   const state = slice.byContext[ref.context]?.rollouts[ref.name];
   if (!state) return 'its state has not arrived yet';
   if (state.phase === 'Completed') return `${ref.name} is Completed: there is nothing to abort`;

@@ -1,32 +1,29 @@
 import { Box, Text } from 'ink';
-import { useEffect, useState, type Dispatch } from 'react';
+import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { truncate, useTheme, type ColorRole } from '../../components/theme/index.js';
-import type { RolloutActions } from '../../store/actions.js';
+import { helpOf, useGate, useKeyActions, useLiveReducer } from '../../components/key-actions/index.js';
+import type { Actions } from '../../store/actions.js';
 import type { FleetState, FleetStore } from '../../store/fleet-store.js';
-import type { LogTarget } from '../../store/log-target.js';
 import { actionKey, type ActionStatus } from '../../store/rollouts.js';
 import { NavarchosProgress } from './navarchos-progress.js';
 import { RolloutList } from './rollout-list.js';
 import { RolloutProgress } from './rollout-progress.js';
 import { replacementsOf, rolloutRows } from './rows.js';
-import { useRolloutsKeys } from './use-rollouts-keys.js';
-import type { RolloutsAction, RolloutsNav } from './use-rollouts-state.js';
-import { NewRolloutWizard, type NewRolloutRequest } from './wizard/new-rollout-wizard.js';
+import { useAppCommands } from '../keys/app-commands.js';
+import { ABORT_CONFIRM_KEYS, ROLLOUT_LIST_KEYS, ROLLOUT_PROGRESS_KEYS, type RolloutsKeys } from './keys.js';
+import { initialRolloutsNav, rolloutsReducer, type RolloutsNav } from './use-rollouts-state.js';
+import { NEW_ROLLOUT_KEYS } from './wizard/keys.js';
+import { NewRolloutWizard } from './wizard/new-rollout-wizard.js';
 
 export interface RolloutsScreenProps {
   store: FleetStore;
-  actions: RolloutActions;
-  nav: RolloutsNav;
-  dispatch: Dispatch<RolloutsAction>;
-  readOnly: boolean;
-  /** The screen's keys listen (not while the help is shown). */
+  actions: Actions;
+  /** The screen's keys listen (not while the help or another tab is in front). */
   active: boolean;
   height: number;
   width: number;
-  /** `l` on a node whose drain a budget blocks: the blocked pod's log. */
-  onOpenLogs?: ((target: LogTarget) => void) | undefined;
 }
 
 /** Seconds tick while something runs (elapsed times, ETAs, heartbeats); nothing redraws otherwise. */
@@ -49,19 +46,29 @@ function anyRunning(s: FleetState): boolean {
   );
 }
 
+/** The table of the view the navigation is in. */
+const keysOf = (c: RolloutsKeys) => {
+  const nav = c.nav.get();
+  return nav.confirm ? ABORT_CONFIRM_KEYS : nav.view === 'progress' ? ROLLOUT_PROGRESS_KEYS : ROLLOUT_LIST_KEYS;
+};
+
 /**
  * The Rollouts tab: every rollout of the dashboard's contexts (fleetdeck's from their
  * ConfigMaps, Navarchos' NodeRollouts where its CRDs exist), live; Enter opens one's progress,
  * `n` the new-rollout wizard; in the progress view `a` aborts (after y/n) and `r` resumes.
  */
-export function RolloutsScreen({ store, actions, nav, dispatch, readOnly, active, height, width, onOpenLogs }: RolloutsScreenProps) {
+export function RolloutsScreen({ store, actions, active, height, width }: RolloutsScreenProps) {
   const theme = useTheme();
+  const gate = useGate();
+  const app = useAppCommands();
+  const [nav, live] = useLiveReducer(rolloutsReducer, initialRolloutsNav);
   const data = useStore(
     store,
     useShallow((s) => ({ contexts: s.rollouts.contexts, byContext: s.rollouts.byContext, actions: s.rollouts.actions })),
   );
+  const wizard = useStore(store, (s) => s.rollouts.wizard);
   const ticking = useStore(store, anyRunning);
-  const now = useNow(ticking && nav.view !== 'wizard');
+  const now = useNow(ticking && wizard === undefined);
   const rows = rolloutRows(data.contexts, data.byContext, now);
 
   const open = nav.open;
@@ -72,20 +79,20 @@ export function RolloutsScreen({ store, actions, nav, dispatch, readOnly, active
       ? (openState?.nodes.length ?? 0)
       : replacementsOf(openNavarchos, open.name).length
     : 0;
-  useRolloutsKeys({ store, actions, nav, dispatch, rows, nodeCount, readOnly, active, onOpenLogs });
+  useKeyActions(keysOf, () => ({ app, nav: live, store, actions, rows, nodeCount }), {
+    active: active && wizard === undefined,
+    help: [helpOf(ROLLOUT_LIST_KEYS), helpOf(ROLLOUT_PROGRESS_KEYS), helpOf(NEW_ROLLOUT_KEYS)],
+  });
 
-  if (nav.view === 'wizard') {
-    const selectedContext = nav.open?.context ?? rows[nav.selected]?.ref.context ?? data.contexts[0];
+  if (wizard && actions.rollouts) {
     return (
-      <Wizard
+      <NewRolloutWizard
         store={store}
-        actions={actions}
-        dispatch={dispatch}
-        contexts={data.contexts}
-        initialContext={selectedContext}
-        readOnly={readOnly}
+        actions={actions.rollouts}
+        active={active}
         width={width}
         height={height}
+        onStarted={(opened) => live.dispatch({ type: 'started', opened })}
       />
     );
   }
@@ -120,7 +127,7 @@ export function RolloutsScreen({ store, actions, nav, dispatch, readOnly, active
         byContext={data.byContext}
         selected={Math.min(nav.selected, Math.max(0, rows.length - 1))}
         now={now}
-        readOnly={readOnly}
+        readOnly={gate.readOnly}
         height={height - (bottom?.lines.length ?? 0)}
         width={width}
       />
@@ -130,41 +137,6 @@ export function RolloutsScreen({ store, actions, nav, dispatch, readOnly, active
         </Text>
       ))}
     </Box>
-  );
-}
-
-interface WizardProps {
-  store: FleetStore;
-  actions: RolloutActions;
-  dispatch: Dispatch<RolloutsAction>;
-  contexts: readonly string[];
-  initialContext: string | undefined;
-  readOnly: boolean;
-  width: number;
-  height: number;
-}
-
-/** The new-rollout wizard, fed from the slice and the actions. */
-function Wizard({ store, actions, dispatch, contexts, initialContext, readOnly, width, height }: WizardProps) {
-  return (
-    <NewRolloutWizard
-      contexts={contexts}
-      initialContext={initialContext}
-      navarchosIn={(c) => store.getState().rollouts.byContext[c]?.navarchos?.installed === true}
-      inClusterDefault={(c) => actions.inClusterDefault?.(c) ?? false}
-      takenNames={(c) => Object.keys(store.getState().rollouts.byContext[c]?.rollouts ?? {})}
-      listNodes={actions.listNodes}
-      dryRun={actions.dryRun}
-      readOnly={readOnly}
-      width={width}
-      height={height}
-      onConfirm={async (request: NewRolloutRequest) => {
-        if (request.kind === 'navarchos') return (await actions.createNodeRollout(request.context, request.request)).name;
-        actions.run(request.spec, request.inCluster);
-        return request.spec.name;
-      }}
-      onExit={(started) => dispatch(started ? { type: 'wizardDone', opened: started } : { type: 'wizardDone' })}
-    />
   );
 }
 

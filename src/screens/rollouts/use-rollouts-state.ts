@@ -1,9 +1,8 @@
-import { useReducer } from 'react';
 import type { RolloutRef } from './rows.js';
 
 /** Where the operator is on the Rollouts tab. Data comes from the feed; this is only navigation. */
 export interface RolloutsNav {
-  view: 'list' | 'progress' | 'wizard';
+  view: 'list' | 'progress';
   /** Selected row of the list. */
   selected: number;
   /** The rollout whose progress is shown. */
@@ -21,9 +20,8 @@ export type RolloutsAction =
   | { type: 'moveTo'; index: number; count: number }
   | { type: 'open'; ref: RolloutRef }
   | { type: 'back' }
-  | { type: 'newRollout' }
-  /** The wizard closed: on the progress of what it started, or back where it was opened. */
-  | { type: 'wizardDone'; opened?: RolloutRef }
+  /** The wizard started this: its progress is shown. */
+  | { type: 'started'; opened: RolloutRef }
   | { type: 'rowMove'; delta: number; count: number }
   | { type: 'rowTo'; index: number; count: number }
   | { type: 'confirm'; what: 'abort' }
@@ -51,11 +49,8 @@ export function rolloutsReducer(nav: RolloutsNav, action: RolloutsAction): Rollo
       return { ...without(nav, 'notice', 'confirm'), view: 'progress', open: action.ref, row: 0 };
     case 'back':
       return { ...without(nav, 'notice', 'confirm', 'open'), view: 'list', row: 0 };
-    case 'newRollout':
-      return { ...without(nav, 'notice', 'confirm'), view: 'wizard' };
-    case 'wizardDone':
-      if (action.opened) return { ...without(nav, 'notice'), view: 'progress', open: action.opened, row: 0 };
-      return { ...nav, view: nav.open ? 'progress' : 'list' };
+    case 'started':
+      return { ...without(nav, 'notice', 'confirm'), view: 'progress', open: action.opened, row: 0 };
     case 'rowMove':
       return { ...without(nav, 'notice'), row: clamp(nav.row + action.delta, action.count) };
     case 'rowTo':
@@ -71,13 +66,4 @@ export function rolloutsReducer(nav: RolloutsNav, action: RolloutsAction): Rollo
     case 'notice':
       return action.text ? { ...nav, notice: action.text } : without(nav, 'notice');
   }
-}
-
-/** The tab's views own the keyboard while the wizard is open or a question waits for y/n. */
-export function ownsKeyboard(nav: RolloutsNav): boolean {
-  return nav.view === 'wizard' || nav.confirm !== undefined;
-}
-
-export function useRolloutsState() {
-  return useReducer(rolloutsReducer, initialRolloutsNav);
 }

@@ -4,7 +4,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { truncate, useTheme, width as textWidth } from '../../components/theme/index.js';
 import type { FleetStore } from '../../store/fleet-store.js';
 import type { LogTarget } from '../../store/log-target.js';
-import type { AppState } from '../use-app-state.js';
+import type { StatusNav } from './status-nav.js';
 import { detailHeader, type DetailHeader } from './detail/detail-header.js';
 import { EventsSection } from './detail/events-section.js';
 import { InfoSection } from './detail/info-section.js';
@@ -16,8 +16,10 @@ import type { SectionProps } from './detail/section-props.js';
 export interface ContextDetailProps {
   store: FleetStore;
   name: string;
-  /** Which section, its filter, whether a row is expanded, whether help is open. */
-  state: AppState;
+  /** Which section, its filter, whether a row is expanded. */
+  state: StatusNav;
+  /** Its keys listen (the tab in front, no filter being typed). */
+  active: boolean;
   /** `l` on a pod's row. */
   onOpenLogs?: ((target: LogTarget) => void) | undefined;
   height: number;
@@ -28,7 +30,7 @@ export interface ContextDetailProps {
 const HEAD_LINES = 2;
 
 /** One context, live: a title line, the section tabs (Info, Nodes, Pods, Events), the open section. */
-export function ContextDetail({ store, name, state, height, width, onOpenLogs }: ContextDetailProps) {
+export function ContextDetail({ store, name, state, active, height, width, onOpenLogs }: ContextDetailProps) {
   const theme = useTheme();
   const header = useStore(
     store,
@@ -54,7 +56,7 @@ export function ContextDetail({ store, name, state, height, width, onOpenLogs }:
     expanded: state.expanded,
     height: Math.max(2, height - HEAD_LINES),
     width,
-    isActive: !state.help && !state.filtering,
+    isActive: active,
     onOpenLogs,
   };
   const key = `${name}/${state.section}`;

@@ -2,7 +2,7 @@ import { useInput, type Key } from 'ink';
 import { useRef } from 'react';
 import type { Catalogue } from '../../storage/catalogue.js';
 import type { Pools } from '../../storage/estimate.js';
-import { splitKeys } from '../split-keys.js';
+import { splitKeys } from '../../components/key-actions/index.js';
 import { enabledVolumes, firstInvalid, FORM_PAGES, formReducer, type EstimateForm, type FormAction } from './estimate-form.js';
 
 export interface EstimateKeysOptions {

@@ -4,7 +4,7 @@ import type { StorageActions } from '../../store/actions.js';
 import type { FleetStore } from '../../store/fleet-store.js';
 import { catalogueKey, targetKey, type StorageTarget } from '../../store/storage.js';
 import { defaultPools } from '../../storage/estimate.js';
-import { splitKeys } from '../split-keys.js';
+import { splitKeys } from '../../components/key-actions/index.js';
 import { initialForm } from './estimate-form.js';
 import { storageReducer, type StorageAction, type StorageNav } from './use-storage-state.js';
 

@@ -4,10 +4,11 @@ import { Box, Text } from 'ink';
 import { ChecklistRow } from '../../../components/checklist/index.js';
 import { padEnd, truncate, useTheme, type ColorRole } from '../../../components/theme/index.js';
 import type { checklistLines } from '../../../checklist/checklist.js';
-import type { planItems } from './plan-items.js';
-import { OPTION_COUNT, selectorMatchesOf, selectorPriorityOf, type NewRolloutState } from './use-new-rollout-state.js';
+import { useGate } from '../../../components/key-actions/index.js';
+import { type NewRolloutState, OPTION_COUNT } from '../../../store/rollout-wizard.js';
 
-export function MatchLine({ state, selector, width }: { state: NewRolloutState; selector: string; width: number }) {
+/** What the selector being typed (`state.draft`) matches, live. */
+export function MatchLine({ state, width }: { state: NewRolloutState; width: number }) {
   const theme = useTheme();
   let text: string;
   let tone: ColorRole | undefined;
@@ -17,11 +18,11 @@ export function MatchLine({ state, selector, width }: { state: NewRolloutState; 
   } else if (!state.nodes) {
     text = 'listing the nodes…';
     tone = 'muted';
-  } else if (selector.trim() === '') {
+  } else if (state.draft.trim() === '' || !state.draftMatch) {
     text = `${state.nodes.length} node${state.nodes.length === 1 ? '' : 's'} in the cluster`;
     tone = 'muted';
   } else {
-    const m = selectorMatchesOf(selector.trim(), state.nodes);
+    const m = state.draftMatch;
     if ('error' in m) {
       text = m.error;
       tone = 'warn';
@@ -82,7 +83,7 @@ export function SelectorsPage({
           onSubmit={onSubmit}
         />
       </Box>
-      <MatchLine state={state} selector={state.draft} width={width} />
+      <MatchLine state={state} width={width} />
     </Box>
   );
 }
@@ -103,7 +104,7 @@ export function NodesPage({
   if (!state.nodes) return <Text dimColor>listing the nodes…</Text>;
   const nameWidth = Math.min(40, Math.max(...state.nodes.map((n) => n.name.length), 4));
   const options = state.nodes.map((n) => {
-    const fromSelector = selectorPriorityOf(n, state.selectors);
+    const fromSelector = state.fromSelectors[n.name];
     const notes = [
       n.labels['topology.kubernetes.io/zone'] ?? '',
       n.ready ? '' : 'NotReady',
@@ -206,22 +207,18 @@ export function OptionsPage({ state, width }: { state: NewRolloutState; width: n
 
 export function PlanPage({
   state,
-  name,
   lines,
   budget,
   width,
-  readOnly,
-  verdict,
 }: {
   state: NewRolloutState;
-  name: string;
   lines: ReturnType<typeof checklistLines>;
   budget: number;
   width: number;
-  readOnly: boolean;
-  verdict: ReturnType<typeof planItems> | undefined;
 }) {
   const theme = useTheme();
+  const { readOnly } = useGate();
+  const { name, verdict } = state;
   const text = (s: string, tone?: ColorRole) => (
     <Text color={tone ? theme.color(tone) : undefined} dimColor={tone === 'muted'} wrap="truncate-end">
       {truncate(theme.text(s), width, theme.ellipsis)}

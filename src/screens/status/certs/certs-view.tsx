@@ -1,4 +1,4 @@
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import { useEffect, useMemo } from 'react';
 import { useStore } from 'zustand';
 import type { CheckState } from '../../../checklist/checklist.js';
@@ -9,7 +9,8 @@ import type { CertsActions } from '../../../store/actions.js';
 import type { CertsSlice } from '../../../store/certs.js';
 import type { FleetStore } from '../../../store/fleet-store.js';
 import { clock } from '../../../store/selectors.js';
-import { splitKeys } from '../../split-keys.js';
+import { CERTS_KEYS } from '../keys.js';
+import { useStatusKeys } from '../use-status-keys.js';
 import { RowPane } from '../detail/row-pane.js';
 import { useNow } from '../detail/use-now.js';
 import { FleetSummaryLine } from '../fleet/fleet-summary-line.js';
@@ -57,13 +58,8 @@ export function CertsView({ store, actions, expanded, height, width, isActive }:
   // The summary, the line saying when it was read, a blank line, then the list and the pane.
   const paneHeight = expanded && page ? Math.min(PANE_MAX, Math.max(3, Math.floor((height - 3) / 2))) : 0;
   const listHeight = Math.max(1, height - 3 - paneHeight);
-  const { row, offset } = useLineCursor(rows, lines.length, viewSize(lines.length, listHeight, 1), isActive);
-  useInput(
-    (chunk, chunkKey) => {
-      for (const [input] of splitKeys(chunk, chunkKey)) if (input === 'r') actions?.refresh();
-    },
-    { isActive },
-  );
+  const { row, offset, move } = useLineCursor(rows, lines.length, viewSize(lines.length, listHeight, 1));
+  useStatusKeys(CERTS_KEYS, () => ({ move }), isActive);
   const selectedRow = row ? page?.rows.find((r) => certRowId(r) === row.id) : undefined;
   const counts = page ? certCounts(page.inventory, now, slice.warnDays) : undefined;
   // What needs doing first: the expired and unreadable, then the expiring.

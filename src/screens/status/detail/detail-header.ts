@@ -2,7 +2,7 @@ import { nodeCounts, reachabilityLine } from '../../../store/selectors.js';
 import type { ContextState } from '../../../store/types.js';
 import type { FleetConfig } from '../../../kube/fleet/fleet.js';
 import { contextRoles } from '../fleet/fleet-roles.js';
-import type { DetailSection } from '../../use-app-state.js';
+import type { DetailSection } from '../status-nav.js';
 
 /** A count on a section tab: "3/4", "3 bad", "5"; `warn` when it needs a look. */
 export interface TabCount {

@@ -1,8 +1,9 @@
 import type { SectionView } from './section-props.js';
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import { Table, type Column, type TableFooter } from '../../../components/table/index.js';
 import { truncate, useTheme } from '../../../components/theme/index.js';
-import { splitKeys } from '../../split-keys.js';
+import { ROWS_KEYS } from '../keys.js';
+import { useStatusKeys } from '../use-status-keys.js';
 import { FilterLine } from '../filter-line.js';
 import { PANE_HEAD, paneLines, RowPane, type Pane } from './row-pane.js';
 import { useRowCursor } from './use-row-cursor.js';
@@ -49,14 +50,9 @@ export function RowSection<Row>(props: RowSectionProps<Row>) {
   const theme = useTheme();
   const showFilter = filtering || filter !== '';
   const room = Math.max(2, height - top.length - (showFilter ? 1 : 0));
-  const cursor = useRowCursor(rows.length, Math.max(1, room - 3), isActive);
+  const { cursor, move } = useRowCursor(rows.length, Math.max(1, room - 3));
   const selectedRow = rows[cursor];
-  useInput(
-    (chunk, chunkKey) => {
-      for (const [input] of splitKeys(chunk, chunkKey)) if (input === 'l' && selectedRow !== undefined) onLogs?.(selectedRow);
-    },
-    { isActive: isActive && onLogs !== undefined },
-  );
+  useStatusKeys(ROWS_KEYS, () => ({ move, logs: onLogs && selectedRow !== undefined ? () => onLogs(selectedRow) : undefined }), isActive);
   const paneData = expanded && selectedRow !== undefined ? pane(selectedRow) : undefined;
   const paneHeight = paneData ? Math.min(PANE_HEAD + paneLines(paneData, width).length, Math.max(PANE_HEAD + 1, Math.floor(room / 2))) : 0;
   const tableHeight = Math.max(2, room - paneHeight);

@@ -1,6 +1,6 @@
 import { Text } from 'ink';
 import { useTheme } from '../../../components/theme/index.js';
-import { DETAIL_SECTIONS, type DetailSection } from '../../use-app-state.js';
+import { DETAIL_SECTIONS, type DetailSection } from '../status-nav.js';
 import { tabCount, type DetailHeader } from './detail-header.js';
 
 const TITLES: Record<DetailSection, { key: string; title: string }> = {

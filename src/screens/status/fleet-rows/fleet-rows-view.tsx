@@ -1,12 +1,14 @@
-import { Box, Text, useInput } from 'ink';
-import { type Dispatch, useMemo, useRef } from 'react';
+import { Box, Text } from 'ink';
+import { useMemo, useRef } from 'react';
 import { useStore } from 'zustand';
 import { Table } from '../../../components/table/index.js';
 import { truncate, useTheme } from '../../../components/theme/index.js';
 import { fleetColumns, type FleetKind, type FleetPodRow, type FleetRow } from '../../../report/fleet-rows.js';
 import type { FleetStore } from '../../../store/fleet-store.js';
-import { splitKeys } from '../../split-keys.js';
-import type { AppAction, AppState } from '../../use-app-state.js';
+import { type Live, moveCursor } from '../../../components/key-actions/index.js';
+import { FLEET_ROWS_KEYS } from '../keys.js';
+import type { StatusAction, StatusNav } from '../status-nav.js';
+import { useStatusKeys } from '../use-status-keys.js';
 import { useNow } from '../detail/use-now.js';
 import { FilterLine } from '../filter-line.js';
 import { fleetRowKey, fleetTableColumns } from './fleet-rows-columns.js';
@@ -15,16 +17,15 @@ import { fleetRowsLine, useFleetRows } from './use-fleet-rows.js';
 export interface FleetRowsViewProps {
   store: FleetStore;
   kind: FleetKind;
-  state: AppState;
-  dispatch: Dispatch<AppAction>;
+  state: StatusNav;
+  nav: Live<StatusNav, StatusAction>;
+  /** Its keys listen. */
+  active: boolean;
   height: number;
   width: number;
 }
 
 const TITLES: Record<FleetKind, string> = { nodes: 'Fleet nodes', pods: 'Fleet pods' };
-
-/** Keys the app handles that take the keyboard away from the rows: a filter, another view, help, quit. */
-const LEAVING = new Set(['/', 'c', 'f', 'N', 'P', '?', 'q', '1', '2', '3', '4', '5', '6', '7', '8', '9']);
 
 /** The first of `budget` rows shown so that `selected` is in sight, moving as little as it can from `previous`. */
 export function windowStart(count: number, selected: number, budget: number, previous: number): number {
@@ -38,7 +39,7 @@ export function windowStart(count: number, selected: number, budget: number, pre
  * over every row, s/S sort by a column (its header shows the arrow), j/k move, Enter opens the
  * row's context at its section with the row filtered. Only the rows in sight are laid out.
  */
-export function FleetRowsView({ store, kind, state, dispatch, height, width }: FleetRowsViewProps) {
+export function FleetRowsView({ store, kind, state, nav, active, height, width }: FleetRowsViewProps) {
   const theme = useTheme();
   const now = useNow();
   const sort = state.sorts[kind];
@@ -60,33 +61,17 @@ export function FleetRowsView({ store, kind, state, dispatch, height, width }: F
   const start = windowStart(count, selected, budget, startRef.current);
   startRef.current = start;
 
-  useInput(
-    (chunk, chunkKey) => {
-      let at = selected;
-      for (const [input, key] of splitKeys(chunk, chunkKey)) {
-        // What follows a key that leaves the rows (or types a filter) in the same chunk is not theirs.
-        if (LEAVING.has(input) || key.escape || key.tab) break;
-        const move = (to: number) => {
-          at = Math.max(0, Math.min(count - 1, to));
-          dispatch({ type: 'rowMoveTo', index: at, count });
-        };
-        if (input === 'j' || key.downArrow) move(at + 1);
-        else if (input === 'k' || key.upArrow) move(at - 1);
-        else if (key.pageDown || input === ' ') move(at + budget);
-        else if (key.pageUp) move(at - budget);
-        else if (input === 'g' || key.home) move(0);
-        else if (input === 'G' || key.end) move(count - 1);
-        else if (input === 's' || input === 'S') {
-          dispatch({ type: 'sort', kind, change: input === 's' ? 'next' : 'reverse', columns: fleetColumns(kind).length });
-          at = 0;
-        } else if (key.return) {
-          const row = rows[at];
-          if (row) dispatch({ type: 'openAt', name: row.context, section: kind, filter: detailFilter(kind, row) });
-          break;
-        }
-      }
-    },
-    { isActive: !state.help && !state.filtering },
+  useStatusKeys(
+    FLEET_ROWS_KEYS,
+    () => ({
+      move: (m) => nav.dispatch({ type: 'rowMoveTo', index: moveCursor(nav.get().rowSelected, m, count, budget), count }),
+      openRow: () => {
+        const row = rows[Math.max(0, Math.min(nav.get().rowSelected, count - 1))];
+        if (row) nav.dispatch({ type: 'openAt', name: row.context, section: kind, filter: detailFilter(kind, row) });
+      },
+      columns: fleetColumns(kind).length,
+    }),
+    active,
   );
 
   const columns = useMemo(() => fleetTableColumns(kind, sort, now, theme.ascii), [kind, sort, now, theme.ascii]);

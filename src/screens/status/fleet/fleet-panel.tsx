@@ -1,11 +1,13 @@
-import { Box, useInput } from 'ink';
+import { Box } from 'ink';
 import { useStore } from 'zustand';
 import { viewSize } from '../../../components/fit/index.js';
 import { useTheme } from '../../../components/theme/index.js';
 import type { FleetStore } from '../../../store/fleet-store.js';
 import type { LogTarget } from '../../../store/log-target.js';
 import { ScrollPage } from '../scroll-page.js';
-import { splitKeys } from '../../split-keys.js';
+import { FLEET_KEYS } from '../keys.js';
+import { useDetailScroll } from '../use-detail-scroll.js';
+import { useStatusKeys } from '../use-status-keys.js';
 import { fleetLines } from './fleet-lines.js';
 import { fleetSummary, fleetTitle } from './fleet-summary.js';
 import { FleetSummaryLine } from './fleet-summary-line.js';
@@ -45,16 +47,20 @@ export function FleetPanel({ store, height, width, isActive, onOpenLogs }: Fleet
   const rows = lineRows(lines);
   const pageHeight = Math.max(1, height - 2);
   const view = viewSize(lines.length, pageHeight, 1);
-  const { row, offset } = useLineCursor(rows, lines.length, view, isActive && fleet !== undefined);
+  const { row, offset, move } = useLineCursor(rows, lines.length, view);
+  const scroll = useDetailScroll(lines.length, viewSize(lines.length, height, 1));
   const target = targetOf(row?.id, store);
-  useInput(
-    (chunk, chunkKey) => {
-      for (const [input] of splitKeys(chunk, chunkKey)) if (input === 'l' && target) onOpenLogs?.(target);
-    },
-    { isActive: isActive && fleet !== undefined },
+  useStatusKeys(
+    FLEET_KEYS,
+    () =>
+      fleet
+        ? { move, logs: target && onOpenLogs ? () => onOpenLogs(target) : undefined }
+        : // Without a fleet the page of how to define one scrolls.
+          { move: scroll.move },
+    isActive,
   );
   // Without a fleet the checklist says so itself, with how to define one.
-  if (!fleet) return <ScrollPage lines={lines} height={height} width={width} isActive={isActive} />;
+  if (!fleet) return <ScrollPage lines={lines} offset={scroll.offset} height={height} width={width} />;
   return (
     <Box flexDirection="column">
       <FleetSummaryLine

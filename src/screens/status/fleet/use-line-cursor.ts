@@ -1,42 +1,36 @@
-import { useInput } from 'ink';
 import { useRef, useState } from 'react';
-import { splitKeys } from '../../split-keys.js';
+import type { CursorMove } from '../../../components/key-actions/index.js';
 import { offsetShowing, type LineRow } from './line-rows.js';
 
 /**
- * j/k and arrows move a cursor over `rows` of a page of `total` lines shown `view` at a time;
- * page keys by a screenful, g/G to the ends. The cursor follows its row by id when the lines
+ * A cursor over `rows` of a page of `total` lines shown `view` at a time, moved by the keys (a
+ * page is a screenful). The cursor follows its row by id when the lines
  * change (a live checklist), and the page scrolls to keep it in sight.
  */
 export function useLineCursor(
   rows: readonly LineRow[],
   total: number,
   view: number,
-  isActive: boolean,
-): { row: LineRow | undefined; offset: number } {
+): { row: LineRow | undefined; offset: number; move: (m: CursorMove) => void } {
   const [id, setId] = useState<string | undefined>(undefined);
   const offsetRef = useRef(0);
+  // As of the last key: the second key of a chunk moves from where the first left it.
+  const atRef = useRef(0);
   const found = rows.findIndex((r) => r.id === id);
   const index = Math.max(found, 0);
-  useInput(
-    (chunk, chunkKey) => {
-      let at = index;
-      for (const [input, key] of splitKeys(chunk, chunkKey)) {
-        const last = rows.length - 1;
-        if (input === 'j' || key.downArrow) at = Math.min(last, at + 1);
-        else if (input === 'k' || key.upArrow) at = Math.max(0, at - 1);
-        else if (key.pageDown || input === ' ') at = Math.min(last, rowAfter(rows, at, view));
-        else if (key.pageUp) at = Math.max(0, rowBefore(rows, at, view));
-        else if (input === 'g' || key.home) at = 0;
-        else if (input === 'G' || key.end) at = last;
-      }
-      if (at !== index) setId(rows[at]?.id);
-    },
-    { isActive },
-  );
+  atRef.current = index;
+  const move = (m: CursorMove) => {
+    const last = rows.length - 1;
+    let at = atRef.current;
+    if ('by' in m) at = Math.max(0, Math.min(last, at + m.by));
+    else if ('page' in m) at = m.page > 0 ? Math.min(last, rowAfter(rows, at, view)) : Math.max(0, rowBefore(rows, at, view));
+    else at = m.to === 'first' ? 0 : last;
+    atRef.current = at;
+    setId(rows[at]?.id);
+  };
   const row = rows[index];
   offsetRef.current = offsetShowing(row, offsetRef.current, view, total);
-  return { row, offset: offsetRef.current };
+  return { row, offset: offsetRef.current, move };
 }
 
 /** The first row starting a page further down. */

@@ -1,0 +1,81 @@
+/**
+ * Key tables, as k9s declares a view's keys (`ui.KeyActions`: key → description, action,
+ * visible, dangerous): each view declares its keys once, in one table, and the handling, the
+ * hint line and the help overlay are all derived from it.
+ */
+import type { Key } from 'ink';
+import type { HelpSection } from '../help-overlay/index.js';
+import type { KeyHint } from '../key-hints/index.js';
+import { isKey, type KeyName, keyLabel } from './key-names.js';
+
+export interface KeyAction<C> {
+  /** The keys it answers to. */
+  keys: readonly KeyName[];
+  /** How the hint line and the help write its keys (default: the keys, "/" between them). */
+  label?: string;
+  /** A shorter way for the hint line only. */
+  hintLabel?: string;
+  /** What it does: the help's words. */
+  description: string;
+  /** The hint line's words (default: the description); a function when they depend on the state. */
+  hint?: string | ((c: C) => string);
+  /** On the hint line: false puts it in the help only; a function decides each time (default: shown). */
+  visible?: boolean | ((c: C) => boolean);
+  /** Whether it applies now (default: always). When not, the key is not handled and not hinted. */
+  when?: (c: C) => boolean;
+  /**
+   * It changes a cluster: what it does, in the words of the write gate's refusal ("rollout abort
+   * uncordons nodes"). Under --read-only it leaves the hint line and pressing it gets the gate's
+   * one-line refusal instead.
+   */
+  dangerous?: string;
+  /** Does it; `input` is the key's text (which digit, which character). Absent: a widget on the page handles the key (it is declared here for the hint line and the help). */
+  run?: (c: C, input: string, key: Key) => void;
+}
+
+export interface KeyTable<C> {
+  /** The help's name for the group. */
+  title: string;
+  actions: readonly KeyAction<C>[];
+  /** The view takes every key while shown (a wizard, a dialogue, a y/n question): the app's own keys are off. */
+  owns?: boolean;
+}
+
+function labelOf<C>(a: KeyAction<C>, hint: boolean): string {
+  if (hint && a.hintLabel) return a.hintLabel;
+  if (a.label) return a.label;
+  return [...new Set(a.keys.map(keyLabel))].join(hint ? '/' : ' ');
+}
+
+const applies = <C>(a: KeyAction<C>, c: C) => a.when?.(c) ?? true;
+
+/** The action a key press runs now, if any (the first that applies and answers to the key). */
+export function actionFor<C>(table: KeyTable<C>, c: C, input: string, key: Key): KeyAction<C> | undefined {
+  return table.actions.find((a) => a.keys.some((k) => isKey(k, input, key)) && applies(a, c));
+}
+
+/** The hint line: what applies now and is visible, in the table's order; under read-only without what changes a cluster. */
+export function hintsOf<C>(table: KeyTable<C>, c: C, readOnly: boolean): KeyHint[] {
+  return table.actions
+    .filter((a) => applies(a, c) && (typeof a.visible === 'function' ? a.visible(c) : a.visible !== false) && !(readOnly && a.dangerous))
+    .map((a) => ({ key: labelOf(a, true), label: (typeof a.hint === 'function' ? a.hint(c) : a.hint) ?? a.description }));
+}
+
+/** The help's group for a table: every action, once per key and words. */
+export function helpOf<C>(table: KeyTable<C>): HelpSection {
+  const seen = new Set<string>();
+  const keys: KeyHint[] = [];
+  for (const a of table.actions) {
+    const hint = { key: labelOf(a, false), label: a.description };
+    const id = `${hint.key}\u0000${hint.label}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    keys.push(hint);
+  }
+  return { title: table.title, keys };
+}
+
+/** A key line as a page writes it under itself: "enter continue · esc back". */
+export function keyLine(hints: readonly KeyHint[], separator: string): string {
+  return hints.map((h) => `${h.key} ${h.label}`).join(` ${separator} `);
+}
