@@ -76,7 +76,7 @@ function Dashboard(props: AppProps & { columns: number; rows: number }) {
       quit: () => live.current.onQuit(),
       toggleHelp: () => {
         const { state, global } = live.current;
-        dispatch({ type: 'help', sections: state.help ? undefined : [helpOf(global), ...(bar.top()?.help ?? [])] });
+        dispatch({ type: 'help', sections: state.help ? undefined : [helpOf(global, true), ...(bar.top()?.help ?? [])] });
       },
       cycleTab: (delta) => {
         const { state, tabs } = live.current;

@@ -39,6 +39,7 @@ export function cursorKeys<C>(move: (c: C, m: CursorMove) => void, o: CursorKeys
       label: 'pgup pgdn',
       description: 'a page',
       visible: false,
+      help: false,
       ...when,
       run: (c, _input, key) => move(c, { page: key.pageUp ? -1 : 1 }),
     },

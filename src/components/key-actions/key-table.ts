@@ -19,6 +19,8 @@ export interface KeyAction<C> {
   description: string;
   /** The hint line's words (default: the description); a function when they depend on the state. */
   hint?: string | ((c: C) => string);
+  /** In the help overlay (default true; false for a key that only varies another, such as the page keys). */
+  help?: boolean;
   /** On the hint line: false puts it in the help only; a function decides each time (default: shown). */
   visible?: boolean | ((c: C) => boolean);
   /** Whether it applies now (default: always). When not, the key is not handled and not hinted. */
@@ -29,6 +31,8 @@ export interface KeyAction<C> {
    * one-line refusal instead.
    */
   dangerous?: string;
+  /** A key every screen has (help, quit, the screens): the help lists it once, in the group of the app's own keys. */
+  shared?: boolean;
   /** Does it; `input` is the key's text (which digit, which character). Absent: a widget on the page handles the key (it is declared here for the hint line and the help). */
   run?: (c: C, input: string, key: Key) => void;
 }
@@ -61,16 +65,16 @@ export function hintsOf<C>(table: KeyTable<C>, c: C, readOnly: boolean): KeyHint
     .map((a) => ({ key: labelOf(a, true), label: (typeof a.hint === 'function' ? a.hint(c) : a.hint) ?? a.description }));
 }
 
-/** The help's group for a table: every action, once per key and words. */
-export function helpOf<C>(table: KeyTable<C>): HelpSection {
+/** The help's group for a table: every action once per key (the first that names it); the shared keys only in the group of their own table (`shared`). */
+export function helpOf<C>(table: KeyTable<C>, shared = false): HelpSection {
   const seen = new Set<string>();
   const keys: KeyHint[] = [];
   for (const a of table.actions) {
-    const hint = { key: labelOf(a, false), label: a.description };
-    const id = `${hint.key}\u0000${hint.label}`;
-    if (seen.has(id)) continue;
-    seen.add(id);
-    keys.push(hint);
+    if ((a.shared && !shared) || a.help === false) continue;
+    const key = labelOf(a, false);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    keys.push({ key, label: a.description });
   }
   return { title: table.title, keys };
 }

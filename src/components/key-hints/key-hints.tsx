@@ -27,7 +27,7 @@ export function KeyHints({ hints, width }: KeyHintsProps) {
   return (
     <Text>
       {shown.map((h, i) => (
-        <Text key={h.key}>
+        <Text key={`${i}:${h.key}`}>
           {i > 0 ? <Text dimColor>{sep}</Text> : null}
           <Text bold color={theme.color('key')}>
             {theme.text(h.key)}

@@ -167,7 +167,7 @@ function step(state: NewRolloutState, action: NewRolloutAction): NewRolloutState
     case 'nodesFailed':
       return { ...state, nodesError: action.error };
     case 'draft':
-      return { ...state, draft: action.text };
+      return action.text === state.draft ? state : { ...state, draft: action.text };
     case 'selector':
       return onSelector(state, action.text);
     case 'selectorPriority':
@@ -209,8 +209,9 @@ function step(state: NewRolloutState, action: NewRolloutAction): NewRolloutState
 
 /** What the pages show of the answers: the typed selector's matches, the priority the selectors give each node. */
 function derive(next: NewRolloutState, before: NewRolloutState): NewRolloutState {
+  if (next === before) return next;
   let out = next;
-  if (next.draft !== before.draft || next.nodes !== before.nodes || next.draftMatch === undefined) {
+  if (next.draft !== before.draft || next.nodes !== before.nodes) {
     const text = next.draft.trim();
     const { draftMatch: _old, ...rest } = out;
     out = text && next.nodes ? { ...rest, draftMatch: selectorMatchesOf(text, next.nodes) } : rest;

@@ -31,7 +31,11 @@ export class RolloutWizard {
   }
 
   private apply(action: NewRolloutAction): void {
-    updateSlice(this.store, 'rollouts', (s) => (s.wizard ? { ...s, wizard: newRolloutReducer(s.wizard, action) } : s));
+    updateSlice(this.store, 'rollouts', (s) => {
+      if (!s.wizard) return s;
+      const wizard = newRolloutReducer(s.wizard, action);
+      return wizard === s.wizard ? s : { ...s, wizard };
+    });
   }
 
   /** An answer that arrived for the wizard open when it was asked. */

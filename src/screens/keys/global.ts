@@ -6,13 +6,20 @@
 import type { KeyAction, KeyTable } from '../../components/key-actions/index.js';
 import type { WithApp } from './app-commands.js';
 
-export const HELP: KeyAction<WithApp> = { keys: ['?'], description: 'this help', hint: 'help', run: (c) => c.app.toggleHelp() };
+export const HELP: KeyAction<WithApp> = {
+  keys: ['?'],
+  description: 'this help',
+  hint: 'help',
+  shared: true,
+  run: (c) => c.app.toggleHelp(),
+};
 
 export const QUIT: KeyAction<WithApp> = {
   keys: ['q', 'ctrl-c'],
   label: 'q ctrl-c',
   hintLabel: 'q',
   description: 'quit',
+  shared: true,
   run: (c) => c.app.quit(),
 };
 
@@ -23,6 +30,7 @@ export const NEXT_SCREEN: KeyAction<WithApp> = {
   keys: ['tab'],
   description: 'next screen',
   hint: 'screens',
+  shared: true,
   run: (c) => c.app.cycleTab(1),
 };
 
@@ -30,6 +38,7 @@ export const PREVIOUS_SCREEN: KeyAction<WithApp> = {
   keys: ['shift-tab'],
   description: 'previous screen',
   visible: false,
+  shared: true,
   run: (c) => c.app.cycleTab(-1),
 };
 
@@ -40,6 +49,7 @@ export function goToScreen(count: number): KeyAction<WithApp> {
     label: `1-${count}`,
     description: 'go to screen',
     visible: false,
+    shared: true,
     run: (c, input) => c.app.goTab(Number(input) - 1),
   };
 }

@@ -69,7 +69,8 @@ export const ROLLOUT_PROGRESS_KEYS: KeyTable<RolloutsKeys> = {
       keys: ['a'],
       description: 'abort (y/n)',
       hint: 'abort',
-      when: fleetdeckOpen,
+      // On a Navarchos rollout it says why not.
+      visible: fleetdeckOpen,
       dangerous: 'rollout abort uncordons nodes',
       run: (c) => {
         const ref = open(c);
@@ -81,7 +82,7 @@ export const ROLLOUT_PROGRESS_KEYS: KeyTable<RolloutsKeys> = {
     {
       keys: ['r'],
       description: 'resume',
-      when: fleetdeckOpen,
+      visible: fleetdeckOpen,
       dangerous: 'rollout resume cordons, drains and replaces nodes',
       run: (c) => {
         const ref = open(c);

@@ -41,8 +41,7 @@ const filtered = (c: StatusKeys) => {
 const OTHER_VIEWS: KeyAction<StatusKeys> = {
   keys: ['N', 'P', 'C'],
   label: 'N/P/C',
-  description: 'nodes / pods / certificates of every context',
-  hint: 'nodes/pods/certs',
+  description: 'nodes/pods/certs',
   run: (c, input) => view(c, input === 'N' ? 'nodes' : input === 'P' ? 'pods' : 'certs'),
 };
 const FLEET: KeyAction<StatusKeys> = { keys: ['f'], description: 'fleet checklist', hint: 'fleet', run: (c) => view(c, 'fleet') };
@@ -78,8 +77,7 @@ export const CONTEXTS_KEYS: KeyTable<StatusKeys> = {
     SCREENS_HINT,
     {
       keys: ['A'],
-      description: 'approvals (CSRs)',
-      hint: 'approvals',
+      description: 'approvals',
       run: (c) => {
         const name = selectedName(c);
         if (name !== undefined) c.actions.approvals?.open(name);
@@ -149,6 +147,9 @@ export const FLEET_KEYS: KeyTable<StatusKeys> = {
   ],
 };
 
+const sort = (c: StatusKeys, change: 'next' | 'reverse') =>
+  c.nav.dispatch({ type: 'sort', kind: c.nav.get().view as FleetKind, change, columns: c.columns ?? 1 });
+
 export const FLEET_ROWS_KEYS: KeyTable<StatusKeys> = {
   title: 'Fleet nodes / pods',
   actions: [
@@ -163,19 +164,8 @@ export const FLEET_ROWS_KEYS: KeyTable<StatusKeys> = {
     },
     { keys: ['enter'], description: 'open at the row', hint: 'open', run: (c) => c.openRow?.() },
     { ...FILTER, description: 'filter every row' },
-    {
-      keys: ['s', 'S'],
-      label: 's/S',
-      description: 'sort: next column / reverse',
-      hint: 'sort',
-      run: (c, input) =>
-        c.nav.dispatch({
-          type: 'sort',
-          kind: c.nav.get().view as FleetKind,
-          change: input === 's' ? 'next' : 'reverse',
-          columns: c.columns ?? 1,
-        }),
-    },
+    { keys: ['s'], hintLabel: 's/S', description: 'sort: next column', hint: 'sort', run: (c) => sort(c, 'next') },
+    { keys: ['S'], description: 'sort: reverse', visible: false, run: (c) => sort(c, 'reverse') },
     ...MOVE,
     hidden(FLEET),
     hidden({ ...OTHER_VIEWS, keys: ['C'], label: 'C', description: 'certificates' }),
@@ -224,36 +214,32 @@ const SECTION_KEYS: KeyAction<StatusKeys>[] = [
   {
     keys: ['esc'],
     description: 'back',
-    when: (c) => !expanded(c),
-    run: (c) => c.nav.dispatch(c.nav.get().sectionFilter ? { type: 'filterClear' } : { type: 'back' }),
+    // Expanded, the row's own enter/esc says it.
+    visible: (c) => !expanded(c),
+    run: (c) => {
+      const n = c.nav.get();
+      c.nav.dispatch(n.expanded ? { type: 'toggleExpanded' } : n.sectionFilter ? { type: 'filterClear' } : { type: 'back' });
+    },
   },
   {
     keys: ['i', 'n', 'p', 'e'],
     label: 'i/n/p/e',
-    description: 'info / nodes / pods / events',
-    hint: 'sections',
+    description: 'sections',
     run: (c, input) => {
       const section = SECTION_OF[input];
       if (section) c.nav.dispatch({ type: 'section', section });
     },
   },
   {
-    keys: ['right'],
-    description: 'next section',
+    keys: ['right', 'left', 'h'],
+    label: '← →',
+    description: 'section',
     visible: false,
-    run: (c) => {
-      const next = DETAIL_SECTIONS[at(c) + 1];
+    run: (c, _input, key) => {
+      const next = DETAIL_SECTIONS[at(c) + (key.rightArrow ? 1 : -1)];
+      // ← on the first section steps back out of the context.
       if (next) c.nav.dispatch({ type: 'section', section: next });
-    },
-  },
-  {
-    keys: ['left', 'h'],
-    label: '← h',
-    description: 'previous section (the first: back)',
-    visible: false,
-    run: (c) => {
-      const previous = DETAIL_SECTIONS[at(c) - 1];
-      c.nav.dispatch(previous ? { type: 'section', section: previous } : { type: 'back' });
+      else if (!key.rightArrow) c.nav.dispatch({ type: 'back' });
     },
   },
 ];
@@ -263,24 +249,40 @@ export const INFO_KEYS: KeyTable<StatusKeys> = {
   actions: [...SECTION_KEYS, ...cursorKeys<StatusKeys>((c, m) => c.move(m), { words: 'scroll' }), HELP_HINT, QUIT_HINT, SCREENS_HINT],
 };
 
+/** A section that cannot be shown (being listed, or forbidden): only the sections and back. */
+export const SECTIONS_ONLY_KEYS: KeyTable<StatusKeys> = {
+  title: 'Context',
+  actions: [...SECTION_KEYS, HELP_HINT, QUIT_HINT, SCREENS_HINT],
+};
+
 export const ROWS_KEYS: KeyTable<StatusKeys> = {
-  title: 'Context rows',
+  title: 'Context',
   actions: [
     {
       keys: ['enter', 'esc'],
       label: 'enter/esc',
-      description: 'close the row',
-      hint: 'close',
+      description: 'close row',
+      help: false,
       when: expanded,
       run: (c) => c.nav.dispatch({ type: 'toggleExpanded' }),
     },
     SECTION_KEYS[0]!,
-    ...cursorKeys<StatusKeys>((c, m) => c.move(m), { words: 'move', when: (c) => !expanded(c) }),
-    ...cursorKeys<StatusKeys>((c, m) => c.move(m), { words: 'next row', when: expanded }),
+    {
+      keys: ['enter'],
+      description: 'show row',
+      hint: 'show',
+      visible: (c) => !expanded(c),
+      run: (c) => c.nav.dispatch({ type: 'toggleExpanded' }),
+    },
+    ...cursorKeys<StatusKeys>((c, m) => c.move(m), { words: 'move' }).map((a) => ({
+      ...a,
+      hint: (c: StatusKeys) => (expanded(c) ? 'next row' : 'move'),
+      // The ends are in the Status group's help.
+      ...(a.label === 'g G' ? { help: false } : {}),
+    })),
     ...SECTION_KEYS.slice(1),
-    { keys: ['enter'], description: 'show the row in full', hint: 'show', run: (c) => c.nav.dispatch({ type: 'toggleExpanded' }) },
     { keys: ['l'], description: 'pod logs', hint: 'logs', when: (c) => c.logs !== undefined, run: (c) => c.logs?.() },
-    { ...FILTER, description: 'filter rows', when: (c) => !expanded(c) },
+    { ...FILTER, description: 'filter rows', visible: (c) => !expanded(c) },
     HELP_HINT,
     QUIT_HINT,
   ],

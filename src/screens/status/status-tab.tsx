@@ -2,12 +2,11 @@ import { Box, Text } from 'ink';
 import { useMemo } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
-import { helpOf, type Live, moveCursor, useKeyActions, useLiveReducer } from '../../components/key-actions/index.js';
+import { helpOf, type Live, moveCursor, useLiveReducer } from '../../components/key-actions/index.js';
 import { useTheme } from '../../components/theme/index.js';
 import type { Actions } from '../../store/actions.js';
 import type { FleetStore } from '../../store/fleet-store.js';
 import { ApprovalsPanel } from '../approvals/approvals-panel.js';
-import { useAppCommands } from '../keys/app-commands.js';
 import type { TabScreenProps } from '../tab.js';
 import { CertsView } from './certs/certs-view.js';
 import { ContextDetail } from './context-detail.js';
@@ -17,7 +16,7 @@ import { FilterLine } from './filter-line.js';
 import { FleetPanel } from './fleet/fleet-panel.js';
 import { FLEET_STRIP_MIN, FleetStrip, NoFleetHint } from './fleet/fleet-strip.js';
 import { FleetRowsView } from './fleet-rows/fleet-rows-view.js';
-import { CONTEXTS_KEYS, EMPTY_KEYS, FILTER_KEYS, ROWS_KEYS } from './keys.js';
+import { CONTEXTS_KEYS, EMPTY_KEYS, ROWS_KEYS } from './keys.js';
 import { initialStatusNav, isRowsView, type StatusAction, type StatusNav, statusReducer } from './status-nav.js';
 import { type StatusKeysBase, StatusKeysProvider, useStatusKeys } from './use-status-keys.js';
 import { tableLines, useContextRows } from './use-context-rows.js';
@@ -42,16 +41,13 @@ export function StatusTab({ store, actions, width, height, active }: TabScreenPr
   );
   const names = useMemo(() => filterNames(order, nav.filter), [order, nav.filter]);
   const approvals = useStore(store, (s) => s.approvals.context !== undefined) && actions.approvals !== undefined;
-  const app = useAppCommands();
   const base: StatusKeysBase = {
     nav: live,
     store,
     actions,
     names: () => filterNames(store.getState().status.order, live.get().filter),
   };
-  // A filter being typed has the keyboard (q is a letter then).
-  useKeyActions(FILTER_KEYS, () => ({ ...base, app, move: () => {} }), { active: active && nav.filtering && !approvals });
-  const viewActive = active && !nav.filtering && !approvals;
+  const viewActive = active && !approvals;
   if (approvals && actions.approvals)
     return <ApprovalsPanel store={store} actions={actions.approvals} active={active} height={height} width={width} />;
   return (

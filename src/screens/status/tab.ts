@@ -1,5 +1,15 @@
 import type { ScreenTab } from '../tab.js';
-import { CERTS_KEYS, CONTEXTS_KEYS, EMPTY_KEYS, FILTER_KEYS, FLEET_KEYS, FLEET_ROWS_KEYS, INFO_KEYS, ROWS_KEYS } from './keys.js';
+import {
+  CERTS_KEYS,
+  CONTEXTS_KEYS,
+  EMPTY_KEYS,
+  FILTER_KEYS,
+  FLEET_KEYS,
+  FLEET_ROWS_KEYS,
+  INFO_KEYS,
+  ROWS_KEYS,
+  SECTIONS_ONLY_KEYS,
+} from './keys.js';
 import { APPROVALS_KEYS, DECISION_KEYS } from '../approvals/keys.js';
 import { StatusTab } from './status-tab.js';
 
@@ -17,6 +27,7 @@ export const statusTab: ScreenTab = {
     CERTS_KEYS,
     INFO_KEYS,
     ROWS_KEYS,
+    SECTIONS_ONLY_KEYS,
     APPROVALS_KEYS,
     DECISION_KEYS,
   ],

@@ -1,10 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
-import { startRolloutsFeed, type RolloutWork } from '../../src/feeds/rollouts.js';
-import type { NavarchosState } from '../../src/kube/navarchos/objects.js';
-import type { RolloutWatchHandlers } from '../../src/rollout/state.js';
-import type { RolloutSpec, RolloutState } from '../../src/rollout/types.js';
-import { createFleetStore } from '../../src/store/fleet-store.js';
-import { info } from '../helpers/screen.js';
+import { type RolloutWork, rolloutsFeed } from '../../../src/feeds/rollouts/feed.js';
+import type { NavarchosState } from '../../../src/kube/navarchos/objects.js';
+import type { RolloutWatchHandlers } from '../../../src/rollout/state.js';
+import type { RolloutSpec, RolloutState } from '../../../src/rollout/types.js';
+import type { RolloutActions } from '../../../src/store/actions.js';
+import { createFleetStore, type FleetStore, setContexts } from '../../../src/store/fleet-store.js';
+import { NO_SESSION, startFeed } from '../../helpers/feeds.js';
+import { info } from '../../helpers/screen.js';
 
 const NOT_INSTALLED: NavarchosState = { installed: false, synced: true, rollouts: [], replacements: [] };
 
@@ -72,12 +74,20 @@ function fakeWork() {
   return { work, watchers, navarchos, signals, finish: (err?: Error) => finish(err) };
 }
 
+/** The feed as the dashboard starts it, shown (its workflows loaded, every context of the store watched). */
+async function shown(store: FleetStore, work: RolloutWork) {
+  const feed = startFeed(store, rolloutsFeed({ work: () => work }));
+  const actions = feed.actions as RolloutActions;
+  actions.show();
+  await vi.waitFor(() => expect(store.getState().rollouts.status).toBe('on'));
+  return { feed, actions };
+}
+
 describe('the rollouts feed', () => {
-  it('watches exactly the contexts it is given and writes what the watches say into the slice', () => {
+  it('watches exactly the contexts it is given and writes what the watches say into the slice', async () => {
     const store = createFleetStore([info('a'), info('b')]);
     const fake = fakeWork();
-    const feed = startRolloutsFeed(store, fake.work);
-    feed.setContexts(['a', 'b']);
+    await shown(store, fake.work);
     expect([...fake.watchers.keys()]).toEqual(['a', 'b']);
     expect(store.getState().rollouts.contexts).toEqual(['a', 'b']);
 
@@ -96,7 +106,7 @@ describe('the rollouts feed', () => {
 
     // A context gone is no longer watched, and what a stopped watch still says is dropped.
     const stale = fake.watchers.get('b')!;
-    feed.setContexts(['a']);
+    setContexts(store, [info('a')]);
     expect([...fake.watchers.keys()]).toEqual(['a']);
     expect(fake.navarchos.has('b')).toBe(false);
     stale.onList!([state('late', 'b')]);
@@ -106,20 +116,18 @@ describe('the rollouts feed', () => {
   it('restart watches every context again (a new session); close stops them', async () => {
     const store = createFleetStore([info('a')]);
     const fake = fakeWork();
-    const feed = startRolloutsFeed(store, fake.work);
-    feed.setContexts(['a']);
+    const { feed } = await shown(store, fake.work);
     const first = fake.watchers.get('a');
-    feed.restart();
+    feed.restart(NO_SESSION);
     expect(fake.watchers.get('a')).not.toBe(first);
-    await feed.close();
+    await feed.stop();
     expect(fake.watchers.size).toBe(0);
   });
 
   it('tracks the actions it starts, and says why one failed in one line', async () => {
     const store = createFleetStore([info('a')]);
     const fake = fakeWork();
-    const feed = startRolloutsFeed(store, fake.work);
-    feed.setContexts(['a']);
+    const { actions: feed } = await shown(store, fake.work);
     feed.run(spec('r1', 'a'));
     expect(store.getState().rollouts.actions['a/r1']).toEqual({ kind: 'run', state: 'running' });
     fake.finish();
@@ -138,11 +146,10 @@ describe('the rollouts feed', () => {
   it('quitting pauses the rollouts run here and waits for them to record it', async () => {
     const store = createFleetStore([info('a')]);
     const fake = fakeWork();
-    const feed = startRolloutsFeed(store, fake.work);
-    feed.setContexts(['a']);
-    feed.run(spec('r1', 'a'));
+    const { feed, actions } = await shown(store, fake.work);
+    actions.run(spec('r1', 'a'));
     expect(fake.signals[0]!.aborted).toBe(false);
-    await feed.close(10_000);
+    await feed.stop();
     expect(fake.signals[0]!.aborted).toBe(true);
   });
 });

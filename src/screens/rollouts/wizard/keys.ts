@@ -115,7 +115,7 @@ export const NEW_ROLLOUT_KEYS: KeyTable<NewRolloutKeys> = {
       run: (c, _input, key) => scroll(c, key.pageUp ? -c.planBudget : c.planBudget),
     },
     { keys: ['esc'], description: 'cancel', when: on('context'), run: (c) => c.close() },
-    { keys: ['esc'], description: 'back', run: (c) => c.send({ type: 'back' }) },
+    { keys: ['esc'], description: 'back', when: (c) => c.state.page !== 'context', run: (c) => c.send({ type: 'back' }) },
     { keys: ['ctrl-c'], description: 'leave', visible: on('plan'), run: (c) => c.close() },
   ],
 };

@@ -1,13 +1,13 @@
 import { Select, TextInput } from '@inkjs/ui';
 import { Box, Text } from 'ink';
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useStore } from 'zustand';
 import { checklistLines } from '../../../checklist/checklist.js';
 import { useKeyActions } from '../../../components/key-actions/index.js';
 import { truncate, useTheme, type ColorRole } from '../../../components/theme/index.js';
 import type { RolloutActions } from '../../../store/actions.js';
 import type { FleetStore } from '../../../store/fleet-store.js';
-import { type NewRolloutIntent, type NewRolloutPage, pagesFor } from '../../../store/rollout-wizard.js';
+import { type NewRolloutPage, pagesFor } from '../../../store/rollout-wizard.js';
 import { useAppCommands } from '../../keys/app-commands.js';
 import type { RolloutRef } from '../rows.js';
 import { NEW_ROLLOUT_KEYS } from './keys.js';
@@ -71,11 +71,21 @@ export function NewRolloutWizard({ store, actions, active, width, height, onStar
     onStarted(started);
     wizard.close();
   }, [started, onStarted, wizard]);
+  // Stable: the text fields call them from their effects.
+  const on = useMemo(
+    () => ({
+      context: (context: string) => wizard.send({ type: 'context', context }),
+      draft: (text: string) => wizard.send({ type: 'draft', text }),
+      selector: (text: string) => wizard.send({ type: 'selector', text }),
+      priority: (text: string) => wizard.send({ type: 'selectorPriority', text }),
+      nodes: (names: string[]) => wizard.send({ type: 'pickNodes', names }),
+    }),
+    [wizard],
+  );
   if (!state) return null;
   const { page } = state;
   const pages = pagesFor(state.navarchos);
   const step = Math.max(1, pages.indexOf(page === 'selectorPriority' ? 'selectors' : page) + 1);
-  const send = (intent: NewRolloutIntent) => wizard.send(intent);
 
   const line = (text: string, tone?: ColorRole, key?: string) => (
     <Text key={key} color={tone ? theme.color(tone) : undefined} dimColor={tone === 'muted'} wrap="truncate-end">
@@ -102,15 +112,15 @@ export function NewRolloutWizard({ store, actions, active, width, height, onStar
               value: c,
             }))}
             visibleOptionCount={Math.max(3, Math.min(10, height - 6))}
-            onChange={(context) => send({ type: 'context', context })}
+            onChange={on.context}
           />
         ) : page === 'selectors' ? (
           <SelectorsPage
             state={state}
             width={width}
             rows={height - 6}
-            onDraft={(text) => send({ type: 'draft', text })}
-            onSubmit={(text) => send({ type: 'selector', text })}
+            onDraft={on.draft}
+            onSubmit={on.selector}
           />
         ) : page === 'selectorPriority' ? (
           <Box flexDirection="column">
@@ -121,13 +131,13 @@ export function NewRolloutWizard({ store, actions, active, width, height, onStar
               <TextInput
                 key={`priority:${state.draft}`}
                 defaultValue={String(state.selectors.find((s) => s.selector === state.draft)?.priority ?? 10)}
-                onSubmit={(text) => send({ type: 'selectorPriority', text })}
+                onSubmit={on.priority}
               />
             </Box>
             {line('Higher priorities are replaced first; equal ones in any order. Empty: leave this selector out.', 'muted')}
           </Box>
         ) : page === 'nodes' ? (
-          <NodesPage state={state} height={height} width={width} onSubmit={(names) => send({ type: 'pickNodes', names })} />
+          <NodesPage state={state} height={height} width={width} onSubmit={on.nodes} />
         ) : page === 'priorities' ? (
           <PrioritiesPage state={state} height={height} width={width} />
         ) : page === 'options' ? (

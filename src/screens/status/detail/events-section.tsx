@@ -14,7 +14,7 @@ export function EventsSection({ store, name, ...view }: SectionProps) {
   const now = useNow();
   const warnings = useMemo(() => recentWarnings(events?.warnings ?? []), [events]);
   if (!events || events.forbidden !== undefined || !events.synced)
-    return <Unavailable forbidden={events?.forbidden} what="events" width={width} />;
+    return <Unavailable forbidden={events?.forbidden} what="events" width={width} isActive={view.isActive} />;
   const rows = filterRows(warnings, filter, eventText);
   return (
     <RowSection

@@ -23,7 +23,7 @@ export function NodesSection({ store, name, ...view }: SectionProps) {
     return { rows: nodeRows(nodes.items, skew), line: nodesLine(nodeCounts(view), kubeletVersions(view), skew.length) };
   }, [store, name, nodes, version]);
   if (!nodes || !derived || nodes.forbidden !== undefined || !nodes.synced)
-    return <Unavailable forbidden={nodes?.forbidden} what="nodes" width={width} />;
+    return <Unavailable forbidden={nodes?.forbidden} what="nodes" width={width} isActive={view.isActive} />;
   const rows = filterRows(derived.rows, filter, nodeText);
   return (
     <RowSection

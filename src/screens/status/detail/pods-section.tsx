@@ -11,7 +11,8 @@ export function PodsSection({ store, name, onOpenLogs, ...view }: SectionProps) 
   const { filter, width } = view;
   const pods = useStore(store, (s) => s.status.contexts[name]?.pods);
   const now = useNow();
-  if (!pods || pods.forbidden !== undefined || !pods.synced) return <Unavailable forbidden={pods?.forbidden} what="pods" width={width} />;
+  if (!pods || pods.forbidden !== undefined || !pods.synced)
+    return <Unavailable forbidden={pods?.forbidden} what="pods" width={width} isActive={view.isActive} />;
   const rows = filterRows(pods.problems, filter, podText);
   return (
     <RowSection
