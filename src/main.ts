@@ -1,6 +1,5 @@
 import { Command, CommanderError } from 'commander';
 import { UsageError, UserError } from './errors.js';
-import { setReadOnly } from './kube/transport/gate.js';
 import { setRequestTimeout } from './kube/transport/request-timeout.js';
 import { registerApprove } from './program/approve.js';
 import { registerCompletion } from './program/completion.js';
@@ -57,12 +56,10 @@ export function buildProgram(): Command {
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({ writeErr: () => {}, outputError: () => {} })
-    // Set once, before any command runs: the write gate (--read-only refuses every change) and
-    // the whole-request deadline of --request-timeout.
+    // Set once, before any command runs: the whole-request deadline of --request-timeout. (The
+    // write gate of --read-only is the session's: src/session/session.ts.)
     .hook('preAction', (_program, action) => {
-      const opts = action.optsWithGlobals<GlobalOptions>();
-      setReadOnly(!!opts.readOnly);
-      setRequestTimeout(opts.requestTimeout);
+      setRequestTimeout(action.optsWithGlobals<GlobalOptions>().requestTimeout);
     })
     .action(async (_opts, cmd: Command) => {
       // Commands load what they need when they run: --help and --version stay instant.

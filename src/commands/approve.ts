@@ -2,12 +2,11 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { UsageError, UserError } from '../errors.js';
 import { describeError } from '../kube/transport/client.js';
 import { decide, listCsrsWithWarnings, watchCsrs, type CsrSummary, type DecideResult, type Decision } from '../kube/csr/index.js';
-import { assertWritable } from '../kube/transport/gate.js';
 import { csrJson, csrLines } from '../report/csr-lines.js';
 import { clock } from '../store/selectors.js';
 import { requireOutput, type GlobalOptions } from '../session/options.js';
 import { confirm, interactive } from '../session/prompt.js';
-import { resolveContext } from '../session/session.js';
+import { startSession } from '../session/session.js';
 import { onStop } from '../session/signals.js';
 import { document, type OutputFormat, streamItem } from '../output/format.js';
 
@@ -48,10 +47,11 @@ export async function runApproveCommand(opts: ApproveCommandOptions): Promise<nu
   if (opts.deny && !names.length && opts.allFrom === undefined)
     throw new UsageError('--deny needs the requests to deny: their names, or --all-from REQUESTER');
   const changing = opts.auto || names.length > 0 || opts.allFrom !== undefined;
-  if (changing) assertWritable(`approve ${opts.deny ? 'denies' : 'approves'} certificate requests`);
+  const session = startSession(opts);
+  if (changing) session.assertWritable(`approve ${opts.deny ? 'denies' : 'approves'} certificate requests`);
   if (changing && !opts.yes && !interactive())
     throw new UsageError(`${opts.deny ? 'denying' : 'approving'} changes the cluster: confirm with --yes`);
-  const { kc, context } = resolveContext(opts, 'approve works on one cluster');
+  const { kc, context } = session.one('approve works on one cluster');
   if (opts.auto) return runAuto(kc, context, opts.requester!, opts.signer!, opts, output);
 
   let all: CsrSummary[];

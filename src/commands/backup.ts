@@ -15,6 +15,7 @@ import { backupJson, backupText } from '../report/backup.js';
 import { asciiOnly, type GlobalOptions, requireOutput } from '../session/options.js';
 import { StepRunner } from '../install/runner.js';
 import { backupInSteps } from '../backup/backup-steps.js';
+import { startSession } from '../session/session.js';
 import { lineReporter } from './install/lines.js';
 import { controlPlaneTarget } from './backup/target.js';
 
@@ -64,7 +65,7 @@ function targetFile(opts: BackupOptions, context: string): string {
 /** Exit 0 when the file is written; 1 when the control plane could not be read; 2 usage. */
 export async function runBackupCommand(opts: BackupOptions): Promise<number> {
   const output = requireOutput(opts.output);
-  const { context, kc } = controlPlaneTarget(opts, 'backup');
+  const { context, kc } = controlPlaneTarget(startSession(opts), 'backup');
   const file = targetFile(opts, context);
   const includeSecrets = opts.includeSecrets === true;
   const result =

@@ -12,11 +12,11 @@ import { rotatePlanLines, selectCas } from '../day2/renew/rotate-ca/plan.js';
 import { readRotation, rotationUnfinished } from '../day2/renew/rotate-ca/record.js';
 import { planRotate, runRotate } from '../day2/renew/rotate-ca/run.js';
 import { StepRunner } from '../install/runner.js';
-import { assertWritable } from '../kube/transport/gate.js';
 import { document } from '../output/format.js';
 import type { OutputFormat } from '../output/formats.js';
 import { asciiOnly, type GlobalOptions, requireOutput } from '../session/options.js';
 import { confirm, interactive } from '../session/prompt.js';
+import { type Session, startSession } from '../session/session.js';
 import { runSignal } from '../session/signals.js';
 import { fleetTargets } from './backup/target.js';
 import { controlPlaneKubeconfigPath } from './install/resolve.js';
@@ -29,8 +29,8 @@ export interface CertsRenewOptions extends GlobalOptions {
 }
 
 /** The fleet's clusters, from the fleet file (or --hosting-context), and the install's kubeconfig. */
-function renewTarget(opts: CertsRenewOptions): RenewTarget {
-  const fleet = fleetTargets(opts, 'certs renew');
+function renewTarget(session: Session): RenewTarget {
+  const fleet = fleetTargets(session, 'certs renew');
   return { ...fleet, kubeconfigPath: controlPlaneKubeconfigPath(fleetFilePath(), fleet.controlPlane.context) };
 }
 
@@ -71,9 +71,10 @@ async function rotateCa(target: RenewTarget, names: string[], opts: CertsRenewOp
 export async function runCertsRenew(names: string[], opts: CertsRenewOptions): Promise<number> {
   const output = requireOutput(opts.output);
   if (opts.rotateCa) selectCas(names);
-  if (!opts.dryRun) assertWritable("certs renew changes the control plane's certificates", ' (use --dry-run to see its plan)');
+  const session = startSession(opts);
+  if (!opts.dryRun) session.assertWritable("certs renew changes the control plane's certificates", ' (use --dry-run to see its plan)');
   const text = output === 'text';
-  const target = renewTarget(opts);
+  const target = renewTarget(session);
   if (opts.rotateCa) return rotateCa(target, names, opts, output);
   if (rotationUnfinished(await readRotation(target.hosting.kc, target.namespace)))
     throw new UsageError('certs renew: a CA rotation did not finish; continue it first with certs renew --rotate-ca');

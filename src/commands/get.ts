@@ -9,7 +9,7 @@ import { UsageError } from '../errors.js';
 import { fleetRows, formatFleetRows } from '../report/fleet-output.js';
 import { podsLeftOut, unreadable, type FleetKind } from '../report/fleet-rows.js';
 import { requireOutput, type GlobalOptions } from '../session/options.js';
-import { openSession, resolveContexts } from '../session/session.js';
+import { startSession } from '../session/session.js';
 import { statusWaitMs } from './status.js';
 
 export interface GetOptions extends Omit<GlobalOptions, 'output'> {
@@ -31,9 +31,12 @@ function contexts(opts: GetOptions) {
   const given = (opts.context ?? []).filter(Boolean);
   if (opts.allContexts && given.length > 0) throw new UsageError('get: give --all-contexts or --context, not both');
   const global: GlobalOptions = { ...opts, output: undefined, namespace: undefined };
+  const session = startSession(global, { useFleetFile: false });
   // Checked as every multi-context command checks them (known, credentials loadable).
-  const names = opts.allContexts ? [] : resolveContexts(global, 'get').map((c) => c.context);
-  return openSession({ ...global, context: names }, { useFleetFile: false });
+  const names = opts.allContexts ? [] : session.several('get').map((c) => c.context);
+  const picked = session.withContexts(names);
+  void picked.contexts;
+  return picked;
 }
 
 const warn = (text: string) => process.stderr.write(`fleetdeck: ${text}\n`);

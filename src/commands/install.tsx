@@ -10,8 +10,8 @@ import { runUninstall, uninstallSteps } from '../install/uninstall.js';
 import { formatChecklist } from '../checklist/checklist.js';
 import { asciiOnly, requireOutput } from '../session/options.js';
 import { confirm, confirmTyped, interactive } from '../session/prompt.js';
+import { startSession } from '../session/session.js';
 import { runSignal } from '../session/signals.js';
-import { assertWritable } from '../kube/transport/gate.js';
 import { lineReporter, write } from './install/lines.js';
 import { backupBeforeUninstall, backupPlanLine, uninstallBackupPath, type UninstallBackup } from './install/uninstall-backup.js';
 import { controlPlaneKubeconfigPath, fleetStatusCheck, resolve, type InstallCommandOptions, type Resolved } from './install/resolve.js';
@@ -112,10 +112,11 @@ function printResult(output: OutputFormat, o: InstallOptions, plan: BundlePlan, 
 export async function runInstallCommand(opts: InstallCommandOptions): Promise<number> {
   const output = requireOutput(opts.output);
   const ascii = asciiOnly(opts);
-  if (!opts.dryRun) assertWritable('install changes clusters', ' (use --dry-run to see what it would do)');
+  const session = startSession(opts);
+  if (!opts.dryRun) session.assertWritable('install changes clusters', ' (use --dry-run to see what it would do)');
   const fleetFile = fleetFilePath();
   if (interactive() && opts.output === undefined && !opts.yes && !opts.dryRun && !process.env.CI) return runWizard(opts, fleetFile);
-  const r = resolve(opts, fleetFile, false);
+  const r = resolve(session, opts, fleetFile, false);
   if (opts.bundle !== undefined && !fs.existsSync(opts.bundle)) throw new UsageError(`bundle directory ${opts.bundle} does not exist`);
   const bundle = await loadBundle(opts.bundle);
   const installOpts = installOptions(opts, r, fleetFile);
@@ -160,9 +161,10 @@ function uninstallFilesLines(fleetFile: string, kubeconfigPath: string, removeFl
 export async function runUninstallCommand(opts: InstallCommandOptions): Promise<number> {
   const output = requireOutput(opts.output);
   const ascii = asciiOnly(opts);
-  if (!opts.dryRun) assertWritable('uninstall deletes from clusters', ' (use --dry-run to see what it would do)');
+  const session = startSession(opts);
+  if (!opts.dryRun) session.assertWritable('uninstall deletes from clusters', ' (use --dry-run to see what it would do)');
   const fleetFile = fleetFilePath();
-  const r = resolve(opts, fleetFile, true);
+  const r = resolve(session, opts, fleetFile, true);
   const file = readFleetFile(fleetFile);
   const removeFleetFile = file?.hostingContext === r.hosting.context && (file.namespace ?? DEFAULT_NAMESPACE) === r.namespace;
   const kubeconfigPath = controlPlaneKubeconfigPath(fleetFile, r.controlPlaneContext);
@@ -196,7 +198,7 @@ export async function runUninstallCommand(opts: InstallCommandOptions): Promise<
     }
   }
   const backup: UninstallBackup | undefined = backupFile
-    ? await backupBeforeUninstall(r.controlPlaneContext, kubeconfigPath, r.loaded, backupFile, text ? write : () => {})
+    ? await backupBeforeUninstall(session, r.controlPlaneContext, kubeconfigPath, backupFile, text ? write : () => {})
     : undefined;
   const result = await runUninstall(
     {

@@ -16,7 +16,7 @@ import type { LogRequest } from '../logs/request.js';
 import { allSources, listScopes, nothingMatched, resolveScope, type LogScope, type PodSelection, type ScopePods } from '../logs/scope.js';
 import { parseTarget } from '../logs/target.js';
 import { colorEnabled, requireOutput, type GlobalOptions } from '../session/options.js';
-import { openSession, requireCredentials, resolveContexts } from '../session/session.js';
+import { requireCredentials, startSession } from '../session/session.js';
 import { runSignal } from '../session/signals.js';
 
 export interface LogsOptions extends GlobalOptions {
@@ -81,11 +81,12 @@ function scopes(target: string | undefined, opts: LogsOptions): LogScope[] {
   if (opts.namespace !== undefined && !NAMESPACE.test(opts.namespace)) {
     throw new UsageError(`"${opts.namespace}" is not a valid namespace name (lower-case letters, digits and -)`);
   }
+  // -n/--namespace is the pods' namespace here, not the fleet's.
+  const session = startSession({ ...opts, namespace: undefined });
   if (typeof sel === 'object') {
-    return resolveContexts(opts, 'logs').map((c) => ({ ...c, namespace: opts.namespace ?? c.namespace, selection: sel }));
+    return session.several('logs').map((c) => ({ ...c, namespace: opts.namespace ?? c.namespace, selection: sel }));
   }
   // The fleet: its namespace (-n/--namespace overrides it), the agents or the control plane.
-  const session = openSession({ ...opts, namespace: undefined });
   const fleet = session.fleet;
   if (!fleet) {
     throw new UserError(

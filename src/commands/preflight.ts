@@ -12,7 +12,7 @@ import { DEFAULT_MIN_CPUS, DEFAULT_MIN_MEMORY_GB, hasFailures, preflightChecks }
 import { gatherFacts } from '../preflight/gather.js';
 import type { CommandRunner } from '../preflight/read-commands.js';
 import { requireOutput, type GlobalOptions } from '../session/options.js';
-import { resolveContext } from '../session/session.js';
+import { startSession } from '../session/session.js';
 import { document } from '../output/format.js';
 
 export interface PreflightCommandOptions extends GlobalOptions {
@@ -47,7 +47,7 @@ export function apiTarget(opts: PreflightCommandOptions): ApiTarget | undefined 
     if (u.protocol !== 'https:') throw new UsageError(`--server ${opts.server} must be an https:// URL`);
     return { url: opts.server, source: '--server' };
   }
-  const one = resolveContext(opts, 'preflight checks one API server', { optional: true });
+  const one = startSession(opts).one('preflight checks one API server', { optional: true });
   if (!one) return undefined;
   return { url: one.kc.getCurrentCluster()?.server ?? '', source: `context ${one.context}`, kc: one.kc };
 }

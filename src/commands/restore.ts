@@ -8,7 +8,6 @@ import { readBackupFile } from '../backup/file.js';
 import { type PlannedObject, planCounts, planRestore, runRestore } from '../backup/restore.js';
 import { UsageError, UserError } from '../errors.js';
 import { describeError } from '../kube/transport/client.js';
-import { assertWritable } from '../kube/transport/gate.js';
 import { document } from '../output/format.js';
 import { planText, restoreJson } from '../report/backup.js';
 import type { KubeConfig } from '@kubernetes/client-node';
@@ -17,6 +16,7 @@ import { StepRunner } from '../install/runner.js';
 import { asciiOnly, type GlobalOptions, requireOutput } from '../session/options.js';
 import { lineReporter } from './install/lines.js';
 import { confirm, interactive } from '../session/prompt.js';
+import { startSession } from '../session/session.js';
 import { runSignal } from '../session/signals.js';
 import { controlPlaneTarget } from './backup/target.js';
 
@@ -57,8 +57,9 @@ export async function runRestoreCommand(fileArg: string, opts: RestoreOptions): 
   const text = output === 'text';
   const file = path.resolve(fileArg);
   const objects = readBackupFile(file);
-  if (!opts.dryRun) assertWritable('restore writes to the control plane', ' (use --dry-run to see its plan)');
-  const { context, kc } = controlPlaneTarget(opts, 'restore');
+  const session = startSession(opts);
+  if (!opts.dryRun) session.assertWritable('restore writes to the control plane', ' (use --dry-run to see its plan)');
+  const { context, kc } = controlPlaneTarget(session, 'restore');
   const signal = runSignal();
   let plan: PlannedObject[];
   try {

@@ -7,7 +7,6 @@
  */
 import { inClusterDefaults } from '../config/fleet-config.js';
 import { UsageError, UserError } from '../errors.js';
-import { assertWritable } from '../kube/transport/gate.js';
 import { initialState, resolvePlan, type Plan } from '../rollout/plan.js';
 import { listPlanNodes } from '../rollout/nodes.js';
 import { abortRollout, readAbortNodes } from '../rollout/runner/abort.js';
@@ -19,7 +18,7 @@ import type { RolloutSpec } from '../rollout/types.js';
 import { toAscii } from '../checklist/checklist.js';
 import { asciiOnly, requireOutput, type GlobalOptions } from '../session/options.js';
 import { confirm, interactive } from '../session/prompt.js';
-import { resolveContext, type OneContext } from '../session/session.js';
+import { type OneContext, type Session, startSession } from '../session/session.js';
 import { drive, liveView } from './rollout/drive.js';
 import { runnerSettings, type InClusterFlags } from '../rollout/in-cluster/manifests.js';
 import { inClusterPlanLines, startedJson, startedLines } from './rollout/in-cluster.js';
@@ -64,9 +63,9 @@ export interface RolloutCreateOptions extends RolloutCommandOptions {
 }
 
 /** The one context a rollout command works on: --context (once), else the kubeconfig's current context. */
-function rolloutContext(opts: GlobalOptions, required: boolean): OneContext {
+function rolloutContext(session: Session, required: boolean): OneContext {
   const need = required ? { required: 'rollout create needs --context (the cluster whose nodes are replaced)' } : {};
-  return resolveContext(opts, 'a rollout works on one cluster', need);
+  return session.one('a rollout works on one cluster', need);
 }
 
 /** Where a new rollout runs: --in-cluster / --no-in-cluster, else the fleet file's setting for the context. */
@@ -101,11 +100,12 @@ function startQuestion(spec: RolloutSpec, plan: Plan, context: string): string {
 export async function runRolloutCreate(opts: RolloutCreateOptions): Promise<number> {
   const output = requireOutput(opts.output);
   const ascii = asciiOnly(opts);
-  if (!opts.dryRun) assertWritable('rollout create cordons, drains and replaces nodes', ' (use --dry-run to see what it would do)');
+  const session = startSession(opts);
+  if (!opts.dryRun) session.assertWritable('rollout create cordons, drains and replaces nodes', ' (use --dry-run to see what it would do)');
   if (!opts.dryRun && !opts.yes && !interactive())
     throw new UsageError('rollout create changes the cluster: confirm with --yes (or look first with --dry-run)');
   const fileSpec = readFileSpec(opts.filename);
-  const { kc, context } = rolloutContext(opts, true);
+  const { kc, context } = rolloutContext(session, true);
   const given = explicitName(opts, fileSpec);
   // Validates every flag before anything is read from the cluster.
   const draft = specFromOptions(opts, context, given ?? 'draft', fileSpec);
@@ -144,8 +144,9 @@ export async function runRolloutCreate(opts: RolloutCreateOptions): Promise<numb
 export async function runRolloutResume(name: string, opts: RolloutCommandOptions): Promise<number> {
   const output = requireOutput(opts.output);
   const ascii = asciiOnly(opts);
-  assertWritable('rollout resume cordons, drains and replaces nodes');
-  const { kc, context } = rolloutContext(opts, false);
+  const session = startSession(opts);
+  session.assertWritable('rollout resume cordons, drains and replaces nodes');
+  const { kc, context } = rolloutContext(session, false);
   if (opts.runner) return runAsRunner(kc, name, context, { output, ascii }, opts);
   const { state } = await mustReadRollout(kc, name, context);
   if (state.phase === 'Completed' || state.phase === 'Aborted')
@@ -177,9 +178,10 @@ export async function runRolloutResume(name: string, opts: RolloutCommandOptions
 /** `fleetdeck rollout abort NAME`: stops the rollout (its owner too) and uncordons what it cordoned and did not finish. */
 export async function runRolloutAbort(name: string, opts: RolloutCommandOptions): Promise<number> {
   const output = requireOutput(opts.output);
-  assertWritable('rollout abort uncordons nodes');
+  const session = startSession(opts);
+  session.assertWritable('rollout abort uncordons nodes');
   if (!opts.yes && !interactive()) throw new UsageError('rollout abort stops the rollout: confirm with --yes');
-  const { kc, context } = rolloutContext(opts, false);
+  const { kc, context } = rolloutContext(session, false);
   const { state } = await mustReadRollout(kc, name, context);
   if (state.phase === 'Completed') throw new UserError(`rollout ${name} is Completed: there is nothing to abort`);
   const owner = await blockingHolder(kc, state);
@@ -207,7 +209,7 @@ export async function runRolloutAbort(name: string, opts: RolloutCommandOptions)
 export async function runRolloutWatch(name: string | undefined, opts: RolloutCommandOptions): Promise<number> {
   const output = requireOutput(opts.output);
   const ascii = asciiOnly(opts);
-  const { kc, context } = rolloutContext(opts, false);
+  const { kc, context } = rolloutContext(startSession(opts), false);
   if (name) await mustReadRollout(kc, name, context);
   const live = name ? liveView(opts, ascii, `reading rollout ${name}…`) : undefined;
   return watchUntilEnd({ kc, context, name, output, ascii, live });
@@ -216,7 +218,7 @@ export async function runRolloutWatch(name: string | undefined, opts: RolloutCom
 /** `fleetdeck rollout list`: the rollouts recorded in the cluster, newest first. */
 export async function runRolloutList(opts: RolloutCommandOptions): Promise<number> {
   const output = requireOutput(opts.output);
-  const { kc, context } = rolloutContext(opts, false);
+  const { kc, context } = rolloutContext(startSession(opts), false);
   const [states, leases] = await Promise.all([listRollouts(kc), listRolloutLeases(kc)]);
   const rows = rolloutRows(states, leases, Date.now());
   if (output !== 'text') write(document(output, { context, rollouts: rows }));

@@ -15,7 +15,7 @@ import { estimateLines, valuesOf } from '../storage/estimate-text.js';
 import type { ClusterStorage } from '../storage/inventory.js';
 import { defaultFeatures, parseSizeArg } from '../storage/selection.js';
 import { requireOutput, type GlobalOptions } from '../session/options.js';
-import { resolveContext } from '../session/session.js';
+import { startSession } from '../session/session.js';
 import { document } from '../output/format.js';
 
 export interface StorageEstimateOptions extends GlobalOptions {
@@ -137,7 +137,7 @@ export async function runStorageEstimate(opts: StorageEstimateOptions): Promise<
     storage = await readLocalInventory();
     where = 'this host';
   } else {
-    const { kc, context } = resolveContext(opts, 'storage estimate reads one cluster', {
+    const { kc, context } = startSession(opts).one('storage estimate reads one cluster', {
       noCurrentHint: '; give --context C, or --local for this host',
     });
     const { readClusterInventory } = await import('../storage/cluster.js');

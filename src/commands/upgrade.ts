@@ -11,10 +11,10 @@ import { runUpgrade, type UpgradeResult } from '../day2/upgrade/run.js';
 import type { UpgradePlan, UpgradeTargets } from '../day2/upgrade/targets.js';
 import { UsageError } from '../errors.js';
 import { StepRunner } from '../install/runner.js';
-import { assertWritable } from '../kube/transport/gate.js';
 import { document } from '../output/format.js';
 import { asciiOnly, type GlobalOptions, requireOutput } from '../session/options.js';
 import { confirm, interactive } from '../session/prompt.js';
+import { type Session, startSession } from '../session/session.js';
 import { runSignal } from '../session/signals.js';
 import { fleetTargets } from './backup/target.js';
 import { lineReporter, write } from './install/lines.js';
@@ -29,8 +29,8 @@ export interface UpgradeCommandOptions extends GlobalOptions {
 }
 
 /** The fleet of the fleet file (or --hosting-context), each context's credentials checked. */
-function targets(opts: UpgradeCommandOptions): UpgradeTargets {
-  return fleetTargets(opts, 'upgrade');
+function targets(session: Session): UpgradeTargets {
+  return fleetTargets(session, 'upgrade');
 }
 
 /** --canary names a cluster (or its context). */
@@ -65,13 +65,14 @@ export async function runUpgradeCommand(opts: UpgradeCommandOptions): Promise<nu
   const text = output === 'text';
   if (opts.rollback && opts.bundle !== undefined)
     throw new UsageError('--rollback re-applies the recorded previous bundle: leave out --bundle');
+  const session = startSession(opts);
   if (!opts.dryRun)
-    assertWritable(
+    session.assertWritable(
       opts.rollback ? 'rollback changes the control plane' : 'upgrade changes the control plane',
       ' (use --dry-run to see the plan)',
     );
   if (opts.bundle !== undefined && !fs.existsSync(opts.bundle)) throw new UsageError(`bundle directory ${opts.bundle} does not exist`);
-  const t = targets(opts);
+  const t = targets(session);
   const canary = canaryCluster(t, opts.canary);
   const prepared = await planUpgrade(t, {
     ...(opts.bundle !== undefined ? { bundleDir: opts.bundle } : {}),

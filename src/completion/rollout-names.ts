@@ -2,12 +2,13 @@
 import { setPluginTerminal } from '../kube/transport/credentials.js';
 import { setRequestTimeout } from '../kube/transport/request-timeout.js';
 import { listRollouts } from '../rollout/state.js';
-import { resolveContext } from '../session/session.js';
+import { startSession } from '../session/session.js';
 
 export async function listRolloutNames(kubeconfig: string | undefined, context: string | undefined, deadlineMs: number): Promise<string[]> {
   // A credential plugin must not ask anything: the shell is waiting for candidates.
   setPluginTerminal(() => false, 'completing a command line');
   setRequestTimeout(deadlineMs);
-  const { kc } = resolveContext({ ...(kubeconfig ? { kubeconfig } : {}), ...(context ? { context: [context] } : {}) }, 'completion');
+  const session = startSession({ ...(kubeconfig ? { kubeconfig } : {}), ...(context ? { context: [context] } : {}) });
+  const { kc } = session.one('completion');
   return (await listRollouts(kc)).map((r) => r.spec.name);
 }

@@ -8,7 +8,6 @@
 import { fleetFilePath } from '../config/fleet-config.js';
 import type { Day2Fleet, Day2Operation, Day2Target } from '../day2/operation.js';
 import type { Day2Registry } from '../day2/registry.js';
-import { assertWritable } from '../kube/transport/gate.js';
 import { contextInfos } from '../kube/config/kubeconfig.js';
 import type { Session } from '../session/session.js';
 import type { CertsActions, Day2Actions } from '../store/actions.js';
@@ -68,9 +67,9 @@ const entryOf = (op: Day2Operation): Day2Entry => ({
 });
 
 /** The gate's line when confirming an entry that writes is refused (--read-only). */
-function refusal(entry: Day2Entry | undefined): string | undefined {
+function refusal(session: Session, entry: Day2Entry | undefined): string | undefined {
   try {
-    if (entry?.writes) assertWritable(entry.writes.action);
+    if (entry?.writes) session.assertWritable(entry.writes.action);
   } catch (err) {
     return messageOf(err);
   }
@@ -149,7 +148,7 @@ export function startDay2Feed(store: FleetStore, session: () => Session, opts: D
         })
         .then(
           (p) => {
-            const refused = p.todo ? refusal(entry(id)) : undefined;
+            const refused = p.todo ? refusal(session(), entry(id)) : undefined;
             answer(seq, { stage: 'plan', id, inputs, lines: p.lines, todo: p.todo, ...(refused ? { refused } : {}) });
           },
           (err: unknown) => answer(seq, { stage: 'error', id, error: messageOf(err) }),
@@ -160,7 +159,7 @@ export function startDay2Feed(store: FleetStore, session: () => Session, opts: D
       if (s.stage !== 'plan' || !s.todo) return;
       const { id, inputs } = s;
       // Under --read-only the plan stays, with the gate's one line.
-      const refused = refusal(entry(id));
+      const refused = refusal(session(), entry(id));
       if (refused) return answer(slice().seq, { ...s, refused });
       const target = controlPlaneOf(session());
       if (typeof target === 'string') return answer(slice().seq, { stage: 'error', id, error: target });

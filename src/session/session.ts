@@ -1,12 +1,12 @@
 /**
- * One session per run, built here and nowhere else: the kubeconfig files, one KubeConfig per
- * context, the fleet, the contexts on screen and the read-only gate. Every command and every
- * tab takes its clusters from it.
+ * One session per run, built here and nowhere else: the write gate of --read-only, the kubeconfig
+ * files, one KubeConfig per context, the fleet and the contexts on screen. Every command and
+ * every tab takes its clusters from it, and every KubeConfig it gives out carries its gate: under
+ * --read-only no request that would change a cluster leaves a client made from one.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { fleetContextNames, fleetFilePath, readFleetFile, resolveFleet } from '../config/fleet-config.js';
 import { UsageError, UserError } from '../errors.js';
-import { credentialsProblem } from '../kube/transport/credentials.js';
 import type { FleetConfig } from '../kube/fleet/fleet.js';
 import {
   contextConfigs,
@@ -14,36 +14,81 @@ import {
   loadKubeconfig,
   selectContexts,
   type ContextInfo,
+  type KubeconfigSource,
   type LoadedKubeconfig,
 } from '../kube/config/kubeconfig.js';
+import { setGate, writeGate, type WriteGate } from '../kube/transport/gate.js';
+import {
+  type ContextWithNamespace,
+  type KubeconfigRead,
+  type OneContext,
+  oneContext,
+  type ResolveOptions,
+  severalContexts,
+} from './contexts.js';
 import type { GlobalOptions } from './options.js';
+
+export { type ContextWithNamespace, type OneContext, type ResolveOptions, requireCredentials } from './contexts.js';
 
 export interface Session extends LoadedKubeconfig {
   /** The contexts to watch (with a fleet: those of its contexts the kubeconfig has). */
   contexts: ContextInfo[];
   fleet?: FleetConfig;
+  /** --read-only: the session's write gate refuses every change. The one flag the rest reads. */
   readOnly: boolean;
-  /** This context's own KubeConfig (made once per context). */
+  /** This context's own KubeConfig (made once per context), with the session's write gate. */
   kc(context: string): KubeConfig;
+  /**
+   * Refuses under --read-only, before anything is read or asked: throws the gate's one-line
+   * refusal `${action} and is refused with --read-only${hint}` (exit 2).
+   */
+  assertWritable(action: string, hint?: string): void;
+  /**
+   * The one context of a single-cluster command: --context (once), else the kubeconfig's current
+   * context, its credentials checked. `what` names the command in the errors ("a rollout works on
+   * one cluster"). Reads only the kubeconfig (no fleet file): these commands act on the cluster
+   * they are given. `optional: true` returns undefined when there is neither.
+   */
+  one(what: string, o: ResolveOptions & { optional: true }): OneContext | undefined;
+  one(what: string, o?: ResolveOptions): OneContext;
+  /**
+   * The contexts of a command that reads several clusters as kubectl would read one: each
+   * --context, else the current context; each with its namespace. Reads only the kubeconfig.
+   */
+  several(what: string): ContextWithNamespace[];
+  /** The kubeconfig alone, as kubectl reads it (--kubeconfig, else KUBECONFIG, else ~/.kube/config): no fleet file's. */
+  userKubeconfig(): LoadedKubeconfig;
+  /** Another kubeconfig file (the control plane's, which the install wrote), read once; its contexts have the session's gate. */
+  readKubeconfig(file: string): LoadedKubeconfig;
+  /** This session (its gate, its kubeconfig as read) watching `names`, as `--context` names them ([]: every context). */
+  withContexts(names: string[]): Session;
 }
 
-export interface OneContext {
-  context: string;
-  kc: KubeConfig;
+export interface SessionOptions {
+  /** false: no fleet file (the sandbox fleet has none of its own); the flags may still describe a fleet. */
+  useFleetFile?: boolean;
 }
 
-/** The kubeconfig's context, or the one-line error every command gives for an unknown one (exit 2). */
-function known(loaded: LoadedKubeconfig, context: string): void {
-  const names = contextInfos(loaded.config).map((c) => c.name);
-  if (!names.includes(context)) {
-    throw new UserError(
-      `context "${context}" is not in the kubeconfig (known: ${names.join(', ') || 'none'}); check --context or --kubeconfig`,
-      2,
-    );
+/** What the sessions of a run made from one another share: the gate, and each kubeconfig read once. */
+interface Shared {
+  gate: WriteGate;
+  reads: Map<string, KubeconfigRead>;
+}
+
+/** The kubeconfig of `src`, read once per session; its KubeConfigs, and theirs per context, have the gate. */
+function readOnce(shared: Shared, src: KubeconfigSource): KubeconfigRead {
+  const key = JSON.stringify([src.kubeconfig ?? null, src.extra ?? []]);
+  let read = shared.reads.get(key);
+  if (!read) {
+    const loaded = loadKubeconfig(src);
+    const config = setGate(loaded.config, shared.gate);
+    read = { files: loaded.files, config, kc: contextConfigs(() => config) };
+    shared.reads.set(key, read);
   }
+  return read;
 }
 
-function fleetSession(opts: GlobalOptions, loaded: LoadedKubeconfig, fleet: FleetConfig, file: string | undefined): ContextInfo[] {
+function fleetContexts(opts: GlobalOptions, loaded: LoadedKubeconfig, fleet: FleetConfig, file: string | undefined): ContextInfo[] {
   const names = new Set(contextInfos(loaded.config).map((c) => c.name));
   const from = opts.hostingContext ? '--hosting-context' : `the fleet file ${file}`;
   if (!names.has(fleet.hostingContext)) {
@@ -64,97 +109,82 @@ function fleetSession(opts: GlobalOptions, loaded: LoadedKubeconfig, fleet: Flee
   );
 }
 
-/**
- * The session of a run. A fleet comes from the fleet file and the flags (flags win); without
- * one, `--context` picks contexts as in kubectl. `useFleetFile: false` ignores the file (the
- * sandbox fleet has none of its own).
- */
-export function openSession(opts: GlobalOptions, { useFleetFile = true } = {}): Session {
+interface FleetView {
+  read: KubeconfigRead;
+  fleet?: FleetConfig;
+  contexts: ContextInfo[];
+}
+
+/** The fleet from the fleet file and the flags (flags win), else the --context ones: what the session watches. */
+function fleetView(opts: GlobalOptions, useFleetFile: boolean, shared: Shared): FleetView {
   if (opts.namespace !== undefined && !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(opts.namespace)) {
     throw new UsageError(`"${opts.namespace}" is not a valid namespace name (lower-case letters, digits and -)`);
   }
   const file = useFleetFile ? fleetFilePath() : undefined;
   const fleetFile = file ? readFleetFile(file) : undefined;
   // The control plane's kubeconfig the install wrote is read after the user's (theirs wins).
-  const loaded = loadKubeconfig({ kubeconfig: opts.kubeconfig, ...(fleetFile?.kubeconfig ? { extra: [fleetFile.kubeconfig] } : {}) });
+  const read = readOnce(shared, { kubeconfig: opts.kubeconfig, ...(fleetFile?.kubeconfig ? { extra: [fleetFile.kubeconfig] } : {}) });
   const fleet = resolveFleet(fleetFile, opts);
   if (!fleet && (opts.controlPlaneContext || opts.namespace)) {
     throw new UsageError('--control-plane-context and --namespace describe a fleet: pass --hosting-context too (or define the fleet file)');
   }
-  const contexts = fleet ? fleetSession(opts, loaded, fleet, file) : selectContexts(loaded.config, opts.context ?? []);
-  const config = loaded.config;
-  return { ...loaded, contexts, ...(fleet ? { fleet } : {}), readOnly: !!opts.readOnly, kc: contextConfigs(() => config) };
+  const contexts = fleet ? fleetContexts(opts, read, fleet, file) : selectContexts(read.config, opts.context ?? []);
+  return { read, ...(fleet ? { fleet } : {}), contexts };
 }
 
-/**
- * The one context of a single-cluster command: --context (once), else the kubeconfig's
- * current context. `what` names the command in the errors ("a rollout works on one cluster").
- * Reads only the kubeconfig (no fleet file): these commands act on the cluster they are given.
- * `optional: true` returns undefined instead of failing when there is neither.
- */
-export function resolveContext(opts: GlobalOptions, what: string, o: ResolveOptions & { optional: true }): OneContext | undefined;
-export function resolveContext(opts: GlobalOptions, what: string, o?: ResolveOptions): OneContext;
-export function resolveContext(
-  opts: GlobalOptions,
-  what: string,
-  { required, noCurrentHint = '', optional = false }: ResolveOptions = {},
-): OneContext | undefined {
-  const given = (opts.context ?? []).filter(Boolean);
-  if (given.length > 1) throw new UsageError(`${what}: give --context once (got ${given.join(', ')})`);
-  const loaded = loadKubeconfig({ kubeconfig: opts.kubeconfig });
-  if (!given[0] && required) throw new UsageError(required);
-  const context = given[0] ?? loaded.config.getCurrentContext();
-  if (!context) {
-    if (optional) return undefined;
-    throw new UsageError(`no --context given and the kubeconfig has no current context${noCurrentHint}`);
+function build(opts: GlobalOptions, useFleetFile: boolean, shared: Shared): Session {
+  let view: FleetView | undefined;
+  const fleetPart = () => {
+    view ??= fleetView(opts, useFleetFile, shared);
+    return view;
+  };
+  const user = () => readOnce(shared, { kubeconfig: opts.kubeconfig });
+  function one(what: string, o: ResolveOptions & { optional: true }): OneContext | undefined;
+  function one(what: string, o?: ResolveOptions): OneContext;
+  function one(what: string, o?: ResolveOptions): OneContext | undefined {
+    return oneContext(opts, user, what, o);
   }
-  known(loaded, context);
-  const kc = contextConfigs(() => loaded.config)(context);
-  requireCredentials(context, kc);
-  return { context, kc };
+  return {
+    readOnly: shared.gate.readOnly,
+    get files() {
+      return fleetPart().read.files;
+    },
+    get config() {
+      return fleetPart().read.config;
+    },
+    get contexts() {
+      return fleetPart().contexts;
+    },
+    get fleet() {
+      return fleetPart().fleet;
+    },
+    kc: (context) => fleetPart().read.kc(context),
+    assertWritable: shared.gate.assertWritable,
+    one,
+    several: (what) => severalContexts(opts, user(), what),
+    userKubeconfig: user,
+    readKubeconfig: (file) => readOnce(shared, { kubeconfig: file }),
+    withContexts: (names) => build({ ...opts, context: names }, useFleetFile, shared),
+  };
 }
 
 /**
- * A command that works on `context` stops here when its user's credentials cannot be loaded
- * (a file, plugin or certificate the kubeconfig names is not there or not valid): one line,
- * exit 2, before any request.
+ * The session of a run, made before anything is read: its write gate (from --read-only) at
+ * once; the kubeconfig, the fleet file and the contexts each read once, when first asked for,
+ * so a command refuses or rejects its flags before any of them is read. A fleet comes from the
+ * fleet file and the flags (flags win); without one, `--context` picks contexts as in kubectl.
+ * `useFleetFile: false` ignores the file.
  */
-export function requireCredentials(context: string, kc: KubeConfig): void {
-  const problem = credentialsProblem(kc);
-  if (!problem) return;
-  const hint = problem.hint ?? `fix user "${problem.user}" of context ${context} in the kubeconfig`;
-  throw new UserError(`context ${context}: ${problem.message}; ${hint}`, 2);
-}
-
-export interface ResolveOptions {
-  /** The error when no --context is given (the current context is not enough). */
-  required?: string;
-  /** Added to the error when there is no current context. */
-  noCurrentHint?: string;
-  /** No --context and no current context: undefined instead of an error. */
-  optional?: boolean;
-}
-
-export interface ContextWithNamespace extends OneContext {
-  /** The context's namespace in the kubeconfig ('default' when it names none). */
-  namespace: string;
+export function startSession(opts: GlobalOptions, { useFleetFile = true }: SessionOptions = {}): Session {
+  return build(opts, useFleetFile, { gate: writeGate(!!opts.readOnly), reads: new Map() });
 }
 
 /**
- * The contexts of a command that reads several clusters as kubectl would read one: each
- * --context (repeatable), else the kubeconfig's current context; each with its own namespace.
- * Reads only the kubeconfig (no fleet file).
+ * startSession, with the kubeconfig, the fleet and the contexts read now: a kubeconfig or fleet
+ * that is wrong is said here (the dashboard and `status` open their session so).
  */
-export function resolveContexts(opts: GlobalOptions, what: string): ContextWithNamespace[] {
-  const loaded = loadKubeconfig({ kubeconfig: opts.kubeconfig });
-  const given = [...new Set((opts.context ?? []).filter(Boolean))];
-  const current = loaded.config.getCurrentContext();
-  if (given.length === 0 && !current) throw new UsageError(`${what}: no --context given and the kubeconfig has no current context`);
-  const configs = contextConfigs(() => loaded.config);
-  return (given.length ? given : [current]).map((context) => {
-    known(loaded, context);
-    const kc = configs(context);
-    requireCredentials(context, kc);
-    return { context, kc, namespace: loaded.config.getContextObject(context)?.namespace || 'default' };
-  });
+export function openSession(opts: GlobalOptions, o: SessionOptions = {}): Session {
+  const session = startSession(opts, o);
+  void session.contexts;
+  return session;
 }

@@ -14,7 +14,6 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { wizardDeps } from '../../src/commands/install/wizard.js';
 import { createFeeds, type Feeds } from '../../src/feeds/feeds.js';
 import { makeClient } from '../../src/kube/transport/client.js';
-import { setReadOnly } from '../../src/kube/transport/gate.js';
 import { configForContext, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
 import { listPlanNodes } from '../../src/rollout/nodes.js';
 import { initialState, resolvePlan } from '../../src/rollout/plan.js';
@@ -84,7 +83,6 @@ describe('--read-only: every tab of the dashboard, seen from the API servers', (
   });
 
   afterAll(async () => {
-    setReadOnly(false);
     await feeds?.stop();
     await makeClient(kc, CoreV1Api)
       .deleteNamespacedConfigMap({ name: configMapName(existing), namespace: ROLLOUT_NAMESPACE })
@@ -97,10 +95,10 @@ describe('--read-only: every tab of the dashboard, seen from the API servers', (
     // From a request received after the fixture's own changes.
     const since = await marker(kc);
     const session = openSession({ kubeconfig, readOnly: true }, { useFleetFile: false });
-    setReadOnly(true);
     store = createFleetStore(session.contexts, session.fleet);
     feeds = createFeeds<InstallerDeps>(store, session, {
-      installer: () => wizardDeps({ kubeconfig }, loadKubeconfig({ kubeconfig }), path.join(dir, 'fleet.yaml')),
+      // The wizard's clusters from the session's kubeconfig: its KubeConfigs carry the session's gate.
+      installer: () => wizardDeps({ kubeconfig }, session.userKubeconfig(), path.join(dir, 'fleet.yaml')),
     });
     const { rollouts, approvals, storage, install, logs } = feeds.actions;
     const failed = (name: string) => {

@@ -7,10 +7,9 @@ import fs from 'node:fs';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { fleetFilePath } from '../../config/fleet-config.js';
 import { UsageError, UserError } from '../../errors.js';
-import { configForContext, contextInfos, loadKubeconfig } from '../../kube/config/kubeconfig.js';
+import { configForContext, contextInfos } from '../../kube/config/kubeconfig.js';
 import type { FleetTargets } from '../../day2/fleet-of.js';
-import type { GlobalOptions } from '../../session/options.js';
-import { openSession, requireCredentials } from '../../session/session.js';
+import { requireCredentials, type Session } from '../../session/session.js';
 import { controlPlaneKubeconfigPath } from '../install/resolve.js';
 
 export interface ControlPlaneTarget {
@@ -18,10 +17,18 @@ export interface ControlPlaneTarget {
   kc: KubeConfig;
 }
 
-/** The control plane's context from the kubeconfig the install wrote, else from `config`; undefined when neither has it. */
-export function controlPlaneConfig(context: string, installKubeconfig: string, config?: KubeConfig): KubeConfig | undefined {
+/**
+ * The control plane's context from the kubeconfig the install wrote (read by the session: its
+ * write gate goes with it), else from `config` (one of the session's); undefined when neither has it.
+ */
+export function controlPlaneConfig(
+  session: Session,
+  context: string,
+  installKubeconfig: string,
+  config?: KubeConfig,
+): KubeConfig | undefined {
   if (fs.existsSync(installKubeconfig)) {
-    const written = loadKubeconfig({ kubeconfig: installKubeconfig }).config;
+    const written = session.readKubeconfig(installKubeconfig).config;
     if (contextInfos(written).some((c) => c.name === context)) return configForContext(written, context);
   }
   if (config && contextInfos(config).some((c) => c.name === context)) return configForContext(config, context);
@@ -29,16 +36,13 @@ export function controlPlaneConfig(context: string, installKubeconfig: string, c
 }
 
 /** The fleet's control plane (fleet file or --hosting-context), its credentials checked; `what` names the command in errors. */
-export function controlPlaneTarget(opts: GlobalOptions, what: string): ControlPlaneTarget {
-  const sel = openSession(opts);
+export function controlPlaneTarget(sel: Session, what: string): ControlPlaneTarget {
   if (!sel.fleet)
     throw new UsageError(`${what} works on the control plane of a fleet: pass --hosting-context (or install one: fleetdeck install)`);
   const context = sel.fleet.controlPlaneContext;
   const written = controlPlaneKubeconfigPath(fleetFilePath(), context);
   // Your kubeconfig first (its entry wins, as in the session), then the install's file.
-  const kc = contextInfos(sel.config).some((c) => c.name === context)
-    ? configForContext(sel.config, context)
-    : controlPlaneConfig(context, written);
+  const kc = contextInfos(sel.config).some((c) => c.name === context) ? sel.kc(context) : controlPlaneConfig(sel, context, written);
   if (!kc)
     throw new UserError(
       `the control plane's context "${context}" is in no kubeconfig (nor in ${written}, where the install writes it); check --control-plane-context or --kubeconfig`,
@@ -49,14 +53,13 @@ export function controlPlaneTarget(opts: GlobalOptions, what: string): ControlPl
 }
 
 /** The fleet's hosting cluster, control plane and workload clusters, each context's credentials checked. */
-export function fleetTargets(opts: GlobalOptions, what: string): FleetTargets {
-  const cp = controlPlaneTarget(opts, what);
-  const sel = openSession(opts);
+export function fleetTargets(sel: Session, what: string): FleetTargets {
+  const cp = controlPlaneTarget(sel, what);
   const fleet = sel.fleet;
   if (!fleet)
     throw new UsageError(`${what} works on the control plane of a fleet: pass --hosting-context (or install one: fleetdeck install)`);
   const kcOf = (context: string) => {
-    const kc = configForContext(sel.config, context);
+    const kc = sel.kc(context);
     requireCredentials(context, kc);
     return kc;
   };

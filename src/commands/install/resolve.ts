@@ -5,11 +5,11 @@ import { UsageError, UserError } from '../../errors.js';
 import type { FleetStatusCheck } from '../../install/install.js';
 import type { Target, WorkloadTarget } from '../../install/plan.js';
 import { collectStatus } from '../../feeds/status-feed.js';
-import { configForContext, contextInfos, loadKubeconfig, type LoadedKubeconfig } from '../../kube/config/kubeconfig.js';
+import { configForContext, contextInfos, type LoadedKubeconfig } from '../../kube/config/kubeconfig.js';
 import { fleetChecklist } from '../../report/fleet-checklist.js';
 import { fleetHealthy } from '../../report/status.js';
 import type { GlobalOptions } from '../../session/options.js';
-import { requireCredentials } from '../../session/session.js';
+import { requireCredentials, type Session } from '../../session/session.js';
 
 export interface InstallCommandOptions extends GlobalOptions {
   workload?: string[];
@@ -64,7 +64,8 @@ function fleetFileWorkloads(file: ReturnType<typeof readFleetFile>, hostingName:
   );
 }
 
-export function resolve(opts: InstallCommandOptions, fleetFile: string, forUninstall: boolean): Resolved {
+/** The install's (or uninstall's) clusters, from the session's kubeconfig alone (each with the session's write gate). */
+export function resolve(session: Session, opts: InstallCommandOptions, fleetFile: string, forUninstall: boolean): Resolved {
   const namespace = opts.namespace ?? DEFAULT_NAMESPACE;
   if (!NAME.test(namespace)) throw new UsageError(`"${namespace}" is not a valid namespace name (lower-case letters, digits and -)`);
   const file = forUninstall ? readFleetFile(fleetFile) : undefined;
@@ -73,7 +74,7 @@ export function resolve(opts: InstallCommandOptions, fleetFile: string, forUnins
     throw new UsageError(
       `${forUninstall ? 'uninstall' : 'install'} needs --hosting-context (the context of the cluster that hosts the control plane)`,
     );
-  const loaded = loadKubeconfig({ kubeconfig: opts.kubeconfig });
+  const loaded = session.userKubeconfig();
   const known = new Set(contextInfos(loaded.config).map((c) => c.name));
   const check = (name: string, flag: string) => {
     if (!known.has(name))

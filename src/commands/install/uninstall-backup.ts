@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { defaultBackupName } from '../../backup/file.js';
 import { UserError } from '../../errors.js';
-import type { LoadedKubeconfig } from '../../kube/config/kubeconfig.js';
+import type { Session } from '../../session/session.js';
 import { backupTo } from '../backup.js';
 import { controlPlaneConfig } from '../backup/target.js';
 
@@ -31,13 +31,13 @@ export function backupPlanLine(file: string | undefined, dryRun: boolean): strin
  * answer stops the uninstall before anything is deleted (one line, exit 1).
  */
 export async function backupBeforeUninstall(
+  session: Session,
   context: string,
   kubeconfigPath: string,
-  loaded: LoadedKubeconfig,
   file: string,
   say: (line: string) => void,
 ): Promise<UninstallBackup | undefined> {
-  const kc = controlPlaneConfig(context, kubeconfigPath, loaded.config);
+  const kc = controlPlaneConfig(session, context, kubeconfigPath, session.userKubeconfig().config);
   if (!kc) {
     say(`No backup: the control plane's context ${context} is in no kubeconfig (nor in ${kubeconfigPath}): nothing left to read.`);
     return undefined;

@@ -1,9 +1,8 @@
 /** `fleetdeck rollout cleanup`: the runner Jobs that finished, and the runner's account once no rollout runs in the cluster. */
 import { UsageError } from '../../errors.js';
-import { assertWritable } from '../../kube/transport/gate.js';
 import { asciiOnly, requireOutput, type GlobalOptions } from '../../session/options.js';
 import { confirm, interactive } from '../../session/prompt.js';
-import { resolveContext } from '../../session/session.js';
+import { startSession } from '../../session/session.js';
 import { toAscii } from '../../checklist/checklist.js';
 import { cleanup, cleanupPlan } from '../../rollout/in-cluster/cleanup.js';
 import { runnerSettings, type InClusterFlags } from '../../rollout/in-cluster/manifests.js';
@@ -19,11 +18,12 @@ export interface CleanupOptions extends GlobalOptions, InClusterFlags {
 export async function runRolloutCleanup(opts: CleanupOptions): Promise<number> {
   const output = requireOutput(opts.output);
   const ascii = asciiOnly(opts);
-  if (!opts.dryRun) assertWritable('rollout cleanup deletes Jobs and RBAC', ' (use --dry-run to see what it would delete)');
+  const session = startSession(opts);
+  if (!opts.dryRun) session.assertWritable('rollout cleanup deletes Jobs and RBAC', ' (use --dry-run to see what it would delete)');
   if (!opts.dryRun && !opts.yes && !interactive())
     throw new UsageError('rollout cleanup deletes objects: confirm with --yes (or look first with --dry-run)');
   const s = runnerSettings(opts);
-  const { kc, context } = resolveContext(opts, 'a cleanup works on one cluster');
+  const { kc, context } = session.one('a cleanup works on one cluster');
   const plan = await cleanupPlan(kc, s);
   const say = (l: string) => write(ascii ? toAscii(l) : l);
   if (output === 'text') {

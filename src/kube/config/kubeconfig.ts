@@ -6,6 +6,7 @@ import { KubeConfig, newClusters, newContexts, newUsers } from '../transport/cli
 import { parse } from 'yaml';
 import { UserError } from '../../errors.js';
 import { withCompressionField } from '../transport/compression.js';
+import { gateOf, setGate } from '../transport/gate.js';
 import { ContextKubeConfig } from './context-config.js';
 import type { ExecConfig, KubeUser } from '../transport/credentials.js';
 import { inClusterConfig } from './in-cluster.js';
@@ -196,7 +197,7 @@ export function selectContexts(kc: KubeConfig, names: string[] = []): ContextInf
 /**
  * A KubeConfig holding exactly one context, its cluster and its user. Clients made from
  * one shared KubeConfig after setCurrentContext can mix one cluster's server with another
- * context's credentials; one instance per context cannot.
+ * context's credentials; one instance per context cannot. It has the write gate of `kc`, if any.
  */
 export function configForContext(kc: KubeConfig, name: string): KubeConfig {
   const ctx = kc.getContextObject(name);
@@ -212,7 +213,9 @@ export function configForContext(kc: KubeConfig, name: string): KubeConfig {
   // Its credentials checked before every request (context-config.ts).
   const out = new ContextKubeConfig();
   out.loadFromOptions({ clusters: [cluster], users: [user], contexts: [ctx], currentContext: name });
-  return out;
+  // A session's kubeconfig gives its contexts its write gate.
+  const gate = gateOf(kc);
+  return gate ? setGate(out, gate) : out;
 }
 
 /**

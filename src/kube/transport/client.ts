@@ -6,7 +6,7 @@ import type { Configuration, KubeConfig, RequestContext, ResponseContext, Securi
 import { PromiseMiddlewareWrapper } from '@kubernetes/client-node/dist/gen/middleware.js';
 import { ApiException, createConfiguration, HttpMethod, ServerConfiguration } from './client-node.js';
 import { compressionDisabled } from './compression.js';
-import { gateRequest } from './gate.js';
+import { gateOf } from './gate.js';
 import { readListBody } from '../watch/list-items.js';
 import { newPool } from './pool.js';
 import { type ProtoListMeta, ProtoListReader } from '../protobuf/list-reader.js';
@@ -27,18 +27,22 @@ export function configurationFor(kc: KubeConfig, middleware: PromiseMiddlewareWr
     baseServer: new ServerConfiguration(cluster.server, {}),
     httpApi: dispatcherHttpLibrary,
     authMethods: { default: pooledAuth(kc) },
-    middleware: [writeGate, ...middleware],
+    middleware: [writeGate(kc), ...middleware],
   });
 }
 
-/** Every request passes the write gate first (refused under --read-only when it would change something). */
-const writeGate = new PromiseMiddlewareWrapper({
-  pre: async (ctx: RequestContext) => {
-    gateRequest(ctx.getHttpMethod(), ctx.getUrl());
-    return ctx;
-  },
-  post: async (res: ResponseContext) => res,
-});
+/**
+ * Every request passes the write gate of its KubeConfig first (its session's: refused under
+ * --read-only when it would change something). A KubeConfig of no session has none.
+ */
+const writeGate = (kc: KubeConfig) =>
+  new PromiseMiddlewareWrapper({
+    pre: async (ctx: RequestContext) => {
+      gateOf(kc)?.check(ctx.getHttpMethod(), ctx.getUrl());
+      return ctx;
+    },
+    post: async (res: ResponseContext) => res,
+  });
 
 /**
  * Like KubeConfig.makeApiClient, but every request carries a whole-request deadline (replaced by

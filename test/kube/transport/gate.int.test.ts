@@ -3,14 +3,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CoreV1Api } from '@kubernetes/client-node';
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { stringify } from 'yaml';
 import { makeClient } from '../../../src/kube/transport/client.js';
-import { ReadOnlyRefusal, setReadOnly } from '../../../src/kube/transport/gate.js';
-import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
+import { ReadOnlyRefusal } from '../../../src/kube/transport/gate.js';
+import { loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
 import { authorityFromPem, issueCertificate } from '../../../src/kube/certs/pki.js';
 import { type AuditEvent, mutatingEvents, readAuditEvents } from '../../../src/sandbox/audit.js';
 import { readState } from '../../../src/sandbox/state.js';
+import { openSession } from '../../../src/session/session.js';
 import { eventually, runCli } from '../../helpers/cli.js';
 
 /**
@@ -86,8 +87,6 @@ function adminEvents(since: Date): AuditEvent[] {
 }
 
 describe('--read-only: the write gate, seen from the API servers', () => {
-  afterEach(() => setReadOnly(false));
-
   it('every mutating command is refused in one line (exit 2) and no API server saw a change', async () => {
     const kubeconfig = await ownUserKubeconfig(ADMIN);
     const since = new Date(Date.now() - 1000);
@@ -99,10 +98,9 @@ describe('--read-only: the write gate, seen from the API servers', () => {
       expect(lines[0]).toMatch(/^fleetdeck: .* is refused with --read-only/);
     }
 
-    // In process, past the commands' own refusal: a client's request is stopped at the gate.
-    const kc = configForContext(loadKubeconfig({ kubeconfig }).config, 'kind-workload-1');
-    const core = makeClient(kc, CoreV1Api);
-    setReadOnly(true);
+    // In process, past the commands' own refusal: a request of a client of a read-only session is stopped at its gate.
+    const session = openSession({ kubeconfig, readOnly: true }, { useFleetFile: false });
+    const core = makeClient(session.kc('kind-workload-1'), CoreV1Api);
     await expect(
       core.patchNode({ name: 'workload-1-node-2', body: [{ op: 'add', path: '/metadata/labels/x', value: 'y' }] }),
     ).rejects.toBeInstanceOf(ReadOnlyRefusal);

@@ -1,7 +1,8 @@
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeClient } from '../../../src/kube/transport/client.js';
-import { assertWritable, changesCluster, gateRequest, ReadOnlyRefusal, setReadOnly } from '../../../src/kube/transport/gate.js';
+import { configForContext } from '../../../src/kube/config/kubeconfig.js';
+import { changesCluster, gateOf, ReadOnlyRefusal, setGate, writeGate } from '../../../src/kube/transport/gate.js';
 
 /** A context whose API server is a closed port: a request that gets past the gate fails to connect. */
 function closedPortConfig(): KubeConfig {
@@ -16,8 +17,6 @@ function closedPortConfig(): KubeConfig {
 }
 
 describe('the write gate', () => {
-  afterEach(() => setReadOnly(false));
-
   it('tells reads, reviews and server-side dry runs from changes', () => {
     expect(changesCluster('GET', 'https://h/api/v1/nodes')).toBe(false);
     expect(changesCluster('head', 'https://h/version')).toBe(false);
@@ -30,17 +29,23 @@ describe('the write gate', () => {
   });
 
   it('lets everything through when not read-only', () => {
-    expect(() => gateRequest('DELETE', 'https://h/api/v1/nodes/n1')).not.toThrow();
-    expect(() => assertWritable('rollout abort uncordons nodes')).not.toThrow();
+    const gate = writeGate(false);
+    expect(gate.readOnly).toBe(false);
+    expect(() => gate.check('DELETE', 'https://h/api/v1/nodes/n1')).not.toThrow();
+    expect(() => gate.assertWritable('rollout abort uncordons nodes')).not.toThrow();
   });
 
   it('refuses a change under --read-only with one line naming it, and lets reads through', () => {
-    setReadOnly(true);
-    expect(() => gateRequest('GET', 'https://h/api/v1/nodes')).not.toThrow();
-    expect(() => gateRequest('PATCH', 'https://h/api/v1/nodes/n1?fieldManager=x')).toThrow(ReadOnlyRefusal);
-    expect(() => gateRequest('PATCH', 'https://h/api/v1/nodes/n1')).toThrow(
+    const gate = writeGate(true);
+    expect(gate.readOnly).toBe(true);
+    expect(() => gate.check('GET', 'https://h/api/v1/nodes')).not.toThrow();
+    expect(() => gate.check('POST', 'https://h/api/v1/namespaces/x/pods/p/eviction?dryRun=All')).not.toThrow();
+    expect(() => gate.check('PATCH', 'https://h/api/v1/nodes/n1?fieldManager=x')).toThrow(ReadOnlyRefusal);
+    expect(() => gate.check('PATCH', 'https://h/api/v1/nodes/n1')).toThrow(
       'read-only: PATCH /api/v1/nodes/n1 is refused (fleetdeck runs with --read-only)',
     );
+    // Its functions are passed around on their own (session.assertWritable).
+    const { assertWritable } = gate;
     const refusal = (() => {
       try {
         assertWritable('rollout create cordons, drains and replaces nodes', ' (use --dry-run to see what it would do)');
@@ -55,9 +60,9 @@ describe('the write gate', () => {
     );
   });
 
-  it('stops every client request that would change a cluster before it is sent', async () => {
-    const core = makeClient(closedPortConfig(), CoreV1Api, 5_000);
-    setReadOnly(true);
+  it('stops every request of a client whose KubeConfig has a read-only gate that would change a cluster, before it is sent', async () => {
+    const closed = setGate(closedPortConfig(), writeGate(true));
+    const core = makeClient(closed, CoreV1Api, 5_000);
     await expect(core.patchNode({ name: 'n1', body: [{ op: 'replace', path: '/spec/unschedulable', value: true }] })).rejects.toThrow(
       ReadOnlyRefusal,
     );
@@ -67,8 +72,29 @@ describe('the write gate', () => {
     expect(read).not.toBeInstanceOf(ReadOnlyRefusal);
     expect(read).toBeInstanceOf(Error);
     // Not read-only: the same change goes out too (and fails on the network, not at the gate).
-    setReadOnly(false);
-    const sent = await core.deleteNamespace({ name: 'elotl' }).catch((err: unknown) => err);
+    const open = makeClient(setGate(closedPortConfig(), writeGate(false)), CoreV1Api, 5_000);
+    const sent = await open.deleteNamespace({ name: 'elotl' }).catch((err: unknown) => err);
     expect(sent).not.toBeInstanceOf(ReadOnlyRefusal);
+    expect(sent).toBeInstanceOf(Error);
+  });
+
+  it('lets every request of a KubeConfig made outside any session through', async () => {
+    const kc = closedPortConfig();
+    expect(gateOf(kc)).toBeUndefined();
+    const sent = await makeClient(kc, CoreV1Api, 5_000)
+      .deleteNamespace({ name: 'elotl' })
+      .catch((err: unknown) => err);
+    expect(sent).not.toBeInstanceOf(ReadOnlyRefusal);
+    expect(sent).toBeInstanceOf(Error);
+  });
+
+  it("gives a context's own KubeConfig the gate of the kubeconfig it comes from", async () => {
+    const gate = writeGate(true);
+    const one = configForContext(setGate(closedPortConfig(), gate), 'ctx');
+    expect(gateOf(one)).toBe(gate);
+    await expect(makeClient(one, CoreV1Api, 5_000).deleteNode({ name: 'n1' })).rejects.toThrow(
+      'read-only: DELETE /api/v1/nodes/n1 is refused (fleetdeck runs with --read-only)',
+    );
+    expect(gateOf(configForContext(closedPortConfig(), 'ctx'))).toBeUndefined();
   });
 });

@@ -10,14 +10,20 @@ import type { CheckItem } from '../../../src/checklist/checklist.js';
 import { type Day2Operation, notAvailable } from '../../../src/day2/operation.js';
 import type { Day2Registry } from '../../../src/day2/registry.js';
 import { startDay2Feed } from '../../../src/feeds/day2.js';
-import { setReadOnly } from '../../../src/kube/transport/gate.js';
+import { writeGate } from '../../../src/kube/transport/gate.js';
+import type { Session } from '../../../src/session/session.js';
 import { day2Session } from '../../helpers/day2.js';
 import { appProps, KEYS, renderApp, threeContexts } from '../../helpers/screen.js';
 
 afterEach(() => {
   cleanup();
-  setReadOnly(false);
 });
+
+/** The fake session of the Day 2 page, with the write gate of --read-only when `readOnly`. */
+function sessionOf(readOnly: boolean): () => Session {
+  const gate = writeGate(readOnly);
+  return () => ({ ...day2Session(), readOnly, assertWritable: gate.assertWritable });
+}
 
 /** An operation whose run publishes a running row, then ends as `end` once released; counts its plans and runs. */
 function fakeOperation(id: string, label: string, end: CheckItem, writes?: { action: string }) {
@@ -50,7 +56,7 @@ function dashboard(ops: Day2Operation[], readOnly = false) {
     operations: [...ops, notAvailable('renew', 'Renew certificates')],
     lastBackup: () => ({ file: '/backups/last.yaml', at: new Date(Date.now() - 3 * 3600_000).toISOString(), context: 'nova' }),
   };
-  const day2 = startDay2Feed(store, day2Session, { registry: () => registry });
+  const day2 = startDay2Feed(store, sessionOf(readOnly), { registry: () => registry });
   return appProps(store, { actions: { day2 }, ui: { readOnly, ascii: false, color: false } });
 }
 
@@ -129,7 +135,6 @@ describe('the Day 2 page (Install tab, d)', () => {
   });
 
   it('under --read-only an operation that writes shows its plan with the gate line, and enter does not run it', async () => {
-    setReadOnly(true);
     const restore = fakeOperation(
       'restore',
       'Restore from a file',

@@ -1,0 +1,114 @@
+/**
+ * The session owns the write gate: every KubeConfig it gives out (per context, for one command's
+ * context, for several, from another kubeconfig file) refuses changes under --read-only, and two
+ * sessions of one process each keep their own. Its API servers are a closed port: a request
+ * that passes the gate fails on the network instead.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
+import { afterAll, describe, expect, it } from 'vitest';
+import { UserError } from '../../src/errors.js';
+import { makeClient } from '../../src/kube/transport/client.js';
+import { ReadOnlyRefusal } from '../../src/kube/transport/gate.js';
+import { openSession, startSession } from '../../src/session/session.js';
+import { writeUnreachableKubeconfig } from '../helpers/fake-contexts.js';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-session-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const kubeconfigFile = (name: string) => writeUnreachableKubeconfig(path.join(dir, name), ['a', 'b']);
+
+/** What a node patch through a client made from `kc` ends in: the gate's refusal, or the network's error. */
+async function patchNode(kc: KubeConfig): Promise<unknown> {
+  const core = makeClient(kc, CoreV1Api, 5_000);
+  return core.patchNode({ name: 'n1', body: [{ op: 'replace', path: '/spec/unschedulable', value: true }] }).catch((err: unknown) => err);
+}
+
+const READ_ONLY_PATCH = 'read-only: PATCH /api/v1/nodes/n1 is refused (fleetdeck runs with --read-only)';
+
+describe('the session and its write gate', () => {
+  it('two sessions of one process keep their own --read-only: the first refuses a write, the second sends it', async () => {
+    // Given a read-only session and, after it, a writable one over the same kubeconfig
+    const kubeconfig = kubeconfigFile('two');
+    const readOnly = openSession({ kubeconfig, readOnly: true }, { useFleetFile: false });
+    const writable = openSession({ kubeconfig }, { useFleetFile: false });
+    expect(readOnly.readOnly).toBe(true);
+    expect(writable.readOnly).toBe(false);
+
+    // When each patches a node
+    const refused = await patchNode(readOnly.kc('a'));
+    const sent = await patchNode(writable.kc('a'));
+
+    // Then the first is stopped at its gate, the second goes out (and meets the closed port)
+    expect(refused).toBeInstanceOf(ReadOnlyRefusal);
+    expect((refused as Error).message).toBe(READ_ONLY_PATCH);
+    expect(sent).toBeInstanceOf(Error);
+    expect(sent).not.toBeInstanceOf(ReadOnlyRefusal);
+    // And the first is still refused once the second exists
+    expect(await patchNode(readOnly.kc('b'))).toBeInstanceOf(ReadOnlyRefusal);
+    expect(() => writable.assertWritable('rollout abort uncordons nodes')).not.toThrow();
+    expect(() => readOnly.assertWritable('rollout abort uncordons nodes')).toThrow(
+      'rollout abort uncordons nodes and is refused with --read-only',
+    );
+  });
+
+  it('lets reads through under --read-only', async () => {
+    const session = openSession({ kubeconfig: kubeconfigFile('reads'), readOnly: true }, { useFleetFile: false });
+    const read = await makeClient(session.kc('a'), CoreV1Api, 5_000)
+      .listNode()
+      .catch((err: unknown) => err);
+    expect(read).toBeInstanceOf(Error);
+    expect(read).not.toBeInstanceOf(ReadOnlyRefusal);
+  });
+
+  it("gives its gate to every KubeConfig it hands out: one command's context, several, another kubeconfig file", async () => {
+    const kubeconfig = kubeconfigFile('all');
+    const other = writeUnreachableKubeconfig(path.join(dir, 'other'), ['nova']);
+    const session = startSession({ kubeconfig, context: ['b'], readOnly: true }, { useFleetFile: false });
+    const kcs = [
+      session.one('a test works on one cluster').kc,
+      ...session.several('test').map((c) => c.kc),
+      session.config,
+      session.userKubeconfig().config,
+      session.readKubeconfig(other).config,
+      session.withContexts(['a']).kc('a'),
+    ];
+    for (const kc of kcs) expect(await patchNode(kc)).toBeInstanceOf(ReadOnlyRefusal);
+    const writable = startSession({ kubeconfig, context: ['b'] }, { useFleetFile: false });
+    expect(await patchNode(writable.one('a test works on one cluster').kc)).not.toBeInstanceOf(ReadOnlyRefusal);
+  });
+
+  it('refuses with a named action before it reads anything', () => {
+    // Given a kubeconfig that does not exist
+    const session = startSession({ kubeconfig: path.join(dir, 'missing'), readOnly: true });
+    // Then the refusal comes first, the kubeconfig's error once something is read
+    const refusal = (() => {
+      try {
+        session.assertWritable('restore writes to the control plane', ' (use --dry-run to see its plan)');
+      } catch (err) {
+        return err;
+      }
+    })();
+    expect(refusal).toBeInstanceOf(ReadOnlyRefusal);
+    expect((refusal as ReadOnlyRefusal).exitCode).toBe(2);
+    expect((refusal as Error).message).toBe(
+      'restore writes to the control plane and is refused with --read-only (use --dry-run to see its plan)',
+    );
+    expect(() => session.one('a test works on one cluster')).toThrow(/missing does not exist/);
+    expect(() => openSession({ kubeconfig: path.join(dir, 'missing') })).toThrow(UserError);
+  });
+
+  it('reads the kubeconfig once: the file gone after the first read changes nothing for it', () => {
+    const kubeconfig = kubeconfigFile('once');
+    const session = startSession({ kubeconfig, context: ['a'] }, { useFleetFile: false });
+    const first = session.one('a test works on one cluster');
+    fs.rmSync(kubeconfig);
+    expect(session.one('a test works on one cluster').kc).toBe(first.kc);
+    expect(session.several('test').map((c) => c.context)).toEqual(['a']);
+    expect(session.contexts.map((c) => c.name)).toEqual(['a']);
+    expect(session.kc('a')).toBe(first.kc);
+    expect(session.withContexts([]).contexts.map((c) => c.name)).toEqual(['a', 'b']);
+  });
+});
