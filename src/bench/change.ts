@@ -5,6 +5,7 @@
  * nothing but the benchmark writes its status; it alternates between Running/Ready and
  * Running/NotReady, which moves the context's problem count in the PODS column.
  */
+import { writeGate } from '../kube/transport/gate.js';
 import { gateView } from '../dashboard/gate-view.js';
 import { registry } from '../dashboard/registry.js';
 import { Watch, type CoreV1Api, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
@@ -48,7 +49,14 @@ async function setUp(
 
   const store = fleet.store;
   handles.app = renderApp(
-    { store, ...registry(), ui: { ascii: false, color: true }, gate: gateView(true), kubeconfigFiles: [kubeconfigFile], onQuit: () => {} },
+    {
+      store,
+      ...registry(),
+      ui: { ascii: false, color: true },
+      gate: gateView(writeGate(true)),
+      kubeconfigFiles: [kubeconfigFile],
+      onQuit: () => {},
+    },
     { stdout: vt as unknown as NodeJS.WritableStream, stdin: new IdleStdin() as unknown as NodeJS.ReadableStream },
   );
   const b: ChangeBench = { api, store, vt, context, started, pod };

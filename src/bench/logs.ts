@@ -4,6 +4,7 @@
  * while following it, key answered latency (t, the timestamps toggle, until the header shows it),
  * heap and RSS growth over the run (the rings keep it bounded); (b) streams still open after Esc.
  */
+import { writeGate } from '../kube/transport/gate.js';
 import { gateView } from '../dashboard/gate-view.js';
 import { registry } from '../dashboard/registry.js';
 import os from 'node:os';
@@ -82,7 +83,7 @@ export async function logViewFigures(seconds = Number(process.env.FLEETDECK_BENC
       store,
       ...registry(),
       ui: { ascii: false, color: true },
-      gate: gateView(true),
+      gate: gateView(writeGate(true)),
       kubeconfigFiles: [],
       actions: { logs: feed },
       onQuit: () => {},

@@ -3,6 +3,7 @@
  * RSS is the dashboard's alone): the dashboard on one context, rendered in-process to a virtual
  * terminal, exactly as `fleetdeck` starts it. Prints one JSON line with the timings and memory.
  */
+import { writeGate } from '../kube/transport/gate.js';
 import { gateView } from '../dashboard/gate-view.js';
 import { registry } from '../dashboard/registry.js';
 import { subscribe } from 'node:diagnostics_channel';
@@ -91,7 +92,14 @@ async function main(): Promise<ScaleResult> {
   // The screens load as the dashboard loads them: after the first requests are on the wire.
   const { renderApp } = await loadScreens();
   const app = renderApp(
-    { store, ...registry(), ui: { ascii: false, color: true }, gate: gateView(true), kubeconfigFiles: [kubeconfig], onQuit: () => {} },
+    {
+      store,
+      ...registry(),
+      ui: { ascii: false, color: true },
+      gate: gateView(writeGate(true)),
+      kubeconfigFiles: [kubeconfig],
+      onQuit: () => {},
+    },
     { stdout: vt as unknown as NodeJS.WritableStream, stdin: new IdleStdin() as unknown as NodeJS.ReadableStream },
   );
 

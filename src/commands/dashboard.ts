@@ -3,7 +3,6 @@ import { feedsOf, registry } from '../dashboard/registry.js';
 import { gateView } from '../dashboard/gate-view.js';
 import { createFeeds } from '../feeds/feeds.js';
 import { setPluginTerminal } from '../kube/transport/credentials.js';
-import { loadKubeconfig } from '../kube/config/kubeconfig.js';
 import { requestsOnTheWire } from '../kube/transport/on-the-wire.js';
 import { sandboxDir } from '../sandbox/state.js';
 import { createFleetStore } from '../store/fleet-store.js';
@@ -60,7 +59,8 @@ export async function runDashboard(opts: GlobalOptions): Promise<number> {
     install: {
       installer: async (kubeconfig) => {
         const { wizardDeps } = await import('./install/wizard.js');
-        return wizardDeps(opts, loadKubeconfig({ kubeconfig: kubeconfig ?? opts.kubeconfig }));
+        // The session's kubeconfig (or the sandbox's started here): its contexts carry the session's write gate.
+        return wizardDeps(opts, kubeconfig ? session.readKubeconfig(kubeconfig) : session.userKubeconfig());
       },
       // After an install: the fleet file it wrote, and the control plane's context.
       reopen: (kubeconfig) => openSession({ ...opts, ...(kubeconfig ? { kubeconfig } : {}) }),
@@ -83,7 +83,7 @@ export async function runDashboard(opts: GlobalOptions): Promise<number> {
     tabs: tabs.tabs,
     overlays: tabs.overlays,
     ui: { ascii: asciiOnly(opts), color: colorEnabled(opts) },
-    gate: gateView(session.readOnly),
+    gate: gateView(session),
     kubeconfigFiles: session.files,
     actions: feeds.actions,
     onQuit: () => app.unmount(),

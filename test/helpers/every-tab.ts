@@ -8,18 +8,20 @@ import type { CheckItem } from '../../src/checklist/checklist.js';
 import { KUBELET_CLIENT_SIGNER, withWarnings, type CsrSummary } from '../../src/kube/csr/index.js';
 import type { NavarchosState } from '../../src/kube/navarchos/objects.js';
 import { startPrepareFeed } from '../../src/feeds/prepare.js';
+import type { RolloutDryRun } from '../../src/rollout/runner/dry-run.js';
 import type { NodeStatus, PlanNode, RolloutState } from '../../src/rollout/types.js';
-import type { AppActions, AppProps } from '../../src/screens/app.js';
+import type { AppProps } from '../../src/screens/app.js';
+import type { Actions as AppActions } from '../../src/store/actions.js';
 import type { InstallerDeps } from '../../src/screens/install/wizard.js';
 import type { Session } from '../../src/session/session.js';
 import { EXAMPLE_CATALOGUE_FILE, loadCatalogue } from '../../src/storage/catalogue.js';
 import type { ClusterStorage, NodeStorage } from '../../src/storage/inventory.js';
 import { approvalsOpened, csrsChanged, decisionDone } from '../../src/store/approvals.js';
 import { updateSlice, type FleetStore } from '../../src/store/fleet-store.js';
-import { navarchosSeen, rolloutChanged, rolloutsListed, watchedContexts } from '../../src/store/rollouts.js';
 import { catalogueLoaded, readDone, readStarted, targetKey } from '../../src/store/storage.js';
 import { fakeDay2Feed } from './day2.js';
-import { appProps, novaFleet } from './screen.js';
+import { fakeRolloutsFeed } from './rollouts-feed.js';
+import { type AppOverrides, appProps, novaFleet } from './screen.js';
 
 const MIN = 60_000;
 const GB = 1024 ** 3;
@@ -106,52 +108,37 @@ const PLAN_NODES: PlanNode[] = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((x, 
   ready: true,
 }));
 
+/** The real rollouts feed: a fleetdeck rollout running in kind-workload-1, Navarchos at work in kind-cp. */
 function rolloutActions(store: FleetStore): NonNullable<AppActions['rollouts']> {
-  const order = store.getState().status.order;
-  updateSlice(store, 'rollouts', (s) => ({ ...watchedContexts(s, order), status: 'on' }));
-  for (const c of order) {
-    const none: NavarchosState = { installed: false, synced: true, rollouts: [], replacements: [] };
-    updateSlice(store, 'rollouts', (s) => navarchosSeen(rolloutsListed(s, c, []), c, c === 'kind-cp' ? navarchos() : none));
-  }
-  updateSlice(store, 'rollouts', (s) => rolloutChanged(s, 'kind-workload-1', runningRollout()));
-  return {
-    show: () => {},
-    listNodes: async () => PLAN_NODES,
-    dryRun: async (_spec, plan) => {
-      const nodes = plan.nodes.map((n) => n.name);
-      return {
-        drain: {
-          evictionVersion: 'policy/v1',
-          nodes: nodes.map((n) => ({
-            node: n,
-            pods: [
-              {
-                namespace: 'default',
-                name: `${n}-web`,
-                uid: `uid-${n}`,
-                action: 'evict',
-                reason: 'evict',
-                requests: { cpuMilli: 100, memoryBytes: 1 << 20 },
-              },
-            ],
-          })),
-          room: { fits: true, detail: 'fits' },
-        },
-        room: [{ priority: 10, nodes, fits: true, detail: 'fits on 2 schedulable Ready nodes: CPU 800m of 3 free' }],
-      };
+  const dryRun = (nodes: string[]): RolloutDryRun => ({
+    drain: {
+      evictionVersion: 'policy/v1',
+      nodes: nodes.map((n) => ({
+        node: n,
+        pods: [
+          {
+            namespace: 'default',
+            name: `${n}-web`,
+            uid: `uid-${n}`,
+            action: 'evict',
+            reason: 'evict',
+            requests: { cpuMilli: 100, memoryBytes: 1 << 20 },
+          },
+        ],
+      })),
+      room: { fits: true, detail: 'fits' },
     },
-    run: () => {},
-    resume: () => {},
-    abort: () => {},
-    createNodeRollout: async () => ({
-      name: 'rollout-abcde',
-      phase: 'New',
-      targets: [],
-      priorities: [],
-      replacementsCreated: 0,
-      replacementsCompleted: 0,
-    }),
-  };
+    room: [{ priority: 10, nodes, fits: true, detail: 'fits on 2 schedulable Ready nodes: CPU 800m of 3 free' }],
+  });
+  const { actions } = fakeRolloutsFeed(store, {
+    rollouts: { 'kind-workload-1': [runningRollout()] },
+    navarchos: { 'kind-cp': navarchos() },
+    nodes: PLAN_NODES,
+    dryRun,
+  });
+  // Shown before any test looks: the tab is filled when first opened.
+  actions.show();
+  return actions;
 }
 
 function storageNode(name: string): NodeStorage {
@@ -303,7 +290,7 @@ const PREFLIGHT: CheckItem[] = [
 ];
 
 /** The dashboard's props with every tab's actions; `over` replaces some. */
-export function everyTab(over: Partial<AppProps> = {}, approvalAnswer?: (name: string) => string): AppProps {
+export function everyTab(over: AppOverrides = {}, approvalAnswer?: (name: string) => string): AppProps {
   const store = novaFleet();
   const order = store.getState().status.order;
   const actions: AppActions = {

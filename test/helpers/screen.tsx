@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { useWindowSize } from 'ink';
 import { render } from 'ink-testing-library';
 import { type ReactElement, type ReactNode, useEffect } from 'react';
+import { writeGate } from '../../src/kube/transport/gate.js';
 import { gateView } from '../../src/dashboard/gate-view.js';
 import { registry } from '../../src/dashboard/registry.js';
 import { App, type AppProps, type UiOptions } from '../../src/screens/app.js';
@@ -204,7 +205,7 @@ export function appProps(store: FleetStore, over: AppOverrides = {}): AppProps {
     store,
     ...registry(),
     ui: { ascii: false, color: false, ...terminal },
-    gate: gateView(readOnly),
+    gate: gateView(writeGate(readOnly)),
     kubeconfigFiles: ['/tmp/fleet/kubeconfig'],
     onQuit: () => {},
     ...rest,

@@ -5,7 +5,7 @@ import { PrepareNodesPage, prepareSummary } from '../../../src/screens/install/p
 import type { CheckItem } from '../../../src/checklist/checklist.js';
 import { startPrepareFeed } from '../../../src/feeds/prepare.js';
 import type { Session } from '../../../src/session/session.js';
-import type { AppActions } from '../../../src/screens/app.js';
+import type { Actions as AppActions } from '../../../src/store/actions.js';
 import { appProps, KEYS, renderApp, renderScreen, threeContexts } from '../../helpers/screen.js';
 
 /** The dashboard's store and its Prepare nodes actions (the prepare feed) running `preflight` instead of this host's checks. */

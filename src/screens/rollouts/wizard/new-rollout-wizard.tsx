@@ -115,13 +115,7 @@ export function NewRolloutWizard({ store, actions, active, width, height, onStar
             onChange={on.context}
           />
         ) : page === 'selectors' ? (
-          <SelectorsPage
-            state={state}
-            width={width}
-            rows={height - 6}
-            onDraft={on.draft}
-            onSubmit={on.selector}
-          />
+          <SelectorsPage state={state} width={width} rows={height - 6} onDraft={on.draft} onSubmit={on.selector} />
         ) : page === 'selectorPriority' ? (
           <Box flexDirection="column">
             {line(`Selector: ${state.draft}`)}
