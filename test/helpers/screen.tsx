@@ -197,6 +197,11 @@ export function threeContexts(): FleetStore {
 /** What a test overrides of the dashboard's props; `ui.readOnly` starts it as --read-only does (the gate's refusals included). */
 export type AppOverrides = Omit<Partial<AppProps>, 'ui'> & { ui?: Partial<UiOptions> & { readOnly?: boolean } };
 
+/** A check that `text` is on screen, though a banner or a status line wrapped it over two lines. */
+export function oneLine(text: string): (frame: string) => boolean {
+  return (frame) => frame.replace(/\n\s*/g, ' ').includes(text);
+}
+
 /** The dashboard's props with the registry's tabs, as `fleetdeck` starts it. */
 export function appProps(store: FleetStore, over: AppOverrides = {}): AppProps {
   const { ui = {}, ...rest } = over;

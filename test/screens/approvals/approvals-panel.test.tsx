@@ -138,10 +138,11 @@ describe('Approvals panel (A on the Status contexts)', () => {
     await s.press('A');
     await s.waitFor('2 pending · read-only');
     await s.press('y');
-    await s.waitFor('read-only: approving is refused (started with --read-only)');
+    // The write gate's own line, as `fleetdeck approve --read-only` says it.
+    await s.waitFor('approve approves certificate requests and is refused with --read-only');
     await s.press('y');
     await s.press('d');
-    const frame = await s.waitFor('read-only: denying is refused');
+    const frame = await s.waitFor('approve denies certificate requests and is refused with --read-only');
     expect(frame).not.toContain('y/n');
     expect(calls.approved).toEqual([]);
     expect(calls.denied).toEqual([]);

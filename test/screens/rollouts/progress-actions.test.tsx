@@ -2,7 +2,7 @@ import { cleanup } from 'ink-testing-library';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LogActions } from '../../../src/store/actions.js';
 import type { LogTarget } from '../../../src/store/log-target.js';
-import { appProps, KEYS, renderApp } from '../../helpers/screen.js';
+import { appProps, KEYS, oneLine, renderApp } from '../../helpers/screen.js';
 import { expectFits, fakeRollouts, node, openRollouts, pod, runningRollout } from './fixtures.js';
 
 // Start times show as a clock time on the day they happened and as a date before it: the rollouts
@@ -70,9 +70,10 @@ describe('actions in the progress view', () => {
     await readOnly.press(KEYS.enter);
     await readOnly.waitFor('nobody runs it');
     await readOnly.press('r');
-    await readOnly.waitFor('read-only: resuming is refused (start fleetdeck without --read-only)');
+    // The write gate's own line, as `fleetdeck rollout resume --read-only` says it.
+    await readOnly.waitFor(oneLine('rollout resume cordons, drains and replaces nodes and is refused with --read-only'));
     await readOnly.press('a');
-    await readOnly.waitFor('read-only: aborting is refused (start fleetdeck without --read-only)');
+    await readOnly.waitFor(oneLine('rollout abort uncordons nodes and is refused with --read-only'));
     expect(ro.calls.resumes).toEqual([]);
     expect(ro.calls.aborts).toEqual([]);
   });
