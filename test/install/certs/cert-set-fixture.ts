@@ -23,7 +23,7 @@ export const opts = (over: Partial<Parameters<typeof generateCertSet>[0]> = {}) 
 });
 
 export type CaName = 'clusterCA' | 'etcdCA' | 'frontProxyCA';
-export interface Leaf {
+interface Leaf {
   id: string;
   ca: CaName;
   cn: string;
