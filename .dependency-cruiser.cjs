@@ -29,6 +29,13 @@ module.exports = {
       to: { path: ['^src/(store|feeds|screens|components|commands|session)/', '^node_modules/(react|ink|@inkjs|zustand)/'] },
     },
     {
+      name: 'workflows-import-nothing-from-report',
+      comment: "Workflows sit below plain output: src/report reads the workflows' results, never the other way (not even a type).",
+      severity: 'error',
+      from: { path: WORKFLOWS },
+      to: { path: '^src/report/' },
+    },
+    {
       name: 'store-below-feeds-and-screens',
       comment: 'The store holds summaries; it does not start watches or draw.',
       severity: 'error',
@@ -62,6 +69,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/(screens|components|report)/' },
       to: { path: ['^src/(kube|feeds|commands|session)/', '@kubernetes/client-node'], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'screens-import-no-workflow-values',
+      comment: "Screens and components show the workflows' summaries (their types); what a workflow decides or does reaches them through the store and its actions.",
+      severity: 'error',
+      from: { path: '^src/(screens|components)/' },
+      to: { path: WORKFLOWS, dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'components-are-generic',

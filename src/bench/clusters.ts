@@ -142,6 +142,46 @@ function onSignals(): () => void {
   };
 }
 
+/** Figure 1: the one-shot on the sandbox's contexts, then on the fleet of many context names over the same API servers. */
+async function oneShotFigures(kubeconfig: string, names: string[], o: ClusterBenchOptions): Promise<void> {
+  const per = `${o.nodesPerCluster} nodes and ${o.podsPerCluster} running pods each`;
+  await guarded('figure 1', () =>
+    oneShotFigure(kubeconfig, names, { rounds: o.rounds, target: ONESHOT_TARGET, what: `${names.length} API servers, ${per}` }),
+  );
+  await guarded('figure 1 (fleet)', async () => {
+    const file = await fleetKubeconfig(kubeconfig, o.fleetContexts);
+    try {
+      const many = contextInfos(loadKubeconfig({ kubeconfig: file }).config).map((c) => c.name);
+      await oneShotFigure(file, many, {
+        rounds: o.rounds,
+        target: FLEET_ONESHOT_TARGET,
+        kubectl: false,
+        what: `${names.length} API servers reached through ${Math.round(o.fleetContexts / names.length)} context names each, ${per}`,
+      });
+    } finally {
+      fs.rmSync(path.dirname(file), { recursive: true, force: true });
+    }
+  });
+}
+
+/** Starts the scale cluster and its filling, to be awaited later (a failure is reported then). */
+function startScale(o: ClusterBenchOptions, signal: AbortSignal): Promise<ScaleCluster> {
+  const scale = prepareScale(o.scaleNodes, o.scalePods, signal);
+  scale.catch(() => {}); // awaited by scaleFilled
+  return scale;
+}
+
+/** The scale cluster once filled; undefined (figure 4 not measured, and why) when preparing it failed. */
+async function scaleFilled(scale: Promise<ScaleCluster>): Promise<ScaleCluster | undefined> {
+  progress('waiting for the scale cluster to be filled');
+  try {
+    return await scale;
+  } catch (err) {
+    figure('at scale', `not measured: preparing the cluster failed: ${errorLine(err)}`, '≤ 2 s, ≤ 150 MiB', undefined);
+    return undefined;
+  }
+}
+
 export async function runClusterFigures(o: ClusterBenchOptions = DEFAULTS): Promise<void> {
   const t0 = performance.now();
   const offSignals = onSignals();
@@ -152,10 +192,7 @@ export async function runClusterFigures(o: ClusterBenchOptions = DEFAULTS): Prom
   try {
     // The scale cluster starts and fills meanwhile when only figure 4 runs; else after figure 1.
     const onlyScale = want('scale') && FIGURES.every((f) => f === 'scale' || !want(f));
-    if (onlyScale) {
-      scale = prepareScale(o.scaleNodes, o.scalePods, abort.signal);
-      scale.catch(() => {}); // awaited below
-    }
+    if (onlyScale) scale = startScale(o, abort.signal);
     const sb = onlyScale ? undefined : await startSandbox('fleet', o.workloads, o.nodesPerCluster);
     const config = sb ? loadKubeconfig({ kubeconfig: sb.kubeconfig }).config : new KubeConfig();
     const contexts = sb ? contextInfos(config) : [];
@@ -166,26 +203,7 @@ export async function runClusterFigures(o: ClusterBenchOptions = DEFAULTS): Prom
 
     if (sb && (['oneshot', 'fleet', 'idle', 'change', 'logs'] as const).some(want)) await fillFleet(config, names, o, abort.signal);
 
-    if (sb && want('oneshot')) {
-      const per = `${o.nodesPerCluster} nodes and ${o.podsPerCluster} running pods each`;
-      await guarded('figure 1', () =>
-        oneShotFigure(sb.kubeconfig, names, { rounds: o.rounds, target: ONESHOT_TARGET, what: `${names.length} API servers, ${per}` }),
-      );
-      await guarded('figure 1 (fleet)', async () => {
-        const file = await fleetKubeconfig(sb.kubeconfig, o.fleetContexts);
-        try {
-          const many = contextInfos(loadKubeconfig({ kubeconfig: file }).config).map((c) => c.name);
-          await oneShotFigure(file, many, {
-            rounds: o.rounds,
-            target: FLEET_ONESHOT_TARGET,
-            kubectl: false,
-            what: `${names.length} API servers reached through ${Math.round(o.fleetContexts / names.length)} context names each, ${per}`,
-          });
-        } finally {
-          fs.rmSync(path.dirname(file), { recursive: true, force: true });
-        }
-      });
-    }
+    if (sb && want('oneshot')) await oneShotFigures(sb.kubeconfig, names, o);
 
     if (sb && want('fleet')) {
       await guarded('fleet', () =>
@@ -198,11 +216,8 @@ export async function runClusterFigures(o: ClusterBenchOptions = DEFAULTS): Prom
       );
     }
 
-    if (!onlyScale && want('scale')) {
-      // The scale cluster starts and fills meanwhile: figure 2 counts requests, not time.
-      scale = prepareScale(o.scaleNodes, o.scalePods, abort.signal);
-      scale.catch(() => {}); // awaited below
-    }
+    // The scale cluster starts and fills meanwhile: figure 2 counts requests, not time.
+    if (!onlyScale && want('scale')) scale = startScale(o, abort.signal);
 
     if (sb && want('idle')) {
       await guarded('figure 2', async () => {
@@ -210,15 +225,7 @@ export async function runClusterFigures(o: ClusterBenchOptions = DEFAULTS): Prom
       });
     }
 
-    let prepared: ScaleCluster | undefined;
-    if (scale) {
-      progress('waiting for the scale cluster to be filled');
-      try {
-        prepared = await scale;
-      } catch (err) {
-        figure('at scale', `not measured: preparing the cluster failed: ${errorLine(err)}`, '≤ 2 s, ≤ 150 MiB', undefined);
-      }
-    }
+    const prepared = scale ? await scaleFilled(scale) : undefined;
 
     if (sb && want('change')) {
       await guarded('figure 3', async () => {

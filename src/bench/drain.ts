@@ -143,6 +143,51 @@ async function kubectlDrainUncordon(kubeconfig: string, context: string, node: s
   return { ms: drain.ms + uncordon.ms, code: uncordon.code, stderr: drain.stderr + uncordon.stderr, drainMs: drain.ms, lines: [] };
 }
 
+/** The bench's namespace (kept if it is there) and its Deployment of `PODS` pods pinned to `node`. */
+async function deployPinned(core: CoreV1Api, apps: AppsV1Api, node: string): Promise<void> {
+  try {
+    await core.createNamespace({ body: { metadata: { name: NAMESPACE } } });
+  } catch (err) {
+    if (statusCode(err) !== 409) throw err;
+  }
+  await apps.createNamespacedDeployment({
+    namespace: NAMESPACE,
+    body: {
+      metadata: { name: DEPLOYMENT },
+      spec: {
+        replicas: PODS,
+        selector: { matchLabels: { app: DEPLOYMENT } },
+        template: {
+          metadata: { labels: { app: DEPLOYMENT } },
+          spec: {
+            nodeSelector: { 'kubernetes.io/hostname': node },
+            containers: [{ name: 'pause', image: 'registry.k8s.io/pause:3.9' }],
+          },
+        },
+      },
+    },
+  });
+}
+
+/**
+ * The sandbox replaces a node that stays cordoned and drained for 2 s (a new name): this one
+ * must stay, for kubectl to drain it after fleetdeck.
+ */
+async function keepNode(kubeconfig: string, context: string, node: string): Promise<void> {
+  const kept = await timedCommand(KUBECTL, [
+    '--kubeconfig',
+    kubeconfig,
+    '--context',
+    context,
+    'annotate',
+    'node',
+    node,
+    `${REPLACE_WHEN_DRAINED_ANNOTATION}=false`,
+    '--overwrite',
+  ]);
+  if (kept.code !== 0) throw new Error(`kubectl annotate node ${node} exited ${kept.code}: ${kept.stderr.trim()}`);
+}
+
 /**
  * Prints the drain figure for one sandbox context (the context's nodes must be run by the
  * sandbox's simulated kubelet, which runs pods and completes their graceful deletion). Leaves
@@ -165,43 +210,9 @@ export async function drainFigure(kubeconfig: string, context: string): Promise<
     progress(
       `drain: ${context}: ${PODS} pods of Deployment ${NAMESPACE}/${DEPLOYMENT} pinned to ${node} (${quiet.pods} pods there already)`,
     );
-    try {
-      await core.createNamespace({ body: { metadata: { name: NAMESPACE } } });
-    } catch (err) {
-      if (statusCode(err) !== 409) throw err;
-    }
-    await apps.createNamespacedDeployment({
-      namespace: NAMESPACE,
-      body: {
-        metadata: { name: DEPLOYMENT },
-        spec: {
-          replicas: PODS,
-          selector: { matchLabels: { app: DEPLOYMENT } },
-          template: {
-            metadata: { labels: { app: DEPLOYMENT } },
-            spec: {
-              nodeSelector: { 'kubernetes.io/hostname': node },
-              containers: [{ name: 'pause', image: 'registry.k8s.io/pause:3.9' }],
-            },
-          },
-        },
-      },
-    });
+    await deployPinned(core, apps, node);
     await podsRunningOn(kc, node, PODS);
-    // The sandbox replaces a node that stays cordoned and drained for 2 s (a new name): this one
-    // must stay, for kubectl to drain it after fleetdeck.
-    const kept = await timedCommand(KUBECTL, [
-      '--kubeconfig',
-      kubeconfig,
-      '--context',
-      context,
-      'annotate',
-      'node',
-      node,
-      `${REPLACE_WHEN_DRAINED_ANNOTATION}=false`,
-      '--overwrite',
-    ]);
-    if (kept.code !== 0) throw new Error(`kubectl annotate node ${node} exited ${kept.code}: ${kept.stderr.trim()}`);
+    await keepNode(kubeconfig, context, node);
 
     progress(`drain: fleetdeck rollout create --node ${node} --replace uncordon`);
     const f = await fleetdeckRollout(kubeconfig, context, node);

@@ -67,6 +67,27 @@ function clientLists(): { counts: Map<string, number>; stop: () => void } {
 }
 
 /**
+ * Waits until every context is reachable with its nodes listed (or throws), then for its pods
+ * and events; returns the slices not listed on every context within 60 s.
+ */
+async function initialSync(fleet: StatusFeed, names: readonly string[]): Promise<string[]> {
+  const unsynced: string[] = [];
+  await waitFor('every context reachable with its nodes listed', () => names.every((n) => synced(fleet.store.getState(), n, 'nodes')), {
+    timeoutMs: 120_000,
+  });
+  for (const slice of ['pods', 'events'] as const) {
+    try {
+      await waitFor(`${slice} listed on every context`, () => names.every((n) => synced(fleet.store.getState(), n, slice)), {
+        timeoutMs: 60_000,
+      });
+    } catch {
+      unsynced.push(slice);
+    }
+  }
+  return unsynced;
+}
+
+/**
  * Runs the figure and returns the fleet watcher, still running (the next figure renders the
  * dashboard on its store). The caller stops it.
  */
@@ -81,20 +102,9 @@ export async function idleFigure(config: KubeConfig, contexts: ContextInfo[], wi
   const t0 = performance.now();
   const fleet = startStatusFeed(config, contexts);
   const names = contexts.map((c) => c.name);
-  const unsynced: string[] = [];
+  let unsynced: string[];
   try {
-    await waitFor('every context reachable with its nodes listed', () => names.every((n) => synced(fleet.store.getState(), n, 'nodes')), {
-      timeoutMs: 120_000,
-    });
-    for (const slice of ['pods', 'events'] as const) {
-      try {
-        await waitFor(`${slice} listed on every context`, () => names.every((n) => synced(fleet.store.getState(), n, slice)), {
-          timeoutMs: 60_000,
-        });
-      } catch {
-        unsynced.push(slice);
-      }
-    }
+    unsynced = await initialSync(fleet, names);
   } catch (err) {
     startupClient.stop();
     await fleet.stop();

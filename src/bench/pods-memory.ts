@@ -16,14 +16,52 @@ function gcFunction(): () => void {
 
 const FAULTS = ['CrashLoopBackOff', 'ImagePullBackOff', 'Unschedulable', 'NotReady'] as const;
 
+type Fault = (typeof FAULTS)[number];
+
+/** The status of synthetic pod `i`: running and ready, or showing its fault. */
+function syntheticStatus(i: number, fault: Fault | undefined, generation: number, now: Date): V1Pod['status'] {
+  const pending = fault === 'Unschedulable' || fault === 'ImagePullBackOff';
+  const ready = fault === undefined;
+  return {
+    phase: pending ? 'Pending' : 'Running',
+    conditions: [
+      {
+        type: 'PodScheduled',
+        status: fault === 'Unschedulable' ? 'False' : 'True',
+        ...(fault === 'Unschedulable' ? { reason: 'Unschedulable', message: '0/1000 nodes are available: 1000 Insufficient cpu.' } : {}),
+      },
+      { type: 'Initialized', status: 'True' },
+      { type: 'Ready', status: ready ? 'True' : 'False' },
+      { type: 'ContainersReady', status: ready ? 'True' : 'False' },
+    ],
+    hostIP: `10.0.${Math.floor(i / 250) % 256}.${i % 250}`,
+    podIP: `10.244.${Math.floor(i / 250) % 256}.${i % 250}`,
+    containerStatuses:
+      fault === 'Unschedulable'
+        ? undefined
+        : [
+            {
+              name: 'app',
+              image: `registry.example.com/team/app:${generation}`,
+              imageID: 'registry.example.com/team/app@sha256:0123456789abcdef',
+              ready,
+              restartCount: fault === 'CrashLoopBackOff' ? 5 + generation : 0,
+              started: ready,
+              state:
+                fault === 'CrashLoopBackOff' || fault === 'ImagePullBackOff'
+                  ? { waiting: { reason: fault, message: 'back-off' } }
+                  : { running: { startedAt: now } },
+            },
+          ],
+  };
+}
+
 /** A pod as a list returns it (labels, owner, managed fields, one container), 1 in 20 with a fault. */
 export function syntheticPod(i: number, generation = 0): V1Pod {
   const ns = `team-${i % 200}`;
   const name = `app-${Math.floor(i / 10)}-${(i * 2654435761) % 100000}`;
   const fault = i % 20 === 7 ? FAULTS[Math.floor(i / 20) % FAULTS.length] : undefined;
   const now = new Date(1_714_557_600_000 + i * 1000);
-  const pending = fault === 'Unschedulable' || fault === 'ImagePullBackOff';
-  const ready = fault === undefined;
   return {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -65,38 +103,7 @@ export function syntheticPod(i: number, generation = 0): V1Pod {
         },
       ],
     },
-    status: {
-      phase: pending ? 'Pending' : 'Running',
-      conditions: [
-        {
-          type: 'PodScheduled',
-          status: fault === 'Unschedulable' ? 'False' : 'True',
-          ...(fault === 'Unschedulable' ? { reason: 'Unschedulable', message: '0/1000 nodes are available: 1000 Insufficient cpu.' } : {}),
-        },
-        { type: 'Initialized', status: 'True' },
-        { type: 'Ready', status: ready ? 'True' : 'False' },
-        { type: 'ContainersReady', status: ready ? 'True' : 'False' },
-      ],
-      hostIP: `10.0.${Math.floor(i / 250) % 256}.${i % 250}`,
-      podIP: `10.244.${Math.floor(i / 250) % 256}.${i % 250}`,
-      containerStatuses:
-        fault === 'Unschedulable'
-          ? undefined
-          : [
-              {
-                name: 'app',
-                image: `registry.example.com/team/app:${generation}`,
-                imageID: 'registry.example.com/team/app@sha256:0123456789abcdef',
-                ready,
-                restartCount: fault === 'CrashLoopBackOff' ? 5 + generation : 0,
-                started: ready,
-                state:
-                  fault === 'CrashLoopBackOff' || fault === 'ImagePullBackOff'
-                    ? { waiting: { reason: fault, message: 'back-off' } }
-                    : { running: { startedAt: now } },
-              },
-            ],
-    },
+    status: syntheticStatus(i, fault, generation, now),
   };
 }
 

@@ -12,7 +12,7 @@ import vm from 'node:vm';
 import { loadScreens } from '../commands/dashboard.js';
 import { startStatusFeed } from '../feeds/status-feed.js';
 import { loadKubeconfig, selectContexts } from '../kube/config/kubeconfig.js';
-import { createFleetStore } from '../store/fleet-store.js';
+import { createFleetStore, type FleetStore } from '../store/fleet-store.js';
 import { IdleStdin, tableCell, VirtualTerminal } from './vterm.js';
 
 export interface ScaleResult {
@@ -77,6 +77,32 @@ function listTimes(): { requests: number; lastDone: number } {
   return seen;
 }
 
+/** Waits (5 minutes at most) until the store holds the context's node and pod lists: when, and how many of each. */
+function listsInStore(
+  store: FleetStore,
+  context: string,
+  lists: { lastDone: number },
+): Promise<Pick<ScaleResult, 'storeMs' | 'listsReceivedMs' | 'nodes' | 'pods'>> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the lists did not reach the store within 5 minutes')), 300_000);
+    const check = () => {
+      const c = store.getState().status.contexts[context];
+      if (!c?.nodes.synced || !c.pods.synced) return;
+      const seen = {
+        storeMs: performance.now(),
+        listsReceivedMs: lists.lastDone,
+        nodes: Object.keys(c.nodes.items).length,
+        pods: c.pods.total,
+      };
+      clearTimeout(timer);
+      unsubscribe();
+      resolve(seen);
+    };
+    const unsubscribe = store.subscribe(check);
+    check();
+  });
+}
+
 async function main(): Promise<ScaleResult> {
   const startMs = performance.now();
   const rssAtStart = process.memoryUsage().rss;
@@ -103,26 +129,7 @@ async function main(): Promise<ScaleResult> {
     { stdout: vt as unknown as NodeJS.WritableStream, stdin: new IdleStdin() as unknown as NodeJS.ReadableStream },
   );
 
-  let storeMs = 0;
-  let listsReceivedMs = 0;
-  let nodes = 0;
-  let pods = 0;
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the lists did not reach the store within 5 minutes')), 300_000);
-    const check = () => {
-      const c = store.getState().status.contexts[context];
-      if (!c?.nodes.synced || !c.pods.synced) return;
-      storeMs = performance.now();
-      listsReceivedMs = lists.lastDone;
-      nodes = Object.keys(c.nodes.items).length;
-      pods = c.pods.total;
-      clearTimeout(timer);
-      unsubscribe();
-      resolve();
-    };
-    const unsubscribe = store.subscribe(check);
-    check();
-  });
+  const { storeMs, listsReceivedMs, nodes, pods } = await listsInStore(store, context, lists);
 
   const hasPods = () => tableCell(vt.screen(), 'PODS', context) !== undefined;
   const shows = () => {

@@ -8,7 +8,7 @@ import { readBackupFile } from '../backup/file.js';
 import type { LastBackup } from '../backup/last.js';
 import { planCounts, planRestore } from '../backup/restore.js';
 import { restoreInSteps } from '../backup/restore-steps.js';
-import { planText } from '../report/backup.js';
+import { planText } from '../backup/restore-plan-text.js';
 import type { Day2Operation } from './operation.js';
 import { runWithRows } from './run-rows.js';
 

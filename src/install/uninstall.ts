@@ -61,6 +61,29 @@ export function uninstallSteps(opts: Pick<UninstallOptions, 'workloads'>): { id:
   ];
 }
 
+type ProgressRow = { progress(d: string): void };
+
+/** Waits until namespace `ns` is gone from `target` (finalizers done), showing its phase on the row. */
+async function namespaceGone(target: Target, ns: string, row: ProgressRow, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+  await waitFor<{ metadata?: { name?: string }; status?: { phase?: string } }>({
+    kc: target.kc,
+    path: '/api/v1/namespaces',
+    fieldSelector: `metadata.name=${ns}`,
+    timeoutMs,
+    ...(signal ? { signal } : {}),
+    check: (items) => ({
+      done: items.length === 0,
+      detail: items.length ? `namespace ${ns} ${items[0]?.status?.phase ?? ''}`.trim() : `namespace ${ns} gone`,
+    }),
+    onProgress: (d) => row.progress(d),
+  }).catch((err: unknown) => {
+    throw new StepError(
+      `namespace ${ns} in ${target.context} still exists: ${err instanceof Error ? err.message : String(err)}`,
+      `kubectl --context=${target.context} get namespace ${ns} -o yaml (look for finalizers)`,
+    );
+  });
+}
+
 /**
  * Reverses the install: each workload cluster's agent (its objects, the init kubeconfig
  * Secret, the namespace), then the control plane, its certificate Secrets, the API server
@@ -88,25 +111,7 @@ export async function runUninstall(
     }
     return n;
   };
-  const namespaceGone = async (target: Target, row: { progress(d: string): void }) => {
-    await waitFor<{ metadata?: { name?: string }; status?: { phase?: string } }>({
-      kc: target.kc,
-      path: '/api/v1/namespaces',
-      fieldSelector: `metadata.name=${ns}`,
-      timeoutMs,
-      ...(signal ? { signal } : {}),
-      check: (items) => ({
-        done: items.length === 0,
-        detail: items.length ? `namespace ${ns} ${items[0]?.status?.phase ?? ''}`.trim() : `namespace ${ns} gone`,
-      }),
-      onProgress: (d) => row.progress(d),
-    }).catch((err: unknown) => {
-      throw new StepError(
-        `namespace ${ns} in ${target.context} still exists: ${err instanceof Error ? err.message : String(err)}`,
-        `kubectl --context=${target.context} get namespace ${ns} -o yaml (look for finalizers)`,
-      );
-    });
-  };
+  const gone = (target: Target, row: ProgressRow) => namespaceGone(target, ns, row, timeoutMs, signal);
   const nsObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } };
 
   runner.plan(uninstallSteps(opts));
@@ -124,7 +129,7 @@ export async function runUninstall(
           ns,
         );
         const n = await remove(a, w.context, [...objs.filter((o) => !isSharedRbac(o.kind)), ...shared.remove, secret, nsObject]);
-        await namespaceGone(w, row);
+        await gone(w, row);
         return `${n} objects deleted; namespace ${ns} gone${shared.kept ? `; ${shared.kept}` : ''}`;
       });
     }
@@ -144,7 +149,7 @@ export async function runUninstall(
     });
     await runner.run('namespace', async (row) => {
       await remove(hosting, opts.hosting.context, [nsObject]);
-      await namespaceGone(opts.hosting, row);
+      await gone(opts.hosting, row);
       return `${ns} gone from ${opts.hosting.context}`;
     });
     await runner.run('files', async () => {

@@ -4,6 +4,9 @@ import type { PlannedObject } from '../backup/restore.js';
 import { planCounts } from '../backup/restore.js';
 import { formatTable } from './status.js';
 
+/** The restore plan's text is the workflow's (the Day 2 page shows it too). */
+export { planText } from '../backup/restore-plan-text.js';
+
 export interface BackupReport {
   file: string;
   context: string;
@@ -48,19 +51,6 @@ export function backupJson(r: BackupReport) {
     kinds: r.result.kinds,
     unavailable: r.result.unavailable,
   };
-}
-
-const VERB: Record<PlannedObject['action'], string> = { create: 'create', update: 'update', unchanged: 'unchanged' };
-
-/** The plan: one line per object that changes, and the counts (unchanged objects are counted, not listed). */
-export function planText(plan: readonly PlannedObject[], file: string, context: string): string {
-  const c = planCounts(plan);
-  const lines = [
-    `Restore of ${file} into the control plane (context ${context}):`,
-    `  ${c.create} to create, ${c.update} to update, ${c.unchanged} unchanged.`,
-  ];
-  for (const p of plan) if (p.action !== 'unchanged') lines.push(`  ${VERB[p.action].padEnd(6)} ${p.ref}`);
-  return lines.join('\n');
 }
 
 export function restoreJson(o: { ok: boolean; dryRun: boolean; file: string; context: string; plan: readonly PlannedObject[] }) {

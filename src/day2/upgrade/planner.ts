@@ -106,6 +106,17 @@ async function support(t: UpgradeTargets, next: RenderedBundle): Promise<Upgrade
   return { nova, range: entry ? describeRange(entry) : null, clusters };
 }
 
+/** Each control plane component's main image: in place (`from`) and in the rendering the upgrade goes to (`to`). */
+function componentImages(live: readonly Manifest[], next: readonly Manifest[]): ComponentImages {
+  const byComponent: ComponentImages = {};
+  for (const c of COMPONENTS) {
+    const from = mainImage(live.find((m) => componentOf(m) === c.id));
+    const to = mainImage(next.find((m) => componentOf(m) === c.id));
+    byComponent[c.id] = { ...(from ? { from } : {}), ...(to ? { to } : {}) };
+  }
+  return byComponent;
+}
+
 /**
  * Plans an upgrade to the bundle in `bundleDir` (or, with `rollback`, back to the bundle recorded
  * before the one in place). Reads only: the object actions come from server-side dry runs.
@@ -153,15 +164,7 @@ export async function planUpgrade(t: UpgradeTargets, o: PlanOptions = {}): Promi
     images.push(...imageChanges(w.context, liveAgents[w.clusterName] ?? [], objs));
   }
 
-  const byComponent: ComponentImages = {};
-  for (const c of COMPONENTS) {
-    const live = liveCp.find((m) => componentOf(m) === c.id);
-    const want = hostingIn.find((m) => componentOf(m) === c.id);
-    const from = mainImage(live);
-    const to = mainImage(want);
-    byComponent[c.id] = { ...(from ? { from } : {}), ...(to ? { to } : {}) };
-  }
-  const skew = skewChecks(byComponent);
+  const skew = skewChecks(componentImages(liveCp, hostingIn));
   const changes = (f: (p: PlannedObject) => boolean) => objects.filter((p) => f(p) && p.action !== 'unchanged').length;
   const canary = o.canary ?? clusters[0];
   const plan: UpgradePlan = {

@@ -118,6 +118,11 @@ export function podState(pod: V1Pod): PodState {
     reason = `NotReady (${ready}/${total} ready)`;
   }
 
+  return { phase, problem: problemOf(pod, phase, reason, restarts) };
+}
+
+/** The record of a pod that needs attention: who and where it is, and the worded reason. */
+function problemOf(pod: V1Pod, phase: PodPhase, reason: string, restarts: number): PodProblem {
   const problem: PodProblem = {
     namespace: pod.metadata?.namespace ?? '',
     name: pod.metadata?.name ?? '',
@@ -128,7 +133,7 @@ export function podState(pod: V1Pod): PodState {
   if (pod.spec?.nodeName) problem.node = pod.spec.nodeName;
   const createdAt = toMs(pod.metadata?.creationTimestamp);
   if (createdAt !== undefined) problem.createdAt = createdAt;
-  return { phase, problem };
+  return problem;
 }
 
 function oneLine(s: string): string {

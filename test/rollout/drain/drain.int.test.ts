@@ -1,208 +1,32 @@
-import { execFile } from 'node:child_process';
-import {
-  AppsV1Api,
-  CoreV1Api,
-  KubernetesObjectApi,
-  PatchStrategy,
-  setHeaderOptions,
-  type KubeConfig,
-  type KubernetesObject,
-  type V1Pod,
-  type V1PodSpec,
-} from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { makeClient, statusCode } from '../../../src/kube/transport/client.js';
-import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
+import type { KubernetesObject } from '@kubernetes/client-node';
+import { describe, expect, it } from 'vitest';
 import { waitFor } from '../../../src/kube/watch/wait.js';
 import { cordon, uncordon } from '../../../src/kube/nodes/nodes.js';
-import { drainNode } from '../../../src/rollout/drain/drain.js';
 import { dryRunDrain } from '../../../src/rollout/drain/dry-run.js';
 import { DrainError } from '../../../src/rollout/drain/errors.js';
 import type { DrainProgress } from '../../../src/rollout/drain/tracker.js';
-import { createNamespace } from '../../helpers/namespace.js';
+import {
+  HOSTNAME,
+  NS,
+  apps,
+  cleanNodes,
+  core,
+  daemonSet,
+  deployment,
+  drain,
+  exists,
+  kc,
+  mergePatch,
+  objects,
+  onlyOn,
+  running,
+  schedulableNodes,
+  setUpDrainCluster,
+  touched,
+  unmanagedPod,
+} from './drain-cluster.js';
 
-const kubeconfig = inject('kubeconfig');
-const CONTEXT = 'kind-workload-2';
-const KUBECTL = '/usr/bin/kubectl';
-const PAUSE = 'registry.k8s.io/pause:3.9';
-const HOSTNAME = 'kubernetes.io/hostname';
-const mergePatch = () => setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
-
-/** Namespaces of this file: unique per run, deleted at the end. */
-const suffix = Math.random().toString(36).slice(2, 7);
-const NS = { app: `drain-app-${suffix}`, flags: `drain-flags-${suffix}`, pdb: `drain-pdb-${suffix}`, dry: `drain-dry-${suffix}` };
-
-let kc: KubeConfig;
-let core: CoreV1Api;
-let apps: AppsV1Api;
-let objects: KubernetesObjectApi;
-/** Every node this file cordoned (directly or through a drain): uncordoned at the end. */
-const touched = new Set<string>();
-
-const podSpec = (over: Partial<V1PodSpec> = {}): V1PodSpec => ({
-  containers: [{ name: 'app', image: PAUSE }],
-  terminationGracePeriodSeconds: 1,
-  ...over,
-});
-
-async function deployment(namespace: string, name: string, replicas: number, spec: Partial<V1PodSpec> = {}): Promise<void> {
-  await apps.createNamespacedDeployment({
-    namespace,
-    body: {
-      metadata: { name },
-      spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: podSpec(spec) } },
-    },
-  });
-}
-
-async function daemonSet(namespace: string, name: string): Promise<void> {
-  await apps.createNamespacedDaemonSet({
-    namespace,
-    body: {
-      metadata: { name },
-      spec: { selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: podSpec() } },
-    },
-  });
-}
-
-async function unmanagedPod(namespace: string, name: string, node: string, spec: Partial<V1PodSpec> = {}): Promise<V1Pod> {
-  return core.createNamespacedPod({
-    namespace,
-    body: { metadata: { name, labels: { app: name } }, spec: podSpec({ nodeName: node, ...spec }) },
-  });
-}
-
-const isRunning = (p: V1Pod) => p.status?.phase === 'Running' && !p.metadata?.deletionTimestamp;
-
-/** Waits (list + watch) until `count` pods matching the selector run in the namespace; returns them. */
-async function running(namespace: string, labelSelector: string, count: number): Promise<V1Pod[]> {
-  await waitFor<V1Pod>({
-    kc,
-    path: `/api/v1/namespaces/${namespace}/pods`,
-    labelSelector,
-    timeoutMs: 90_000,
-    check: (items) => {
-      const n = items.filter(isRunning).length;
-      return { done: n === count, detail: `${n}/${count} running` };
-    },
-  });
-  return (await core.listNamespacedPod({ namespace, labelSelector })).items.filter(isRunning);
-}
-
-async function schedulableNodes(): Promise<string[]> {
-  const nodes = await core.listNode();
-  return nodes.items
-    .filter((n) => !n.spec?.unschedulable && (n.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'))
-    .map((n) => n.metadata!.name!)
-    .sort();
-}
-
-/**
- * Schedulable nodes whose pods (other files' pods included: this sandbox is shared) need no
- * flag and are not held by a PodDisruptionBudget, so that a plain drain runs through.
- */
-async function cleanNodes(): Promise<string[]> {
-  const nodes = await schedulableNodes();
-  const dry = await dryRunDrain(kc, nodes, { force: false, deleteEmptyDirData: false });
-  const clean = dry.nodes
-    .filter(
-      (n) => !n.pods.some((c) => c.action === 'needs-force' || c.action === 'needs-delete-emptydir-data' || c.action === 'blocked-pdb'),
-    )
-    .map((n) => n.node);
-  if (clean.length < 2) throw new Error(`only ${clean.length} of ${nodes.length} nodes can be drained without flags: ${clean.join(', ')}`);
-  return clean;
-}
-
-/** Pods may go to these nodes only. */
-const onlyOn = (nodes: string[]): Partial<V1PodSpec> => ({
-  affinity: {
-    nodeAffinity: {
-      requiredDuringSchedulingIgnoredDuringExecution: {
-        nodeSelectorTerms: [{ matchExpressions: [{ key: HOSTNAME, operator: 'In', values: nodes }] }],
-      },
-    },
-  },
-});
-
-/** drainNode, remembering the node for the final uncordon; every progress report lands in `seen`. */
-async function drain(
-  node: string,
-  opts: Parameters<typeof drainNode>[2] = {},
-  seen: DrainProgress[] = [],
-  onReport?: (p: DrainProgress) => void,
-  signal?: AbortSignal,
-) {
-  touched.add(node);
-  return drainNode(
-    kc,
-    node,
-    opts,
-    (p) => {
-      seen.push(p);
-      onReport?.(p);
-    },
-    signal,
-  );
-}
-
-async function exists(namespace: string, name: string, uid?: string): Promise<boolean> {
-  try {
-    const p = await core.readNamespacedPod({ namespace, name });
-    return uid === undefined || p.metadata?.uid === uid;
-  } catch (err) {
-    if (statusCode(err) === 404) return false;
-    throw err;
-  }
-}
-
-function kubectl(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(KUBECTL, ['--kubeconfig', kubeconfig, '--context', CONTEXT, ...args], { timeout: 120_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-/** "evicting pod ns/name (server dry run)" lines of `kubectl drain --dry-run=server`. */
-function kubectlEvictions(out: string): string[] {
-  return [...out.matchAll(/^evicting pod (\S+) \(server dry run\)$/gm)].map((m) => m[1]!).sort();
-}
-
-/** The pods of kubectl's closing "cannot delete … (use --FLAG to override): a/b, c/d" lines, by flag. */
-function kubectlRefusals(out: string): Record<string, string[]> {
-  const res: Record<string, string[]> = {};
-  for (const m of out.matchAll(/^cannot delete .*\(use (--[a-z-]+) to override\): (.+)$/gm)) {
-    res[m[1]!] = m[2]!
-      .split(/,\s*/)
-      .map((p) => p.trim())
-      .filter(Boolean)
-      .sort();
-  }
-  return res;
-}
-
-beforeAll(async () => {
-  kc = configForContext(loadKubeconfig({ kubeconfig }).config, CONTEXT);
-  core = makeClient(kc, CoreV1Api, 30_000);
-  apps = makeClient(kc, AppsV1Api, 30_000);
-  objects = makeClient(kc, KubernetesObjectApi, 30_000);
-  for (const ns of Object.values(NS)) await createNamespace(core, ns);
-});
-
-afterAll(async () => {
-  for (const node of touched) await uncordon(kc, node).catch(() => {});
-  await Promise.all(Object.values(NS).map((name) => core.deleteNamespace({ name }).catch(() => {})));
-  await waitFor<V1Pod>({
-    kc,
-    path: '/api/v1/pods',
-    timeoutMs: 120_000,
-    check: (items) => {
-      const left = items.filter((p) => Object.values(NS).includes(p.metadata?.namespace ?? '')).length;
-      return { done: left === 0, detail: `${left} pods of this file left` };
-    },
-  });
-});
+setUpDrainCluster('app', 'flags', 'pdb');
 
 describe('drainNode on a real API server (policy/v1beta1 evictions)', () => {
   it('cordon and uncordon are idempotent and say whether they changed the node', async () => {
@@ -380,66 +204,5 @@ describe('drainNode on a real API server (policy/v1beta1 evictions)', () => {
       kind: 'PodDisruptionBudget',
       metadata: { name: 'guarded-pdb', namespace: NS.pdb },
     } as KubernetesObject);
-  });
-
-  it('the dry-run classification agrees with kubectl drain --dry-run=server on the same node', async () => {
-    const nodes = await schedulableNodes();
-    const clean = await cleanNodes();
-    const node = clean[Math.floor(clean.length / 2)]!;
-    await daemonSet(NS.dry, 'agent');
-    await deployment(NS.dry, 'web', 2, { nodeSelector: { [HOSTNAME]: node } });
-    await deployment(NS.dry, 'cache', 1, { nodeSelector: { [HOSTNAME]: node }, volumes: [{ name: 'scratch', emptyDir: {} }] });
-    await unmanagedPod(NS.dry, 'lonely', node);
-    // Unmanaged and with emptyDir: kubectl's local-storage filter comes first, so it needs --delete-emptydir-data.
-    await unmanagedPod(NS.dry, 'lonely-cache', node, { volumes: [{ name: 'scratch', emptyDir: {} }] });
-    await running(NS.dry, 'app=web', 2);
-    await running(NS.dry, 'app=cache', 1);
-    await running(NS.dry, 'app=lonely', 1);
-    await running(NS.dry, 'app=lonely-cache', 1);
-    await running(NS.dry, 'app=agent', nodes.length);
-
-    // With every flag: the same pods evicted, the DaemonSet pods left alone.
-    const all = { force: true, deleteEmptyDirData: true };
-    const ours = await dryRunDrain(kc, [node], all);
-    const theirs = await kubectl([
-      'drain',
-      node,
-      '--dry-run=server',
-      '--ignore-daemonsets',
-      '--delete-emptydir-data',
-      '--force',
-      '--timeout=60s',
-    ]);
-    expect(theirs.code, theirs.stderr).toBe(0);
-    const evicted = ours.nodes[0]!.pods.filter((c) => c.action === 'evict' || c.action === 'delete' || c.action === 'blocked-pdb')
-      .map((c) => `${c.namespace}/${c.name}`)
-      .sort();
-    expect(evicted).toEqual(kubectlEvictions(theirs.stdout));
-    expect(evicted).toEqual(expect.arrayContaining([`${NS.dry}/lonely`]));
-    expect(evicted.filter((p) => p.startsWith(`${NS.dry}/`))).toHaveLength(5);
-    const agent = ours.nodes[0]!.pods.find((c) => c.namespace === NS.dry && c.name.startsWith('agent-'))!;
-    expect(agent.action).toBe('ignored-daemonset');
-    expect(theirs.stderr).toContain(`ignoring DaemonSet-managed Pods: `);
-    expect(theirs.stderr).toContain(`${NS.dry}/${agent.name}`);
-    expect(ours.room.fits).toBe(true);
-    expect(ours.room.detail).toMatch(/sum/);
-
-    // Without the flags: the same pods refused, for the same flag.
-    const plain = await dryRunDrain(kc, [node], { force: false, deleteEmptyDirData: false });
-    const refusedTheirs = await kubectl(['drain', node, '--dry-run=server', '--ignore-daemonsets', '--timeout=60s']);
-    expect(refusedTheirs.code).not.toBe(0);
-    const byFlag = (action: string) =>
-      plain.nodes[0]!.pods.filter((c) => c.action === action)
-        .map((c) => `${c.namespace}/${c.name}`)
-        .sort();
-    const theirRefusals = kubectlRefusals(refusedTheirs.stderr + refusedTheirs.stdout);
-    expect(byFlag('needs-force')).toEqual(theirRefusals['--force'] ?? []);
-    expect(byFlag('needs-delete-emptydir-data')).toEqual(theirRefusals['--delete-emptydir-data'] ?? []);
-    expect(byFlag('needs-force')).toContain(`${NS.dry}/lonely`);
-    expect(byFlag('needs-delete-emptydir-data')).toContain(`${NS.dry}/lonely-cache`);
-    expect(plain.nodes[0]!.refused).toContain('--force');
-
-    // Neither dry run changed the node.
-    expect((await core.readNode({ name: node })).spec?.unschedulable).toBeFalsy();
   });
 });
