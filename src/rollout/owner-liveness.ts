@@ -9,7 +9,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { formatDuration } from '../duration.js';
 import type { LeaseHold } from '../kube/records/lease.js';
 import { CLI_PATH } from '../paths.js';
 import { OWNER_STALE_MS, type RolloutOwner, type RolloutState } from './types.js';
@@ -107,13 +106,6 @@ export function legacyHold(owner: RolloutOwner): Pick<LeaseHold, 'holderIdentity
   };
 }
 
-/** "live", "expired (not renewed for 2m)", "dead (pid 123 gone)". */
-export function livenessText(l: OwnerLiveness): string {
-  if (l.state === 'live') return 'live';
-  if (l.state === 'dead') return `dead (${l.reason})`;
-  return Number.isFinite(l.renewAgeMs) ? `expired (not renewed for ${formatDuration(l.renewAgeMs, 'span')})` : 'expired (never renewed)';
-}
-
 /** A rollout's holder as seen now: identity, liveness, and the Lease's renewal. */
 export interface HolderView {
   holder: string;
@@ -142,11 +134,6 @@ export function holderView(
   if (lease || !state?.owner?.heartbeat) return undefined;
   const hold = legacyHold(state.owner);
   return { holder: hold.holderIdentity!, liveness: holderLiveness(hold, now, host, probe), renewTime: state.owner.heartbeat, legacy: true };
-}
-
-/** "pod/x (live, lease renewed 4 s ago)" style text of a view. */
-export function holderText(v: HolderView): string {
-  return `${v.holder} ${livenessText(v.liveness)}`;
 }
 
 /** "rollout X is being run by H (lease renewed N s ago); watch it with …, or take over with --force-takeover" */

@@ -5,6 +5,7 @@
  */
 import type { LeaseSummary } from '../kube/records/lease.js';
 import type { NavarchosState } from '../kube/navarchos/objects.js';
+import type { HolderView } from '../rollout/owner-liveness.js';
 import type { RolloutState } from '../rollout/types.js';
 import type { NewRolloutState } from './rollout-wizard.js';
 import type { FeedStatus } from './types.js';
@@ -40,6 +41,8 @@ export interface RolloutsSlice {
   actions: Record<string, ActionStatus>;
   /** The new-rollout wizard, while open. */
   wizard?: NewRolloutState;
+  /** Who runs each rollout and whether they still do, by actionKey (the feed keeps it current). */
+  holders?: Record<string, HolderView>;
 }
 
 /** The key of an action started from the screen (run, resume, abort) on a fleetdeck rollout. */

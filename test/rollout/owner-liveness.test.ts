@@ -5,13 +5,13 @@ import {
   holderLiveness,
   holderView,
   isFleetdeckCommand,
-  livenessText,
   localProbe,
   ownedElsewhereMessage,
   parseHolder,
   selfHolder,
   type ProcessProbe,
 } from '../../src/rollout/owner-liveness.js';
+import { livenessText } from '../../src/report/rollout/holder.js';
 import { CLI_PATH } from '../../src/paths.js';
 
 const NOW = Date.parse('2026-11-22T10:00:00Z');

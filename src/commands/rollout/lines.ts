@@ -5,7 +5,7 @@ import type { DrainAction, PodClassification } from '../../rollout/drain/filters
 import type { Plan } from '../../rollout/plan.js';
 import type { RolloutDryRun } from '../../rollout/runner/dry-run.js';
 import { ownerIdentity, type RolloutSpec, type RolloutState } from '../../rollout/types.js';
-import { etaMs, nodeDetail, rolloutChanges, rolloutSummary, type RolloutChange } from '../../rollout/view.js';
+import { etaMs, nodeDetail, rolloutChanges, rolloutSummary, type RolloutChange } from '../../report/rollout/view.js';
 import { clock } from '../../store/selectors.js';
 import { type OutputFormat, streamItem } from '../../output/format.js';
 

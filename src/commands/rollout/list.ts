@@ -1,7 +1,8 @@
 /** `fleetdeck rollout list`: the rollouts recorded in a cluster, as rows (JSON) or a table. */
 import { toAscii } from '../../checklist/checklist.js';
 import { formatDuration } from '../../duration.js';
-import { livenessText, parseHolder, type LeaseTimes } from '../../rollout/owner-liveness.js';
+import { livenessText } from '../../report/rollout/holder.js';
+import { parseHolder, type LeaseTimes } from '../../rollout/owner-liveness.js';
 import { holderView } from '../../rollout/ownership.js';
 import type { RolloutState } from '../../rollout/types.js';
 

@@ -1,6 +1,6 @@
 /** `fleetdeck rollout watch`: a rollout's progress from its ConfigMap until it ends, or every rollout until Ctrl-C. */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { livenessText } from '../../rollout/owner-liveness.js';
+import { livenessText } from '../../report/rollout/holder.js';
 import { holderView, readRolloutLease } from '../../rollout/ownership.js';
 import { watchRollouts } from '../../rollout/state.js';
 import { OWNER_STALE_MS, type RolloutState } from '../../rollout/types.js';

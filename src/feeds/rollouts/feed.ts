@@ -19,6 +19,7 @@ import { watchedContexts } from '../../store/rollouts.js';
 import { type Feed, type FeedFactory, sessionView } from '../feed.js';
 import { lazyFeed } from '../lazy.js';
 import { PerContext } from '../per-context.js';
+import { followHolders } from './holders.js';
 import { RolloutRuns } from './runs.js';
 import { rolloutWatches } from './watches.js';
 import { RolloutWizard } from './wizard.js';
@@ -71,9 +72,14 @@ export function rolloutsFeed(o: RolloutsFeedOptions = {}): FeedFactory {
           if (session) watches.set(order, session);
         };
         follow(store.getState().status.order);
-        unsubscribe = store.subscribe((s, prev) => {
+        const unfollow = store.subscribe((s, prev) => {
           if (s.status.order !== prev.status.order) follow(s.status.order);
         });
+        const unhold = followHolders(store);
+        unsubscribe = () => {
+          unfollow();
+          unhold();
+        };
         return work;
       },
       (status) => updateSlice(store, 'rollouts', (s) => ({ ...s, status })),

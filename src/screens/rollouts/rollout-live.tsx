@@ -1,7 +1,7 @@
 import { Box, render, Static, Text, useWindowSize } from 'ink';
 import { useEffect, useRef, useState } from 'react';
 import { colorAllowed, truncate, UiProvider, useTheme } from '../../components/theme/index.js';
-import { etaMs } from '../../rollout/view.js';
+import { etaMs } from '../../report/rollout/view.js';
 import type { RolloutLogLine, RolloutState } from '../../rollout/types.js';
 import { clock } from '../../store/selectors.js';
 import { MAX_FPS } from '../render.js';

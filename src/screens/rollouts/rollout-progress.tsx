@@ -1,9 +1,10 @@
 import { Box, Text } from 'ink';
 import { truncate, useTheme, type ColorRole } from '../../components/theme/index.js';
-import type { LeaseSummary } from '../../kube/records/lease.js';
-import { holderView, livenessText } from '../../rollout/owner-liveness.js';
-import { etaMs } from '../../rollout/view.js';
-import { configMapName, ROLLOUT_NAMESPACE, type RolloutState } from '../../rollout/types.js';
+import { livenessText } from '../../report/rollout/holder.js';
+import { recordPlace } from '../../report/rollout/record.js';
+import type { HolderView } from '../../rollout/owner-liveness.js';
+import { etaMs } from '../../report/rollout/view.js';
+import type { RolloutState } from '../../rollout/types.js';
 import { clock } from '../../store/selectors.js';
 import type { ActionStatus } from '../../store/rollouts.js';
 import { NodeTable } from './node-table.js';
@@ -15,7 +16,8 @@ export interface RolloutProgressProps {
   /** Undefined until the watch delivers it. */
   state: RolloutState | undefined;
   /** Its Lease, as watched (who runs it). */
-  lease?: LeaseSummary | undefined;
+  /** Who runs it and whether they still do (the feed keeps it current). */
+  holder?: HolderView | undefined;
   /** What this screen last started on it (run, resume, abort). */
   action?: ActionStatus | undefined;
   now: number;
@@ -37,15 +39,9 @@ const PHASE_TONE: Record<string, ColorRole> = {
 };
 
 /** Who drives the rollout, one line: a live owner, or why the recorded one is not (stale, dead). */
-export function ownerText(
-  state: RolloutState,
-  lease: LeaseSummary | undefined,
-  action: ActionStatus | undefined,
-  now: number,
-): string | undefined {
+export function ownerText(state: RolloutState, v: HolderView | undefined, action: ActionStatus | undefined): string | undefined {
   if (state.phase === 'Completed' || state.phase === 'Aborted') return undefined;
   const here = action && action.state === 'running' && (action.kind === 'run' || action.kind === 'resume');
-  const v = holderView(lease, state, now);
   const what = v?.legacy ? 'heartbeat' : 'lease renewed';
   if (v && v.liveness.state === 'live') {
     const age = durationText(v.liveness.renewAgeMs);
@@ -72,7 +68,7 @@ function actionLine(action: ActionStatus | undefined): { text: string; tone: Col
  * ETA from the finished nodes, one row per node (the blocking PodDisruptionBudget or the error
  * under it), and the last lines of its log; never taller than `height`.
  */
-export function RolloutProgress({ target, state, lease, action, now, row, bottom, height, width }: RolloutProgressProps) {
+export function RolloutProgress({ target, state, holder, action, now, row, bottom, height, width }: RolloutProgressProps) {
   const theme = useTheme();
   const line = (text: string, tone?: ColorRole, bold = false, key?: string) => (
     <Text key={key} bold={bold} color={tone ? theme.color(tone) : undefined} dimColor={tone === 'muted'} wrap="truncate-end">
@@ -85,9 +81,7 @@ export function RolloutProgress({ target, state, lease, action, now, row, bottom
     return (
       <Box flexDirection="column">
         {line(`${target.name} · ${target.context}`, undefined, true)}
-        {failure
-          ? line(failure.text, failure.tone)
-          : line(`waiting for its state (ConfigMap ${configMapName(target.name)} in ${ROLLOUT_NAMESPACE})…`, 'muted')}
+        {failure ? line(failure.text, failure.tone) : line(`waiting for its state (${recordPlace(target.name)})…`, 'muted')}
         {bottom?.lines.map((l, i) => line(l, bottom.tone, true, `b${i}`))}
       </Box>
     );
@@ -97,7 +91,7 @@ export function RolloutProgress({ target, state, lease, action, now, row, bottom
   const done = state.nodes.filter((n) => n.phase === 'done').length;
   const total = state.nodes.length;
   const eta = state.phase === 'Running' ? etaMs(state, now) : undefined;
-  const owner = ownerText(state, lease, action, now);
+  const owner = ownerText(state, holder, action);
   const title = `${spec.name} · ${spec.context} · ${state.phase}`;
   const flags = [spec.drain.force ? '--force' : '', spec.drain.deleteEmptyDirData ? '--delete-emptydir-data' : ''].filter(Boolean);
   const specLine = `replace: ${spec.replace} · ${spec.maxUnavailable} at a time · drain timeout ${durationText(spec.drain.timeoutMs)}${flags.length ? ` · ${flags.join(' ')}` : ''} · health ${spec.health.passes}× ${durationText(spec.health.intervalMs)} apart`;

@@ -64,12 +64,17 @@ export function RolloutsScreen({ store, actions, active, height, width }: Rollou
   const [nav, live] = useLiveReducer(rolloutsReducer, initialRolloutsNav);
   const data = useStore(
     store,
-    useShallow((s) => ({ contexts: s.rollouts.contexts, byContext: s.rollouts.byContext, actions: s.rollouts.actions })),
+    useShallow((s) => ({
+      contexts: s.rollouts.contexts,
+      byContext: s.rollouts.byContext,
+      actions: s.rollouts.actions,
+      holders: s.rollouts.holders,
+    })),
   );
   const wizard = useStore(store, (s) => s.rollouts.wizard);
   const ticking = useStore(store, anyRunning);
   const now = useNow(ticking && wizard === undefined);
-  const rows = rolloutRows(data.contexts, data.byContext, now);
+  const rows = rolloutRows(data.contexts, data.byContext, now, data.holders);
 
   const open = nav.open;
   const openState = open?.kind === 'fleetdeck' ? data.byContext[open.context]?.rollouts[open.name] : undefined;
@@ -109,7 +114,7 @@ export function RolloutsScreen({ store, actions, active, height, width }: Rollou
       <RolloutProgress
         target={open}
         state={openState}
-        lease={data.byContext[open.context]?.leases?.[open.name]}
+        holder={data.holders?.[actionKey(open.context, open.name)]}
         action={action}
         now={now}
         row={nav.row}

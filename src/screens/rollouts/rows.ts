@@ -5,11 +5,12 @@
  */
 import { formatDuration } from '../../duration.js';
 import type { NavarchosState, NodeReplacementSummary, NodeRolloutSummary } from '../../kube/navarchos/objects.js';
-import { holderView, livenessText, type OwnerLiveness } from '../../rollout/owner-liveness.js';
-import { etaMs, phaseText, replacementWaitText } from '../../rollout/view.js';
+import { livenessText } from '../../report/rollout/holder.js';
+import type { HolderView, OwnerLiveness } from '../../rollout/owner-liveness.js';
+import { etaMs, phaseText, replacementWaitText } from '../../report/rollout/view.js';
 import type { NodeStatus, RolloutState } from '../../rollout/types.js';
 import { clock } from '../../store/selectors.js';
-import type { ContextRollouts } from '../../store/rollouts.js';
+import { actionKey, type ContextRollouts } from '../../store/rollouts.js';
 
 export type RolloutKind = 'fleetdeck' | 'navarchos';
 
@@ -85,7 +86,12 @@ export function navarchosEtaMs(
 }
 
 /** Every rollout of every context, one row each: contexts in the given order, newest first within one. */
-export function rolloutRows(contexts: readonly string[], byContext: Readonly<Record<string, ContextRollouts>>, now: number): RolloutRow[] {
+export function rolloutRows(
+  contexts: readonly string[],
+  byContext: Readonly<Record<string, ContextRollouts>>,
+  now: number,
+  holders: Readonly<Record<string, HolderView>> = {},
+): RolloutRow[] {
   const rows: RolloutRow[] = [];
   for (const context of contexts) {
     const c = byContext[context];
@@ -101,7 +107,7 @@ export function rolloutRows(contexts: readonly string[], byContext: Readonly<Rec
       if (started !== undefined) row.started = started;
       const eta = s.phase === 'Running' ? etaMs(s, now) : undefined;
       if (eta !== undefined && eta > 0) row.eta = eta;
-      const v = holderView(c.leases?.[s.spec.name], s, now);
+      const v = holders[actionKey(context, s.spec.name)];
       if (v) row.owner = { state: v.liveness.state, text: `${v.holder} ${livenessText(v.liveness)}` };
       return row;
     });

@@ -2,9 +2,9 @@
  * What a screen or a line shows of a rollout (pure): the ETA, a node's phase and detail, the
  * node rows (checklist model), the one-line summary, and the changes worth a line.
  */
-import type { CheckItem, CheckState } from '../checklist/checklist.js';
-import { formatDuration } from '../duration.js';
-import { ACTIVE_PHASES, isoMs as ms, type NodePhase, type NodeStatus, type ReplaceMode, type RolloutState } from './types.js';
+import type { CheckItem, CheckState } from '../../checklist/checklist.js';
+import { formatDuration } from '../../duration.js';
+import { ACTIVE_PHASES, isoMs as ms, type NodePhase, type NodeStatus, type ReplaceMode, type RolloutState } from '../../rollout/types.js';
 
 /**
  * Time left, from the mean duration of the finished nodes: the batches still to run (per

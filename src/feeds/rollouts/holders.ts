@@ -1,0 +1,51 @@
+/**
+ * Who runs each rollout, and whether they still do: its Lease's holder (or an old record's
+ * heartbeat), live, expired or dead — a process on this host is looked up. Kept in the slice
+ * (`holders`, by actionKey) for the screens, again when the rollouts or their Leases change and
+ * every second while anyone holds one (a Lease expires with time).
+ */
+import { holderView, type HolderView } from '../../rollout/owner-liveness.js';
+import { updateSlice, type FleetStore } from '../../store/fleet-store.js';
+import { actionKey, type RolloutsSlice } from '../../store/rollouts.js';
+
+const EVERY_MS = 1000;
+
+/** Every rollout's holder now. */
+export function holdersOf(slice: RolloutsSlice, now: number): Record<string, HolderView> {
+  const out: Record<string, HolderView> = {};
+  for (const [context, c] of Object.entries(slice.byContext)) {
+    for (const [name, state] of Object.entries(c.rollouts)) {
+      const v = holderView(c.leases?.[name], state, now);
+      if (v) out[actionKey(context, name)] = v;
+    }
+  }
+  return out;
+}
+
+const same = (a: Record<string, HolderView> | undefined, b: Record<string, HolderView>) => JSON.stringify(a ?? {}) === JSON.stringify(b);
+
+/** Keeps the slice's holders current; returns the stop. */
+export function followHolders(store: FleetStore, now: () => number = Date.now): () => void {
+  let timer: NodeJS.Timeout | undefined;
+  const refresh = () => {
+    const slice = store.getState().rollouts;
+    const holders = holdersOf(slice, now());
+    if (!same(slice.holders, holders)) updateSlice(store, 'rollouts', (s) => ({ ...s, holders }));
+    const held = Object.keys(holders).length > 0;
+    if (held && !timer) {
+      timer = setInterval(refresh, EVERY_MS);
+      timer.unref?.();
+    } else if (!held && timer) {
+      clearInterval(timer);
+      timer = undefined;
+    }
+  };
+  const unsubscribe = store.subscribe((s, prev) => {
+    if (s.rollouts.byContext !== prev.rollouts.byContext) refresh();
+  });
+  refresh();
+  return () => {
+    unsubscribe();
+    clearInterval(timer);
+  };
+}

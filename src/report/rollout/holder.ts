@@ -1,0 +1,15 @@
+/** A rollout's holder in words, for the dashboard and `fleetdeck rollout list|watch`. */
+import { formatDuration } from '../../duration.js';
+import type { HolderView, OwnerLiveness } from '../../rollout/owner-liveness.js';
+
+/** "live", "expired (not renewed for 2m)", "dead (pid 123 gone)". */
+export function livenessText(l: OwnerLiveness): string {
+  if (l.state === 'live') return 'live';
+  if (l.state === 'dead') return `dead (${l.reason})`;
+  return Number.isFinite(l.renewAgeMs) ? `expired (not renewed for ${formatDuration(l.renewAgeMs, 'span')})` : 'expired (never renewed)';
+}
+
+/** "pod/x (live, lease renewed 4 s ago)" style text of a view. */
+export function holderText(v: HolderView): string {
+  return `${v.holder} ${livenessText(v.liveness)}`;
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { followHolders } from '../../../src/feeds/rollouts/holders.js';
+import type { RolloutState } from '../../../src/rollout/types.js';
+import { createFleetStore, updateSlice } from '../../../src/store/fleet-store.js';
+import { leaseChanged, rolloutChanged, rolloutDeleted, watchedContexts } from '../../../src/store/rollouts.js';
+import { info } from '../../helpers/screen.js';
+
+const state = (name: string): RolloutState => ({
+  spec: {
+    name,
+    context: 'c',
+    nodeSelectors: [],
+    nodeNames: [{ name: 'n', priority: 1 }],
+    maxUnavailable: 1,
+    replace: 'wait',
+    drain: { force: false, deleteEmptyDirData: false, timeoutMs: 60_000 },
+    health: { passes: 3, intervalMs: 5_000, timeoutMs: 60_000 },
+  },
+  phase: 'Running',
+  nodes: [],
+  log: [],
+  updatedAt: new Date(0).toISOString(),
+});
+
+describe('who runs each rollout, kept in the slice', () => {
+  it('follows the Leases: live while renewed, expired once not, and gone with the rollout', () => {
+    const store = createFleetStore([info('c')]);
+    updateSlice(store, 'rollouts', (s) => rolloutChanged(watchedContexts(s, ['c']), 'c', state('r1')));
+    let now = Date.parse('2026-01-01T00:00:10Z');
+    const stop = followHolders(store, () => now);
+    expect(store.getState().rollouts.holders ?? {}).toEqual({});
+
+    // A pod holds it, its Lease renewed 5 s ago (15 s long)
+    updateSlice(store, 'rollouts', (s) =>
+      leaseChanged(s, 'c', {
+        namespace: 'kube-system',
+        name: 'fleetdeck-rollout-r1',
+        labels: { 'fleetdeck.io/rollout': 'r1' },
+        resourceVersion: '1',
+        holderIdentity: 'pod/fleetdeck-runner-x',
+        renewTime: '2026-01-01T00:00:05Z',
+        leaseDurationSeconds: 15,
+        leaseTransitions: 0,
+      }),
+    );
+    expect(store.getState().rollouts.holders?.['c/r1']).toMatchObject({ holder: 'pod/fleetdeck-runner-x', liveness: { state: 'live' } });
+
+    // Not renewed for longer than its duration: expired (the rollouts' next change sees it)
+    now += 60_000;
+    updateSlice(store, 'rollouts', (s) => rolloutChanged(s, 'c', { ...state('r1'), updatedAt: new Date(now).toISOString() }));
+    expect(store.getState().rollouts.holders?.['c/r1']?.liveness.state).toBe('expired');
+
+    // The rollout deleted: nobody holds it
+    updateSlice(store, 'rollouts', (s) => rolloutDeleted(s, 'c', 'r1'));
+    expect(store.getState().rollouts.holders).toEqual({});
+    stop();
+  });
+});
