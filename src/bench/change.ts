@@ -5,9 +5,7 @@
  * nothing but the benchmark writes its status; it alternates between Running/Ready and
  * Running/NotReady, which moves the context's problem count in the PODS column.
  */
-import { writeGate } from '../kube/transport/gate.js';
-import { gateView } from '../dashboard/gate-view.js';
-import { registry } from '../dashboard/registry.js';
+import { benchDashboard } from './dashboard.js';
 import { Watch, type CoreV1Api, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
 import type { StatusFeed } from '../feeds/status-feed.js';
 import { configForContext } from '../kube/config/kubeconfig.js';
@@ -48,17 +46,7 @@ async function setUp(
   pod = await setReady(api, pod, true, started);
 
   const store = fleet.store;
-  handles.app = renderApp(
-    {
-      store,
-      ...registry(),
-      ui: { ascii: false, color: true },
-      gate: gateView(writeGate(true)),
-      kubeconfigFiles: [kubeconfigFile],
-      onQuit: () => {},
-    },
-    { stdout: vt as unknown as NodeJS.WritableStream, stdin: new IdleStdin() as unknown as NodeJS.ReadableStream },
-  );
+  handles.app = benchDashboard(renderApp, { store, stdout: vt, stdin: new IdleStdin(), kubeconfigFiles: [kubeconfigFile] });
   const b: ChangeBench = { api, store, vt, context, started, pod };
   // A plain watch on the bench pod alone, beside fleetdeck's: when the API server delivers
   // each change, so that its share of the latency is told apart from fleetdeck's.

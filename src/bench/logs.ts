@@ -4,10 +4,8 @@
  * while following it, key answered latency (t, the timestamps toggle, until the header shows it),
  * heap and RSS growth over the run (the rings keep it bounded); (b) streams still open after Esc.
  */
-import { writeGate } from '../kube/transport/gate.js';
-import { gateView } from '../dashboard/gate-view.js';
-import { registry } from '../dashboard/registry.js';
 import os from 'node:os';
+import { benchDashboard } from './dashboard.js';
 import { startLogsFeed, type LogsWork } from '../feeds/logs.js';
 import { renderApp } from '../screens/render.js';
 import { createFleetStore } from '../store/fleet-store.js';
@@ -78,18 +76,7 @@ export async function logViewFigures(seconds = Number(process.env.FLEETDECK_BENC
   const feed = startLogsFeed(store, syntheticWork());
   const vt = new VirtualTerminal(80, 24);
   const stdin = new KeyStdin();
-  const app = renderApp(
-    {
-      store,
-      ...registry(),
-      ui: { ascii: false, color: true },
-      gate: gateView(writeGate(true)),
-      kubeconfigFiles: [],
-      actions: { logs: feed },
-      onQuit: () => {},
-    },
-    { stdout: vt as unknown as NodeJS.WritableStream, stdin: stdin as unknown as NodeJS.ReadableStream },
-  );
+  const app = benchDashboard(renderApp, { store, stdout: vt, stdin: stdin, kubeconfigFiles: [], actions: { logs: feed } });
   try {
     feed.openLogs({ title: 'bench', context: 'bench', namespace: 'default', pods: ['bench-logs-0'] });
     await waitFor('log lines on screen', () => vt.screen().some((l) => l.includes('request served')), { timeoutMs: 10_000 });

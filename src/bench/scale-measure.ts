@@ -3,9 +3,7 @@
  * RSS is the dashboard's alone): the dashboard on one context, rendered in-process to a virtual
  * terminal, exactly as `fleetdeck` starts it. Prints one JSON line with the timings and memory.
  */
-import { writeGate } from '../kube/transport/gate.js';
-import { gateView } from '../dashboard/gate-view.js';
-import { registry } from '../dashboard/registry.js';
+import { benchDashboard } from './dashboard.js';
 import { subscribe } from 'node:diagnostics_channel';
 import v8 from 'node:v8';
 import vm from 'node:vm';
@@ -117,17 +115,7 @@ async function main(): Promise<ScaleResult> {
   const fleet = startStatusFeed(config, contexts, { store });
   // The screens load as the dashboard loads them: after the first requests are on the wire.
   const { renderApp } = await loadScreens();
-  const app = renderApp(
-    {
-      store,
-      ...registry(),
-      ui: { ascii: false, color: true },
-      gate: gateView(writeGate(true)),
-      kubeconfigFiles: [kubeconfig],
-      onQuit: () => {},
-    },
-    { stdout: vt as unknown as NodeJS.WritableStream, stdin: new IdleStdin() as unknown as NodeJS.ReadableStream },
-  );
+  const app = benchDashboard(renderApp, { store, stdout: vt, stdin: new IdleStdin(), kubeconfigFiles: [kubeconfig] });
 
   const { storeMs, listsReceivedMs, nodes, pods } = await listsInStore(store, context, lists);
 

@@ -39,6 +39,19 @@ function watchedCerts(s: FleetState): CertSummary[] | undefined {
 
 const certsKey = (certs: CertSummary[] | undefined) => certs?.map((c) => `${c.secret}/${c.key}/${c.subject}/${c.notAfter}`).join('\n');
 
+/** A renewal rewrites the Secrets the status feed watches: `read` again when their certificates change. Returns the stop. */
+function onCertSecretsChange(store: FleetStore, read: () => void): () => void {
+  let last = certsKey(watchedCerts(store.getState()));
+  return store.subscribe((s, prev) => {
+    const certs = watchedCerts(s);
+    if (certs === watchedCerts(prev)) return;
+    const key = certsKey(certs);
+    if (key === last) return;
+    last = key;
+    if (key !== undefined) read();
+  });
+}
+
 export function startCertsFeed(
   store: FleetStore,
   work: CertsWork,
@@ -80,19 +93,6 @@ export function startCertsFeed(
       });
   };
 
-  // A renewal rewrites the Secrets the status feed watches: read again when their certificates change.
-  const watchSecrets = () => {
-    let last = certsKey(watchedCerts(store.getState()));
-    return store.subscribe((s, prev) => {
-      const certs = watchedCerts(s);
-      if (certs === watchedCerts(prev)) return;
-      const key = certsKey(certs);
-      if (key === last) return;
-      last = key;
-      if (key !== undefined) read();
-    });
-  };
-
   const quiet = () => {
     shown = false;
     again = false;
@@ -110,7 +110,7 @@ export function startCertsFeed(
       read();
       timer = setInterval(read, intervalMs);
       timer.unref?.();
-      unsubscribe = watchSecrets();
+      unsubscribe = onCertSecretsChange(store, read);
     },
     hide() {
       if (!shown) return;

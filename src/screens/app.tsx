@@ -1,20 +1,21 @@
 import { Box } from 'ink';
-import { Activity, useMemo, useRef } from 'react';
+import { useMemo } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { Banner, bannerLines } from '../components/banner/index.js';
 import { ContextBar } from '../components/context-bar/index.js';
-import { GateProvider, type GateView, helpOf, KeyBarProvider, useKeyActions, useKeyBar } from '../components/key-actions/index.js';
+import { GateProvider, type GateView, KeyBarProvider, useKeyActions, useKeyBar } from '../components/key-actions/index.js';
 import { KeyHints } from '../components/key-hints/index.js';
 import { TabBar } from '../components/tab-bar/index.js';
 import { colorAllowed, toAsciiIf, UiProvider } from '../components/theme/index.js';
 import type { Actions } from '../store/actions.js';
 import type { FleetStore } from '../store/fleet-store.js';
-import { HelpView } from './help-view.js';
-import { type AppCommands, AppCommandsProvider } from './keys/app-commands.js';
+import { DashboardBody } from './dashboard-body.js';
+import { AppCommandsProvider } from './keys/app-commands.js';
 import { globalKeys } from './keys/global.js';
 import { SizeGate } from './size-gate.js';
 import type { ScreenOverlay, ScreenTab } from './tab.js';
+import { useDashboardCommands } from './use-dashboard-commands.js';
 import { useDashboardState } from './use-dashboard-state.js';
 
 export interface UiOptions {
@@ -62,29 +63,7 @@ function Dashboard(props: AppProps & { columns: number; rows: number }) {
   const overlay = useStore(store, (s) => overlays.find((o) => o.open(s)));
   const global = useMemo(() => globalKeys(tabs.length), [tabs.length]);
 
-  const live = useRef({ state, tabs, actions, onQuit, global });
-  live.current = { state, tabs, actions, onQuit, global };
-  // Stable: every view's keys reach the app through these, whatever renders.
-  const commands = useMemo<AppCommands>(() => {
-    const show = (tab: number) => {
-      const { tabs, actions } = live.current;
-      if (tab < 0 || tab >= tabs.length) return;
-      dispatch({ type: 'tab', tab, count: tabs.length });
-      tabs[tab]?.shown?.(actions);
-    };
-    return {
-      quit: () => live.current.onQuit(),
-      toggleHelp: () => {
-        const { state, global } = live.current;
-        dispatch({ type: 'help', sections: state.help ? undefined : [helpOf(global, true), ...(bar.top()?.help ?? [])] });
-      },
-      cycleTab: (delta) => {
-        const { state, tabs } = live.current;
-        show((state.tab + delta + tabs.length) % tabs.length);
-      },
-      goTab: show,
-    };
-  }, [bar, dispatch]);
+  const commands = useDashboardCommands({ state, dispatch, tabs, actions, bar, global, onQuit });
   // The app's own keys, unless the view in front takes them all.
   const own = useKeyActions(global, () => ({ app: commands }), { active: !top?.owns && !state.help, publish: false });
 
@@ -105,7 +84,6 @@ function Dashboard(props: AppProps & { columns: number; rows: number }) {
   const bannerHeight = bottom ? bannerLines(toAsciiIf(ui.ascii, bottom.text), width).length : 0;
   // One row spare: a frame as tall as the terminal scrolls it.
   const height = Math.max(3, rows - 1 - CHROME_LINES - bannerHeight);
-  const front = !state.help && !overlay;
 
   return (
     <AppCommandsProvider value={commands}>
@@ -116,31 +94,16 @@ function Dashboard(props: AppProps & { columns: number; rows: number }) {
           <Box flexDirection="column" marginTop={1} height={height} overflow="hidden">
             {/* A screen taller than its lines is cut at the bottom, never squeezed (squeezed rows overlap). */}
             <Box flexDirection="column" flexShrink={0}>
-              {state.help ? (
-                <HelpView
-                  sections={state.help}
-                  screens={tabs.length}
-                  width={width}
-                  height={height}
-                  onClose={() => dispatch({ type: 'help', sections: undefined })}
-                />
-              ) : null}
-              {overlay ? (
-                <Activity mode={state.help ? 'hidden' : 'visible'}>
-                  <overlay.View store={store} actions={actions} width={width} height={height} active={!state.help} />
-                </Activity>
-              ) : null}
-              {/* Every tab visited stays mounted, hidden: coming back finds it as it was left. */}
-              {state.visited.map((i) => {
-                const tab = tabs[i];
-                if (!tab) return null;
-                const shown = i === state.tab && front;
-                return (
-                  <Activity key={tab.id} mode={shown ? 'visible' : 'hidden'}>
-                    <tab.Screen store={store} actions={actions} width={width} height={height} active={shown} />
-                  </Activity>
-                );
-              })}
+              <DashboardBody
+                store={store}
+                actions={actions}
+                tabs={tabs}
+                overlay={overlay}
+                state={state}
+                dispatch={dispatch}
+                width={width}
+                height={height}
+              />
             </Box>
           </Box>
           {bottom ? <Banner kind={bottom.kind} text={bottom.text} width={width} /> : null}

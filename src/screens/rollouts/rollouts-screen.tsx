@@ -46,6 +46,32 @@ function anyRunning(s: FleetState): boolean {
   );
 }
 
+/** What the screen shows: the slice, the rows at the time it ticks to, the rollout open and its rows. */
+function useRolloutsView(store: FleetStore, nav: RolloutsNav) {
+  const data = useStore(
+    store,
+    useShallow((s) => ({
+      contexts: s.rollouts.contexts,
+      byContext: s.rollouts.byContext,
+      actions: s.rollouts.actions,
+      holders: s.rollouts.holders,
+    })),
+  );
+  const wizard = useStore(store, (s) => s.rollouts.wizard);
+  const ticking = useStore(store, anyRunning);
+  const now = useNow(ticking && wizard === undefined);
+  const rows = rolloutRows(data.contexts, data.byContext, now, data.holders);
+  const open = nav.open;
+  const openState = open?.kind === 'fleetdeck' ? data.byContext[open.context]?.rollouts[open.name] : undefined;
+  const openNavarchos = open ? data.byContext[open.context]?.navarchos : undefined;
+  const nodeCount = open
+    ? open.kind === 'fleetdeck'
+      ? (openState?.nodes.length ?? 0)
+      : replacementsOf(openNavarchos, open.name).length
+    : 0;
+  return { data, wizard, now, rows, open, openState, openNavarchos, nodeCount };
+}
+
 /** The table of the view the navigation is in. */
 const keysOf = (c: RolloutsKeys) => {
   const nav = c.nav.get();
@@ -62,28 +88,7 @@ export function RolloutsScreen({ store, actions, active, height, width }: Rollou
   const gate = useGate();
   const app = useAppCommands();
   const [nav, live] = useLiveReducer(rolloutsReducer, initialRolloutsNav);
-  const data = useStore(
-    store,
-    useShallow((s) => ({
-      contexts: s.rollouts.contexts,
-      byContext: s.rollouts.byContext,
-      actions: s.rollouts.actions,
-      holders: s.rollouts.holders,
-    })),
-  );
-  const wizard = useStore(store, (s) => s.rollouts.wizard);
-  const ticking = useStore(store, anyRunning);
-  const now = useNow(ticking && wizard === undefined);
-  const rows = rolloutRows(data.contexts, data.byContext, now, data.holders);
-
-  const open = nav.open;
-  const openState = open?.kind === 'fleetdeck' ? data.byContext[open.context]?.rollouts[open.name] : undefined;
-  const openNavarchos = open ? data.byContext[open.context]?.navarchos : undefined;
-  const nodeCount = open
-    ? open.kind === 'fleetdeck'
-      ? (openState?.nodes.length ?? 0)
-      : replacementsOf(openNavarchos, open.name).length
-    : 0;
+  const { data, wizard, now, rows, open, openState, openNavarchos, nodeCount } = useRolloutsView(store, nav);
   useKeyActions(keysOf, () => ({ app, nav: live, store, actions, rows, nodeCount }), {
     active: active && wizard === undefined,
     help: [helpOf(ROLLOUT_LIST_KEYS), helpOf(ROLLOUT_PROGRESS_KEYS), helpOf(NEW_ROLLOUT_KEYS)],

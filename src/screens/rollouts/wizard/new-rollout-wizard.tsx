@@ -1,6 +1,5 @@
-import { Select, TextInput } from '@inkjs/ui';
 import { Box, Text } from 'ink';
-import { useEffect, useMemo } from 'react';
+import { useEffect } from 'react';
 import { useStore } from 'zustand';
 import { checklistLines } from '../../../checklist/checklist.js';
 import { useKeyActions } from '../../../components/key-actions/index.js';
@@ -11,7 +10,7 @@ import { type NewRolloutPage, pagesFor } from '../../../store/rollout-wizard.js'
 import { useAppCommands } from '../../keys/app-commands.js';
 import type { RolloutRef } from '../rows.js';
 import { NEW_ROLLOUT_KEYS } from './keys.js';
-import { MatchLine, NodesPage, OptionsPage, PlanPage, PrioritiesPage, SelectorsPage } from './pages.js';
+import { useIntents, WizardPage } from './wizard-page.js';
 
 export interface NewRolloutWizardProps {
   store: FleetStore;
@@ -71,17 +70,7 @@ export function NewRolloutWizard({ store, actions, active, width, height, onStar
     onStarted(started);
     wizard.close();
   }, [started, onStarted, wizard]);
-  // Stable: the text fields call them from their effects.
-  const on = useMemo(
-    () => ({
-      context: (context: string) => wizard.send({ type: 'context', context }),
-      draft: (text: string) => wizard.send({ type: 'draft', text }),
-      selector: (text: string) => wizard.send({ type: 'selector', text }),
-      priority: (text: string) => wizard.send({ type: 'selectorPriority', text }),
-      nodes: (names: string[]) => wizard.send({ type: 'pickNodes', names }),
-    }),
-    [wizard],
-  );
+  const on = useIntents(wizard);
   if (!state) return null;
   const { page } = state;
   const pages = pagesFor(state.navarchos);
@@ -105,47 +94,17 @@ export function NewRolloutWizard({ store, actions, active, width, height, onStar
         )}
       </Text>
       <Box flexDirection="column" marginTop={1}>
-        {page === 'context' ? (
-          <Select
-            options={firstOf([...contexts], state.context).map((c) => ({
-              label: navarchosIn(c) ? `${c}  (Navarchos: creates a NodeRollout)` : c,
-              value: c,
-            }))}
-            visibleOptionCount={Math.max(3, Math.min(10, height - 6))}
-            onChange={on.context}
-          />
-        ) : page === 'selectors' ? (
-          <SelectorsPage state={state} width={width} rows={height - 6} onDraft={on.draft} onSubmit={on.selector} />
-        ) : page === 'selectorPriority' ? (
-          <Box flexDirection="column">
-            {line(`Selector: ${state.draft}`)}
-            <MatchLine state={state} width={width} />
-            <Box>
-              <Text>Priority: </Text>
-              <TextInput
-                key={`priority:${state.draft}`}
-                defaultValue={String(state.selectors.find((s) => s.selector === state.draft)?.priority ?? 10)}
-                onSubmit={on.priority}
-              />
-            </Box>
-            {line('Higher priorities are replaced first; equal ones in any order. Empty: leave this selector out.', 'muted')}
-          </Box>
-        ) : page === 'nodes' ? (
-          <NodesPage state={state} height={height} width={width} onSubmit={on.nodes} />
-        ) : page === 'priorities' ? (
-          <PrioritiesPage state={state} height={height} width={width} />
-        ) : page === 'options' ? (
-          <OptionsPage state={state} width={width} />
-        ) : (
-          <PlanPage state={state} lines={planLines} budget={planBudget} width={width} />
-        )}
+        <WizardPage
+          state={state}
+          contexts={contexts}
+          navarchosIn={navarchosIn}
+          on={on}
+          plan={{ lines: planLines, budget: planBudget }}
+          width={width}
+          height={height}
+        />
       </Box>
       {state.error ? line(state.error, 'fail') : null}
     </Box>
   );
-}
-
-/** `items` with `first` moved to the front (Select reports a choice only when it differs from its value). */
-function firstOf(items: string[], first: string | undefined): string[] {
-  return first && items.includes(first) ? [first, ...items.filter((x) => x !== first)] : items;
 }
