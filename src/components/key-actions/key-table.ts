@@ -45,7 +45,8 @@ export interface KeyTable<C> {
   owns?: boolean;
 }
 
-function labelOf<C>(a: KeyAction<C>, hint: boolean): string {
+/** How an action's keys are written: on the hint line (`hint`), or in the help. */
+export function keysLabel<C>(a: KeyAction<C>, hint: boolean): string {
   if (hint && a.hintLabel) return a.hintLabel;
   if (a.label) return a.label;
   return [...new Set(a.keys.map(keyLabel))].join(hint ? '/' : ' ');
@@ -62,7 +63,7 @@ export function actionFor<C>(table: KeyTable<C>, c: C, input: string, key: Key):
 export function hintsOf<C>(table: KeyTable<C>, c: C, readOnly: boolean): KeyHint[] {
   return table.actions
     .filter((a) => applies(a, c) && (typeof a.visible === 'function' ? a.visible(c) : a.visible !== false) && !(readOnly && a.dangerous))
-    .map((a) => ({ key: labelOf(a, true), label: (typeof a.hint === 'function' ? a.hint(c) : a.hint) ?? a.description }));
+    .map((a) => ({ key: keysLabel(a, true), label: (typeof a.hint === 'function' ? a.hint(c) : a.hint) ?? a.description }));
 }
 
 /** The help's group for a table: every action once per key (the first that names it); the shared keys only in the group of their own table (`shared`). */
@@ -71,7 +72,7 @@ export function helpOf<C>(table: KeyTable<C>, shared = false): HelpSection {
   const keys: KeyHint[] = [];
   for (const a of table.actions) {
     if ((a.shared && !shared) || a.help === false) continue;
-    const key = labelOf(a, false);
+    const key = keysLabel(a, false);
     if (seen.has(key)) continue;
     seen.add(key);
     keys.push({ key, label: a.description });

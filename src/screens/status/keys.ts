@@ -90,7 +90,7 @@ export const CONTEXTS_KEYS: KeyTable<StatusKeys> = {
 
 /** No context at all: the sandbox can be started from here. */
 export const EMPTY_KEYS: KeyTable<StatusKeys> = {
-  title: 'Status',
+  title: 'No context',
   actions: [
     { keys: ['s'], description: 'start sandbox', when: (c) => c.actions.sandbox !== undefined, run: (c) => c.actions.sandbox?.start() },
     HELP_HINT,

@@ -1,0 +1,64 @@
+/**
+ * Every tab of the registry, drawn at 80×24 and 60×16: its hint line and its help overlay come
+ * from its key tables (every hint on the bottom line is an action of one of them, every key in
+ * the help is one of theirs or the app's own), and the tab bar and number keys from the registry.
+ */
+import { cleanup } from 'ink-testing-library';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type KeyAction, type KeyTable, helpOf, keysLabel } from '../../src/components/key-actions/index.js';
+import { registry } from '../../src/dashboard/registry.js';
+import { globalKeys } from '../../src/screens/keys/global.js';
+import { everyTab } from '../helpers/every-tab.js';
+import { renderApp } from '../helpers/screen.js';
+
+afterEach(() => cleanup());
+
+const { tabs } = registry();
+const SEPARATOR = ' · ';
+
+/** What the hint line may say of an action: its keys, and its words (any, when they depend on the state). */
+function mayHint(a: KeyAction<never>): { key: string; words?: string } {
+  const words = typeof a.hint === 'string' ? a.hint : a.hint === undefined ? a.description : undefined;
+  return { key: keysLabel(a, true), ...(words !== undefined ? { words } : {}) };
+}
+
+/** Whether one "key words" of the bottom line is an action of these tables. */
+function fromTables(segment: string, tables: readonly KeyTable<never>[]): boolean {
+  return tables
+    .flatMap((t) => t.actions)
+    .map(mayHint)
+    .some((h) => (h.words === undefined ? segment.startsWith(`${h.key} `) : segment === `${h.key} ${h.words}`));
+}
+
+const bottomLine = (frame: string) => frame.split('\n').filter((l) => l.trim() !== '').at(-1) ?? '';
+
+describe.each([
+  [80, 24],
+  [60, 16],
+])('every tab of the registry at %i×%i', (columns, rows) => {
+  it.each(tabs.map((t, i) => [t.title, i] as const))('%s: the hints and the help come from its key tables', async (_title, i) => {
+    const tab = tabs[i]!;
+    const screen = await renderApp(everyTab(), { columns, rows });
+    await screen.waitFor('kind-cp');
+    await screen.press(String(i + 1));
+
+    // The tab bar is the registry's, this tab's number key shows it
+    const frame = await screen.waitFor((f) => {
+      const segments = bottomLine(f).split(SEPARATOR);
+      return segments.length > 1 && segments.every((s) => fromTables(s, tab.keys)) && !f.includes('loading');
+    });
+    expect(frame.split('\n')[0]).toContain(tabs.map((t, n) => `${n + 1} ${t.title}`).join('   '));
+
+    // The help lists the app's keys and this tab's, nothing else
+    await screen.press('?');
+    const help = await screen.waitFor('Everywhere');
+    const own = tab.keys.map((t) => helpOf(t)).filter((s) => help.includes(s.title));
+    expect(own.length, help).toBeGreaterThan(0);
+    // In the framed box (a terminal tall enough) every key of the groups shown, in the table's words
+    if (help.includes('Keys')) {
+      for (const section of [helpOf(globalKeys(tabs.length), true), ...own])
+        for (const k of section.keys) expect(help, `${section.title}: ${k.key} ${k.label}`).toContain(k.label);
+    }
+    expect(bottomLine(help)).toContain('esc close help');
+  });
+});
