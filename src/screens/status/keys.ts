@@ -245,13 +245,13 @@ const SECTION_KEYS: KeyAction<StatusKeys>[] = [
 ];
 
 export const INFO_KEYS: KeyTable<StatusKeys> = {
-  title: 'Context',
+  title: 'Context info',
   actions: [...SECTION_KEYS, ...cursorKeys<StatusKeys>((c, m) => c.move(m), { words: 'scroll' }), HELP_HINT, QUIT_HINT, SCREENS_HINT],
 };
 
 /** A section that cannot be shown (being listed, or forbidden): only the sections and back. */
 export const SECTIONS_ONLY_KEYS: KeyTable<StatusKeys> = {
-  title: 'Context',
+  title: 'Context: not listed',
   actions: [...SECTION_KEYS, HELP_HINT, QUIT_HINT, SCREENS_HINT],
 };
 
