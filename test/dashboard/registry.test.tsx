@@ -30,7 +30,11 @@ function fromTables(segment: string, tables: readonly KeyTable<never>[]): boolea
     .some((h) => (h.words === undefined ? segment.startsWith(`${h.key} `) : segment === `${h.key} ${h.words}`));
 }
 
-const bottomLine = (frame: string) => frame.split('\n').filter((l) => l.trim() !== '').at(-1) ?? '';
+const bottomLine = (frame: string) =>
+  frame
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .at(-1) ?? '';
 
 describe.each([
   [80, 24],

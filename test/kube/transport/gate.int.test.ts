@@ -4,50 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { describe, expect, inject, it } from 'vitest';
-import { stringify } from 'yaml';
 import { makeClient } from '../../../src/kube/transport/client.js';
 import { ReadOnlyRefusal } from '../../../src/kube/transport/gate.js';
-import { loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
-import { authorityFromPem, issueCertificate } from '../../../src/kube/certs/pki.js';
 import { type AuditEvent, mutatingEvents, readAuditEvents } from '../../../src/sandbox/audit.js';
 import { readState } from '../../../src/sandbox/state.js';
 import { openSession } from '../../../src/session/session.js';
 import { eventually, runCli } from '../../helpers/cli.js';
-
-/**
- * The sandbox's contexts as a user of this test's own, in group system:masters (RBAC lets it
- * change anything, so only the gate can stop it), with a client certificate of each cluster's CA:
- * what the API servers log for that user is this test's alone, whatever other tests do meanwhile.
- */
-async function ownUserKubeconfig(user: string): Promise<string> {
-  const { config } = loadKubeconfig({ kubeconfig: inject('kubeconfig') });
-  const state = readState(inject('sandboxDir'));
-  if (!state) throw new Error('no sandbox state');
-  const b64 = (s: string) => Buffer.from(s).toString('base64');
-  const doc = {
-    apiVersion: 'v1',
-    kind: 'Config',
-    clusters: [] as object[],
-    users: [] as object[],
-    contexts: [] as object[],
-    'current-context': '',
-  };
-  for (const entry of state.clusters) {
-    const cluster = config.getCluster(config.getContextObject(entry.context)?.cluster ?? '');
-    if (!cluster) continue;
-    const pki = path.join(path.dirname(entry.auditLog), 'pki');
-    const caPem = fs.readFileSync(path.join(pki, 'ca.crt'), 'utf8');
-    const ca = authorityFromPem(caPem, fs.readFileSync(path.join(pki, 'ca.key'), 'utf8'));
-    const cert = await issueCertificate(ca, { commonName: user, organizations: ['system:masters'], usage: 'client', days: 1 });
-    doc.clusters.push({ name: entry.context, cluster: { server: cluster.server, 'certificate-authority-data': b64(caPem) } });
-    doc.users.push({ name: entry.context, user: { 'client-certificate-data': b64(cert.certPem), 'client-key-data': b64(cert.keyPem) } });
-    doc.contexts.push({ name: entry.context, context: { cluster: entry.context, user: entry.context } });
-  }
-  doc['current-context'] = state.clusters[0]?.context ?? '';
-  const file = path.join(path.dirname(BACKUP), 'kubeconfig');
-  fs.writeFileSync(file, stringify(doc), { mode: 0o600 });
-  return file;
-}
+import { ownUserKubeconfig } from '../../helpers/own-user.js';
 
 /** This test's own user (see ownUserKubeconfig). */
 const ADMIN = `fd-gate-${randomUUID().slice(0, 8)}`;
@@ -88,7 +51,7 @@ function adminEvents(since: Date): AuditEvent[] {
 
 describe('--read-only: the write gate, seen from the API servers', () => {
   it('every mutating command is refused in one line (exit 2) and no API server saw a change', async () => {
-    const kubeconfig = await ownUserKubeconfig(ADMIN);
+    const kubeconfig = await ownUserKubeconfig(ADMIN, path.dirname(BACKUP));
     const since = new Date(Date.now() - 1000);
     for (const args of MUTATING) {
       const r = await runCli(['--read-only', '--kubeconfig', kubeconfig, ...args]);
