@@ -72,7 +72,6 @@ export interface Estimate {
   poolReason: string;
 }
 
-export const REMINDER = 'Remember each node needs this amount of storage';
 export const OK_VERDICT = 'The configuration looks OK';
 
 /**

@@ -1,9 +1,10 @@
 import { SEED_NMSC02_LINES } from '../helpers/seed-storage.js';
 import { describe, expect, it } from 'vitest';
 import { EXAMPLE_CATALOGUE_FILE, loadCatalogue, type Catalogue } from '../../src/storage/catalogue.js';
-import { describeNodeStorage } from '../../src/storage/describe.js';
-import { estimate, OK_VERDICT, REMINDER } from '../../src/storage/estimate.js';
-import { estimateLines } from '../../src/storage/estimate-text.js';
+import { describeNodeStorage } from '../../src/report/storage/describe.js';
+import { estimate, OK_VERDICT } from '../../src/storage/estimate.js';
+import { estimateLines } from '../../src/report/storage/estimate-text.js';
+import { REMINDER } from '../../src/report/storage/estimate-words.js';
 import type { ClusterStorage, NodeStorage, VolumeGroup } from '../../src/storage/inventory.js';
 import { defaultPools } from '../../src/storage/pools.js';
 import { checkSizes, defaultFeatures, parseSizeArg, selectFeatures } from '../../src/storage/selection.js';

@@ -2,9 +2,9 @@ import { Box, Text } from 'ink';
 import { useMemo } from 'react';
 import { useTheme, wrap, type ColorRole, type Theme } from '../../components/theme/index.js';
 import type { Catalogue } from '../../storage/catalogue.js';
-import { estimate, REMINDER, type Estimate, type Pools } from '../../storage/estimate.js';
+import { amounts, REMINDER, shortfallText } from '../../report/storage/estimate-words.js';
+import { estimate, type Estimate, type Pools } from '../../storage/estimate.js';
 import type { ClusterStorage } from '../../storage/inventory.js';
-import { amounts, shortfallText } from './estimate-amounts.js';
 import {
   enabledVolumes,
   estimateInput,

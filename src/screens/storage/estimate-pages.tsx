@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { padEnd, truncate, width as textWidth, wrap, type ColorRole, type Theme } from '../../components/theme/index.js';
 import type { Catalogue, CatalogueVolume } from '../../storage/catalogue.js';
 import type { Estimate, Pools } from '../../storage/estimate.js';
-import { gbAmount } from './estimate-amounts.js';
+import { gbAmount } from '../../report/storage/estimate-words.js';
 import { enabledVolumes, parseSize, type EstimateForm } from './estimate-form.js';
 
 /** One line of the dialogue: text cut to the width, in a tone. */

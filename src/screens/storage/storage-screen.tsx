@@ -10,10 +10,10 @@ import type { StorageActions } from '../../store/actions.js';
 import type { FleetStore } from '../../store/fleet-store.js';
 import { clock } from '../../store/selectors.js';
 import { catalogueKey, storageTargets, targetKey, type LoadedCatalogue, type StorageTarget } from '../../store/storage.js';
-import { amounts } from './estimate-amounts.js';
+import { amounts } from '../../report/storage/estimate-words.js';
 import { EstimateDialogue } from './estimate-dialogue.js';
 import { estimateInput, type EstimateForm, type FormAction } from './estimate-form.js';
-import { inventoryLines, type InventoryLine } from './inventory-lines.js';
+import { inventoryLines, type InventoryLine } from '../../report/storage/inventory-lines.js';
 import { useStorageKeys } from './use-storage-keys.js';
 import type { StorageAction, StorageNav } from './use-storage-state.js';
 
@@ -63,7 +63,7 @@ export function StorageScreen({ store, actions, nav, dispatch, active, height, w
     if (target && !store.getState().storage.inventories[key]) actions.read(target);
   }, [key]);
 
-  const lines = entry?.storage ? inventoryLines(entry.storage, width) : [];
+  const lines = entry?.storage ? inventoryLines(entry.storage) : [];
   const form = key ? nav.forms[key] : undefined;
   const bottom = bottomLines(nav, entry?.storage, form, form ? catalogueOf(form.catalogueFile) : undefined);
   const view = Math.max(1, height - 1 - bottom.length);
