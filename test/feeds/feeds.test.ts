@@ -1,7 +1,8 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, it, vi } from 'vitest';
 import { createFeeds } from '../../src/feeds/feeds.js';
-import type { StorageWork } from '../../src/feeds/storage.js';
+import { rolloutsFeed } from '../../src/feeds/rollouts/feed.js';
+import { storageFeed, type StorageWork } from '../../src/feeds/storage/feed.js';
 import type { Session } from '../../src/session/session.js';
 import type { Catalogue } from '../../src/storage/catalogue.js';
 import type { ClusterStorage } from '../../src/storage/inventory.js';
@@ -17,17 +18,17 @@ describe('the feeds holder', () => {
     const store = createFleetStore([]);
     const used: string[] = [];
     let bound = 0;
-    const storage = async (kc: (context: string) => KubeConfig): Promise<StorageWork> => {
+    const storage = async (on: Pick<Session, 'kc'>): Promise<StorageWork> => {
       bound++;
       return {
         inventory: async (context) => {
-          used.push((kc(context) as unknown as { name: string }).name);
+          used.push((on.kc(context) as unknown as { name: string }).name);
           return EMPTY;
         },
         catalogue: () => ({ name: 'c', features: [] }) as unknown as Catalogue,
       };
     };
-    const feeds = createFeeds(store, session('first'), { work: { storage } });
+    const feeds = createFeeds(store, session('first'), [storageFeed({ work: storage })]);
     expect(store.getState().storage.status).toBe('off');
     feeds.actions.storage!.show();
     expect(store.getState().storage.status).toBe('loading');
@@ -47,7 +48,7 @@ describe('the feeds holder', () => {
 
   it('a feed that cannot load says why in its slice', async () => {
     const store = createFleetStore([]);
-    const feeds = createFeeds(store, session('s'), { work: { rollouts: () => Promise.reject(new Error('cannot load the rollouts')) } });
+    const feeds = createFeeds(store, session('s'), [rolloutsFeed({ work: () => Promise.reject(new Error('cannot load the rollouts')) })]);
     feeds.actions.rollouts!.show();
     await vi.waitFor(() => expect(store.getState().rollouts.status).toEqual({ error: 'cannot load the rollouts' }));
     await feeds.stop();

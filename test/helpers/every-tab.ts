@@ -14,6 +14,7 @@ import type { InstallerDeps } from '../../src/screens/install/wizard.js';
 import type { Session } from '../../src/session/session.js';
 import { EXAMPLE_CATALOGUE_FILE, loadCatalogue } from '../../src/storage/catalogue.js';
 import type { ClusterStorage, NodeStorage } from '../../src/storage/inventory.js';
+import { defaultPools } from '../../src/storage/pools.js';
 import { approvalsOpened, csrsChanged, decisionDone } from '../../src/store/approvals.js';
 import { updateSlice, type FleetStore } from '../../src/store/fleet-store.js';
 import { navarchosSeen, rolloutChanged, rolloutsListed, watchedContexts } from '../../src/store/rollouts.js';
@@ -191,6 +192,7 @@ function storageActions(store: FleetStore): NonNullable<AppActions['storage']> {
   });
   return {
     show: () => {},
+    estimate: { open: () => {}, send: () => {}, close: () => {} },
     read: (target) => {
       const key = targetKey(target);
       let generation = 0;
@@ -199,7 +201,10 @@ function storageActions(store: FleetStore): NonNullable<AppActions['storage']> {
         generation = started.generation;
         return started.slice;
       });
-      queueMicrotask(() => updateSlice(store, 'storage', (s) => readDone(s, key, generation, inventory(), Date.now())));
+      const storage = inventory();
+      queueMicrotask(() =>
+        updateSlice(store, 'storage', (s) => readDone(s, key, generation, { storage, at: Date.now(), defaults: defaultPools(storage) })),
+      );
     },
   };
 }

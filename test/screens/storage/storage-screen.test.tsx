@@ -2,6 +2,7 @@ import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EXAMPLE_CATALOGUE_FILE, loadCatalogue } from '../../../src/storage/catalogue.js';
 import type { ClusterStorage, NodeStorage } from '../../../src/storage/inventory.js';
+import { defaultPools } from '../../../src/storage/pools.js';
 import type { StorageActions } from '../../../src/store/actions.js';
 import { createFleetStore, updateSlice } from '../../../src/store/fleet-store.js';
 import { catalogueLoaded, readDone, readFailed, readStarted, targetKey, type StorageSlice } from '../../../src/store/storage.js';
@@ -114,6 +115,7 @@ function fakeStorage(
   const reads: string[] = [];
   const actions: StorageActions = {
     show: () => {},
+    estimate: { open: () => {}, send: () => {}, close: () => {} },
     read: (target) => {
       if (target.kind !== 'context') throw new Error('this host is not offered here');
       reads.push(target.name);
@@ -127,7 +129,10 @@ function fakeStorage(
       Promise.resolve()
         .then(() => inventories[target.name]!())
         .then(
-          (storage) => updateSlice(store, 'storage', (s) => readDone(s, key, generation, storage, Date.now())),
+          (storage) =>
+            updateSlice(store, 'storage', (s) =>
+              readDone(s, key, generation, { storage, at: Date.now(), defaults: defaultPools(storage) }),
+            ),
           (err: Error) => updateSlice(store, 'storage', (s) => readFailed(s, key, generation, err.message)),
         );
     },
