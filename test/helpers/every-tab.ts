@@ -8,17 +8,16 @@ import type { CheckItem } from '../../src/checklist/checklist.js';
 import { KUBELET_CLIENT_SIGNER, withWarnings, type CsrSummary } from '../../src/kube/csr/index.js';
 import type { NavarchosState } from '../../src/kube/navarchos/objects.js';
 import { startPrepareFeed } from '../../src/feeds/prepare.js';
+import { startStorageFeed } from '../../src/feeds/storage/start.js';
 import type { NodeStatus, PlanNode, RolloutState } from '../../src/rollout/types.js';
 import type { AppActions, AppProps } from '../../src/screens/app.js';
 import type { InstallerDeps } from '../../src/screens/install/wizard.js';
 import type { Session } from '../../src/session/session.js';
 import { EXAMPLE_CATALOGUE_FILE, loadCatalogue } from '../../src/storage/catalogue.js';
 import type { ClusterStorage, NodeStorage } from '../../src/storage/inventory.js';
-import { defaultPools } from '../../src/storage/pools.js';
 import { approvalsOpened, csrsChanged, decisionDone } from '../../src/store/approvals.js';
 import { updateSlice, type FleetStore } from '../../src/store/fleet-store.js';
 import { navarchosSeen, rolloutChanged, rolloutsListed, watchedContexts } from '../../src/store/rollouts.js';
-import { catalogueLoaded, readDone, readStarted, targetKey } from '../../src/store/storage.js';
 import { fakeDay2Feed } from './day2.js';
 import { appProps, novaFleet } from './screen.js';
 
@@ -176,13 +175,10 @@ function storageNode(name: string): NodeStorage {
   };
 }
 
+/** The storage feed over fake readers: every context has three nodes like the seed's host; the example catalogue. */
 function storageActions(store: FleetStore): NonNullable<AppActions['storage']> {
-  updateSlice(store, 'storage', (s) =>
-    catalogueLoaded({ ...s, status: 'on', catalogueFiles: [undefined] }, undefined, {
-      catalogue: loadCatalogue(EXAMPLE_CATALOGUE_FILE),
-    }),
-  );
-  const inventory = (): ClusterStorage => ({
+  updateSlice(store, 'storage', (s) => ({ ...s, status: 'on' }));
+  const inventory = async (): Promise<ClusterStorage> => ({
     source: 'cluster',
     nodes: ['node-a', 'node-b', 'node-c'].map(storageNode),
     storageClasses: [{ name: 'openebs-lvmpv', provisioner: 'local.csi.openebs.io', default: false }],
@@ -190,23 +186,7 @@ function storageActions(store: FleetStore): NonNullable<AppActions['storage']> {
     claims: [],
     missing: ['BlockDevice (openebs.io) not installed'],
   });
-  return {
-    show: () => {},
-    estimate: { open: () => {}, send: () => {}, close: () => {} },
-    read: (target) => {
-      const key = targetKey(target);
-      let generation = 0;
-      updateSlice(store, 'storage', (s) => {
-        const started = readStarted(s, key);
-        generation = started.generation;
-        return started.slice;
-      });
-      const storage = inventory();
-      queueMicrotask(() =>
-        updateSlice(store, 'storage', (s) => readDone(s, key, generation, { storage, at: Date.now(), defaults: defaultPools(storage) })),
-      );
-    },
-  };
+  return { show: () => {}, ...startStorageFeed(store, { inventory, catalogue: () => loadCatalogue(EXAMPLE_CATALOGUE_FILE) }) };
 }
 
 function csr(name: string, requester: string, node: string, minutesAgo: number): CsrSummary {
