@@ -69,7 +69,7 @@ describe('logs feed against the sandbox', () => {
     );
     served = await logsServed(pods[0]!);
     store = createFleetStore();
-    feed = startLogsFeed(store, logsWork(kc), { flushMs: 20 });
+    feed = startLogsFeed(store, logsWork({ kc }), { flushMs: 20 });
   });
 
   afterAll(async () => {
