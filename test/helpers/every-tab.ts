@@ -1,12 +1,13 @@
 /**
  * A dashboard with every tab offered and filled: the Nova fleet of `novaFleet()`, a fleetdeck
- * rollout running and a Navarchos rollout, storage inventories, pending CSRs, the install
- * wizard's dependencies, this host's preflight and the Day 2 page's operations, all as fakes
- * that write into the store as the feeds do. For tests that visit every screen (sizes, symbols).
+ * rollout running and a Navarchos rollout, storage inventories, pending CSRs, a pod's log, the
+ * install wizard's dependencies, this host's preflight and the Day 2 page's operations, all as
+ * fakes that write into the store as the feeds do. For tests that visit every screen (sizes, symbols).
  */
 import type { CheckItem } from '../../src/checklist/checklist.js';
 import { KUBELET_CLIENT_SIGNER, withWarnings, type CsrSummary } from '../../src/kube/csr/index.js';
 import type { NavarchosState } from '../../src/kube/navarchos/objects.js';
+import { startLogsFeed } from '../../src/feeds/logs.js';
 import { startPrepareFeed } from '../../src/feeds/prepare.js';
 import { startStorageFeed } from '../../src/feeds/storage/start.js';
 import type { NodeStatus, PlanNode, RolloutState } from '../../src/rollout/types.js';
@@ -19,6 +20,7 @@ import { approvalsOpened, csrsChanged, decisionDone } from '../../src/store/appr
 import { updateSlice, type FleetStore } from '../../src/store/fleet-store.js';
 import { navarchosSeen, rolloutChanged, rolloutsListed, watchedContexts } from '../../src/store/rollouts.js';
 import { fakeDay2Feed } from './day2.js';
+import { cannedLogsWork } from './log-work.js';
 import { appProps, novaFleet } from './screen.js';
 
 const MIN = 60_000;
@@ -306,6 +308,10 @@ export function everyTab(over: Partial<AppProps> = {}, approvalAnswer?: (name: s
     ),
     rollouts: rolloutActions(store),
     storage: storageActions(store),
+    // A pod's log: forty lines, longer than the view, then quiet while followed.
+    logs: startLogsFeed(store, cannedLogsWork({ lines: (_o, pod) => Array.from({ length: 40 }, (_, i) => `${pod}: line ${i + 1}`) }).work, {
+      flushMs: 5,
+    }),
     approvals: approvalActions(store, approvalAnswer),
     day2: fakeDay2Feed(store),
   };
