@@ -15,7 +15,7 @@ import { logsFeed, type LogsFeedFactoryOptions } from '../feeds/logs.js';
 import { type Preflight, prepareFeed } from '../feeds/prepare.js';
 import { rolloutsFeed, type RolloutsFeedOptions } from '../feeds/rollouts/feed.js';
 import { type StatusFeedOptions, statusFeed } from '../feeds/status-feed.js';
-import { storageFeed, type StorageFeedOptions } from '../feeds/storage.js';
+import { storageFeed, type StorageFeedOptions } from '../feeds/storage/feed.js';
 import { installTab } from '../screens/install/tab.js';
 import { logsOverlay } from '../screens/logs/overlay.js';
 import { rolloutsTab } from '../screens/rollouts/tab.js';

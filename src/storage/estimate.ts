@@ -13,9 +13,6 @@ import { defaultPools } from './pools.js';
 import { checkSizes, selectFeatures } from './selection.js';
 import { floorGB, formatGBAmount, roundGB } from './units.js';
 
-// The pools' default, for the Storage tab's dialogue.
-export { defaultPools } from './pools.js';
-
 /** The volume groups chosen for each kind of volume. */
 export interface Pools {
   shared?: string;
@@ -72,7 +69,6 @@ export interface Estimate {
   poolReason: string;
 }
 
-export const REMINDER = 'Remember each node needs this amount of storage';
 export const OK_VERDICT = 'The configuration looks OK';
 
 /**

@@ -3,17 +3,13 @@
  * partitions, StorageClasses, PersistentVolumes and claims. The types, and where each part is:
  * the cluster's objects are read and summarised in src/kube/storage/objects.ts, shaped per node in
  * node-storage.ts (cluster.ts puts them together), this host's lsblk/vgs in local.ts, usage by
- * StorageClass in by-class.ts, the seed's text in describe.ts, sizes in units.ts.
+ * StorageClass in by-class.ts, sizes in units.ts; the seed's text in src/report/storage/describe.ts.
  */
 import type { ClaimInfo, StorageClassInfo, VolumeGroup, VolumeInfo } from '../kube/storage/summaries.js';
 
 export type { ClaimInfo, StorageClassInfo, VolumeGroup, VolumeInfo } from '../kube/storage/summaries.js';
 // The OpenEBS resources, for the sandbox that simulates them.
 export { BLOCKDEVICE, LVMNODE, OPENEBS_NAMESPACE } from '../kube/storage/summaries.js';
-// The inventory's text and sizes, for the Storage tab.
-export { usageByClass } from './by-class.js';
-export { describeNodeStorage } from './describe.js';
-export { formatGB } from './units.js';
 
 export interface Partition {
   path: string;

@@ -9,6 +9,7 @@ import type { RolloutSpec } from '../rollout/types.js';
 import type { LogTarget } from './log-target.js';
 import type { NewRolloutIntent } from './rollout-wizard.js';
 import type { StorageTarget } from './storage.js';
+import type { EstimateIntent } from './storage-estimate.js';
 
 export interface SandboxActions {
   /** Start the sandbox fleet (the empty screen's `s`); its contexts are then watched. */
@@ -70,8 +71,19 @@ export interface RolloutWizardActions {
 export interface StorageActions {
   /** The tab is shown: load the catalogues (once). */
   show(): void;
-  /** Read a target's inventory (again). */
+  /** Read a target's inventory (again); the pools an estimate starts with are chosen for it. */
   read(target: StorageTarget): void;
+  /** The estimate dialogue: its state is the slice's `estimates` (by target), the open one `open`. */
+  estimate: StorageEstimateActions;
+}
+
+export interface StorageEstimateActions {
+  /** Open the dialogue of a target, as it was left (else the defaults); nothing while estimateRefusal says why not. */
+  open(target: StorageTarget): void;
+  /** What the operator did on a page (enter on the last size confirms and closes it). */
+  send(intent: EstimateIntent): void;
+  /** Close it; its choices are kept. */
+  close(): void;
 }
 
 export interface ApprovalActions {

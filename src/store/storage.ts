@@ -1,10 +1,12 @@
 /**
- * The Storage tab's slice: the inventory of each target (a context, or this host) as read, and
- * the catalogues the estimate dialogue offers. Pure reducers; the storage feed is their only
- * caller. The dialogue's choices are the screen's (what is typed), not here.
+ * The Storage tab's slice: the inventory of each target (a context, or this host) as read, with
+ * the pools chosen for it; the catalogues the estimate dialogue offers; and the dialogue of each
+ * target (storage-estimate.ts), the open one named. Pure reducers; the storage feed is their
+ * only caller.
  */
 import type { Catalogue } from '../storage/catalogue.js';
 import type { ClusterStorage } from '../storage/inventory.js';
+import type { EstimateState, PoolDefaults } from './storage-estimate.js';
 import type { FeedStatus } from './types.js';
 
 /** What the tab shows storage for: a context of the dashboard, or the host fleetdeck runs on. */
@@ -18,6 +20,8 @@ export interface InventoryEntry {
   storage?: ClusterStorage;
   /** When `storage` was read (ms since the epoch). */
   at?: number;
+  /** The pools an estimate starts with for `storage`, and why. */
+  defaults?: PoolDefaults;
   error?: string;
 }
 
@@ -34,6 +38,10 @@ export interface StorageSlice {
   catalogueFiles: (string | undefined)[];
   /** By catalogueKey(file). */
   catalogues: Record<string, LoadedCatalogue>;
+  /** The estimate dialogue of each target, by targetKey: kept when it closes. */
+  estimates: Record<string, EstimateState>;
+  /** The target whose estimate dialogue is open (it owns the keyboard). */
+  open?: StorageTarget;
 }
 
 export const emptyStorage = (): StorageSlice => ({
@@ -42,6 +50,7 @@ export const emptyStorage = (): StorageSlice => ({
   inventories: {},
   catalogueFiles: [undefined],
   catalogues: {},
+  estimates: {},
 });
 
 /** A key that tells the targets apart (a context may be called anything, "local" included). */
@@ -66,11 +75,16 @@ export function readStarted(s: StorageSlice, key: string): { slice: StorageSlice
   return { slice: { ...s, inventories: { ...s.inventories, [key]: entry } }, generation: entry.generation };
 }
 
-/** A read answered; dropped when a later read started since. */
-export function readDone(s: StorageSlice, key: string, generation: number, storage: ClusterStorage, at: number): StorageSlice {
+/** A read answered, with the pools chosen for it; dropped when a later read started since. */
+export function readDone(
+  s: StorageSlice,
+  key: string,
+  generation: number,
+  read: { storage: ClusterStorage; at: number; defaults: PoolDefaults },
+): StorageSlice {
   const entry = s.inventories[key];
   if (!entry || entry.generation !== generation) return s;
-  return { ...s, inventories: { ...s.inventories, [key]: { generation, loading: false, storage, at } } };
+  return { ...s, inventories: { ...s.inventories, [key]: { generation, loading: false, ...read } } };
 }
 
 export function readFailed(s: StorageSlice, key: string, generation: number, error: string): StorageSlice {
@@ -81,4 +95,15 @@ export function readFailed(s: StorageSlice, key: string, generation: number, err
 
 export function catalogueLoaded(s: StorageSlice, file: string | undefined, loaded: LoadedCatalogue): StorageSlice {
   return { ...s, catalogues: { ...s.catalogues, [catalogueKey(file)]: loaded } };
+}
+
+/** Why the estimate dialogue of a target cannot open now (undefined: it can). */
+export function estimateRefusal(s: StorageSlice, key: string): string | undefined {
+  const entry = s.inventories[key];
+  if (!entry?.storage || !entry.defaults)
+    return entry?.error ? 'cannot estimate: the inventory could not be read (r reads it again)' : 'the inventory is still being read';
+  if (s.estimates[key]) return undefined;
+  const c = s.catalogues[catalogueKey(undefined)];
+  if (!c) return 'the catalogue is still being read';
+  return 'error' in c ? c.error : undefined;
 }

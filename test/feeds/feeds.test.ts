@@ -2,7 +2,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, it, vi } from 'vitest';
 import { createFeeds } from '../../src/feeds/feeds.js';
 import { rolloutsFeed } from '../../src/feeds/rollouts/feed.js';
-import { type StorageWork, storageFeed } from '../../src/feeds/storage.js';
+import { storageFeed, type StorageWork } from '../../src/feeds/storage/feed.js';
 import type { Session } from '../../src/session/session.js';
 import type { Catalogue } from '../../src/storage/catalogue.js';
 import type { ClusterStorage } from '../../src/storage/inventory.js';
@@ -18,11 +18,11 @@ describe('the feeds holder', () => {
     const store = createFleetStore([]);
     const used: string[] = [];
     let bound = 0;
-    const storage = async (s: Session): Promise<StorageWork> => {
+    const storage = async (on: Pick<Session, 'kc'>): Promise<StorageWork> => {
       bound++;
       return {
         inventory: async (context) => {
-          used.push((s.kc(context) as unknown as { name: string }).name);
+          used.push((on.kc(context) as unknown as { name: string }).name);
           return EMPTY;
         },
         catalogue: () => ({ name: 'c', features: [] }) as unknown as Catalogue,

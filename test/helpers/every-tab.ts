@@ -1,13 +1,15 @@
 /**
  * A dashboard with every tab offered and filled: the Nova fleet of `novaFleet()`, a fleetdeck
- * rollout running and a Navarchos rollout, storage inventories, pending CSRs, the install
- * wizard's dependencies, this host's preflight and the Day 2 page's operations, all as fakes
- * that write into the store as the feeds do. For tests that visit every screen (sizes, symbols).
+ * rollout running and a Navarchos rollout, storage inventories, pending CSRs, a pod's log, the
+ * install wizard's dependencies, this host's preflight and the Day 2 page's operations, all as
+ * fakes that write into the store as the feeds do. For tests that visit every screen (sizes, symbols).
  */
 import type { CheckItem } from '../../src/checklist/checklist.js';
 import { KUBELET_CLIENT_SIGNER, withWarnings, type CsrSummary } from '../../src/kube/csr/index.js';
 import type { NavarchosState } from '../../src/kube/navarchos/objects.js';
+import { startLogsFeed } from '../../src/feeds/logs.js';
 import { startPrepareFeed } from '../../src/feeds/prepare.js';
+import { startStorageFeed } from '../../src/feeds/storage/start.js';
 import type { RolloutDryRun } from '../../src/rollout/runner/dry-run.js';
 import type { NodeStatus, PlanNode, RolloutState } from '../../src/rollout/types.js';
 import type { AppProps } from '../../src/screens/app.js';
@@ -18,8 +20,8 @@ import { EXAMPLE_CATALOGUE_FILE, loadCatalogue } from '../../src/storage/catalog
 import type { ClusterStorage, NodeStorage } from '../../src/storage/inventory.js';
 import { approvalsOpened, csrsChanged, decisionDone } from '../../src/store/approvals.js';
 import { updateSlice, type FleetStore } from '../../src/store/fleet-store.js';
-import { catalogueLoaded, readDone, readStarted, targetKey } from '../../src/store/storage.js';
 import { fakeDay2Feed } from './day2.js';
+import { cannedLogsWork } from './log-work.js';
 import { fakeRolloutsFeed } from './rollouts-feed.js';
 import { type AppOverrides, appProps, novaFleet } from './screen.js';
 
@@ -162,13 +164,10 @@ function storageNode(name: string): NodeStorage {
   };
 }
 
+/** The storage feed over fake readers: every context has three nodes like the seed's host; the example catalogue. */
 function storageActions(store: FleetStore): NonNullable<AppActions['storage']> {
-  updateSlice(store, 'storage', (s) =>
-    catalogueLoaded({ ...s, status: 'on', catalogueFiles: [undefined] }, undefined, {
-      catalogue: loadCatalogue(EXAMPLE_CATALOGUE_FILE),
-    }),
-  );
-  const inventory = (): ClusterStorage => ({
+  updateSlice(store, 'storage', (s) => ({ ...s, status: 'on' }));
+  const inventory = async (): Promise<ClusterStorage> => ({
     source: 'cluster',
     nodes: ['node-a', 'node-b', 'node-c'].map(storageNode),
     storageClasses: [{ name: 'openebs-lvmpv', provisioner: 'local.csi.openebs.io', default: false }],
@@ -176,19 +175,7 @@ function storageActions(store: FleetStore): NonNullable<AppActions['storage']> {
     claims: [],
     missing: ['BlockDevice (openebs.io) not installed'],
   });
-  return {
-    show: () => {},
-    read: (target) => {
-      const key = targetKey(target);
-      let generation = 0;
-      updateSlice(store, 'storage', (s) => {
-        const started = readStarted(s, key);
-        generation = started.generation;
-        return started.slice;
-      });
-      queueMicrotask(() => updateSlice(store, 'storage', (s) => readDone(s, key, generation, inventory(), Date.now())));
-    },
-  };
+  return { show: () => {}, ...startStorageFeed(store, { inventory, catalogue: () => loadCatalogue(EXAMPLE_CATALOGUE_FILE) }) };
 }
 
 function csr(name: string, requester: string, node: string, minutesAgo: number): CsrSummary {
@@ -308,6 +295,10 @@ export function everyTab(over: AppOverrides = {}, approvalAnswer?: (name: string
     ),
     rollouts: rolloutActions(store),
     storage: storageActions(store),
+    // A pod's log: forty lines, longer than the view, then quiet while followed.
+    logs: startLogsFeed(store, cannedLogsWork({ lines: (_o, pod) => Array.from({ length: 40 }, (_, i) => `${pod}: line ${i + 1}`) }).work, {
+      flushMs: 5,
+    }),
     approvals: approvalActions(store, approvalAnswer),
     day2: fakeDay2Feed(store),
   };

@@ -1,5 +1,8 @@
 import type { LogsWork } from '../../src/feeds/logs-contract.js';
+import type { ObjectEvent } from '../../src/kube/events/object-events.js';
 import type { LogEntry, PodLogOptions } from '../../src/kube/pods/pod-logs.js';
+import type { LogPod } from '../../src/kube/pods/workloads.js';
+import { logPod } from './log-pod.js';
 
 /** A log stream the test drives: it writes lines, ends or fails it; its signal says whether it was aborted. */
 export interface DrivenStream {
@@ -25,4 +28,28 @@ export function drivenStream(opened: DrivenStream[]): LogsWork['stream'] {
         fail: (m) => reject(new Error(m)),
       });
     });
+}
+
+export interface CannedLogs {
+  /** The pods found for a target (default: each pod it names, running one container `app`). */
+  pods?: (target: { pods?: string[]; selector?: string }) => LogPod[];
+  events?: ObjectEvent[];
+  /** The lines a stream delivers (each stamped 2026-01-01T10:00:00Z); following, it then waits for its abort. */
+  lines: (opts: PodLogOptions, pod: string) => string[];
+}
+
+/** LogsWork over canned pods, Events and lines; every stream opened is recorded in `opened`. */
+export function cannedLogsWork(canned: CannedLogs): { work: LogsWork; opened: PodLogOptions[] } {
+  const opened: PodLogOptions[] = [];
+  const pods = canned.pods ?? ((t) => (t.pods ?? []).map((name) => logPod(name, [{ name: 'app' }])));
+  const work: LogsWork = {
+    findPods: async (_c, _n, target) => pods(target),
+    events: async () => canned.events ?? [],
+    stream: async (_c, _n, pod, opts, onEntry, signal) => {
+      opened.push(opts);
+      for (const text of canned.lines(opts, pod)) onEntry({ time: '2026-01-01T10:00:00Z', text });
+      if (opts.follow && !opts.previous) await new Promise<void>((r) => signal.addEventListener('abort', () => r()));
+    },
+  };
+  return { work, opened };
 }

@@ -26,6 +26,16 @@ const VISITS: Visit[] = [
   { name: 'Status: a context’s pods', steps: [[[KEYS.enter, 'p'], 'nova-scheduler']], hints: /esc back/ },
   { name: 'Status: a pod in full', steps: [[[KEYS.enter, 'p', 'G', KEYS.enter], 'Unschedulable']], hints: /esc/ },
   { name: 'Status: a context’s events', steps: [[[KEYS.enter, 'e'], 'LAST SEEN']], hints: /esc back/ },
+  { name: 'Logs: a pod’s log', steps: [[[KEYS.enter, 'p', 'l'], 'line 40']], hints: /esc back/ },
+  {
+    name: 'Logs: a search typed',
+    steps: [
+      [[KEYS.enter, 'p', 'l'], 'line 40'],
+      [['/', '1', '2'], '/12'],
+    ],
+    hints: /enter search/,
+  },
+  { name: 'Logs: help', steps: [[[KEYS.enter, 'p', 'l', '?'], 'Log lines']], hints: /esc|\?/ },
   { name: 'Status: help', steps: [[['?'], 'Everywhere']], hints: /esc|\?/ },
   { name: 'Approvals', steps: [[['j', 'j', 'A'], '3 pending']], hints: /y approve/ },
   {

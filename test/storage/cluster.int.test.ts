@@ -10,7 +10,7 @@ import {
   ensureSimulatedStorage,
   storageProfile,
 } from '../../src/sandbox/sim/storage-objects.js';
-import { describeNodeStorage } from '../../src/storage/describe.js';
+import { describeNodeStorage } from '../../src/report/storage/describe.js';
 import type { ClusterStorage } from '../../src/storage/inventory.js';
 import { eventually } from '../helpers/cli.js';
 import { createNamespace } from '../helpers/namespace.js';

@@ -1,9 +1,10 @@
-import { SEED_NMSC02_LINES } from '../helpers/seed-storage.js';
+import { SEED_NMSC02_LINES, seedHost } from '../helpers/seed-storage.js';
 import { describe, expect, it } from 'vitest';
 import { EXAMPLE_CATALOGUE_FILE, loadCatalogue, type Catalogue } from '../../src/storage/catalogue.js';
-import { describeNodeStorage } from '../../src/storage/describe.js';
-import { estimate, OK_VERDICT, REMINDER } from '../../src/storage/estimate.js';
-import { estimateLines } from '../../src/storage/estimate-text.js';
+import { describeNodeStorage } from '../../src/report/storage/describe.js';
+import { estimate, OK_VERDICT } from '../../src/storage/estimate.js';
+import { estimateLines } from '../../src/report/storage/estimate-text.js';
+import { REMINDER } from '../../src/report/storage/estimate-words.js';
 import type { ClusterStorage, NodeStorage, VolumeGroup } from '../../src/storage/inventory.js';
 import { defaultPools } from '../../src/storage/pools.js';
 import { checkSizes, defaultFeatures, parseSizeArg, selectFeatures } from '../../src/storage/selection.js';
@@ -28,39 +29,8 @@ const cluster = (nodes: NodeStorage[], source: ClusterStorage['source'] = 'clust
 
 const example: Catalogue = loadCatalogue(EXAMPLE_CATALOGUE_FILE);
 
-/**
- * Dialogue 1 (`kloudspot storage estimate` on nmsc02), its inventory as printed:
- *   vg_data ( 93.1 GB - 87.1 GB free) on /dev/sdb1; vg_share ( 106.9 GB - 0.0 GB free) on /dev/sdb2;
- *   /dev/sda (50G): sda1 (1M), sda2 (50G) mounted as /; /dev/sdb (200G): sdb1 (93.1G) in vg_data,
- *   sdb2 (106.9G) in vg_share with /dev/mapper/ubuntu--vg-shared (100G).
- */
-const nmsc02: NodeStorage = {
-  node: 'nmsc02',
-  volumeGroups: [vg('vg_data', 93.1, 87.1, ['/dev/sdb1']), vg('vg_share', 106.9, 0, ['/dev/sdb2'])],
-  disks: [
-    {
-      path: '/dev/sda',
-      sizeBytes: bytes(50),
-      partitions: [
-        { path: '/dev/sda1', sizeBytes: 1024 ** 2 },
-        { path: '/dev/sda2', sizeBytes: bytes(50), mountpoint: '/' },
-      ],
-    },
-    {
-      path: '/dev/sdb',
-      sizeBytes: bytes(200),
-      partitions: [
-        { path: '/dev/sdb1', sizeBytes: bytes(93.1), volumeGroup: 'vg_data' },
-        {
-          path: '/dev/sdb2',
-          sizeBytes: bytes(106.9),
-          volumeGroup: 'vg_share',
-          children: [{ path: '/dev/mapper/ubuntu--vg-shared', sizeBytes: bytes(100) }],
-        },
-      ],
-    },
-  ],
-};
+/** Dialogue 1 (`kloudspot storage estimate` on nmsc02), its inventory as printed (SEED_NMSC02_LINES). */
+const nmsc02: NodeStorage = seedHost('nmsc02');
 const seed1 = cluster([nmsc02], 'local');
 
 /**

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SEED_NMSC02_LINES } from '../helpers/seed-storage.js';
 import { describe, expect, it } from 'vitest';
-import { describeNodeStorage } from '../../src/storage/describe.js';
+import { describeNodeStorage } from '../../src/report/storage/describe.js';
 import { LSBLK_ARGS, PVS_ARGS, VGS_ARGS, parseLsblk, readLocalInventory, type Run } from '../../src/storage/local.js';
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/storage');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { blockDeviceOf, lvmNodeOf, nodeEphemeralOf, type BlockDeviceObject } from '../../src/kube/storage/summaries.js';
-import { describeNodeStorage } from '../../src/storage/describe.js';
+import { describeNodeStorage } from '../../src/report/storage/describe.js';
 import { groupByNode, isPartitionOf } from '../../src/storage/node-storage.js';
 
 const GiB = 2 ** 30;

@@ -1,17 +1,18 @@
 import { Box, Text } from 'ink';
 import { useMemo } from 'react';
 import { useStore } from 'zustand';
-import { KeyHints } from '../../components/key-hints/index.js';
+import { useKeyActions, useLiveReducer } from '../../components/key-actions/index.js';
 import { truncate, useTheme } from '../../components/theme/index.js';
 import type { LogActions } from '../../store/actions.js';
 import type { FleetStore } from '../../store/fleet-store.js';
 import { mergedLines, searchMatches } from '../../store/logs.js';
-import { keyHints } from '../keymap.js';
+import { useAppCommands } from '../keys/app-commands.js';
 import { EventsPane } from './events-pane.js';
+import { LOG_HELP, LOG_KEYS, LOG_SEARCH_KEYS, type LogViewKeys } from './keys.js';
 import { LogHeader } from './log-header.js';
 import { LogLines } from './log-lines.js';
+import { initialLogViewNav, logViewReducer } from './log-view-nav.js';
 import { logWindow } from './log-window.js';
-import { useLogViewKeys } from './use-log-view-keys.js';
 
 /** From this width the Events pane stands beside the log (and is shown until `e` hides it). */
 export const EVENTS_BESIDE_WIDTH = 100;
@@ -22,36 +23,33 @@ export interface LogViewProps {
   store: FleetStore;
   actions: LogActions;
   width: number;
-  /** Lines available, the key hints' line included. */
+  /** Lines available (the app's key hints are under them). */
   height: number;
+  /** Its keys listen. */
   active: boolean;
-  onHelp: () => void;
-  onQuit: () => void;
 }
+
+/** The table of what the view is doing: a search being typed, or the log. */
+const keysOf = (c: LogViewKeys) => (c.nav.get().typing !== undefined ? LOG_SEARCH_KEYS : LOG_KEYS);
 
 /**
  * The log of the pods behind a row: a header (what, where, the switches), the lines that fit
  * (the newest at the bottom while following), the Events of the object beside or under them,
- * a line for the search, the last save or an error, and the key hints.
+ * and a line for the search, the last save or an error. It owns the keyboard (keys.ts).
  */
-export function LogView({ store, actions, width, height, active, onHelp, onQuit }: LogViewProps) {
+export function LogView({ store, actions, width, height, active }: LogViewProps) {
   const theme = useTheme();
+  const app = useAppCommands();
   const slice = useStore(store, (s) => s.logs);
   // Each flush brings a new sources array (the rings inside are filled in place).
   const lines = useMemo(() => mergedLines(slice.sources), [slice.sources]);
   const matches = useMemo(() => searchMatches(lines, slice.search), [lines, slice.search]);
   const beside = width >= EVENTS_BESIDE_WIDTH;
-  const logHeight = Math.max(1, height - HEADER_LINES - 2);
-  const nav = useLogViewKeys({
-    actions,
-    lines,
-    matches,
-    ...(slice.match !== undefined ? { match: slice.match } : {}),
-    page: logHeight,
-    eventsByDefault: beside,
+  const logHeight = Math.max(1, height - HEADER_LINES - 1);
+  const [nav, live] = useLiveReducer(logViewReducer, initialLogViewNav);
+  useKeyActions(keysOf, () => ({ app, nav: live, store, actions, lines, matches, page: logHeight, eventsByDefault: beside }), {
     active,
-    onHelp,
-    onQuit,
+    help: LOG_HELP,
   });
   const eventsShown = nav.events ?? beside;
   const eventsHeight = eventsShown && !beside ? Math.max(2, Math.floor(logHeight / 3)) : 0;
@@ -105,12 +103,11 @@ export function LogView({ store, actions, width, height, active, onHelp, onQuit 
       <Text color={status.kind === 'fail' ? theme.color('fail') : status.kind === 'ok' ? theme.color('ok') : undefined}>
         {theme.text(truncate(status.text || ' ', width, theme.ellipsis))}
       </Text>
-      <KeyHints hints={keyHints(nav.typing !== undefined ? 'logSearch' : 'logs')} width={width} />
     </Box>
   );
 }
 
-/** The line above the hints: the search being typed, the last save, an error, or where the search stands. */
+/** The view's last line: the search being typed, the last save, an error, or where the search stands. */
 function statusLine(
   slice: ReturnType<FleetStore['getState']>['logs'],
   typing: string | undefined,

@@ -1,10 +1,9 @@
 import { Text } from 'ink';
 import type { ReactNode } from 'react';
 import { padEnd, truncate, width as textWidth, wrap, type ColorRole, type Theme } from '../../components/theme/index.js';
-import type { Catalogue, CatalogueVolume } from '../../storage/catalogue.js';
+import { gbAmount } from '../../report/storage/estimate-words.js';
 import type { Estimate, Pools } from '../../storage/estimate.js';
-import { gbAmount } from './estimate-amounts.js';
-import { enabledVolumes, parseSize, type EstimateForm } from './estimate-form.js';
+import type { EstimateState } from '../../store/storage-estimate.js';
 
 /** One line of the dialogue: text cut to the width, in a tone. */
 export interface Line {
@@ -64,37 +63,22 @@ function box(on: boolean, theme: Theme): string {
 const samePools = (a: Pools, b: Pools) => a.shared === b.shared && a.unshared === b.unshared;
 
 /** Features: one row per feature, enabled or not, with what its volumes take. */
-export function featuresPage(kit: LineKit, catalogue: Catalogue, form: EstimateForm): PageLines {
+export function featuresPage(kit: LineKit, { catalogue, features, form }: EstimateState): PageLines {
   const head: Line[] = [];
-  const pageLines: Line[] = [];
   head.push(kit.text('catalogue', `Catalogue: ${catalogue.name}${catalogue.description ? ` — ${catalogue.description}` : ''}`, 'muted'));
   head.push(kit.text('heading', HEADINGS.features, undefined, { bold: true }));
-  const labelWidth = Math.min(34, Math.max(...catalogue.features.map((f) => textWidth(`Enable ${f.label}`))));
-  catalogue.features.forEach((f, i) => {
-    const on = form.features.includes(f.name);
-    const vols = enabledVolumes(catalogue, [f.name]);
-    const shared = vols.filter((v) => v.kind === 'shared').reduce((a, v) => a + (form.sizes[v.name] ?? v.defaultGB), 0);
-    const unshared = vols.filter((v) => v.kind === 'unshared').reduce((a, v) => a + (form.sizes[v.name] ?? v.defaultGB), 0);
-    const what = `${vols.length} volume${vols.length === 1 ? '' : 's'}: ${[shared ? `${gbAmount(shared)} shared` : '', unshared ? `${gbAmount(unshared)} unshared` : ''].filter(Boolean).join(', ')}`;
-    pageLines.push(
-      kit.row(
-        `f:${f.name}`,
-        i === form.focus,
-        `${box(on, kit.theme)} ${padEnd(`Enable ${f.label}`, labelWidth)}  ${on ? 'Yes' : 'No '}  ${what}`,
-      ),
-    );
+  const labelWidth = Math.min(34, Math.max(...features.map((f) => textWidth(`Enable ${f.label}`))));
+  const pageLines = features.map((f, i) => {
+    const gb = [f.shared ? `${gbAmount(f.shared)} shared` : '', f.unshared ? `${gbAmount(f.unshared)} unshared` : ''];
+    const what = `${f.volumes} volume${f.volumes === 1 ? '' : 's'}: ${gb.filter(Boolean).join(', ')}`;
+    const row = `${box(f.on, kit.theme)} ${padEnd(`Enable ${f.label}`, labelWidth)}  ${f.on ? 'Yes' : 'No '}  ${what}`;
+    return kit.row(`f:${f.name}`, i === form.focus, row);
   });
   return { head, page: pageLines, after: [] };
 }
 
 /** Pools: which volume group serves shared and which unshared volumes, and why the defaults. */
-export function poolsPage(
-  kit: LineKit,
-  form: EstimateForm,
-  options: readonly string[],
-  defaults: { pools: Pools; reason: string },
-  est: Estimate | undefined,
-): PageLines {
+export function poolsPage(kit: LineKit, { form, options, defaults }: EstimateState, est: Estimate | undefined): PageLines {
   const head: Line[] = [];
   const pageLines: Line[] = [];
   const after: Line[] = [];
@@ -114,12 +98,7 @@ export function poolsPage(
 }
 
 /** Sizes: a text field per enabled volume (GB), the first invalid one said under them. */
-export function sizesPage(
-  kit: LineKit,
-  form: EstimateForm,
-  volumes: readonly CatalogueVolume[],
-  invalid: { volume: string; label: string; error: string } | undefined,
-): PageLines {
+export function sizesPage(kit: LineKit, { form, volumes, rejected }: EstimateState): PageLines {
   const head: Line[] = [];
   const pageLines: Line[] = [];
   const after: Line[] = [];
@@ -129,7 +108,7 @@ export function sizesPage(
   volumes.forEach((v, i) => {
     const focused = i === form.focus;
     const typed = form.typed[v.name] ?? String(v.defaultGB);
-    const bad = 'error' in parseSize(typed);
+    const bad = rejected.some((r) => r.volume === v.name);
     const kindText = `  ${v.kind}`;
     const valueRoom = Math.max(4, kit.width - 2 - labelWidth - 3 - kindText.length);
     const value = truncate(typed, valueRoom - 1, kit.theme.ellipsis);
@@ -151,6 +130,7 @@ export function sizesPage(
       ),
     });
   });
+  const invalid = rejected[0];
   if (invalid)
     after.push(kit.text('invalid', `${invalid.label}: ${invalid.error} (${gbAmount(form.sizes[invalid.volume] ?? 0)} counts)`, 'fail'));
   return { head, page: pageLines, after };

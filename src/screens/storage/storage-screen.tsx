@@ -1,40 +1,36 @@
 import { Box, Text } from 'ink';
-import { useEffect, useMemo, type Dispatch } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
+import { helpOf, useKeyActions, useLiveReducer } from '../../components/key-actions/index.js';
 import { Spinner } from '../../components/spinner/index.js';
 import { truncate, useTheme, type ColorRole } from '../../components/theme/index.js';
-import { defaultPools, estimate } from '../../storage/estimate.js';
+import { amounts } from '../../report/storage/estimate-words.js';
+import { inventoryLines, type InventoryLine } from '../../report/storage/inventory-lines.js';
 import type { ClusterStorage } from '../../storage/inventory.js';
 import type { StorageActions } from '../../store/actions.js';
 import type { FleetStore } from '../../store/fleet-store.js';
 import { clock } from '../../store/selectors.js';
-import { catalogueKey, storageTargets, targetKey, type LoadedCatalogue, type StorageTarget } from '../../store/storage.js';
-import { amounts } from './estimate-amounts.js';
+import type { EstimateState } from '../../store/storage-estimate.js';
+import { storageTargets, targetKey, type StorageTarget } from '../../store/storage.js';
+import { useAppCommands } from '../keys/app-commands.js';
 import { EstimateDialogue } from './estimate-dialogue.js';
-import { estimateInput, type EstimateForm, type FormAction } from './estimate-form.js';
-import { inventoryLines, type InventoryLine } from './inventory-lines.js';
-import { useStorageKeys } from './use-storage-keys.js';
-import type { StorageAction, StorageNav } from './use-storage-state.js';
+import { ESTIMATE_KEYS } from './estimate-keys.js';
+import { STORAGE_KEYS } from './keys.js';
+import { initialStorageNav, type StorageNav, storageReducer } from './storage-nav.js';
 
 export interface StorageScreenProps {
   store: FleetStore;
   actions: StorageActions;
-  nav: StorageNav;
-  dispatch: Dispatch<StorageAction>;
-  /** The screen's keys listen (not while the help is shown). */
+  /** The screen's keys listen (not while the help or another tab is in front). */
   active: boolean;
   height: number;
   width: number;
 }
 
-const message = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
-
 export function targetLabel(t: StorageTarget): string {
   return t.kind === 'local' ? 'this host' : t.name;
 }
-
-const NOT_LOADED: LoadedCatalogue = { error: 'the catalogue is still being read' };
 
 /**
  * The Storage tab: for the selected context (←/→; this host last when offered), each node's
@@ -42,20 +38,22 @@ const NOT_LOADED: LoadedCatalogue = { error: 'the catalogue is still being read'
  * the sources that could not be read; j/k scroll, r reads again. Enter (or e) opens the
  * estimate dialogue, which owns the keyboard until it closes.
  */
-export function StorageScreen({ store, actions, nav, dispatch, active, height, width }: StorageScreenProps) {
+export function StorageScreen({ store, actions, active, height, width }: StorageScreenProps) {
   const theme = useTheme();
+  const app = useAppCommands();
+  const [nav, live] = useLiveReducer(storageReducer, initialStorageNav);
   const order = useStore(
     store,
     useShallow((s) => s.status.order),
   );
   const local = useStore(store, (s) => s.storage.local);
+  const open = useStore(store, (s) => s.storage.open);
   const targets = useMemo(() => storageTargets(order, local), [order, local]);
   const index = Math.min(nav.target, Math.max(0, targets.length - 1));
   const target = targets[index];
   const key = target ? targetKey(target) : '';
   const entry = useStore(store, (s) => (key ? s.storage.inventories[key] : undefined));
-  const catalogues = useStore(store, (s) => s.storage.catalogues);
-  const catalogueOf = (file: string | undefined) => catalogues[catalogueKey(file)] ?? NOT_LOADED;
+  const estimate = useStore(store, (s) => (key ? s.storage.estimates[key] : undefined));
 
   // Each target is read when first shown; r reads it again.
   // biome-ignore lint/correctness/useExhaustiveDependencies: once per target shown, not per render
@@ -63,34 +61,30 @@ export function StorageScreen({ store, actions, nav, dispatch, active, height, w
     if (target && !store.getState().storage.inventories[key]) actions.read(target);
   }, [key]);
 
-  const lines = entry?.storage ? inventoryLines(entry.storage, width) : [];
-  const form = key ? nav.forms[key] : undefined;
-  const bottom = bottomLines(nav, entry?.storage, form, form ? catalogueOf(form.catalogueFile) : undefined);
+  const lines = useMemo(() => (entry?.storage ? inventoryLines(entry.storage) : []), [entry?.storage]);
+  const bottom = bottomLines(nav, entry?.storage, estimate);
   const view = Math.max(1, height - 1 - bottom.length);
-  const overflow = lines.length > view;
-  const rows = overflow ? view - 1 : view;
+  const rows = lines.length > view ? view - 1 : view;
   const max = Math.max(0, lines.length - rows);
-  const scroll = Math.min(nav.scroll, max);
-  useStorageKeys({ store, actions, nav, dispatch, targets, target, rows, max, active });
+  useKeyActions(STORAGE_KEYS, () => ({ app, nav: live, store, actions, targets, rows, max }), {
+    active: active && open === undefined,
+    help: [helpOf(STORAGE_KEYS), helpOf(ESTIMATE_KEYS)],
+  });
 
-  if (!target) {
-    return <Text>{theme.text('No context to show: start fleetdeck with a kubeconfig (or the sandbox).')}</Text>;
-  }
-  if (nav.open && form && entry?.storage) {
+  if (open) {
     return (
-      <Dialogue
+      <EstimateDialogue
         store={store}
-        target={targetLabel(target)}
-        targetKey={key}
-        storage={entry.storage}
-        form={form}
-        dispatch={dispatch}
+        actions={actions.estimate}
+        targetKey={targetKey(open)}
+        target={targetLabel(open)}
+        active={active}
         width={width}
         height={height}
       />
     );
   }
-  const shown = lines.slice(scroll, scroll + rows);
+  if (!target) return <Text>{theme.text('No context to show: start fleetdeck with a kubeconfig (or the sandbox).')}</Text>;
   return (
     <Box flexDirection="column" width={width}>
       <Header
@@ -102,16 +96,7 @@ export function StorageScreen({ store, actions, nav, dispatch, active, height, w
         width={width}
       />
       {entry?.storage ? (
-        <>
-          {shown.map((l, i) => (
-            <InventoryRow key={scroll + i} line={l} width={width} />
-          ))}
-          {overflow ? (
-            <Text dimColor>
-              {theme.text(`lines ${scroll + 1}–${scroll + shown.length} of ${lines.length} ${theme.separator} j/k scroll`)}
-            </Text>
-          ) : null}
-        </>
+        <InventoryPage lines={lines} scroll={Math.min(nav.scroll, max)} rows={rows} width={width} />
       ) : entry?.error ? (
         <Text color={theme.color('fail')} wrap="truncate-end">
           {truncate(theme.text(`cannot read the storage of ${targetLabel(target)}: ${entry.error}`), width, theme.ellipsis)}
@@ -126,51 +111,19 @@ export function StorageScreen({ store, actions, nav, dispatch, active, height, w
   );
 }
 
-interface DialogueProps {
-  store: FleetStore;
-  target: string;
-  targetKey: string;
-  storage: ClusterStorage;
-  form: EstimateForm;
-  dispatch: Dispatch<StorageAction>;
-  width: number;
-  height: number;
-}
-
-/** The estimate dialogue on the catalogue the form names (the default one when that one cannot be read). */
-function Dialogue({ store, target, targetKey: key, storage, form, dispatch, width, height }: DialogueProps) {
+/** The inventory's lines in view from `scroll`, and where they are when not all fit. */
+function InventoryPage({ lines, scroll, rows, width }: { lines: readonly InventoryLine[]; scroll: number; rows: number; width: number }) {
   const theme = useTheme();
-  const catalogues = useStore(store, (s) => s.storage.catalogues);
-  const choices = useStore(
-    store,
-    useShallow((s) => s.storage.catalogueFiles),
-  );
-  const catalogueOf = (file: string | undefined) => catalogues[catalogueKey(file)] ?? NOT_LOADED;
-  const c = catalogueOf(form.catalogueFile);
-  const fallback = 'error' in c ? catalogueOf(undefined) : c;
-  const formDispatch = (action: FormAction) => dispatch({ type: 'form', key, action });
-  if ('error' in fallback) return <Text color={theme.color('fail')}>{theme.text(fallback.error)}</Text>;
-  const nextCatalogue = () => {
-    const at = choices.indexOf(form.catalogueFile);
-    const file = choices[(at + 1) % choices.length];
-    const next = catalogueOf(file);
-    if ('catalogue' in next) formDispatch({ type: 'catalogue', catalogue: next.catalogue, file });
-    else dispatch({ type: 'notice', text: next.error });
-  };
+  const shown = lines.slice(scroll, scroll + rows);
   return (
-    <EstimateDialogue
-      target={target}
-      catalogue={fallback.catalogue}
-      storage={storage}
-      form={form}
-      dispatch={formDispatch}
-      defaults={defaultPools(storage)}
-      problem={'error' in c ? c.error : undefined}
-      onNextCatalogue={choices.length > 1 ? nextCatalogue : undefined}
-      width={width}
-      height={height}
-      onClose={() => dispatch({ type: 'close' })}
-    />
+    <>
+      {shown.map((l, i) => (
+        <InventoryRow key={scroll + i} line={l} width={width} />
+      ))}
+      {lines.length > rows ? (
+        <Text dimColor>{theme.text(`lines ${scroll + 1}–${scroll + shown.length} of ${lines.length} ${theme.separator} j/k scroll`)}</Text>
+      ) : null}
+    </>
   );
 }
 
@@ -237,17 +190,13 @@ function InventoryRow({ line, width }: { line: InventoryLine; width: number }) {
 function bottomLines(
   nav: StorageNav,
   storage: ClusterStorage | undefined,
-  form: EstimateForm | undefined,
-  catalogue: LoadedCatalogue | undefined,
+  estimate: EstimateState | undefined,
 ): { text: string; tone?: ColorRole }[] {
   if (nav.notice) return [{ text: nav.notice, tone: 'warn' }];
   if (!storage) return [];
-  if (!form || !catalogue || 'error' in catalogue)
-    return [{ text: 'Press enter to estimate what the planned volumes need and whether they fit.', tone: 'muted' }];
-  try {
-    const est = estimate(catalogue.catalogue, storage, estimateInput(form, catalogue.catalogue));
-    return [{ text: `Estimate: required ${amounts(est.required)} ${est.ok ? '·' : '—'} ${est.verdict}`, tone: est.ok ? 'ok' : 'fail' }];
-  } catch (err) {
-    return [{ text: message(err), tone: 'fail' }];
-  }
+  if (!estimate) return [{ text: 'Press enter to estimate what the planned volumes need and whether they fit.', tone: 'muted' }];
+  const { result } = estimate;
+  if ('error' in result) return [{ text: result.error.split('\n')[0] ?? '', tone: 'fail' }];
+  const est = result.estimate;
+  return [{ text: `Estimate: required ${amounts(est.required)} ${est.ok ? '·' : '—'} ${est.verdict}`, tone: est.ok ? 'ok' : 'fail' }];
 }

@@ -1,6 +1,7 @@
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { setBanner, UpdateBatcher } from '../../../src/store/fleet-store.js';
+import { everyTab } from '../../helpers/every-tab.js';
 import { appProps, KEYS, novaFleet, renderApp, threeContexts, warning } from '../../helpers/screen.js';
 
 afterEach(() => cleanup());
@@ -87,5 +88,30 @@ describe('ASCII mode', () => {
     expect(frames[1]).toMatch(/\[ok\] API Server status\s+Running/);
     expect(frames[10]).toContain('mount "nfs" failed - retrying... x3 -> giving up');
     expect(frames[11]).toContain('<- ->');
+  });
+
+  it('draws the Storage tab, every page of its estimate dialogue and the log view with ASCII characters only', async () => {
+    // Given every tab offered, ASCII mode
+    const screen = await renderApp(everyTab({ ui: { ascii: true, color: false } }));
+    await screen.waitFor('kind-cp');
+
+    // When the inventory, the dialogue's pages, a log and its search are visited
+    const frames: string[] = [];
+    const visit = async (keys: string[], expected: string) => {
+      await screen.press(...keys);
+      frames.push(await screen.waitFor(expected));
+    };
+    await visit(['4'], 'vg_data');
+    await visit([KEYS.enter], '1/3 Features');
+    await visit([KEYS.enter], '2/3 Pools');
+    await visit([KEYS.enter], '3/3 Sizes');
+    await visit([KEYS.esc, KEYS.esc, KEYS.esc], 'Estimate: required');
+    await visit(['1', KEYS.enter, 'p', 'l'], 'line 40');
+    await visit(['/', 'x'], '/x');
+
+    // Then no frame has a character outside ASCII
+    for (const frame of frames) expect(nonAscii(frame), frame).toEqual([]);
+    expect(frames[1]).toMatch(/\[x\] Enable KloudInsights/);
+    expect(frames[2]).toMatch(/Shared volumes\s+< vg_share >/);
   });
 });

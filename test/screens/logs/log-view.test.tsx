@@ -8,6 +8,7 @@ import type { PodLogOptions } from '../../../src/kube/pods/pod-logs.js';
 import type { LogPod } from '../../../src/kube/pods/workloads.js';
 import type { LogTarget } from '../../../src/store/log-target.js';
 import { logPod } from '../../helpers/log-pod.js';
+import { cannedLogsWork } from '../../helpers/log-work.js';
 import { appProps, KEYS, renderApp, threeContexts } from '../../helpers/screen.js';
 
 const LONG = `payload ${'x'.repeat(120)} END-OF-LONG-LINE`;
@@ -22,19 +23,13 @@ function linesFor(opts: PodLogOptions): string[] {
 
 /** Streams that deliver a few lines (by container and previous), then wait for their abort while following. */
 function fakeWork() {
-  const opened: PodLogOptions[] = [];
-  const work: LogsWork = {
-    findPods: async () => [POD],
-    events: async () => [
+  return cannedLogsWork({
+    pods: () => [POD],
+    events: [
       { type: 'Warning', reason: 'BackOff', message: 'Back-off restarting failed container app', count: 4, lastSeen: Date.now() - 60_000 },
     ],
-    stream: async (_c, _n, _p, opts, onEntry, signal) => {
-      opened.push(opts);
-      for (const text of linesFor(opts)) onEntry({ time: '2026-01-01T10:00:00Z', text });
-      if (opts.follow && !opts.previous) await new Promise<void>((r) => signal.addEventListener('abort', () => r()));
-    },
-  };
-  return { work, opened };
+    lines: linesFor,
+  });
 }
 
 const TARGET: LogTarget = { title: 'api', context: 'kind-hosting', namespace: 'default', pods: ['api-7d9'] };

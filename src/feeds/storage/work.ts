@@ -4,11 +4,11 @@
  * catalogues (the default one, and the shipped example offered in the dialogue). Loaded (its own
  * chunk) when the Storage tab is first shown.
  */
-import { readClusterInventory } from '../storage/cluster.js';
-import { EXAMPLE_CATALOGUE_FILE, loadCatalogue } from '../storage/catalogue.js';
-import { readLocalInventory } from '../storage/local.js';
-import type { Session } from '../session/session.js';
-import type { StorageWork } from './storage.js';
+import { readClusterInventory } from '../../storage/cluster.js';
+import { EXAMPLE_CATALOGUE_FILE, loadCatalogue } from '../../storage/catalogue.js';
+import { readLocalInventory } from '../../storage/local.js';
+import type { Session } from '../../session/session.js';
+import type { StorageWork } from './feed.js';
 
 /** The readers on the session's clusters; `catalogueFile` is the one the dialogue starts with. */
 export function storageWork(session: Pick<Session, 'kc'>, catalogueFile?: string): StorageWork {

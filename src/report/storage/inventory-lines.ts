@@ -1,10 +1,17 @@
-import { padEnd, truncate, width as textWidth, type ColorRole } from '../../components/theme/index.js';
-import { describeNodeStorage, formatGB, usageByClass, type ClusterStorage, type NodeStorage } from '../../storage/inventory.js';
+/**
+ * The inventory of a context (or of this host) as the Storage tab lists it, line by line: each
+ * node as the seed shows its host, then the StorageClasses and the volumes and claims by
+ * StorageClass. Plain text with a tone; the screen cuts each line to its width.
+ */
+import { usageByClass } from '../../storage/by-class.js';
+import type { ClusterStorage, NodeStorage } from '../../storage/inventory.js';
+import { formatGB } from '../../storage/units.js';
+import { describeNodeStorage } from './describe.js';
 
 /** One line of the inventory page; the page only scrolls through them. */
 export interface InventoryLine {
   text: string;
-  tone?: ColorRole;
+  tone?: 'warn' | 'muted';
   bold?: boolean;
   /** A source that could not be read: drawn with the warning symbol in front. */
   warn?: boolean;
@@ -23,14 +30,15 @@ export function nodeLines(n: NodeStorage, source: ClusterStorage['source']): Inv
 }
 
 /** StorageClasses (the default marked, with provisioner), then PersistentVolumes and claims added up by StorageClass. */
-export function classLines(s: ClusterStorage, width: number): InventoryLine[] {
+export function classLines(s: ClusterStorage): InventoryLine[] {
   const out: InventoryLine[] = [];
   if (!s.storageClasses.length) out.push({ text: 'StorageClasses: none', bold: true });
   else {
     out.push({ text: 'StorageClasses:', bold: true });
+    // Kubernetes names are ASCII: a character is a column.
     const label = (c: { name: string; default: boolean }) => `${c.name}${c.default ? ' (default)' : ''}`;
-    const w = Math.min(40, Math.max(...s.storageClasses.map((c) => textWidth(label(c)))));
-    for (const c of s.storageClasses) out.push({ text: `  ${padEnd(label(c), w)}  ${c.provisioner}` });
+    const w = Math.min(40, Math.max(...s.storageClasses.map((c) => label(c).length)));
+    for (const c of s.storageClasses) out.push({ text: `  ${label(c).padEnd(w)}  ${c.provisioner}` });
   }
   const usage = usageByClass(s);
   if (!usage.size) {
@@ -44,16 +52,13 @@ export function classLines(s: ClusterStorage, width: number): InventoryLine[] {
     ...[...usage.keys()].filter((n) => n !== '' && !s.storageClasses.some((c) => c.name === n)).sort(),
     ...(usage.has('') ? [''] : []),
   ];
-  const w = Math.min(24, Math.max(...names.map((n) => textWidth(n || '(none)'))));
+  const w = Math.min(24, Math.max(...names.map((n) => (n || '(none)').length)));
   for (const name of names) {
     const u = usage.get(name)!;
     const pending = u.claims - u.bound;
     const pvs = `${u.volumes} PV${u.volumes === 1 ? '' : 's'} ${formatGB(u.capacityBytes)}`;
     const claims = `${u.claims} claim${u.claims === 1 ? '' : 's'} ${formatGB(u.requestedBytes)} requested, ${u.bound} Bound${pending ? `, ${pending} not Bound` : ''}`;
-    out.push({
-      text: truncate(`  ${padEnd(name || '(none)', w)}  ${pvs} · ${claims}`, width),
-      ...(pending ? { tone: 'warn' as const } : {}),
-    });
+    out.push({ text: `  ${(name || '(none)').padEnd(w)}  ${pvs} · ${claims}`, ...(pending ? { tone: 'warn' as const } : {}) });
   }
   return out;
 }
@@ -63,7 +68,7 @@ export function classLines(s: ClusterStorage, width: number): InventoryLine[] {
  * (warnings, first), each node's volume groups and disks, then the StorageClasses and the
  * volumes and claims by StorageClass.
  */
-export function inventoryLines(s: ClusterStorage, width: number): InventoryLine[] {
+export function inventoryLines(s: ClusterStorage): InventoryLine[] {
   const out: InventoryLine[] = [];
   for (const m of s.missing) out.push({ text: m, tone: 'warn', warn: true });
   if (s.missing.length) out.push({ text: '' });
@@ -74,7 +79,7 @@ export function inventoryLines(s: ClusterStorage, width: number): InventoryLine[
   });
   if (s.source === 'cluster') {
     out.push({ text: '' });
-    out.push(...classLines(s, width));
+    out.push(...classLines(s));
   }
   return out;
 }

@@ -1,7 +1,8 @@
 /** The estimate as text in the seed's shape, and as a values file (the inventory's text: describe.ts). */
-import type { Catalogue } from './catalogue.js';
-import { REMINDER, type Estimate } from './estimate.js';
-import { formatGBAmount } from './units.js';
+import type { Catalogue } from '../../storage/catalogue.js';
+import type { Estimate } from '../../storage/estimate.js';
+import { formatGBAmount } from '../../storage/units.js';
+import { REMINDER } from './estimate-words.js';
 
 /** The estimate's lines after the inventory: features, pools, available, sizes, required, verdict, reminder. */
 export function estimateLines(catalogue: Catalogue, est: Estimate): string[] {

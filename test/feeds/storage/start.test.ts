@@ -1,9 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import { startStorageFeed, type StorageWork } from '../../src/feeds/storage.js';
-import type { Catalogue } from '../../src/storage/catalogue.js';
-import type { ClusterStorage } from '../../src/storage/inventory.js';
-import { createFleetStore } from '../../src/store/fleet-store.js';
-import { info } from '../helpers/screen.js';
+import type { StorageWork } from '../../../src/feeds/storage/feed.js';
+import { startStorageFeed } from '../../../src/feeds/storage/start.js';
+import type { Catalogue } from '../../../src/storage/catalogue.js';
+import type { ClusterStorage } from '../../../src/storage/inventory.js';
+import { createFleetStore } from '../../../src/store/fleet-store.js';
+import { info } from '../../helpers/screen.js';
 
 const CATALOGUE: Catalogue = { name: 'c', features: [] } as unknown as Catalogue;
 const storage = (n: number): ClusterStorage => ({
@@ -16,7 +17,7 @@ const storage = (n: number): ClusterStorage => ({
 });
 
 describe('the storage feed', () => {
-  it('loads the catalogues it offers (a bad one as its one-line error) and reads a target when asked, dropping a superseded answer', async () => {
+  it('loads the catalogues it offers (a bad one as its one-line error) and reads a target when asked (the pools chosen for it), dropping a superseded answer', async () => {
     const store = createFleetStore([info('a')]);
     const answers: ((s: ClusterStorage) => void)[] = [];
     const work: StorageWork = {
@@ -38,7 +39,13 @@ describe('the storage feed', () => {
     expect(store.getState().storage.inventories['context:a']).toMatchObject({ generation: 2, loading: true });
     answers[1]!(storage(2));
     await vi.waitFor(() =>
-      expect(store.getState().storage.inventories['context:a']).toEqual({ generation: 2, loading: false, storage: storage(2), at: 42 }),
+      expect(store.getState().storage.inventories['context:a']).toEqual({
+        generation: 2,
+        loading: false,
+        storage: storage(2),
+        at: 42,
+        defaults: { pools: {}, reason: 'No volume group for unshared volumes (no node storage found)' },
+      }),
     );
     answers[0]!(storage(1));
     await new Promise((r) => setImmediate(r));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { totalFree } from '../../src/storage/describe.js';
+import { totalFree } from '../../../src/report/storage/describe.js';
 
 describe('volume groups', () => {
   it('adds up their free space', () => {

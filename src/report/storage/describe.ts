@@ -1,6 +1,6 @@
 /** One node's storage as text, in the seed's words. */
-import type { NodeStorage, Partition, VolumeGroup } from './inventory.js';
-import { formatGB, formatSize } from './units.js';
+import type { NodeStorage, Partition, VolumeGroup } from '../../storage/inventory.js';
+import { formatGB, formatSize } from '../../storage/units.js';
 
 /** Free space of all volume groups. */
 export function totalFree(vgs: VolumeGroup[]): number {

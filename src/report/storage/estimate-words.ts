@@ -1,4 +1,8 @@
+/** The storage estimate's amounts in words, as the Storage tab's dialogue and its inventory page say them. */
 import { formatGBAmount } from '../../storage/units.js';
+
+/** Under every estimate: what the amounts are per. */
+export const REMINDER = 'Remember each node needs this amount of storage';
 
 /** An amount in GB as the estimate prints it: "20 GB", "2.5 GB". */
 export const gbAmount = (n: number) => `${formatGBAmount(n)} GB`;
