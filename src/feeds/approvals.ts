@@ -16,7 +16,7 @@ import {
 } from '../store/approvals.js';
 import type { Session } from '../session/session.js';
 import { updateSlice, type FleetStore } from '../store/fleet-store.js';
-import { type Feed, type FeedFactory, sessionView } from './feed.js';
+import { type FeedFactory, heldSession } from './feed.js';
 import { lazyFeed } from './lazy.js';
 
 /** What the feed calls, by context name (src/feeds/approvals-work.ts binds it to the session; tests pass fakes). */
@@ -87,44 +87,31 @@ const realApprovalsWork = async (session: Session): Promise<ApprovalsWork> => (a
 
 /** The Approvals panel's feed: loaded when the panel first opens, watching its context while open. */
 export function approvalsFeed(o: ApprovalsFeedOptions = {}): FeedFactory {
-  return ({ store }): Feed<'approvals'> => {
-    let session: Session | undefined;
-    // The calls read the session as it is at each call: a new one needs no new calls.
-    const live = sessionView(() => session);
-    const load = lazyFeed(
-      async () => startApprovalsFeed(store, await (o.work ?? realApprovalsWork)(live)),
-      (status) => updateSlice(store, 'approvals', (s) => ({ ...s, status })),
-      { retry: true },
-    );
-    const actions: ApprovalActions = {
-      open(context) {
-        updateSlice(store, 'approvals', (s) => ({ status: s.status, context }));
-        load.start().then(
-          (feed) => {
-            if (store.getState().approvals.context === context) feed.open(context);
-          },
-          () => {},
-        );
-      },
-      close() {
-        const feed = load.current();
-        if (feed) feed.close();
-        else updateSlice(store, 'approvals', (s) => ({ status: s.status }));
-      },
-      approve: (name) => load.current()?.approve(name),
-      deny: (name) => load.current()?.deny(name),
-    };
-    return {
-      name: 'approvals',
-      actions,
-      start: (s) => {
-        session = s;
-      },
-      restart: (s) => {
-        session = s;
-        load.current()?.restart();
-      },
-      stop: () => load.current()?.stop(),
-    };
-  };
+  return ({ store }) =>
+    heldSession('approvals', (session) => {
+      const load = lazyFeed(
+        async () => startApprovalsFeed(store, await (o.work ?? realApprovalsWork)(session)),
+        (status) => updateSlice(store, 'approvals', (s) => ({ ...s, status })),
+        { retry: true },
+      );
+      const actions: ApprovalActions = {
+        open(context) {
+          updateSlice(store, 'approvals', (s) => ({ status: s.status, context }));
+          load.start().then(
+            (feed) => {
+              if (store.getState().approvals.context === context) feed.open(context);
+            },
+            () => {},
+          );
+        },
+        close() {
+          const feed = load.current();
+          if (feed) feed.close();
+          else updateSlice(store, 'approvals', (s) => ({ status: s.status }));
+        },
+        approve: (name) => load.current()?.approve(name),
+        deny: (name) => load.current()?.deny(name),
+      };
+      return { actions, restart: () => load.current()?.restart(), stop: () => load.current()?.stop() };
+    });
 }

@@ -11,7 +11,7 @@ import { certsCleared, certsFailed, certsRead, certsReading, certsShown, type Ce
 import type { Session } from '../session/session.js';
 import { updateSlice, type FleetState, type FleetStore } from '../store/fleet-store.js';
 import { certsWork } from './certs-work.js';
-import type { Feed, FeedFactory } from './feed.js';
+import { type FeedFactory, heldSession } from './feed.js';
 
 /** What the feed calls (src/feeds/certs-work.ts binds it to the session; tests may pass their own). */
 export interface CertsWork {
@@ -134,26 +134,15 @@ export interface CertsFeedFactoryOptions extends CertsFeedOptions {
   work?: (session: () => Session) => CertsWork;
 }
 
-/** The Certificates view's feed, reading through the session it was given last. */
-export function certsFeed({ work, ...o }: CertsFeedFactoryOptions = {}): FeedFactory {
-  return ({ store }): Feed<'certs'> => {
-    let session: Session | undefined;
-    const current = () => {
-      if (!session) throw new Error('the dashboard has no session yet');
-      return session;
-    };
-    const feed = startCertsFeed(store, (work ?? certsWork)(current), o);
-    return {
-      name: 'certs',
-      actions: feed,
-      start: (s) => {
-        session = s;
-      },
-      restart: (s) => {
-        session = s;
-        feed.restart();
-      },
-      stop: () => feed.stop(),
-    };
-  };
+/** The Certificates view's feed, reading through the session it holds. */
+export function certsFeed({ work = certsWork, ...o }: CertsFeedFactoryOptions = {}): FeedFactory {
+  return ({ store }) =>
+    heldSession('certs', (session) => {
+      const feed = startCertsFeed(
+        store,
+        work(() => session),
+        o,
+      );
+      return { actions: feed, restart: () => feed.restart(), stop: () => feed.stop() };
+    });
 }

@@ -52,3 +52,32 @@ export function sessionView(current: () => Session | undefined): Session {
     },
   });
 }
+
+/** What a feed of actions over the session it holds does: its actions, and what it does besides when the session changes or the dashboard quits. */
+export interface HeldSessionFeed<K extends keyof Actions> {
+  actions: NonNullable<Actions[K]>;
+  /** The session changed (the held one already is the new one). */
+  restart?(): void;
+  stop?(): Promise<void> | void;
+}
+
+/**
+ * A feed whose workflows read the session it holds: `build` gets that session (as one object
+ * whose every call reads the session as it is then, see sessionView) and makes the actions once.
+ */
+export function heldSession<K extends keyof Actions>(name: K, build: (session: Session) => HeldSessionFeed<K>): Feed<K> {
+  let session: Session | undefined;
+  const made = build(sessionView(() => session));
+  return {
+    name,
+    actions: made.actions,
+    start: (s) => {
+      session = s;
+    },
+    restart: (s) => {
+      session = s;
+      made.restart?.();
+    },
+    stop: () => made.stop?.(),
+  };
+}

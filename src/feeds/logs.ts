@@ -14,7 +14,7 @@ import { updateSlice, type FleetStore } from '../store/fleet-store.js';
 import type { LogTarget } from '../store/log-target.js';
 import { logsClosed, logsOpened, mergedLines, newRing, searchMatches, type LogSource, type LogsSlice } from '../store/logs.js';
 import type { Session } from '../session/session.js';
-import { type Feed, type FeedFactory, sessionView } from './feed.js';
+import { type FeedFactory, heldSession } from './feed.js';
 import { saveLog } from './log-save.js';
 import { ViewStreams, type StreamsShared } from './log-streams.js';
 import type { LogsFeed, LogsFeedOptions, LogsWork } from './logs-contract.js';
@@ -288,21 +288,11 @@ export interface LogsFeedFactoryOptions extends LogsFeedOptions {
 
 /** The log view's feed: what it opens reads through the session as it is then; a new session opens the view again. */
 export function logsFeed({ logLines, work = logsWork, ...o }: LogsFeedFactoryOptions = {}): FeedFactory {
-  return ({ store }): Feed<'logs'> => {
-    let session: Session | undefined;
+  return ({ store }) => {
     if (logLines !== undefined) updateSlice(store, 'logs', (s) => ({ ...s, capacity: logLines }));
-    const feed = startLogsFeed(store, work(sessionView(() => session)), o);
-    return {
-      name: 'logs',
-      actions: feed,
-      start: (s) => {
-        session = s;
-      },
-      restart: (s) => {
-        session = s;
-        feed.restart();
-      },
-      stop: () => feed.stop(),
-    };
+    return heldSession('logs', (session) => {
+      const feed = startLogsFeed(store, work(session), o);
+      return { actions: feed, restart: () => feed.restart(), stop: () => feed.stop() };
+    });
   };
 }

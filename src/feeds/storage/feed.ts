@@ -10,7 +10,7 @@ import type { ClusterStorage } from '../../storage/inventory.js';
 import type { Session } from '../../session/session.js';
 import type { StorageActions } from '../../store/actions.js';
 import { updateSlice } from '../../store/fleet-store.js';
-import { type Feed, type FeedFactory, sessionView } from '../feed.js';
+import { type FeedFactory, heldSession } from '../feed.js';
 import { lazyFeed } from '../lazy.js';
 
 /** What the feed reads, by context name (work.ts binds it to the session; tests pass fakes). */
@@ -37,44 +37,33 @@ const realStorageWork = async (session: Session): Promise<StorageWork> => (await
 
 /** The Storage tab's feed: loaded when the tab is first shown; it only reads. */
 export function storageFeed(o: StorageFeedOptions = {}): FeedFactory {
-  return ({ store }): Feed<'storage'> => {
-    let session: Session | undefined;
-    const load = lazyFeed(
-      async () => {
-        const [{ startStorageFeed }, work] = await Promise.all([
-          import('./start.js'),
-          (o.work ?? realStorageWork)(sessionView(() => session)),
-        ]);
-        return startStorageFeed(store, work);
-      },
-      (status) => updateSlice(store, 'storage', (s) => ({ ...s, status })),
-    );
-    // The dialogue opens on an inventory read, so on a feed loaded: before that there is nothing to do.
-    const loaded = () => load.current()?.estimate;
-    return {
-      name: 'storage',
-      actions: {
-        show: () => void load.start(),
-        // Asked for as the screen first shows (the feed may be reporting itself on this very moment).
-        read: (target) =>
-          void load.start().then(
-            (feed) => feed.read(target),
-            () => {},
-          ),
-        estimate: {
-          open: (target) => loaded()?.open(target),
-          send: (intent) => loaded()?.send(intent),
-          close: () => loaded()?.close(),
+  return ({ store }) =>
+    heldSession('storage', (session) => {
+      const load = lazyFeed(
+        async () => {
+          const [{ startStorageFeed }, work] = await Promise.all([import('./start.js'), (o.work ?? realStorageWork)(session)]);
+          return startStorageFeed(store, work);
         },
-      },
-      start: (s) => {
-        session = s;
-      },
-      // Every read goes through the session as it is then.
-      restart: (s) => {
-        session = s;
-      },
-      stop: () => {},
-    };
-  };
+        (status) => updateSlice(store, 'storage', (s) => ({ ...s, status })),
+      );
+      // The dialogue opens on an inventory read, so on a feed loaded: before that there is nothing to do.
+      const loaded = () => load.current()?.estimate;
+      return {
+        actions: {
+          show: () => void load.start(),
+          // Asked for as the screen first shows (the feed may be reporting itself on this very moment).
+          read: (target) =>
+            void load.start().then(
+              (feed) => feed.read(target),
+              () => {},
+            ),
+          estimate: {
+            open: (target) => loaded()?.open(target),
+            send: (intent) => loaded()?.send(intent),
+            close: () => loaded()?.close(),
+          },
+        },
+        // Every read goes through the session as it is then: a new one needs nothing more.
+      };
+    });
 }

@@ -1,24 +1,23 @@
-import { useStore } from 'zustand';
-import { FeedGate } from '../feed-gate.js';
-import { Placeholder } from '../placeholder.js';
+import { FeedTab, type FeedTabOptions } from '../feed-gate.js';
 import type { ScreenTab, TabScreenProps } from '../tab.js';
 import { ABORT_CONFIRM_KEYS, ROLLOUT_LIST_KEYS, ROLLOUT_PROGRESS_KEYS } from './keys.js';
 import { RolloutsScreen } from './rollouts-screen.js';
 import { NEW_ROLLOUT_KEYS } from './wizard/keys.js';
 
-const ABOUT = {
-  text: 'Coming: replace groups of nodes by priority, with live progress per node.',
-  steps: ['Cordon', 'Drain (respecting PodDisruptionBudgets)', 'Wait for the replacement', 'Next node'],
+const TAB: FeedTabOptions<'rollouts'> = {
+  title: 'Rollouts',
+  about: {
+    text: 'Coming: replace groups of nodes by priority, with live progress per node.',
+    steps: ['Cordon', 'Drain (respecting PodDisruptionBudgets)', 'Wait for the replacement', 'Next node'],
+  },
+  what: 'the rollouts',
+  group: 'rollouts',
+  status: (s) => s.rollouts.status,
+  Screen: RolloutsScreen,
 };
 
 function RolloutsTab(props: TabScreenProps) {
-  const status = useStore(props.store, (s) => s.rollouts.status);
-  if (!props.actions.rollouts) return <Placeholder title="Rollouts" about={ABOUT} width={props.width} height={props.height} />;
-  return (
-    <FeedGate status={status} what="the rollouts">
-      <RolloutsScreen {...props} />
-    </FeedGate>
-  );
+  return <FeedTab {...props} tab={TAB} />;
 }
 
 /** Rollouts: replace groups of nodes by priority, fleetdeck's or Navarchos'. */
