@@ -3,13 +3,13 @@ import { feedsOf, registry } from '../dashboard/registry.js';
 import { gateView } from '../dashboard/gate-view.js';
 import { createFeeds } from '../feeds/feeds.js';
 import { setPluginTerminal } from '../kube/transport/credentials.js';
-import { loadKubeconfig } from '../kube/config/kubeconfig.js';
 import { requestsOnTheWire } from '../kube/transport/on-the-wire.js';
 import { sandboxDir } from '../sandbox/state.js';
 import { createFleetStore } from '../store/fleet-store.js';
 import { asciiOnly, colorEnabled, type GlobalOptions } from '../session/options.js';
 import { openSession } from '../session/session.js';
 import { onStop } from '../session/signals.js';
+import { installFlags } from './install/flags.js';
 
 /** Plain mode when there is no terminal to draw on, in CI, or when -o was given. */
 export function interactive(opts: GlobalOptions, env: NodeJS.ProcessEnv = process.env): boolean {
@@ -58,10 +58,7 @@ export async function runDashboard(opts: GlobalOptions): Promise<number> {
   const tabs = registry({
     ...(opts.logLines !== undefined ? { logs: { logLines: opts.logLines } } : {}),
     install: {
-      installer: async (kubeconfig) => {
-        const { wizardDeps } = await import('./install/wizard.js');
-        return wizardDeps(opts, loadKubeconfig({ kubeconfig: kubeconfig ?? opts.kubeconfig }));
-      },
+      ...installFlags(opts),
       // After an install: the fleet file it wrote, and the control plane's context.
       reopen: (kubeconfig) => openSession({ ...opts, ...(kubeconfig ? { kubeconfig } : {}) }),
     },

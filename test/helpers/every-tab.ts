@@ -9,8 +9,9 @@ import { KUBELET_CLIENT_SIGNER, withWarnings, type CsrSummary } from '../../src/
 import type { NavarchosState } from '../../src/kube/navarchos/objects.js';
 import { startPrepareFeed } from '../../src/feeds/prepare.js';
 import type { NodeStatus, PlanNode, RolloutState } from '../../src/rollout/types.js';
-import type { AppActions, AppProps } from '../../src/screens/app.js';
-import type { InstallerDeps } from '../../src/screens/install/wizard.js';
+import type { AppProps } from '../../src/screens/app.js';
+import { type InstallWork, startInstallFeed } from '../../src/feeds/install/feed.js';
+import type { Actions } from '../../src/store/actions.js';
 import type { Session } from '../../src/session/session.js';
 import { EXAMPLE_CATALOGUE_FILE, loadCatalogue } from '../../src/storage/catalogue.js';
 import type { ClusterStorage, NodeStorage } from '../../src/storage/inventory.js';
@@ -19,7 +20,7 @@ import { updateSlice, type FleetStore } from '../../src/store/fleet-store.js';
 import { navarchosSeen, rolloutChanged, rolloutsListed, watchedContexts } from '../../src/store/rollouts.js';
 import { catalogueLoaded, readDone, readStarted, targetKey } from '../../src/store/storage.js';
 import { fakeDay2Feed } from './day2.js';
-import { appProps, novaFleet } from './screen.js';
+import { type AppOverrides, appProps, novaFleet } from './screen.js';
 
 const MIN = 60_000;
 const GB = 1024 ** 3;
@@ -106,7 +107,7 @@ const PLAN_NODES: PlanNode[] = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((x, 
   ready: true,
 }));
 
-function rolloutActions(store: FleetStore): NonNullable<AppActions['rollouts']> {
+function rolloutActions(store: FleetStore): NonNullable<Actions['rollouts']> {
   const order = store.getState().status.order;
   updateSlice(store, 'rollouts', (s) => ({ ...watchedContexts(s, order), status: 'on' }));
   for (const c of order) {
@@ -175,7 +176,7 @@ function storageNode(name: string): NodeStorage {
   };
 }
 
-function storageActions(store: FleetStore): NonNullable<AppActions['storage']> {
+function storageActions(store: FleetStore): NonNullable<Actions['storage']> {
   updateSlice(store, 'storage', (s) =>
     catalogueLoaded({ ...s, status: 'on', catalogueFiles: [undefined] }, undefined, {
       catalogue: loadCatalogue(EXAMPLE_CATALOGUE_FILE),
@@ -234,7 +235,7 @@ export function approvalActions(store: FleetStore, answer: (name: string) => str
     csr('csr-ccc33', 'system:bootstrap:def456', 'w2-new', 1),
   ]);
   const decide = (name: string) => queueMicrotask(() => updateSlice(store, 'approvals', (s) => decisionDone(s, answer(name))));
-  const actions: NonNullable<AppActions['approvals']> = {
+  const actions: NonNullable<Actions['approvals']> = {
     open: (context) => {
       updateSlice(store, 'approvals', (s) => approvalsOpened(s, context));
       queueMicrotask(() => updateSlice(store, 'approvals', (s) => csrsChanged(s, context, list)));
@@ -279,14 +280,13 @@ const INSTALL_STEPS: CheckItem[] = [
   'Verification',
 ].map((label, i) => check(`step-${i}`, label, i < 3 ? 'ok' : i === 3 ? 'running' : 'pending', i < 3 ? 'done' : ''));
 
-/** The wizard's dependencies: the checks answer at once; the install stays on its fourth step. */
-export function installerDeps(contexts: string[]): InstallerDeps {
+/** The wizard's workflows: the checks answer at once; the install stays on its fourth step. */
+export function installerWork(contexts: string[]): InstallWork {
   return {
-    contexts,
-    kubeconfigPath: '/home/ops/.config/fleetdeck/nova.kubeconfig',
-    userKubeconfig: '/home/ops/.kube/config',
-    runChecks: async () => ({ items: CHECKS, blocking: false, warnings: true }),
-    runInstall: (_choices, onProgress) => {
+    setup: () => ({ contexts, kubeconfigPath: '/home/ops/.config/fleetdeck/nova.kubeconfig', userKubeconfig: '/home/ops/.kube/config' }),
+    plan: () => ({ name: 'fleetdeck reference bundle', source: 'built-in', reference: true, images: [], overlays: [], notSandbox: [] }),
+    checks: async () => ({ items: CHECKS, blocking: false, warnings: true }),
+    install: (_choices, onProgress) => {
       onProgress(INSTALL_STEPS);
       return new Promise(() => {});
     },
@@ -303,17 +303,11 @@ const PREFLIGHT: CheckItem[] = [
 ];
 
 /** The dashboard's props with every tab's actions; `over` replaces some. */
-export function everyTab(over: Partial<AppProps> = {}, approvalAnswer?: (name: string) => string): AppProps {
+export function everyTab(over: AppOverrides = {}, approvalAnswer?: (name: string) => string): AppProps {
   const store = novaFleet();
   const order = store.getState().status.order;
-  const actions: AppActions = {
-    install: {
-      open: async () => {
-        updateSlice(store, 'install', () => ({ wizard: 'open' }));
-        return installerDeps([...order]);
-      },
-      closed: () => updateSlice(store, 'install', () => ({ wizard: 'closed' })),
-    },
+  const actions: Actions = {
+    install: startInstallFeed(store, {} as Session, { work: () => installerWork([...order]) }),
     prepare: startPrepareFeed(
       store,
       () => ({}) as Session,
