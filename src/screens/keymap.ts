@@ -142,8 +142,6 @@ export type HintMode =
   | 'empty'
   | 'emptySandbox'
   | 'help'
-  | 'install'
-  | 'prepareNodes'
   | 'rollouts'
   | 'rolloutProgress'
   | 'rolloutNavarchos'
@@ -252,17 +250,6 @@ export function keyHints(mode: HintMode): KeyHint[] {
       return [{ key: 's', label: 'start sandbox' }, HELP, QUIT, TAB];
     case 'help':
       return [{ key: 'esc', label: 'close help' }, QUIT];
-    case 'install':
-      return [
-        { key: 'enter', label: 'install wizard' },
-        { key: 'p', label: 'prepare nodes' },
-        { key: 'd', label: 'day 2' },
-        HELP,
-        QUIT,
-        TAB,
-      ];
-    case 'prepareNodes':
-      return [{ key: 'p', label: 'run again' }, { key: 'esc', label: 'back' }, HELP, QUIT, TAB];
     case 'rollouts':
       return [{ key: 'n', label: 'new rollout' }, { key: 'enter', label: 'progress' }, { key: 'j/k', label: 'move' }, HELP, QUIT, TAB];
     case 'rolloutProgress':
