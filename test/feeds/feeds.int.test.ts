@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { wizardDeps } from '../../src/commands/install/wizard.js';
+import { feedsOf, registry } from '../../src/dashboard/registry.js';
 import { createFeeds, type Feeds } from '../../src/feeds/feeds.js';
 import { makeClient } from '../../src/kube/transport/client.js';
 import { setReadOnly } from '../../src/kube/transport/gate.js';
@@ -24,9 +24,8 @@ import { type AuditEvent, mutatingEvents, readAuditEvents } from '../../src/sand
 import { ADMIN_USER } from '../../src/sandbox/credentials.js';
 import { readState } from '../../src/sandbox/state.js';
 import { openSession } from '../../src/session/session.js';
-import type { InstallerDeps } from '../../src/screens/install/wizard.js';
-import type { WizardChoices } from '../../src/screens/install/use-wizard-state.js';
 import { createFleetStore, type FleetStore } from '../../src/store/fleet-store.js';
+import type { InstallChoices } from '../../src/store/install.js';
 import { targetKey } from '../../src/store/storage.js';
 import { eventually } from '../helpers/cli.js';
 import { type CsrFixture, csrFixture } from '../helpers/csr-sandbox.js';
@@ -66,7 +65,7 @@ describe('--read-only: every tab of the dashboard, seen from the API servers', (
   /** The worker the rollouts name, picked from the cluster as it is. */
   let NODE = '';
   let store: FleetStore;
-  let feeds: Feeds<InstallerDeps>;
+  let feeds: Feeds;
 
   beforeAll(async () => {
     // A paused rollout and a pending CSR to act on, made before the gate closes.
@@ -99,9 +98,7 @@ describe('--read-only: every tab of the dashboard, seen from the API servers', (
     const session = openSession({ kubeconfig, readOnly: true }, { useFleetFile: false });
     setReadOnly(true);
     store = createFleetStore(session.contexts, session.fleet);
-    feeds = createFeeds<InstallerDeps>(store, session, {
-      installer: () => wizardDeps({ kubeconfig }, loadKubeconfig({ kubeconfig }), path.join(dir, 'fleet.yaml')),
-    });
+    feeds = createFeeds(store, session, feedsOf(registry({ install: { fleetFile: path.join(dir, 'fleet.yaml') } })));
     const { rollouts, approvals, storage, install, logs } = feeds.actions;
     const failed = (name: string) => {
       const a = store.getState().rollouts.actions[`${CONTEXT}/${name}`];
@@ -141,9 +138,10 @@ describe('--read-only: every tab of the dashboard, seen from the API servers', (
     }
     approvals!.close();
 
-    // Install: the wizard's install, with its choices (the screen refuses first; here the gate does).
-    const deps = await install!.open();
-    const choices: WizardChoices = {
+    // Install: the wizard's install, with its choices (the screen refuses first; here the feed asks the gate).
+    install!.open();
+    await eventually('the install wizard loaded', () => store.getState().install.wizard === 'open');
+    const choices: InstallChoices = {
       hosting: 'kind-cp',
       workloads: [CONTEXT],
       clusterNames: {},
@@ -153,10 +151,11 @@ describe('--read-only: every tab of the dashboard, seen from the API servers', (
       validityYears: 1,
       mergeKubeconfig: false,
     };
-    const outcome = await deps.runInstall(choices, () => {}).catch((err: unknown) => err);
-    const said = outcome instanceof Error ? outcome.message : JSON.stringify(outcome);
+    install!.install(choices);
+    await eventually('the install answered', () => store.getState().install.steps?.done === true);
+    const said = JSON.stringify(store.getState().install.steps);
     expect(said).toMatch(/is refused \(fleetdeck runs with --read-only\)|is refused with --read-only/);
-    install!.closed(1);
+    install!.close(1);
 
     // Storage reads, the log view reads and saves to a local file: allowed, and nothing written either.
     storage!.show();
