@@ -14,7 +14,8 @@ import type { Session } from '../session/session.js';
 import type { CertsActions, Day2Actions } from '../store/actions.js';
 import { day2Answer, day2Busy, day2Closed, type Day2Entry, day2Facts, day2Opened, day2Stage, type Day2Stage } from '../store/day2.js';
 import { updateSlice, type FleetStore } from '../store/fleet-store.js';
-import { type Feed, type FeedFactory, sessionView } from './feed.js';
+import type { Feed, FeedFactory } from './feed.js';
+import { heldSession } from './held-session.js';
 
 export interface Day2FeedOptions {
   /** The operations (default: the real registry, loaded when the page first opens). */
@@ -192,23 +193,11 @@ export function startDay2Feed(store: FleetStore, session: () => Session, opts: D
 /** The Day 2 page's feed: the operations on the session's fleet; the Certificates reads shown with the page. */
 export function day2Feed(o: Pick<Day2FeedOptions, 'registry'> = {}): FeedFactory {
   return ({ store, actions }): Feed<'day2'> => {
-    let session: Session | undefined;
     const certs: CertsActions = {
       show: () => actions().certs?.show(),
       hide: () => actions().certs?.hide(),
       refresh: () => actions().certs?.refresh(),
     };
-    const feed = startDay2Feed(store, () => sessionView(() => session), { ...o, certs });
-    return {
-      name: 'day2',
-      actions: feed,
-      start: (s) => {
-        session = s;
-      },
-      restart: (s) => {
-        session = s;
-      },
-      stop: () => feed.stop(),
-    };
+    return heldSession('day2', (session) => startDay2Feed(store, () => session, { ...o, certs }));
   };
 }

@@ -9,7 +9,8 @@ import type { Session } from '../session/session.js';
 import type { PrepareActions } from '../store/actions.js';
 import { updateSlice, type FleetStore } from '../store/fleet-store.js';
 import { prepareRunning, prepareSettled, prepareStarted } from '../store/prepare.js';
-import { type Feed, type FeedFactory, sessionView } from './feed.js';
+import type { Feed, FeedFactory } from './feed.js';
+import { heldSession } from './held-session.js';
 
 /** The checks of this host, as `fleetdeck preflight` runs them with the session's current context. */
 export type Preflight = (session: Session) => Promise<CheckItem[]>;
@@ -49,18 +50,5 @@ export function startPrepareFeed(store: FleetStore, session: () => Session, pref
 
 /** The "Prepare nodes" page's feed: the checks of this host with the session's current context. */
 export function prepareFeed(preflight: Preflight = preflightOfThisHost): FeedFactory {
-  return ({ store }): Feed<'prepare'> => {
-    let session: Session | undefined;
-    return {
-      name: 'prepare',
-      actions: startPrepareFeed(store, () => sessionView(() => session), preflight),
-      start: (s) => {
-        session = s;
-      },
-      restart: (s) => {
-        session = s;
-      },
-      stop: () => {},
-    };
-  };
+  return ({ store }): Feed<'prepare'> => heldSession('prepare', (session) => startPrepareFeed(store, () => session, preflight));
 }

@@ -11,7 +11,8 @@ import type { Session } from '../../session/session.js';
 import type { InstallActions } from '../../store/actions.js';
 import type { FleetStore } from '../../store/fleet-store.js';
 import type { InstallChoices, InstallPlanBundle, InstallSetup } from '../../store/install.js';
-import { type Feed, type FeedFactory, sessionView } from '../feed.js';
+import type { Feed, FeedFactory } from '../feed.js';
+import { heldSession } from '../held-session.js';
 import { InstallWizard } from './wizard.js';
 
 export interface ChecksOutcome {
@@ -80,24 +81,5 @@ export function startInstallFeed(
 
 /** The install wizard's feed: the flags' install, on the session the dashboard watches. */
 export function installFeed(o: InstallFeedOptions = {}): FeedFactory {
-  return ({ store, setSession }): Feed<'install'> => {
-    let session: Session | undefined;
-    const feed = startInstallFeed(
-      store,
-      sessionView(() => session),
-      o,
-      setSession,
-    );
-    return {
-      name: 'install',
-      actions: feed,
-      start: (s) => {
-        session = s;
-      },
-      restart: (s) => {
-        session = s;
-      },
-      stop: () => feed.stop(),
-    };
-  };
+  return ({ store, setSession }): Feed<'install'> => heldSession('install', (session) => startInstallFeed(store, session, o, setSession));
 }

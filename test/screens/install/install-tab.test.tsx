@@ -23,6 +23,16 @@ function dashboard(work: ReturnType<typeof fakeInstallWork>['work'], onQuit = vi
   return { store, reopen, installed, feeds, props: appProps(store, { onQuit, actions: feeds.actions }) };
 }
 
+/** The Install tab, Enter: the wizard's first page answered, its second shown. */
+async function toTheNamespace(screen: Screen): Promise<void> {
+  await screen.press('2');
+  await screen.waitFor('Press enter to start the install wizard');
+  await screen.press(KEYS.enter);
+  await screen.waitFor('Hosting cluster');
+  await screen.press(KEYS.enter);
+  await screen.waitFor('Namespace of the control plane');
+}
+
 /** From the namespace page to the plan: every page kept as it is, the checks' warning accepted. */
 async function toThePlan(screen: Screen): Promise<void> {
   await screen.press(KEYS.enter);
@@ -46,15 +56,10 @@ describe('the Install tab of the dashboard', () => {
     const screen = await renderApp(props);
     await screen.waitFor('kind-hosting');
 
-    // When the operator goes to Install and presses Enter
-    await screen.press('2');
-    await screen.waitFor('Press enter to start the install wizard');
-    await screen.press(KEYS.enter);
-    await screen.waitFor('Hosting cluster');
+    // When the operator goes to Install, presses Enter and picks the hosting cluster
+    await toTheNamespace(screen);
 
     // Then keys are the wizard's: q typed into the namespace is text, not quit; Tab does not switch screens
-    await screen.press(KEYS.enter);
-    await screen.waitFor('Namespace of the control plane');
     await screen.press('q', KEYS.tab);
     expect(await screen.waitFor('elotlq')).toContain('Install · 2/10');
     expect(onQuit).not.toHaveBeenCalled();
@@ -84,12 +89,7 @@ describe('the Install tab of the dashboard', () => {
     });
     const { reopen, props } = dashboard(work);
     const screen = await renderApp(props);
-    await screen.press('2');
-    await screen.waitFor('Press enter to start the install wizard');
-    await screen.press(KEYS.enter);
-    await screen.waitFor('Hosting cluster');
-    await screen.press(KEYS.enter);
-    await screen.waitFor('Namespace of the control plane');
+    await toTheNamespace(screen);
     await toThePlan(screen);
     await screen.press(KEYS.enter);
     expect(await screen.waitFor('Namespace')).toMatch(/ctrl-c stops/);
