@@ -5,6 +5,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFeeds } from '../../src/feeds/feeds.js';
 import { followFiles } from '../../src/feeds/fleet-file.js';
+import { statusFeed } from '../../src/feeds/status-feed.js';
 import type { FleetConfig } from '../../src/kube/fleet/fleet.js';
 import type { Session } from '../../src/session/session.js';
 import { createFleetStore } from '../../src/store/fleet-store.js';
@@ -63,7 +64,7 @@ describe('following the fleet file', { timeout: 60_000 }, () => {
     const file = tmpFile();
     const store = createFleetStore([]);
     let fleetInFile: FleetConfig | undefined;
-    const feeds = createFeeds(store, session(), { fleetFile: file, reopen: () => session(fleetInFile) });
+    const feeds = createFeeds(store, session(), [statusFeed()], { fleetFile: file, reopen: () => session(fleetInFile) });
     fleetInFile = FLEET;
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, 'written by an install\n');
@@ -88,7 +89,7 @@ describe('following the fleet file', { timeout: 60_000 }, () => {
       reads++;
       return { ...session(FLEET), files: [kubeconfig] } as Session;
     };
-    const feeds = createFeeds(store, withFile(), { fleetFile: file, reopen: withFile });
+    const feeds = createFeeds(store, withFile(), [], { fleetFile: file, reopen: withFile });
     fs.writeFileSync(kubeconfig, 'certificate-authority-data: new, and longer\n');
     await vi.waitFor(() => expect(store.getState().banner?.text).toBe(`${kubeconfig} changed: its contexts read again`), WAIT);
     expect(reads).toBe(2);
@@ -99,7 +100,7 @@ describe('following the fleet file', { timeout: 60_000 }, () => {
   it('a fleet file that cannot be read is said in the banner; the session stays', async () => {
     const file = tmpFile();
     const store = createFleetStore([]);
-    const feeds = createFeeds(store, session(FLEET), {
+    const feeds = createFeeds(store, session(FLEET), [], {
       fleetFile: file,
       reopen: () => {
         throw new Error(`${file} line 1: hostingContext must be a string; fix the fleet file or pass --hosting-context`);
