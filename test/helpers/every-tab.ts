@@ -11,6 +11,7 @@ import { startPrepareFeed } from '../../src/feeds/prepare.js';
 import type { NodeStatus, PlanNode, RolloutState } from '../../src/rollout/types.js';
 import type { AppProps } from '../../src/screens/app.js';
 import { type InstallWork, startInstallFeed } from '../../src/feeds/install/feed.js';
+import { type RolloutWork, rolloutsFeed } from '../../src/feeds/rollouts/feed.js';
 import type { Actions } from '../../src/store/actions.js';
 import type { Session } from '../../src/session/session.js';
 import { EXAMPLE_CATALOGUE_FILE, loadCatalogue } from '../../src/storage/catalogue.js';
@@ -107,6 +108,7 @@ const PLAN_NODES: PlanNode[] = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((x, 
   ready: true,
 }));
 
+/** The rollouts feed over fakes of its workflows, on the rollouts the store already has (its watches say nothing). */
 function rolloutActions(store: FleetStore): NonNullable<Actions['rollouts']> {
   const order = store.getState().status.order;
   updateSlice(store, 'rollouts', (s) => ({ ...watchedContexts(s, order), status: 'on' }));
@@ -115,8 +117,8 @@ function rolloutActions(store: FleetStore): NonNullable<Actions['rollouts']> {
     updateSlice(store, 'rollouts', (s) => navarchosSeen(rolloutsListed(s, c, []), c, c === 'kind-cp' ? navarchos() : none));
   }
   updateSlice(store, 'rollouts', (s) => rolloutChanged(s, 'kind-workload-1', runningRollout()));
-  return {
-    show: () => {},
+  const work: RolloutWork = {
+    watch: () => ({ stop: () => {} }),
     listNodes: async () => PLAN_NODES,
     dryRun: async (_spec, plan) => {
       const nodes = plan.nodes.map((n) => n.name);
@@ -141,9 +143,9 @@ function rolloutActions(store: FleetStore): NonNullable<Actions['rollouts']> {
         room: [{ priority: 10, nodes, fits: true, detail: 'fits on 2 schedulable Ready nodes: CPU 800m of 3 free' }],
       };
     },
-    run: () => {},
-    resume: () => {},
-    abort: () => {},
+    run: () => new Promise(() => {}),
+    resume: () => new Promise(() => {}),
+    abort: () => new Promise(() => {}),
     createNodeRollout: async () => ({
       name: 'rollout-abcde',
       phase: 'New',
@@ -153,6 +155,14 @@ function rolloutActions(store: FleetStore): NonNullable<Actions['rollouts']> {
       replacementsCompleted: 0,
     }),
   };
+  const feed = rolloutsFeed({ work: () => work })({
+    store,
+    quit: new AbortController().signal,
+    setSession: async () => {},
+    actions: () => ({}),
+  });
+  feed.start({} as Session);
+  return feed.actions as NonNullable<Actions['rollouts']>;
 }
 
 function storageNode(name: string): NodeStorage {
