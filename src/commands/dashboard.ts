@@ -9,6 +9,7 @@ import { createFleetStore } from '../store/fleet-store.js';
 import { asciiOnly, colorEnabled, type GlobalOptions } from '../session/options.js';
 import { openSession } from '../session/session.js';
 import { onStop } from '../session/signals.js';
+import { installFlags } from './install/flags.js';
 
 /** Plain mode when there is no terminal to draw on, in CI, or when -o was given. */
 export function interactive(opts: GlobalOptions, env: NodeJS.ProcessEnv = process.env): boolean {
@@ -57,11 +58,7 @@ export async function runDashboard(opts: GlobalOptions): Promise<number> {
   const tabs = registry({
     ...(opts.logLines !== undefined ? { logs: { logLines: opts.logLines } } : {}),
     install: {
-      installer: async (kubeconfig) => {
-        const { wizardDeps } = await import('./install/wizard.js');
-        // The session's kubeconfig (or the sandbox's started here): its contexts carry the session's write gate.
-        return wizardDeps(opts, kubeconfig ? session.readKubeconfig(kubeconfig) : session.userKubeconfig());
-      },
+      ...installFlags(opts),
       // After an install: the fleet file it wrote, and the control plane's context.
       reopen: (kubeconfig) => openSession({ ...opts, ...(kubeconfig ? { kubeconfig } : {}) }),
     },

@@ -12,16 +12,17 @@ import { asciiOnly, requireOutput } from '../session/options.js';
 import { confirm, confirmTyped, interactive } from '../session/prompt.js';
 import { startSession } from '../session/session.js';
 import { runSignal } from '../session/signals.js';
+import { INSTALL_WRITES } from '../store/install.js';
 import { lineReporter, write } from './install/lines.js';
 import { backupBeforeUninstall, backupPlanLine, uninstallBackupPath, type UninstallBackup } from './install/uninstall-backup.js';
 import { controlPlaneKubeconfigPath, fleetStatusCheck, resolve, type InstallCommandOptions, type Resolved } from './install/resolve.js';
-import { checksFor, runWizard } from './install/wizard.js';
+import { runWizard } from './install/wizard.js';
+import { prechecksFor } from '../install/prechecks/index.js';
 import { document, type OutputFormat } from '../output/format.js';
 import { bundleLines, referenceWarning } from '../install/bundle-summary.js';
-import { asksAboutReference, bundlePlan, type BundlePlan } from './install/bundle-plan.js';
+import { asksAboutReference, bundlePlan, type BundlePlan } from '../install/bundle-plan.js';
 
 export { controlPlaneKubeconfigPath, type InstallCommandOptions } from './install/resolve.js';
-export { wizardDeps } from './install/wizard.js';
 
 function installOptions(opts: InstallCommandOptions, r: Resolved, fleetFile: string): InstallOptions {
   return {
@@ -113,7 +114,7 @@ export async function runInstallCommand(opts: InstallCommandOptions): Promise<nu
   const output = requireOutput(opts.output);
   const ascii = asciiOnly(opts);
   const session = startSession(opts);
-  if (!opts.dryRun) session.assertWritable('install changes clusters', ' (use --dry-run to see what it would do)');
+  if (!opts.dryRun) session.assertWritable(INSTALL_WRITES, ' (use --dry-run to see what it would do)');
   const fleetFile = fleetFilePath();
   if (interactive() && opts.output === undefined && !opts.yes && !opts.dryRun && !process.env.CI) return runWizard(opts, fleetFile);
   const r = resolve(session, opts, fleetFile, false);
@@ -128,7 +129,7 @@ export async function runInstallCommand(opts: InstallCommandOptions): Promise<nu
     write(
       `Checking prerequisites (hosting ${r.hosting.context}${r.workloads.length ? `, workloads ${r.workloads.map((w) => w.context).join(', ')}` : ''})`,
     );
-  const checks = await checksFor(installOpts, bundle);
+  const checks = await prechecksFor(installOpts, bundle);
   if (text) write(formatChecklist(checks.items, { ascii }));
   if (checks.blocking) {
     if (output !== 'text') write(document(output, { ok: false, bundle: plan, prechecks: checks.items, steps: [] }));

@@ -10,7 +10,7 @@ import { certsFeed, type CertsFeedFactoryOptions } from '../feeds/certs.js';
 import { day2Feed } from '../feeds/day2.js';
 import type { Day2FeedOptions } from '../feeds/day2.js';
 import type { FeedFactory } from '../feeds/feed.js';
-import { installFeed, type InstallFeedOptions } from '../feeds/install.js';
+import { installFeed, type InstallFeedOptions } from '../feeds/install/feed.js';
 import { logsFeed, type LogsFeedFactoryOptions } from '../feeds/logs.js';
 import { type Preflight, prepareFeed } from '../feeds/prepare.js';
 import { rolloutsFeed, type RolloutsFeedOptions } from '../feeds/rollouts/feed.js';
@@ -36,8 +36,8 @@ export interface RegistryOptions {
   status?: Omit<StatusFeedOptions, 'store' | 'fleet'>;
   certs?: CertsFeedFactoryOptions;
   approvals?: ApprovalsFeedOptions;
-  /** The install wizard (absent: the Install tab does not offer it). */
-  install?: InstallFeedOptions<unknown>;
+  /** The install wizard: the flags' install (absent: the Install tab does not offer it). */
+  install?: InstallFeedOptions;
   preflight?: Preflight;
   day2?: Pick<Day2FeedOptions, 'registry'>;
   rollouts?: RolloutsFeedOptions;

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
 
 /** A context the install works in, with its own KubeConfig (one per context). */
@@ -34,6 +35,11 @@ export interface InstallOptions {
   mergeKubeconfig?: string;
   /** Where the fleet is recorded at the end. */
   fleetFile: string;
+}
+
+/** The control plane's kubeconfig, next to the fleet file: `<config dir>/fleetdeck/<context>.kubeconfig`. */
+export function controlPlaneKubeconfigPath(fleetFile: string, context: string): string {
+  return path.join(path.dirname(fleetFile), `${context}.kubeconfig`);
 }
 
 export const DEFAULT_TOPOLOGY_KEY = 'topology.kubernetes.io/zone';

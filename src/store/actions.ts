@@ -2,10 +2,10 @@
  * What the screens can ask for, one group per tab. The feeds holder (src/feeds/feeds.ts)
  * implements it; screens get it from the app's props and call it; tests pass fakes that record
  * the calls. A group that is absent is not offered (its keys do nothing, its tab shows what it
- * will do). Outcomes come back through the store, not as return values, except where a wizard
- * waits for an answer.
+ * will do). Outcomes come back through the store, not as return values.
  */
 import type { RolloutSpec } from '../rollout/types.js';
+import type { InstallChoices } from './install.js';
 import type { LogTarget } from './log-target.js';
 import type { NewRolloutIntent } from './rollout-wizard.js';
 import type { StorageTarget } from './storage.js';
@@ -16,12 +16,16 @@ export interface SandboxActions {
   start(): void;
 }
 
-/** `W` is what the install wizard needs (its screen's type). */
-export interface InstallActions<W> {
-  /** Load what the wizard needs; the install slice says where it stands. */
-  open(): Promise<W>;
-  /** The wizard closed with this exit code (0: installed, and the fleet is watched from now on). */
-  closed(code: number): void;
+/** The install wizard: what it needs, its checks and its steps go to the install slice. */
+export interface InstallActions {
+  /** Load what the wizard needs (the bundle, the kubeconfig's contexts); the slice's `wizard` says where it stands. */
+  open(): void;
+  /** Run the prerequisite checks of these choices (again); the plan's bundle for their clusters is said with them. */
+  check(choices: InstallChoices): void;
+  /** Install with these choices (their plan confirmed). Refused under --read-only with the gate's line. */
+  install(choices: InstallChoices): void;
+  /** The wizard closed with this exit code (0: installed, and the fleet is watched from now on); steps under way stop. */
+  close(code: number): void;
 }
 
 export interface PrepareActions {
@@ -129,9 +133,9 @@ export interface LogActions {
   save(): void;
 }
 
-export interface Actions<W = unknown> {
+export interface Actions {
   sandbox?: SandboxActions;
-  install?: InstallActions<W>;
+  install?: InstallActions;
   prepare?: PrepareActions;
   day2?: Day2Actions;
   rollouts?: RolloutActions;

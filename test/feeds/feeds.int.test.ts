@@ -11,7 +11,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { wizardDeps } from '../../src/commands/install/wizard.js';
 import { feedsOf, registry } from '../../src/dashboard/registry.js';
 import { createFeeds, type Feeds } from '../../src/feeds/feeds.js';
 import { rolloutWork } from '../../src/feeds/rollouts/work.js';
@@ -25,9 +24,8 @@ import { type AuditEvent, mutatingEvents, readAuditEvents } from '../../src/sand
 import { ADMIN_USER } from '../../src/sandbox/credentials.js';
 import { readState } from '../../src/sandbox/state.js';
 import { openSession } from '../../src/session/session.js';
-import type { InstallerDeps } from '../../src/screens/install/wizard.js';
-import type { WizardChoices } from '../../src/screens/install/use-wizard-state.js';
 import { createFleetStore, type FleetStore } from '../../src/store/fleet-store.js';
+import type { InstallChoices } from '../../src/store/install.js';
 import { targetKey } from '../../src/store/storage.js';
 import { eventually } from '../helpers/cli.js';
 import { type CsrFixture, csrFixture } from '../helpers/csr-sandbox.js';
@@ -98,13 +96,7 @@ describe('--read-only: every tab of the dashboard, seen from the API servers', (
     const since = await marker(kc);
     const session = openSession({ kubeconfig, readOnly: true }, { useFleetFile: false });
     store = createFleetStore(session.contexts, session.fleet);
-    const tabs = registry({
-      install: {
-        // The wizard's clusters from the session's kubeconfig: its KubeConfigs carry the session's gate.
-        installer: () => wizardDeps({ kubeconfig }, session.userKubeconfig(), path.join(dir, 'fleet.yaml')),
-      },
-    });
-    feeds = createFeeds(store, session, feedsOf(tabs));
+    feeds = createFeeds(store, session, feedsOf(registry({ install: { fleetFile: path.join(dir, 'fleet.yaml') } })));
     const { rollouts, approvals, storage, install, logs } = feeds.actions;
     const failed = (name: string) => {
       const a = store.getState().rollouts.actions[`${CONTEXT}/${name}`];
@@ -145,9 +137,10 @@ describe('--read-only: every tab of the dashboard, seen from the API servers', (
     }
     approvals!.close();
 
-    // Install: the wizard's install, with its choices (the screen refuses first; here the gate does).
-    const deps = (await install!.open()) as InstallerDeps;
-    const choices: WizardChoices = {
+    // Install: the wizard's install, with its choices (the screen refuses first; here the feed asks the gate).
+    install!.open();
+    await eventually('the install wizard loaded', () => store.getState().install.wizard === 'open');
+    const choices: InstallChoices = {
       hosting: 'kind-cp',
       workloads: [CONTEXT],
       clusterNames: {},
@@ -157,10 +150,11 @@ describe('--read-only: every tab of the dashboard, seen from the API servers', (
       validityYears: 1,
       mergeKubeconfig: false,
     };
-    const outcome = await deps.runInstall(choices, () => {}).catch((err: unknown) => err);
-    const said = outcome instanceof Error ? outcome.message : JSON.stringify(outcome);
+    install!.install(choices);
+    await eventually('the install answered', () => store.getState().install.steps?.done === true);
+    const said = JSON.stringify(store.getState().install.steps);
     expect(said).toMatch(/is refused \(fleetdeck runs with --read-only\)|is refused with --read-only/);
-    install!.closed(1);
+    install!.close(1);
 
     // Storage reads, the log view reads and saves to a local file: allowed, and nothing written either.
     storage!.show();

@@ -13,8 +13,8 @@ import { startStorageFeed } from '../../src/feeds/storage/start.js';
 import type { RolloutDryRun } from '../../src/rollout/runner/dry-run.js';
 import type { NodeStatus, PlanNode, RolloutState } from '../../src/rollout/types.js';
 import type { AppProps } from '../../src/screens/app.js';
+import { type InstallWork, startInstallFeed } from '../../src/feeds/install/feed.js';
 import type { Actions as AppActions } from '../../src/store/actions.js';
-import type { InstallerDeps } from '../../src/screens/install/wizard.js';
 import type { Session } from '../../src/session/session.js';
 import { EXAMPLE_CATALOGUE_FILE, loadCatalogue } from '../../src/storage/catalogue.js';
 import type { ClusterStorage, NodeStorage } from '../../src/storage/inventory.js';
@@ -253,14 +253,13 @@ const INSTALL_STEPS: CheckItem[] = [
   'Verification',
 ].map((label, i) => check(`step-${i}`, label, i < 3 ? 'ok' : i === 3 ? 'running' : 'pending', i < 3 ? 'done' : ''));
 
-/** The wizard's dependencies: the checks answer at once; the install stays on its fourth step. */
-export function installerDeps(contexts: string[]): InstallerDeps {
+/** The wizard's workflows: the checks answer at once; the install stays on its fourth step. */
+export function installerWork(contexts: string[]): InstallWork {
   return {
-    contexts,
-    kubeconfigPath: '/home/ops/.config/fleetdeck/nova.kubeconfig',
-    userKubeconfig: '/home/ops/.kube/config',
-    runChecks: async () => ({ items: CHECKS, blocking: false, warnings: true }),
-    runInstall: (_choices, onProgress) => {
+    setup: () => ({ contexts, kubeconfigPath: '/home/ops/.config/fleetdeck/nova.kubeconfig', userKubeconfig: '/home/ops/.kube/config' }),
+    plan: () => ({ name: 'fleetdeck reference bundle', source: 'built-in', reference: true, images: [], overlays: [], notSandbox: [] }),
+    checks: async () => ({ items: CHECKS, blocking: false, warnings: true }),
+    install: (_choices, onProgress) => {
       onProgress(INSTALL_STEPS);
       return new Promise(() => {});
     },
@@ -281,13 +280,7 @@ export function everyTab(over: AppOverrides = {}, approvalAnswer?: (name: string
   const store = novaFleet();
   const order = store.getState().status.order;
   const actions: AppActions = {
-    install: {
-      open: async () => {
-        updateSlice(store, 'install', () => ({ wizard: 'open' }));
-        return installerDeps([...order]);
-      },
-      closed: () => updateSlice(store, 'install', () => ({ wizard: 'closed' })),
-    },
+    install: startInstallFeed(store, {} as Session, { work: () => installerWork([...order]) }),
     prepare: startPrepareFeed(
       store,
       () => ({}) as Session,

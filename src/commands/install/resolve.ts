@@ -1,13 +1,8 @@
 /** The install command's targets: flags and the fleet file resolved against the kubeconfig. */
-import path from 'node:path';
 import { DEFAULT_CONTROL_PLANE_CONTEXT, DEFAULT_NAMESPACE, readFleetFile } from '../../config/fleet-config.js';
 import { UsageError, UserError } from '../../errors.js';
-import type { FleetStatusCheck } from '../../install/install.js';
 import type { Target, WorkloadTarget } from '../../install/plan.js';
-import { collectStatus } from '../../feeds/status-feed.js';
 import { configForContext, contextInfos, type LoadedKubeconfig } from '../../kube/config/kubeconfig.js';
-import { fleetChecklist } from '../../report/fleet-checklist.js';
-import { fleetHealthy } from '../../report/status.js';
 import type { GlobalOptions } from '../../session/options.js';
 import { requireCredentials, type Session } from '../../session/session.js';
 
@@ -27,10 +22,8 @@ export interface InstallCommandOptions extends GlobalOptions {
 
 const NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
-/** The control plane's kubeconfig, next to the fleet file: `<config dir>/fleetdeck/<context>.kubeconfig`. */
-export function controlPlaneKubeconfigPath(fleetFile: string, context: string): string {
-  return path.join(path.dirname(fleetFile), `${context}.kubeconfig`);
-}
+export { controlPlaneKubeconfigPath } from '../../install/plan.js';
+export { fleetStatusCheck } from '../../feeds/install/fleet-status.js';
 
 export interface Resolved {
   loaded: LoadedKubeconfig;
@@ -100,10 +93,3 @@ export function resolve(session: Session, opts: InstallCommandOptions, fleetFile
     controlPlaneContext: opts.controlPlaneContext ?? DEFAULT_CONTROL_PLANE_CONTEXT,
   };
 }
-
-/** The install's last check: the fleet's status as `fleetdeck status` collects and judges it. */
-export const fleetStatusCheck: FleetStatusCheck = async (kc, names, fleet) => {
-  const contexts = contextInfos(kc).filter((c) => names.includes(c.name));
-  const state = await collectStatus(kc, contexts, 20_000, fleet);
-  return { items: fleetChecklist(state), healthy: fleetHealthy(state) };
-};

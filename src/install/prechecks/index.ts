@@ -10,3 +10,4 @@ export * from './verdicts.js';
 export * from './access.js';
 export * from './topology.js';
 export { checkId, runPrechecks, WORKLOAD_VERSIONS_ID, type CheckKey } from './gather.js';
+export { prechecksFor } from './for-install.js';

@@ -39,7 +39,7 @@ function WorkloadsPage({
   dispatch: Dispatch<WizardAction>;
 }) {
   const theme = useTheme();
-  if (!others.length) return <NoOthers width={room.width} onContinue={() => dispatch({ type: 'workloads', contexts: [] })} />;
+  if (!others.length) return <NoOthers width={room.width} />;
   return (
     <MultiSelect
       options={others.map((c) => ({ label: label(theme, c, room.width), value: c }))}

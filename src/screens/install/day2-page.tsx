@@ -2,26 +2,25 @@ import { TextInput } from '@inkjs/ui';
 import { Box, Text } from 'ink';
 import { useStore } from 'zustand';
 import { Checklist } from '../../components/checklist/index.js';
+import { useGate, useKeyActions, useLiveReducer } from '../../components/key-actions/index.js';
 import { truncate, useTheme, wrap } from '../../components/theme/index.js';
 import type { Day2Actions } from '../../store/actions.js';
 import type { Day2Slice } from '../../store/day2.js';
 import type { FleetStore } from '../../store/fleet-store.js';
+import { useAppCommands } from '../keys/app-commands.js';
 import { factLines } from './day2-facts.js';
-import { day2KeyLine, type Day2Editing, useDay2Keys } from './use-day2-keys.js';
+import { type Day2Editing, day2KeysOf, day2NavReducer } from './day2-keys.js';
 
 export interface Day2PageProps {
   store: FleetStore;
   actions: Day2Actions;
-  readOnly: boolean;
   width: number;
-  /** Rows the page may use (its key line included). */
+  /** Rows the page may use. */
   height: number;
-  /** Keys are the page's (not while the help is shown). */
+  /** Keys are the page's (not while the help or another tab is shown). */
   active: boolean;
+  /** Esc on the menu: the page is gone. */
   onLeave: () => void;
-  onQuit: () => void;
-  onHelp?: (() => void) | undefined;
-  onCycleTab?: ((delta: 1 | -1) => void) | undefined;
   /** Now, for the facts' ages (tests). */
   now?: () => number;
 }
@@ -107,9 +106,10 @@ function StageBody({
     default: {
       const done = stage.stage === 'done' ? stage : undefined;
       const end = done ? lines([done.summary, ...(done.hint ? [done.hint] : [])]) : [];
+      const title = done ? label : `${label}: running…`;
       return (
         <Box flexDirection="column">
-          <Text bold>{truncate(theme.text(label), width, theme.ellipsis)}</Text>
+          <Text bold>{truncate(theme.text(title), width, theme.ellipsis)}</Text>
           <Checklist items={stage.items} width={width} height={Math.max(1, rows - 1 - end.length)} />
           {done ? <Text color={theme.color(done.ok ? 'ok' : 'fail')}>{end.join('\n')}</Text> : null}
         </Box>
@@ -121,30 +121,28 @@ function StageBody({
 /**
  * The Install tab's Day 2 page: the control plane's day-2 facts, then the operations as a menu;
  * a chosen one shows its plan first (read-only), runs once confirmed, with its steps as live
- * checklist rows, and ends done or failed with what to do. Esc goes back.
+ * checklist rows, and ends done or failed with what to do. Esc goes back. Its keys (day2-keys.ts)
+ * are on the app's bottom line.
  */
-export function Day2Page({
-  store,
-  actions,
-  readOnly,
-  width,
-  height,
-  active,
-  onLeave,
-  onQuit,
-  onHelp,
-  onCycleTab,
-  now = Date.now,
-}: Day2PageProps) {
+export function Day2Page({ store, actions, width, height, active, onLeave, now = Date.now }: Day2PageProps) {
   const theme = useTheme();
+  const { readOnly } = useGate();
+  const app = useAppCommands();
   const slice = useStore(store, (s) => s.day2);
   const certs = useStore(store, (s) => s.certs);
-  const { cursor, editing, submit } = useDay2Keys(slice, actions, { active, onLeave, onQuit, onHelp, onCycleTab });
+  const [nav, live] = useLiveReducer(day2NavReducer, { cursor: 0 });
+  useKeyActions(day2KeysOf, () => ({ app, nav: live, slice: store.getState().day2, actions, leave: onLeave }), { active });
+  const submit = (value: string) => {
+    const editing = live.get().editing;
+    if (!editing) return;
+    live.dispatch({ type: 'typed' });
+    actions.plan(editing.id, { [editing.key]: value.trim() });
+  };
+  const cursor = Math.min(nav.cursor, Math.max(0, slice.entries.length - 1));
   const facts = factLines(slice.facts, certs, now()).map((l) => truncate(theme.text(l), width, theme.ellipsis));
-  const shortScreen = height < 12;
+  const shortScreen = height < 11;
   const shownFacts = shortScreen ? [] : facts;
-  const keys = wrap(theme.text(day2KeyLine(slice, editing !== undefined)), width);
-  const rows = Math.max(2, height - 1 - shownFacts.length - (shortScreen ? 0 : 2) - keys.length - (readOnly ? 1 : 0));
+  const rows = Math.max(2, height - 1 - shownFacts.length - (shortScreen ? 0 : 1) - (readOnly ? 1 : 0));
   return (
     <Box flexDirection="column" width={width}>
       <Text bold color={theme.color('accent')}>
@@ -155,10 +153,14 @@ export function Day2Page({
         <Text dimColor>{truncate(theme.text('Read-only: plans and backups read; nothing that writes runs.'), width, theme.ellipsis)}</Text>
       ) : null}
       <Box flexDirection="column" marginTop={shortScreen ? 0 : 1} height={rows} overflow="hidden">
-        <StageBody slice={slice} width={width} rows={rows} cursor={cursor} {...(editing ? { editing } : {})} onSubmit={submit} />
-      </Box>
-      <Box marginTop={shortScreen ? 0 : 1}>
-        <Text dimColor>{keys.join('\n')}</Text>
+        <StageBody
+          slice={slice}
+          width={width}
+          rows={rows}
+          cursor={cursor}
+          {...(nav.editing ? { editing: nav.editing } : {})}
+          onSubmit={submit}
+        />
       </Box>
     </Box>
   );

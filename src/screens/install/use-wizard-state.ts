@@ -1,21 +1,14 @@
-import { useReducer } from 'react';
-import type { CheckItem } from '../../checklist/checklist.js';
+/**
+ * The install wizard's pages and the operator's answers, page by page (the checks and the steps
+ * they start run in the install feed, their results in the install slice). Pure; `checksAsked`
+ * counts the times the answers asked for the checks (again): the wizard sends them to the feed then.
+ */
+import type { InstallChoices } from '../../store/install.js';
 
 export type WizardPage = 'hosting' | 'namespace' | 'workloads' | 'names' | 'ha' | 'topology' | 'validity' | 'checks' | 'plan' | 'progress';
 
 /** What the operator chose, page by page. */
-export interface WizardChoices {
-  hosting?: string;
-  namespace: string;
-  workloads: string[];
-  /** Cluster name per workload context (default: the context's name, made a valid name). */
-  clusterNames: Record<string, string>;
-  ha: boolean;
-  topologyKey: string;
-  validityYears: number;
-  /** Also add the control plane's context to the user's kubeconfig (after a backup). */
-  mergeKubeconfig: boolean;
-}
+export type WizardChoices = InstallChoices;
 
 export interface WizardState {
   page: WizardPage;
@@ -24,8 +17,8 @@ export interface WizardState {
   nameIndex: number;
   /** A one-line problem with the value just entered. */
   error?: string;
-  checks?: { items: CheckItem[]; done: boolean; blocking: boolean; warnings: boolean };
-  progress?: { items: CheckItem[]; done: boolean; ok: boolean };
+  /** Bumped each time the answers ask for the checks (again): the validity entered, r, n. */
+  checksAsked: number;
 }
 
 export type WizardAction =
@@ -36,13 +29,11 @@ export type WizardAction =
   | { type: 'ha'; ha: boolean }
   | { type: 'topologyKey'; value: string }
   | { type: 'validity'; value: string }
-  | { type: 'checks'; items: CheckItem[]; done: boolean; blocking?: boolean; warnings?: boolean }
   | { type: 'withoutHA' }
   | { type: 'rerunChecks' }
   | { type: 'toggleMerge' }
   | { type: 'confirmChecks' }
   | { type: 'install' }
-  | { type: 'progress'; items: CheckItem[]; done: boolean; ok?: boolean }
   | { type: 'back' };
 
 const NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -122,34 +113,19 @@ export function wizardReducer(state: WizardState, action: WizardAction): WizardS
       const years = Number(action.value);
       if (!Number.isInteger(years) || years < 1 || years > 100)
         return { ...state, error: 'validity is a whole number of years from 1 to 100' };
-      const s = next('checks', { validityYears: years });
-      delete s.checks;
-      return s;
+      return { ...next('checks', { validityYears: years }), checksAsked: state.checksAsked + 1 };
     }
-    case 'checks':
-      return {
-        ...state,
-        checks: { items: action.items, done: action.done, blocking: action.blocking ?? false, warnings: action.warnings ?? false },
-      };
     case 'toggleMerge':
       return { ...state, choices: { ...choices, mergeKubeconfig: !choices.mergeKubeconfig } };
-    case 'rerunChecks': {
-      const s = { ...state };
-      delete s.checks;
-      return s;
-    }
-    case 'withoutHA': {
-      const s = next('checks', { ha: false });
-      delete s.checks;
-      return s;
-    }
+    case 'rerunChecks':
+      return { ...state, checksAsked: state.checksAsked + 1 };
+    case 'withoutHA':
+      return { ...next('checks', { ha: false }), checksAsked: state.checksAsked + 1 };
+    // The keys offer these only when the checks passed (confirm) and on the plan (install).
     case 'confirmChecks':
-      if (!state.checks?.done || state.checks.blocking) return state;
-      return next('plan');
+      return state.page === 'checks' ? next('plan') : state;
     case 'install':
-      return { ...next('progress'), progress: { items: [], done: false, ok: false } };
-    case 'progress':
-      return { ...state, progress: { items: action.items, done: action.done, ok: action.ok ?? false } };
+      return state.page === 'plan' ? next('progress') : state;
     case 'back': {
       if (state.page === 'progress' || state.page === 'hosting') return state;
       if (state.page === 'names' && state.nameIndex > 0)
@@ -165,6 +141,7 @@ export function initialWizardState(initial: Partial<WizardChoices> = {}): Wizard
   return {
     page: 'hosting',
     nameIndex: 0,
+    checksAsked: 0,
     choices: {
       namespace: 'elotl',
       workloads: [],
@@ -176,8 +153,4 @@ export function initialWizardState(initial: Partial<WizardChoices> = {}): Wizard
       ...initial,
     },
   };
-}
-
-export function useWizardState(initial: Partial<WizardChoices> = {}) {
-  return useReducer(wizardReducer, initial, initialWizardState);
 }

@@ -1,23 +1,16 @@
 /** The wizard's result pages: the checks, the plan and the install's progress, fitted to the rows they have. */
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import { Checklist } from '../../components/checklist/index.js';
 import { FitLines } from '../../components/fit/index.js';
+import { useGate } from '../../components/key-actions/index.js';
 import { truncate, useTheme, wrap } from '../../components/theme/index.js';
 import type { CheckItem } from '../../checklist/checklist.js';
-import type { WizardChoices, WizardState } from './use-wizard-state.js';
-import type { BundleSummary } from '../../install/bundle-summary.js';
-import { overlayLine } from '../../install/bundle-overlays.js';
+import type { InstallChecks, InstallPlanBundle, InstallSteps } from '../../store/install.js';
+import type { WizardChoices } from './use-wizard-state.js';
 
-/** The bundle on the plan page; `notSandbox`: the reference bundle's targets outside the sandbox (y confirms). */
-export interface PlanBundle extends BundleSummary {
-  notSandbox?: string[];
-}
-
-export function NoOthers({ width, onContinue }: { width: number; onContinue: () => void }) {
+/** The workloads page when the kubeconfig has no other context (enter continues: the wizard's keys). */
+export function NoOthers({ width }: { width: number }) {
   const theme = useTheme();
-  useInput((_input, key) => {
-    if (key.return) onContinue();
-  });
   const text = 'No other context in the kubeconfig: the control plane is installed without workload clusters (enter continues).';
   return <Text>{wrap(theme.text(text), width).join('\n')}</Text>;
 }
@@ -45,7 +38,7 @@ function ChecklistWithSummary({
   );
 }
 
-export function ChecksPage({ state, ha, width, rows }: { state: WizardState['checks']; ha: boolean; width: number; rows: number }) {
+export function ChecksPage({ state, ha, width, rows }: { state: InstallChecks | undefined; ha: boolean; width: number; rows: number }) {
   const theme = useTheme();
   if (!state?.items.length) return <Text>{theme.text('checking…')}</Text>;
   const summary = !state.done
@@ -62,7 +55,7 @@ export function ChecksPage({ state, ha, width, rows }: { state: WizardState['che
 const keyed = (key: string, lines: string[]): [string, string][] => lines.map((l, i): [string, string] => [i === 0 ? key : '', l]);
 
 /** The bundle's rows: name and source, and what the reference bundle is (wrapped to `width`). */
-function bundleRows(bundle: PlanBundle, width: number): [string, string][] {
+function bundleRows(bundle: InstallPlanBundle, width: number): [string, string][] {
   const note = 'not a Nova release: upstream images, kube-scheduler standing in for nova-scheduler';
   return [
     ['Bundle', `${bundle.name} (${bundle.reference ? 'built-in' : bundle.source})`],
@@ -88,7 +81,6 @@ function planRows(choices: WizardChoices, kubeconfigPath?: string, userKubeconfi
 
 export function PlanPage({
   choices,
-  readOnly,
   width,
   rows,
   kubeconfigPath,
@@ -96,14 +88,14 @@ export function PlanPage({
   bundle,
 }: {
   choices: WizardChoices;
-  readOnly: boolean;
   width: number;
   rows: number;
   kubeconfigPath?: string;
   userKubeconfig?: string;
-  bundle?: PlanBundle;
+  bundle?: InstallPlanBundle;
 }) {
   const theme = useTheme();
+  const { readOnly } = useGate();
   const outside = bundle?.notSandbox ?? [];
   const ask =
     outside.length > 0
@@ -118,7 +110,7 @@ export function PlanPage({
         ...bundleRows(bundle, width),
         ...rows0.slice(2),
         ...keyed('Images', bundle.images.length ? bundle.images : ['none']),
-        ...keyed('Overlays', (bundle.overlays ?? []).map(overlayLine)),
+        ...keyed('Overlays', bundle.overlays),
       ]
     : rows0;
   return (
@@ -136,7 +128,7 @@ export function PlanPage({
   );
 }
 
-export function ProgressPage({ progress, width, rows }: { progress: WizardState['progress']; width: number; rows: number }) {
+export function ProgressPage({ progress, width, rows }: { progress: InstallSteps | undefined; width: number; rows: number }) {
   if (!progress?.items.length) return <Text>starting…</Text>;
   const summary = !progress.done
     ? undefined

@@ -5,11 +5,11 @@ import { PrepareNodesPage, prepareSummary } from '../../../src/screens/install/p
 import type { CheckItem } from '../../../src/checklist/checklist.js';
 import { startPrepareFeed } from '../../../src/feeds/prepare.js';
 import type { Session } from '../../../src/session/session.js';
-import type { Actions as AppActions } from '../../../src/store/actions.js';
+import type { Actions } from '../../../src/store/actions.js';
 import { appProps, KEYS, renderApp, renderScreen, threeContexts } from '../../helpers/screen.js';
 
 /** The dashboard's store and its Prepare nodes actions (the prepare feed) running `preflight` instead of this host's checks. */
-function withPreflight(preflight: () => Promise<CheckItem[]>, more: AppActions = {}) {
+function withPreflight(preflight: () => Promise<CheckItem[]>, more: Actions = {}) {
   const store = threeContexts();
   return appProps(store, { actions: { prepare: startPrepareFeed(store, () => ({}) as Session, preflight), ...more } });
 }
@@ -48,7 +48,7 @@ describe('Prepare nodes (Install tab)', () => {
   it('runs the checks with p, shows the failing row with its hint and the summary, re-runs with p, Esc goes back', async () => {
     // Given the dashboard with a preflight function
     const fake = fakePreflight();
-    const screen = await renderApp(withPreflight(fake.preflight, { install: { open: () => new Promise(() => {}), closed: () => {} } }));
+    const screen = await renderApp(withPreflight(fake.preflight, { install: { open() {}, check() {}, install() {}, close() {} } }));
 
     // When the operator opens the Install tab, it offers both pages
     await screen.press('2');

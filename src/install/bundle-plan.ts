@@ -1,8 +1,8 @@
 /** The bundle on the install's plan: what it is, and the clusters outside the sandbox the reference bundle would go to. */
-import type { Bundle } from '../../install/bundle.js';
-import { type BundleSummary, summarizeBundle } from '../../install/bundle-summary.js';
-import type { Target } from '../../install/plan.js';
-import { isSandboxContext, sandboxDirsFor } from '../../sandbox/recognise.js';
+import type { Bundle } from './bundle.js';
+import { type BundleSummary, summarizeBundle } from './bundle-summary.js';
+import type { Target } from './plan.js';
+import { isSandboxContext, sandboxDirsFor } from '../sandbox/recognise.js';
 
 export interface BundlePlan extends BundleSummary {
   /** With the reference bundle: the contexts of the install that are not the sandbox (asked about). */
