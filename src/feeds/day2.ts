@@ -92,99 +92,140 @@ async function readFacts(store: FleetStore, reg: Day2Registry, session: Session,
   }
 }
 
-export function startDay2Feed(store: FleetStore, session: () => Session, opts: Day2FeedOptions = {}): Day2Feed {
-  let loaded: Promise<Day2Registry> | undefined;
-  const registry = () => {
-    loaded ??= Promise.resolve((opts.registry ?? defaultRegistry)());
-    return loaded;
-  };
-  const quit = new AbortController();
-  let current: AbortController | undefined;
-  const slice = () => store.getState().day2;
-  const set = (stage: Day2Stage) => {
-    current?.abort();
-    current = undefined;
-    updateSlice(store, 'day2', (s) => day2Stage(s, stage));
-    return slice().seq;
-  };
-  const answer = (seq: number, stage: Day2Stage) => updateSlice(store, 'day2', (s) => day2Answer(s, seq, stage));
-  const signal = () => {
-    current = new AbortController();
-    return AbortSignal.any([current.signal, quit.signal]);
-  };
+/** The Day 2 page's work: one operation planned or run at a time, its answers for a stage left since dropped. */
+class Day2Page {
+  private loaded: Promise<Day2Registry> | undefined;
+  private readonly quit = new AbortController();
+  private current: AbortController | undefined;
 
-  const facts = (reg: Day2Registry) => readFacts(store, reg, session(), quit.signal);
-  const entry = (id: string) => slice().entries.find((e) => e.id === id);
-  const operation = async (id: string) => (await registry()).operations.find((o) => o.id === id);
+  constructor(
+    private readonly store: FleetStore,
+    private readonly session: () => Session,
+    private readonly opts: Day2FeedOptions,
+  ) {}
 
-  return {
-    open() {
-      opts.certs?.show();
-      void registry().then(
-        (reg) => {
-          updateSlice(store, 'day2', (s) => day2Opened(s, reg.operations.map(entryOf), {}));
-          return facts(reg);
+  private registry(): Promise<Day2Registry> {
+    this.loaded ??= Promise.resolve((this.opts.registry ?? defaultRegistry)());
+    return this.loaded;
+  }
+
+  private get slice() {
+    return this.store.getState().day2;
+  }
+
+  private set(stage: Day2Stage): number {
+    this.current?.abort();
+    this.current = undefined;
+    updateSlice(this.store, 'day2', (s) => day2Stage(s, stage));
+    return this.slice.seq;
+  }
+
+  private answer(seq: number, stage: Day2Stage): void {
+    updateSlice(this.store, 'day2', (s) => day2Answer(s, seq, stage));
+  }
+
+  private signal(): AbortSignal {
+    this.current = new AbortController();
+    return AbortSignal.any([this.current.signal, this.quit.signal]);
+  }
+
+  private facts = (reg: Day2Registry) => readFacts(this.store, reg, this.session(), this.quit.signal);
+
+  private async operation(id: string): Promise<Day2Operation> {
+    const op = (await this.registry()).operations.find((o) => o.id === id);
+    if (!op) throw new Error(`no day-2 operation "${id}"`);
+    return op;
+  }
+
+  private entry(id: string): Day2Entry | undefined {
+    return this.slice.entries.find((e) => e.id === id);
+  }
+
+  open(): void {
+    this.opts.certs?.show();
+    void this.registry().then(
+      (reg) => {
+        updateSlice(this.store, 'day2', (s) => day2Opened(s, reg.operations.map(entryOf), {}));
+        return this.facts(reg);
+      },
+      (err: unknown) => {
+        updateSlice(this.store, 'day2', (s) => day2Opened(s, [], {}));
+        this.set({ stage: 'error', id: '', error: `the day-2 operations could not load: ${messageOf(err)}` });
+      },
+    );
+  }
+
+  close(): void {
+    this.opts.certs?.hide();
+    updateSlice(this.store, 'day2', day2Closed);
+  }
+
+  plan(id: string, inputs: Record<string, string>): void {
+    if (day2Busy(this.slice)) return;
+    const seq = this.set({ stage: 'planning', id, inputs });
+    const target = controlPlaneOf(this.session());
+    if (typeof target === 'string') return this.answer(seq, { stage: 'error', id, error: target });
+    const sig = this.signal();
+    void this.operation(id)
+      .then((op) => op.plan(target, inputs, sig))
+      .then(
+        (p) => {
+          const refused = p.todo ? refusal(this.session(), this.entry(id)) : undefined;
+          this.answer(seq, { stage: 'plan', id, inputs, lines: p.lines, todo: p.todo, ...(refused ? { refused } : {}) });
         },
-        (err: unknown) => {
-          updateSlice(store, 'day2', (s) => day2Opened(s, [], {}));
-          set({ stage: 'error', id: '', error: `the day-2 operations could not load: ${messageOf(err)}` });
-        },
+        (err: unknown) => this.answer(seq, { stage: 'error', id, error: messageOf(err) }),
       );
-    },
-    close() {
-      opts.certs?.hide();
-      updateSlice(store, 'day2', day2Closed);
-    },
-    plan(id, inputs) {
-      if (day2Busy(slice())) return;
-      const seq = set({ stage: 'planning', id, inputs });
-      const target = controlPlaneOf(session());
-      if (typeof target === 'string') return answer(seq, { stage: 'error', id, error: target });
-      const sig = signal();
-      void operation(id)
-        .then((op) => {
-          if (!op) throw new Error(`no day-2 operation "${id}"`);
-          return op.plan(target, inputs, sig);
-        })
-        .then(
-          (p) => {
-            const refused = p.todo ? refusal(session(), entry(id)) : undefined;
-            answer(seq, { stage: 'plan', id, inputs, lines: p.lines, todo: p.todo, ...(refused ? { refused } : {}) });
-          },
-          (err: unknown) => answer(seq, { stage: 'error', id, error: messageOf(err) }),
-        );
-    },
-    run() {
-      const s = slice().stage;
-      if (s.stage !== 'plan' || !s.todo) return;
-      const { id, inputs } = s;
-      // Under --read-only the plan stays, with the gate's one line.
-      const refused = refusal(session(), entry(id));
-      if (refused) return answer(slice().seq, { ...s, refused });
-      const target = controlPlaneOf(session());
-      if (typeof target === 'string') return answer(slice().seq, { stage: 'error', id, error: target });
-      const seq = set({ stage: 'running', id, inputs, items: [] });
-      const sig = signal();
-      void operation(id)
-        .then((op) => {
-          if (!op) throw new Error(`no day-2 operation "${id}"`);
-          return op.run(target, inputs, (items) => answer(seq, { stage: 'running', id, inputs, items }), sig);
-        })
-        .then(
-          (o) =>
-            answer(seq, { stage: 'done', id, inputs, items: o.steps, ok: o.ok, summary: o.summary, ...(o.hint ? { hint: o.hint } : {}) }),
-          (err: unknown) => answer(seq, { stage: 'done', id, inputs, items: [], ok: false, summary: messageOf(err) }),
-        )
-        .finally(() => registry().then(facts, () => {}));
-    },
-    back() {
-      if (day2Busy(slice())) return;
-      set({ stage: 'menu' });
-      void registry().then((reg) => updateSlice(store, 'day2', (s) => ({ ...s, entries: reg.operations.map(entryOf) })));
-    },
-    stop() {
-      quit.abort();
-    },
+  }
+
+  run(): void {
+    const s = this.slice.stage;
+    if (s.stage !== 'plan' || !s.todo) return;
+    const { id, inputs } = s;
+    // Under --read-only the plan stays, with the gate's one line.
+    const refused = refusal(this.session(), this.entry(id));
+    if (refused) return this.answer(this.slice.seq, { ...s, refused });
+    const target = controlPlaneOf(this.session());
+    if (typeof target === 'string') return this.answer(this.slice.seq, { stage: 'error', id, error: target });
+    const seq = this.set({ stage: 'running', id, inputs, items: [] });
+    const sig = this.signal();
+    void this.operation(id)
+      .then((op) => op.run(target, inputs, (items) => this.answer(seq, { stage: 'running', id, inputs, items }), sig))
+      .then(
+        (o) =>
+          this.answer(seq, {
+            stage: 'done',
+            id,
+            inputs,
+            items: o.steps,
+            ok: o.ok,
+            summary: o.summary,
+            ...(o.hint ? { hint: o.hint } : {}),
+          }),
+        (err: unknown) => this.answer(seq, { stage: 'done', id, inputs, items: [], ok: false, summary: messageOf(err) }),
+      )
+      .finally(() => this.registry().then(this.facts, () => {}));
+  }
+
+  back(): void {
+    if (day2Busy(this.slice)) return;
+    this.set({ stage: 'menu' });
+    void this.registry().then((reg) => updateSlice(this.store, 'day2', (s) => ({ ...s, entries: reg.operations.map(entryOf) })));
+  }
+
+  stop(): void {
+    this.quit.abort();
+  }
+}
+
+export function startDay2Feed(store: FleetStore, session: () => Session, opts: Day2FeedOptions = {}): Day2Feed {
+  const page = new Day2Page(store, session, opts);
+  return {
+    open: () => page.open(),
+    close: () => page.close(),
+    plan: (id, inputs) => page.plan(id, inputs),
+    run: () => page.run(),
+    back: () => page.back(),
+    stop: () => page.stop(),
   };
 }
 

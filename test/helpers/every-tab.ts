@@ -20,6 +20,7 @@ import { EXAMPLE_CATALOGUE_FILE, loadCatalogue } from '../../src/storage/catalog
 import type { ClusterStorage, NodeStorage } from '../../src/storage/inventory.js';
 import { approvalsOpened, csrsChanged, decisionDone } from '../../src/store/approvals.js';
 import { updateSlice, type FleetStore } from '../../src/store/fleet-store.js';
+import { gatedSession } from './install.js';
 import { fakeDay2Feed } from './day2.js';
 import { cannedLogsWork } from './log-work.js';
 import { fakeRolloutsFeed } from './rollouts-feed.js';
@@ -280,7 +281,7 @@ export function everyTab(over: AppOverrides = {}, approvalAnswer?: (name: string
   const store = novaFleet();
   const order = store.getState().status.order;
   const actions: AppActions = {
-    install: startInstallFeed(store, {} as Session, { work: () => installerWork([...order]) }),
+    install: startInstallFeed(store, gatedSession(false), { work: () => installerWork([...order]) }),
     prepare: startPrepareFeed(
       store,
       () => ({}) as Session,

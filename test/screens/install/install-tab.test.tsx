@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { installFeed } from '../../../src/feeds/install/feed.js';
 import { createFeeds } from '../../../src/feeds/feeds.js';
 import type { Session } from '../../../src/session/session.js';
-import { fakeInstallWork } from '../../helpers/install.js';
+import { fakeInstallWork, gatedSession } from '../../helpers/install.js';
 import { appProps, KEYS, renderApp, threeContexts, type Screen } from '../../helpers/screen.js';
 
 afterEach(() => cleanup());
@@ -19,7 +19,7 @@ function dashboard(work: ReturnType<typeof fakeInstallWork>['work'], onQuit = vi
   const store = threeContexts();
   const installed = { kubeconfig: 'installed' } as unknown as Session;
   const reopen = vi.fn(() => installed);
-  const feeds = createFeeds(store, {} as Session, [installFeed({ work: () => work, reopen })]);
+  const feeds = createFeeds(store, gatedSession(false), [installFeed({ work: () => work, reopen })]);
   return { store, reopen, installed, feeds, props: appProps(store, { onQuit, actions: feeds.actions }) };
 }
 
@@ -103,7 +103,7 @@ describe('the Install tab of the dashboard', () => {
     let tries = 0;
     const store = threeContexts();
     const { work } = fakeInstallWork();
-    const feeds = createFeeds(store, {} as Session, [
+    const feeds = createFeeds(store, gatedSession(false), [
       installFeed({
         work: () => {
           tries++;

@@ -1,17 +1,10 @@
 /** The Rollouts tab's tests' fixtures: rollouts, Navarchos states, and the real rollouts feed over fake workflows. */
 import { expect, vi } from 'vitest';
 import type { LeaseSummary } from '../../../src/kube/records/lease.js';
-import type {
-  NavarchosState,
-  NodeReplacementSummary,
-  NodeRolloutRequest,
-  NodeRolloutSummary,
-} from '../../../src/kube/navarchos/objects.js';
+import type { NavarchosState, NodeReplacementSummary, NodeRolloutSummary } from '../../../src/kube/navarchos/objects.js';
 import type { PodClassification } from '../../../src/rollout/drain/filters.js';
-import type { Plan } from '../../../src/rollout/plan.js';
 import type { RolloutDryRun } from '../../../src/rollout/runner/dry-run.js';
 import type { NodeStatus, PlanNode, RolloutSpec, RolloutState } from '../../../src/rollout/types.js';
-import type { RolloutActions } from '../../../src/store/actions.js';
 import { updateSlice } from '../../../src/store/fleet-store.js';
 import { leaseChanged, navarchosSeen, rolloutChanged } from '../../../src/store/rollouts.js';
 import { fakeRolloutsFeed, NAVARCHOS_NOT_INSTALLED } from '../../helpers/rollouts-feed.js';

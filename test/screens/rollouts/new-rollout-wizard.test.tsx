@@ -1,7 +1,7 @@
 import { cleanup } from 'ink-testing-library';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { KEYS } from '../../helpers/screen.js';
-import { expectFits, fakeRollouts, lease, navarchosWithRollout, node, openRollouts, pod, RIGHT, runningRollout, spec } from './fixtures.js';
+import { expectFits, fakeRollouts, lease, navarchosWithRollout, openRollouts, pod, RIGHT, runningRollout } from './fixtures.js';
 
 // Start times show as a clock time on the day they happened and as a date before it: the rollouts
 // below started minutes ago, so the clock is set to midday, where minutes ago is still today.

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LogActions } from '../../../src/store/actions.js';
 import type { LogTarget } from '../../../src/store/log-target.js';
 import { appProps, KEYS, oneLine, renderApp } from '../../helpers/screen.js';
-import { expectFits, fakeRollouts, node, openRollouts, pod, runningRollout } from './fixtures.js';
+import { expectFits, fakeRollouts, openRollouts, runningRollout } from './fixtures.js';
 
 // Start times show as a clock time on the day they happened and as a date before it: the rollouts
 // below started minutes ago, so the clock is set to midday, where minutes ago is still today.

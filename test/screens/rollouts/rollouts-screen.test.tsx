@@ -11,12 +11,9 @@ import {
   iso,
   lease,
   MIN,
-  NODES,
   navarchosWithRollout,
   node,
   openRollouts,
-  pod,
-  replacement,
   RUNNER,
   runningRollout,
 } from './fixtures.js';
