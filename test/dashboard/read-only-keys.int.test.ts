@@ -22,10 +22,11 @@ import { createRollout } from '../../src/rollout/state.js';
 import { configMapName, ROLLOUT_NAMESPACE } from '../../src/rollout/types.js';
 import { mutatingEvents, readAuditEvents } from '../../src/sandbox/audit.js';
 import { readState } from '../../src/sandbox/state.js';
-import { openSession } from '../../src/session/session.js';
+import { openSession, type Session } from '../../src/session/session.js';
 import { createFleetStore } from '../../src/store/fleet-store.js';
 import { eventually } from '../helpers/cli.js';
 import { type CsrFixture, csrFixture } from '../helpers/csr-sandbox.js';
+import { type NovaFleet, novaFleet } from '../helpers/nova-fleet.js';
 import { ownUserKubeconfig } from '../helpers/own-user.js';
 import { spec } from '../helpers/rollout.js';
 import { appProps, KEYS, oneLine, renderApp, type Screen } from '../helpers/screen.js';
@@ -35,51 +36,116 @@ const USER = `fd-keys-${randomUUID().slice(0, 8)}`;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-ro-keys-'));
 const PAUSED = `ro-keys-${randomUUID().slice(0, 6)}`;
 let csr: CsrFixture;
-let feeds: Feeds | undefined;
+let nova: NovaFleet;
+const opened: Feeds[] = [];
+const before = { FLEETDECK_FLEET_FILE: process.env.FLEETDECK_FLEET_FILE, FLEETDECK_SANDBOX_DIR: process.env.FLEETDECK_SANDBOX_DIR };
 
-/** The line under the cursor (❯) shows `text`: j until it does. */
+/** The dashboard on `session`: its store, its feeds (all of the registry's), its props. */
+function dashboard(session: Session) {
+  // The install wizard's fleet file in the test's folder: refused, it writes none anyway.
+  const tabs = registry({ install: { fleetFile: path.join(dir, 'fleet.yaml') } });
+  const store = createFleetStore(session.contexts, session.fleet);
+  const feeds = createFeeds(store, session, feedsOf(tabs));
+  opened.push(feeds);
+  return { session, feeds, props: appProps(store, { ...tabs, actions: feeds.actions, gate: gateView(session) }) };
+}
+
+/** The line under the cursor (❯ in tables, › in menus). */
+const pointed = (frame: string) => frame.split('\n').find((l) => /^\s*[❯›]/.test(l)) ?? '';
+
+/** The line under the cursor shows `text`: j, each time until the cursor has moved, until it does. */
 async function select(screen: Screen, text: string): Promise<void> {
   for (let i = 0; i < 40; i++) {
-    if (
-      screen
-        .frame()
-        .split('\n')
-        .some((l) => l.includes('❯') && l.includes(text))
-    )
-      return;
+    const at = pointed(screen.frame());
+    if (at.includes(text)) return;
     await screen.press('j');
+    await screen.waitFor((f) => pointed(f) !== at);
   }
   throw new Error(`no row with ${text} under the cursor:\n${screen.frame()}`);
 }
 
+/** A route: how to get where a dangerous key applies (from the Status tab), the key, and the gate's words for it there. */
+interface Route {
+  go: (s: Screen) => Promise<void>;
+  key: string;
+  words: string;
+  /** The clusters are not recognised as the sandbox's (the install wizard then asks for y). */
+  offSandbox?: boolean;
+}
+
 /**
- * Where each dangerous key applies, and how to get there: the screen opened at the Status tab,
- * the key pressed last by the test. A dangerous key of the registry without a route fails the test.
+ * Where each dangerous key applies, by its table and words, and how to get there; or why no
+ * sandbox has a place for it. A dangerous key of the registry with neither fails the test.
  */
-const ROUTES: Record<string, { key: string; go: (s: Screen) => Promise<void> }> = {
-  'rollout resume cordons, drains and replaces nodes': { key: 'r', go: (s) => openPaused(s) },
-  'rollout abort uncordons nodes': { key: 'a', go: (s) => openPaused(s) },
-  'a new rollout cordons, drains and replaces nodes': {
+const ROUTES: Record<string, Route | { unreachable: string }> = {
+  'Rollout · resume': { key: 'r', words: 'rollout resume cordons, drains and replaces nodes', go: (s) => openPaused(s) },
+  'Rollout · abort (y/n)': { key: 'a', words: 'rollout abort uncordons nodes', go: (s) => openPaused(s) },
+  'Abort? · abort it': { unreachable: 'the question is asked only after a, which read-only refuses first' },
+  'New rollout · start the rollout': {
     key: KEYS.enter,
-    go: async (s) => {
-      await openPaused(s);
-      await s.press('n');
-      await s.waitFor('1/6 Context');
-      await s.press(KEYS.enter);
-      await s.waitFor(`Nodes by label selector · ${CONTEXT}`);
-      await s.press(KEYS.enter);
-      await s.waitFor('Nodes by name');
-      await s.press(' ', KEYS.enter);
-      await s.waitFor('Priority of each node');
-      await s.press(KEYS.enter);
-      await s.waitFor('How each node is replaced');
-      await s.press(KEYS.enter);
-      await s.waitFor((f) => f.includes('The plan and the dry run') && !f.includes('classifying'), 60_000);
-    },
+    words: 'a new rollout cordons, drains and replaces nodes',
+    go: (s) => newRolloutPlan(s),
   },
-  'approve approves certificate requests': { key: 'y', go: (s) => openApprovals(s) },
-  'approve denies certificate requests': { key: 'd', go: (s) => openApprovals(s) },
+  'Approvals · approve (y/n)': { key: 'y', words: 'approve approves certificate requests', go: (s) => openApprovals(s) },
+  'Approvals · deny (y/n)': { key: 'd', words: 'approve denies certificate requests', go: (s) => openApprovals(s) },
+  'Install wizard · install': { key: KEYS.enter, words: 'install changes clusters', go: (s) => installPlan(s) },
+  'Install wizard · install the reference bundle': {
+    key: 'y',
+    words: 'install changes clusters',
+    offSandbox: true,
+    go: (s) => installPlan(s),
+  },
+  'Day 2 · confirm: run it': { key: KEYS.enter, words: 'certs renew changes the control plane', go: (s) => renewPlan(s) },
 };
+
+/** The dangerous keys of the registry, by their table's title and their words. */
+function dangerousKeys(): string[] {
+  const { tabs, overlays } = registry();
+  return [...tabs, ...overlays].flatMap((t) =>
+    t.keys.flatMap((table) => table.actions.filter((a) => a.dangerous).map((a) => `${table.title} · ${a.description}`)),
+  );
+}
+
+async function newRolloutPlan(s: Screen): Promise<void> {
+  await openPaused(s);
+  await s.press('n');
+  await s.waitFor('1/6 Context');
+  await s.press(KEYS.enter);
+  await s.waitFor(`Nodes by label selector · ${CONTEXT}`);
+  await s.press(KEYS.enter);
+  await s.waitFor('Nodes by name');
+  await s.press(' ', KEYS.enter);
+  await s.waitFor('Priority of each node');
+  await s.press(KEYS.enter);
+  await s.waitFor('How each node is replaced');
+  await s.press(KEYS.enter);
+  await s.waitFor((f) => f.includes('The plan and the dry run') && !f.includes('classifying'), 60_000);
+}
+
+/** The install wizard on the sandbox's hosting cluster, to its plan. */
+async function installPlan(s: Screen): Promise<void> {
+  await s.press('2');
+  await s.waitFor('Press enter to start the install wizard');
+  await s.press(KEYS.enter);
+  await s.waitFor('Hosting cluster');
+  // Every page's default, to the checks, then the plan.
+  for (let i = 0; i < 12 && !s.frame().includes('Prerequisite checks'); i++) await s.press(KEYS.enter);
+  // The checks done: Enter goes on.
+  await s.waitFor((f) => f.includes('Prerequisite checks') && f.includes('enter continue'), 60_000);
+  await s.press(KEYS.enter);
+  await s.waitFor('The plan', 30_000);
+}
+
+/** Day 2, Renew certificates, to its plan (it would rewrite the control plane's certificates). */
+async function renewPlan(s: Screen): Promise<void> {
+  await s.press('2');
+  await s.waitFor('Press d for day 2');
+  await s.press('d');
+  await s.waitFor('Renew certificates', 30_000);
+  await select(s, 'Renew certificates');
+  await s.press(KEYS.enter);
+  await s.waitFor((f) => f.includes('enter confirm') || f.includes('is refused with --read-only'), 60_000);
+}
 
 async function openPaused(s: Screen): Promise<void> {
   await s.press('3');
@@ -107,6 +173,10 @@ describe('--read-only: every dangerous key of the dashboard', () => {
   const admin = configForContext(loadKubeconfig({ kubeconfig: inject('kubeconfig') }).config, CONTEXT);
 
   beforeAll(async () => {
+    // A control plane for the Day 2 page.
+    nova = novaFleet(inject('kubeconfig'), 'rokeys');
+    const installed = await nova.install();
+    expect(installed.code, installed.stdout + installed.stderr).toBe(0);
     // A paused rollout and a pending CSR to act on, made by the sandbox's admin.
     const nodes = await listPlanNodes(admin, CONTEXT);
     const worker = nodes.find((n) => n.ready && !n.unschedulable && !Object.keys(n.labels).some((l) => l.includes('control')));
@@ -119,7 +189,12 @@ describe('--read-only: every dangerous key of the dashboard', () => {
 
   afterAll(async () => {
     cleanup();
-    await feeds?.stop();
+    await Promise.all(opened.map((f) => f.stop()));
+    for (const [name, value] of Object.entries(before)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    await nova?.close();
     await makeClient(admin, CoreV1Api)
       .deleteNamespacedConfigMap({ name: configMapName(PAUSED), namespace: ROLLOUT_NAMESPACE })
       .catch(() => {});
@@ -128,10 +203,7 @@ describe('--read-only: every dangerous key of the dashboard', () => {
   });
 
   it('each answers with the gate’s line, and no API server saw a change', async () => {
-    const tabs = registry();
-    const dangerous = [
-      ...new Set([...tabs.tabs, ...tabs.overlays].flatMap((t) => t.keys.flatMap((k) => k.actions)).flatMap((a) => a.dangerous ?? [])),
-    ];
+    const dangerous = dangerousKeys();
     expect(
       dangerous.filter((d) => !ROUTES[d]),
       'a dangerous key no route of this test presses',
@@ -139,23 +211,29 @@ describe('--read-only: every dangerous key of the dashboard', () => {
 
     const since = new Date(Date.now() - 1000);
     const kubeconfig = await ownUserKubeconfig(USER, dir);
-    const session = openSession({ kubeconfig, readOnly: true }, { useFleetFile: false });
-    const store = createFleetStore(session.contexts, session.fleet);
-    feeds = createFeeds(store, session, feedsOf(tabs));
+    // Every context of the sandbox; and, for Day 2, the fleet the test installed (its fleet file).
+    const plain = dashboard(openSession({ kubeconfig, readOnly: true }, { useFleetFile: false }));
+    process.env.FLEETDECK_FLEET_FILE = nova.env.FLEETDECK_FLEET_FILE;
+    const fleet = dashboard(openSession({ kubeconfig, readOnly: true }));
     for (const what of dangerous) {
       const route = ROUTES[what]!;
+      if ('unreachable' in route) continue;
+      const on = what.startsWith('Day 2') ? fleet : plain;
       // Each key from a dashboard just opened: what the one before left open in the store is closed.
-      feeds.actions.approvals?.close();
-      feeds.actions.rollouts?.wizard.close();
-      const screen = await renderApp(appProps(store, { ...tabs, actions: feeds.actions, gate: gateView(session) }), {
-        columns: 100,
-        rows: 30,
-      });
+      on.feeds.actions.approvals?.close();
+      on.feeds.actions.rollouts?.wizard.close();
+      on.feeds.actions.install?.close(1);
+      // The sandbox is recognised by the folder it records its kubeconfigs in.
+      if (route.offSandbox) delete process.env.FLEETDECK_SANDBOX_DIR;
+      else process.env.FLEETDECK_SANDBOX_DIR = inject('sandboxDir');
+      const screen = await renderApp(on.props, { columns: 100, rows: 30 });
       await route.go(screen);
       await screen.press(route.key);
-      await screen.waitFor(oneLine(`${what} and is refused with --read-only`));
+      // The key's answer, on the line above the hints.
+      await screen.waitFor(oneLine(`✗ ${route.words} and is refused with --read-only`));
       cleanup();
     }
+    const session = plain.session;
 
     // A read after every request above: once the audit log has it, the log is complete.
     const marker = `audit-marker-${randomUUID()}`;

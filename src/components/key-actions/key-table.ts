@@ -27,10 +27,10 @@ export interface KeyAction<C> {
   when?: (c: C) => boolean;
   /**
    * It changes a cluster: what it does, in the words of the write gate's refusal ("rollout abort
-   * uncordons nodes"). Under --read-only it leaves the hint line and pressing it gets the gate's
-   * one-line refusal instead.
+   * uncordons nodes"); a function when that depends on the state (undefined: it does not, now).
+   * Under --read-only it leaves the hint line and pressing it gets the gate's one-line refusal instead.
    */
-  dangerous?: string;
+  dangerous?: string | ((c: C) => string | undefined);
   /** A key every screen has (help, quit, the screens): the help lists it once, in the group of the app's own keys. */
   shared?: boolean;
   /** Does it; `input` is the key's text (which digit, which character). Absent: a widget on the page handles the key (it is declared here for the hint line and the help). */
@@ -60,9 +60,14 @@ export function actionFor<C>(table: KeyTable<C>, c: C, input: string, key: Key):
 }
 
 /** The hint line: what applies now and is visible, in the table's order; under read-only without what changes a cluster. */
+/** What a dangerous action changes now (undefined: nothing). */
+export function dangerOf<C>(a: KeyAction<C>, c: C): string | undefined {
+  return typeof a.dangerous === 'function' ? a.dangerous(c) : a.dangerous;
+}
+
 export function hintsOf<C>(table: KeyTable<C>, c: C, readOnly: boolean): KeyHint[] {
   return table.actions
-    .filter((a) => applies(a, c) && (typeof a.visible === 'function' ? a.visible(c) : a.visible !== false) && !(readOnly && a.dangerous))
+    .filter((a) => applies(a, c) && (typeof a.visible === 'function' ? a.visible(c) : a.visible !== false) && !(readOnly && dangerOf(a, c)))
     .map((a) => ({ key: keysLabel(a, true), label: (typeof a.hint === 'function' ? a.hint(c) : a.hint) ?? a.description }));
 }
 

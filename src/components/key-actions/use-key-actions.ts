@@ -3,7 +3,7 @@ import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { HelpSection } from '../help-overlay/index.js';
 import type { KeyHint } from '../key-hints/index.js';
 import { useGate, useKeyBarContext } from './key-bar.js';
-import { actionFor, helpOf, hintsOf, type KeyTable } from './key-table.js';
+import { actionFor, dangerOf, helpOf, hintsOf, type KeyTable } from './key-table.js';
 import { splitKeys } from './split-keys.js';
 
 export interface KeyActionsOptions {
@@ -56,8 +56,9 @@ export function useKeyActions<C>(
         }
         const action = actionFor(now.tableOf(c), c, input, key);
         if (!action?.run) continue;
-        if (action.dangerous && gate.readOnly) {
-          const line = gate.refusal(action.dangerous);
+        const danger = dangerOf(action, c);
+        if (danger && gate.readOnly) {
+          const line = gate.refusal(danger);
           now.notice = line;
           setNotice(line);
           continue;

@@ -62,56 +62,43 @@ function choose(c: Day2Keys): void {
 
 const back = (c: Day2Keys) => c.actions.back();
 
-function day2Table(writes: string | undefined): KeyTable<Day2Keys> {
-  return {
-    title: 'Day 2',
-    owns: true,
-    actions: [
-      ...cursorKeys<Day2Keys>(
-        (c, m) => c.nav.dispatch({ type: 'cursor', to: moveCursor(c.nav.get().cursor, m, c.slice.entries.length, 5) }),
-        { when: at('menu'), space: false },
-      ),
-      { keys: ['enter'], description: 'choose', when: at('menu'), run: choose },
-      // The text field submits it.
-      { keys: ['enter'], description: 'plan', when: editing },
-      { keys: ['esc'], description: 'cancel', when: editing, run: (c) => c.nav.dispatch({ type: 'typed' }) },
-      {
-        keys: ['enter'],
-        description: 'confirm: run it',
-        when: (c) => at('plan')(c) && c.slice.stage.stage === 'plan' && c.slice.stage.todo,
-        ...(writes ? { dangerous: writes } : {}),
-        run: (c) => c.actions.run(),
-      },
-      { keys: ['enter', 'esc'], label: 'enter esc', hintLabel: 'enter/esc', description: 'back to the menu', when: at('done'), run: back },
-      { keys: ['esc'], description: 'back', when: at('planning', 'plan', 'error'), run: back },
-      { keys: ['esc'], description: 'back', when: at('menu'), run: (c) => c.leave() },
-      { ...HELP, when: (c: Day2Keys) => !editing(c) },
-      { ...QUIT, when: (c: Day2Keys) => !editing(c) && !running(c) },
-      {
-        ...CTRL_C_QUITS,
-        hint: (c: Day2Keys) => (running(c) ? 'quits and stops it' : 'quit'),
-        visible: (c: Day2Keys) => editing(c) || running(c),
-      },
-      { ...NEXT_SCREEN, when: (c: Day2Keys) => !editing(c) },
-      { ...PREVIOUS_SCREEN, when: (c: Day2Keys) => !editing(c) },
-    ],
-  };
-}
-
-/** The page's keys with an operation that does not write planned (and for the help). */
-export const DAY2_KEYS = day2Table(undefined);
-
-const byWrites = new Map<string, KeyTable<Day2Keys>>();
-
-/** The page's keys now: confirming a plan is dangerous in the words of what the planned operation writes. */
-export function day2KeysOf(c: Day2Keys): KeyTable<Day2Keys> {
+/** What the planned operation writes, in the gate's words (undefined: it only reads). */
+function writesOf(c: Day2Keys): string | undefined {
   const { stage, entries } = c.slice;
-  const writes = stage.stage === 'plan' ? entries.find((e) => e.id === stage.id)?.writes?.action : undefined;
-  if (!writes) return DAY2_KEYS;
-  let table = byWrites.get(writes);
-  if (!table) {
-    table = day2Table(writes);
-    byWrites.set(writes, table);
-  }
-  return table;
+  return stage.stage === 'plan' ? entries.find((e) => e.id === stage.id)?.writes?.action : undefined;
 }
+
+/** The page's keys: confirming a plan is dangerous in the words of what the planned operation writes. */
+export const DAY2_KEYS: KeyTable<Day2Keys> = {
+  title: 'Day 2',
+  owns: true,
+  actions: [
+    ...cursorKeys<Day2Keys>(
+      (c, m) => c.nav.dispatch({ type: 'cursor', to: moveCursor(c.nav.get().cursor, m, c.slice.entries.length, 5) }),
+      { when: at('menu'), space: false },
+    ),
+    { keys: ['enter'], description: 'choose', when: at('menu'), run: choose },
+    // The text field submits it.
+    { keys: ['enter'], description: 'plan', when: editing },
+    { keys: ['esc'], description: 'cancel', when: editing, run: (c) => c.nav.dispatch({ type: 'typed' }) },
+    {
+      keys: ['enter'],
+      description: 'confirm: run it',
+      when: (c) => at('plan')(c) && c.slice.stage.stage === 'plan' && c.slice.stage.todo,
+      dangerous: writesOf,
+      run: (c) => c.actions.run(),
+    },
+    { keys: ['enter', 'esc'], label: 'enter esc', hintLabel: 'enter/esc', description: 'back to the menu', when: at('done'), run: back },
+    { keys: ['esc'], description: 'back', when: at('planning', 'plan', 'error'), run: back },
+    { keys: ['esc'], description: 'back', when: at('menu'), run: (c) => c.leave() },
+    { ...HELP, when: (c: Day2Keys) => !editing(c) },
+    { ...QUIT, when: (c: Day2Keys) => !editing(c) && !running(c) },
+    {
+      ...CTRL_C_QUITS,
+      hint: (c: Day2Keys) => (running(c) ? 'quits and stops it' : 'quit'),
+      visible: (c: Day2Keys) => editing(c) || running(c),
+    },
+    { ...NEXT_SCREEN, when: (c: Day2Keys) => !editing(c) },
+    { ...PREVIOUS_SCREEN, when: (c: Day2Keys) => !editing(c) },
+  ],
+};

@@ -9,7 +9,7 @@ import type { Day2Slice } from '../../store/day2.js';
 import type { FleetStore } from '../../store/fleet-store.js';
 import { useAppCommands } from '../keys/app-commands.js';
 import { factLines } from './day2-facts.js';
-import { type Day2Editing, day2KeysOf, day2NavReducer } from './day2-keys.js';
+import { DAY2_KEYS, type Day2Editing, day2NavReducer } from './day2-keys.js';
 
 export interface Day2PageProps {
   store: FleetStore;
@@ -131,7 +131,7 @@ export function Day2Page({ store, actions, width, height, active, onLeave, now =
   const slice = useStore(store, (s) => s.day2);
   const certs = useStore(store, (s) => s.certs);
   const [nav, live] = useLiveReducer(day2NavReducer, { cursor: 0 });
-  useKeyActions(day2KeysOf, () => ({ app, nav: live, slice: store.getState().day2, actions, leave: onLeave }), { active });
+  useKeyActions(DAY2_KEYS, () => ({ app, nav: live, slice: store.getState().day2, actions, leave: onLeave }), { active });
   const submit = (value: string) => {
     const editing = live.get().editing;
     if (!editing) return;
