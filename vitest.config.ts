@@ -6,7 +6,7 @@ export default defineConfig({
   test: {
     // Tests run as on an operator's machine, even when the machine running them is a pod.
     env: { KUBERNETES_SERVICE_HOST: '', KUBERNETES_SERVICE_PORT: '' },
-    reporters: ['default', './test/helpers/summary-reporter.ts'],
+    reporters: ['default', './test/helpers/cli/summary-reporter.ts'],
     projects: [
       {
         extends: true,
@@ -32,7 +32,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/**/*.int.test.ts'],
-          globalSetup: ['test/helpers/sandbox-setup.ts'],
+          globalSetup: ['test/helpers/sandbox/sandbox-setup.ts'],
           testTimeout: 180_000,
           hookTimeout: 180_000,
           fileParallelism: false,

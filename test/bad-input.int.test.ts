@@ -8,8 +8,8 @@ import { configForContext, loadKubeconfig } from '../src/kube/config/kubeconfig.
 import { mutatingEvents, readAuditEvents } from '../src/sandbox/audit.js';
 import { ADMIN_USER } from '../src/sandbox/credentials.js';
 import { readState } from '../src/sandbox/state.js';
-import { type BadInputFiles, badInputFiles } from './helpers/bad-input-files.js';
-import { runCli } from './helpers/cli.js';
+import { type BadInputFiles, badInputFiles } from './helpers/cli/bad-input-files.js';
+import { runCli } from './helpers/cli/cli.js';
 
 /**
  * The bad-input corpus: what a stranger types, and what a stranger's kubeconfig holds. For every

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { runCli } from './helpers/cli.js';
+import { runCli } from './helpers/cli/cli.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-cli-'));
 const emptyHome = path.join(tmp, 'home');

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
-import { ROOT, type RunResult, runProgram } from '../helpers/cli.js';
+import { ROOT, type RunResult, runProgram } from '../helpers/cli/cli.js';
 
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
   name: string;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { KUBELET_CLIENT_SIGNER, type CsrSummary } from '../../src/kube/csr/index.js';
-import { eventually, runCli } from '../helpers/cli.js';
-import { csrFixture, type CsrFixture } from '../helpers/csr-sandbox.js';
+import { eventually, runCli } from '../helpers/cli/cli.js';
+import { csrFixture, type CsrFixture } from '../helpers/sandbox/csr-sandbox.js';
 
 const CONTEXT = 'kind-workload-2';
 const kubeconfig = inject('kubeconfig');
@@ -75,7 +75,7 @@ describe('fleetdeck approve on a sandbox cluster', () => {
     await f.clientCsr(`${f.P}-watch-1`, f.as(f.REQ_A));
 
     const { spawn } = await import('node:child_process');
-    const { CLI } = await import('../helpers/cli.js');
+    const { CLI } = await import('../helpers/cli/cli.js');
     const child = spawn(
       process.execPath,
       [

@@ -8,7 +8,7 @@ import { CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { makeClient } from '../../src/kube/transport/client.js';
-import { type NovaFleet, novaFleet } from '../helpers/nova-fleet.js';
+import { type NovaFleet, novaFleet } from '../helpers/sandbox/nova-fleet.js';
 
 const TEAM = 'team-s';
 const PASSWORD = 'correct-horse-battery-staple';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli/cli.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-renew-cli-'));
 const env = { HOME: tmp, KUBECONFIG: '' };

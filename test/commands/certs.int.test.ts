@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { createAuthority, issueCertificate } from '../../src/kube/certs/pki.js';
-import { runCli } from '../helpers/cli.js';
-import { writeCertSecrets } from '../helpers/cert-secrets.js';
+import { runCli } from '../helpers/cli/cli.js';
+import { writeCertSecrets } from '../helpers/sandbox/cert-secrets.js';
 
 const kubeconfig = inject('kubeconfig');
 const readOnlyKubeconfig = inject('readOnlyKubeconfig');

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { makeClient } from '../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
 import type { NodeRowJson, PodRowJson } from '../../src/report/fleet-output.js';
-import { eventually, runCli } from '../helpers/cli.js';
-import { createNamespace } from '../helpers/namespace.js';
+import { eventually, runCli } from '../helpers/cli/cli.js';
+import { createNamespace } from '../helpers/sandbox/namespace.js';
 
 /**
  * `fleetdeck get nodes|pods` on the sandbox: every context's nodes as kubectl sees them, in

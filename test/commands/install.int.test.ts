@@ -14,7 +14,7 @@ import { makeClient } from '../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
 import { DEFAULT_BUNDLE_DIR, loadBundle } from '../../src/install/bundle.js';
 import { summarizeBundle } from '../../src/install/bundle-summary.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli/cli.js';
 
 const kubeconfig = inject('kubeconfig');
 const sandboxDir = inject('sandboxDir');

@@ -3,9 +3,9 @@ import { AppsV1Api, CoreV1Api, PatchStrategy, setHeaderOptions, type V1Deploymen
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { makeClient } from '../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
-import { CLI, eventually, runCli } from '../helpers/cli.js';
-import { startCli, stopCli } from '../helpers/fault-sandbox.js';
-import { createNamespace } from '../helpers/namespace.js';
+import { CLI, eventually, runCli } from '../helpers/cli/cli.js';
+import { startCli, stopCli } from '../helpers/sandbox/fault-sandbox.js';
+import { createNamespace } from '../helpers/sandbox/namespace.js';
 
 /**
  * `fleetdeck logs` on the sandbox: targets resolved to pods, the lines of several pods merged with

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT, runCli } from '../helpers/cli.js';
+import { ROOT, runCli } from '../helpers/cli/cli.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-preflight-cli-'));
 const env = { HOME: tmp, KUBECONFIG: '' };

@@ -10,9 +10,9 @@ import { AppsV1Api, CoreV1Api, CustomObjectsApi, RbacAuthorizationV1Api, type Ku
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { makeClient, statusCode } from '../../src/kube/transport/client.js';
 import { mutatingEvents } from '../../src/sandbox/audit.js';
-import { CLI, eventually } from '../helpers/cli.js';
-import { createNovaCluster, pauseDeployment } from '../helpers/nova.js';
-import { controlPlaneAuditEvents, type NovaFleet, novaFleet } from '../helpers/nova-fleet.js';
+import { CLI, eventually } from '../helpers/cli/cli.js';
+import { createNovaCluster, pauseDeployment } from '../helpers/sandbox/nova.js';
+import { controlPlaneAuditEvents, type NovaFleet, novaFleet } from '../helpers/sandbox/nova-fleet.js';
 
 const TEAM = 'team-a';
 let fleet: NovaFleet;

@@ -11,9 +11,16 @@ import { configForContext, loadKubeconfig } from '../../src/kube/config/kubeconf
 import { createAuthority, issueCertificate } from '../../src/kube/certs/pki.js';
 import type { StatusJson } from '../../src/report/status.js';
 import { FAULT_ANNOTATION } from '../../src/sandbox/sim/index.js';
-import { CLI, eventually, runCli } from '../helpers/cli.js';
-import { createNovaCluster, createSchedulePolicy, deleteNovaCrds, ignore, installNovaCrds, pauseDeployment } from '../helpers/nova.js';
-import { createNamespace } from '../helpers/namespace.js';
+import { CLI, eventually, runCli } from '../helpers/cli/cli.js';
+import {
+  createNovaCluster,
+  createSchedulePolicy,
+  deleteNovaCrds,
+  ignore,
+  installNovaCrds,
+  pauseDeployment,
+} from '../helpers/sandbox/nova.js';
+import { createNamespace } from '../helpers/sandbox/namespace.js';
 
 const kubeconfig = inject('kubeconfig');
 const readOnlyKubeconfig = inject('readOnlyKubeconfig');

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { completionLines, wantsRolloutName } from '../../src/completion/complete.js';
 import { buildProgram } from '../../src/main.js';
-import { writeUnreachableKubeconfig } from '../helpers/fake-contexts.js';
+import { writeUnreachableKubeconfig } from '../helpers/kubeconfig/fake-contexts.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-complete-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));

@@ -13,8 +13,8 @@ import { makeClient } from '../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
 import { createRollout } from '../../src/rollout/state.js';
 import { configMapName, ROLLOUT_NAMESPACE } from '../../src/rollout/types.js';
-import { runCli } from '../helpers/cli.js';
-import { state } from '../helpers/rollout.js';
+import { runCli } from '../helpers/cli/cli.js';
+import { state } from '../helpers/objects/rollout.js';
 
 const kubeconfig = inject('kubeconfig');
 const CONTEXT = 'kind-workload-1';

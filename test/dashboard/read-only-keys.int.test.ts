@@ -24,12 +24,12 @@ import { mutatingEvents, readAuditEvents } from '../../src/sandbox/audit.js';
 import { readState } from '../../src/sandbox/state.js';
 import { openSession, type Session } from '../../src/session/session.js';
 import { createFleetStore } from '../../src/store/fleet-store.js';
-import { eventually } from '../helpers/cli.js';
-import { type CsrFixture, csrFixture } from '../helpers/csr-sandbox.js';
-import { type NovaFleet, novaFleet } from '../helpers/nova-fleet.js';
-import { ownUserKubeconfig } from '../helpers/own-user.js';
-import { spec } from '../helpers/rollout.js';
-import { appProps, KEYS, oneLine, renderApp, type Screen } from '../helpers/screen.js';
+import { eventually } from '../helpers/cli/cli.js';
+import { type CsrFixture, csrFixture } from '../helpers/sandbox/csr-sandbox.js';
+import { type NovaFleet, novaFleet } from '../helpers/sandbox/nova-fleet.js';
+import { ownUserKubeconfig } from '../helpers/sandbox/own-user.js';
+import { spec } from '../helpers/objects/rollout.js';
+import { appProps, KEYS, oneLine, renderApp, type Screen } from '../helpers/screens/screen.js';
 
 const CONTEXT = 'kind-workload-1';
 const USER = `fd-keys-${randomUUID().slice(0, 8)}`;

@@ -8,8 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type KeyAction, type KeyTable, helpOf, keysLabel } from '../../src/components/key-actions/index.js';
 import { registry } from '../../src/dashboard/registry.js';
 import { globalKeys } from '../../src/screens/keys/global.js';
-import { everyTab } from '../helpers/every-tab.js';
-import { renderApp } from '../helpers/screen.js';
+import { everyTab } from '../helpers/screens/every-tab.js';
+import { renderApp } from '../helpers/screens/screen.js';
 
 afterEach(() => cleanup());
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStatusFeed, type StatusFeed } from '../../src/feeds/status-feed.js';
 import { makeClient } from '../../src/kube/transport/client.js';
 import { contextInfos, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
-import { eventually } from '../helpers/cli.js';
+import { eventually } from '../helpers/cli/cli.js';
 import {
   type FaultSandbox,
   faultSandbox,
@@ -21,7 +21,7 @@ import {
   startCli,
   stopCli,
   summary,
-} from '../helpers/fault-sandbox.js';
+} from '../helpers/sandbox/fault-sandbox.js';
 
 const CYCLES = 10;
 /** The bound, with room for a loaded 2-core machine measuring it. */

@@ -10,8 +10,8 @@ import { startStatusFeed, type StatusFeed } from '../../src/feeds/status-feed.js
 import { describeError, makeClient } from '../../src/kube/transport/client.js';
 import { contextInfos, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
 import { contextRow } from '../../src/screens/status/context-row.js';
-import { eventually, runCli } from '../helpers/cli.js';
-import { type FaultSandbox, faultSandbox, type RunningCli, secs, startCli, stopCli, summary } from '../helpers/fault-sandbox.js';
+import { eventually, runCli } from '../helpers/cli/cli.js';
+import { type FaultSandbox, faultSandbox, type RunningCli, secs, startCli, stopCli, summary } from '../helpers/sandbox/fault-sandbox.js';
 
 const CONTEXT = 'kind-workload-1';
 const NODE = 'workload-1-node-2';

@@ -12,9 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeClient } from '../../src/kube/transport/client.js';
 import { waitFor } from '../../src/kube/watch/wait.js';
 import { readRollout } from '../../src/rollout/state.js';
-import { eventually, runCli } from '../helpers/cli.js';
-import { type FaultSandbox, faultSandbox, type RunningCli, secs, startCli, stopCli, summary } from '../helpers/fault-sandbox.js';
-import { createNamespace } from '../helpers/namespace.js';
+import { eventually, runCli } from '../helpers/cli/cli.js';
+import { type FaultSandbox, faultSandbox, type RunningCli, secs, startCli, stopCli, summary } from '../helpers/sandbox/fault-sandbox.js';
+import { createNamespace } from '../helpers/sandbox/namespace.js';
 
 const HOSTING = 'kind-cp';
 const NODE = 'cp-node-2';

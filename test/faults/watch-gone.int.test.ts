@@ -10,10 +10,10 @@ import { CoreV1Api, KubeConfig, type CoreV1Event } from '@kubernetes/client-node
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeClient, makeJsonClient } from '../../src/kube/transport/client.js';
 import { ResilientWatch } from '../../src/kube/watch/watch.js';
-import { eventually } from '../helpers/cli.js';
-import { compactEtcd, etcdRevision, type FaultSandbox, faultSandbox, secs, summary } from '../helpers/fault-sandbox.js';
-import { Relay } from '../helpers/relay.js';
-import { createNamespace } from '../helpers/namespace.js';
+import { eventually } from '../helpers/cli/cli.js';
+import { compactEtcd, etcdRevision, type FaultSandbox, faultSandbox, secs, summary } from '../helpers/sandbox/fault-sandbox.js';
+import { Relay } from '../helpers/sandbox/relay.js';
+import { createNamespace } from '../helpers/sandbox/namespace.js';
 
 const CONTEXT = 'kind-cp';
 const NS = 'fault-gone';

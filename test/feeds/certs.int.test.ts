@@ -8,7 +8,7 @@ import { createAuthority, issueCertificate } from '../../src/kube/certs/pki.js';
 import { type CertRow, certInventory, certState, residual } from '../../src/report/certs/inventory.js';
 import { openSession, type Session } from '../../src/session/session.js';
 import { createFleetStore, type FleetStore } from '../../src/store/fleet-store.js';
-import { writeCertSecrets } from '../helpers/cert-secrets.js';
+import { writeCertSecrets } from '../helpers/sandbox/cert-secrets.js';
 
 /*
  * The Certificates view's feed on the sandbox: after the install's Secrets are written, the

@@ -3,7 +3,7 @@ import { startCertsFeed, type CertsWork } from '../../src/feeds/certs.js';
 import type { CertSources } from '../../src/kube/certs/cert-sources.js';
 import type { CertSummary } from '../../src/kube/certs/certs.js';
 import { createFleetStore, UpdateBatcher } from '../../src/store/fleet-store.js';
-import { info, NOVA_FLEET } from '../helpers/screen.js';
+import { info, NOVA_FLEET } from '../helpers/screens/screen.js';
 
 const sources = (namespace: string): CertSources => ({ namespace, agents: [], credentials: [] });
 

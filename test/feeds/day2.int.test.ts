@@ -16,7 +16,7 @@ import { configForContext, loadKubeconfig } from '../../src/kube/config/kubeconf
 import { openSession } from '../../src/session/session.js';
 import type { Day2Slice } from '../../src/store/day2.js';
 import { createFleetStore, type FleetStore } from '../../src/store/fleet-store.js';
-import { type NovaFleet, novaFleet } from '../helpers/nova-fleet.js';
+import { type NovaFleet, novaFleet } from '../helpers/sandbox/nova-fleet.js';
 
 const TEAM = 'team-d';
 let fleet: NovaFleet;

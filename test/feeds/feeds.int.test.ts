@@ -27,9 +27,9 @@ import { openSession } from '../../src/session/session.js';
 import { createFleetStore, type FleetStore } from '../../src/store/fleet-store.js';
 import type { InstallChoices } from '../../src/store/install.js';
 import { targetKey } from '../../src/store/storage.js';
-import { eventually } from '../helpers/cli.js';
-import { type CsrFixture, csrFixture } from '../helpers/csr-sandbox.js';
-import { spec } from '../helpers/rollout.js';
+import { eventually } from '../helpers/cli/cli.js';
+import { type CsrFixture, csrFixture } from '../helpers/sandbox/csr-sandbox.js';
+import { spec } from '../helpers/objects/rollout.js';
 
 const CONTEXT = 'kind-workload-1';
 /** The gate's refusal, as the slices show it: one line ending in the request refused. */

@@ -4,9 +4,9 @@ import type { LogsWork } from '../../src/feeds/logs-contract.js';
 import type { LogPod } from '../../src/kube/pods/workloads.js';
 import { createFleetStore } from '../../src/store/fleet-store.js';
 import { mergedLines, newRing } from '../../src/store/logs.js';
-import { eventually } from '../helpers/cli.js';
-import { logPod } from '../helpers/log-pod.js';
-import { drivenStream, type DrivenStream } from '../helpers/log-work.js';
+import { eventually } from '../helpers/cli/cli.js';
+import { logPod } from '../helpers/objects/log-pod.js';
+import { drivenStream, type DrivenStream } from '../helpers/feeds/log-work.js';
 
 /** A store whose slice has one source per pod (container app, capacity as given), streams the test drives, pods as the watch last saw them. */
 function setup(pods: string[], capacity = 1000) {

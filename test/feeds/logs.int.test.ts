@@ -9,10 +9,10 @@ import { streamPodLog } from '../../src/kube/pods/pod-logs.js';
 import { readState } from '../../src/sandbox/state.js';
 import { createFleetStore, type FleetStore } from '../../src/store/fleet-store.js';
 import { mergedLines } from '../../src/store/logs.js';
-import { eventually } from '../helpers/cli.js';
-import { sandboxContainerLog } from '../helpers/container-logs.js';
-import { ETCD_IMAGE } from '../helpers/control-plane.js';
-import { createNamespace } from '../helpers/namespace.js';
+import { eventually } from '../helpers/cli/cli.js';
+import { sandboxContainerLog } from '../helpers/sandbox/container-logs.js';
+import { ETCD_IMAGE } from '../helpers/sandbox/control-plane.js';
+import { createNamespace } from '../helpers/sandbox/namespace.js';
 
 const kubeconfig = inject('kubeconfig');
 const clusterDir = path.join(inject('sandboxDir'), 'clusters', 'workload-1');

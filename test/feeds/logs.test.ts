@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startLogsFeed, type LogsWork } from '../../src/feeds/logs.js';
 import type { LogPod, PodWatchHandlers } from '../../src/kube/pods/workloads.js';
 import { createFleetStore } from '../../src/store/fleet-store.js';
-import { logPod, type ContainerSpec } from '../helpers/log-pod.js';
-import { drivenStream, type DrivenStream } from '../helpers/log-work.js';
+import { logPod, type ContainerSpec } from '../helpers/objects/log-pod.js';
+import { drivenStream, type DrivenStream } from '../helpers/feeds/log-work.js';
 
 function pod(name: string, containers: ContainerSpec[], def?: string): LogPod {
   return logPod(name, containers, def ? { defaultContainer: def } : {});

@@ -8,7 +8,7 @@ import { loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
 import { authorityFromPem, issueCertificate } from '../../src/kube/certs/pki.js';
 import { readAuditEvents } from '../../src/sandbox/audit.js';
 import { readState } from '../../src/sandbox/state.js';
-import { eventually, runCli } from '../helpers/cli.js';
+import { eventually, runCli } from '../helpers/cli/cli.js';
 
 /*
  * A one-shot `fleetdeck status` reads what it prints once: one list per kind, no watch after

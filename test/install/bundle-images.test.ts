@@ -12,7 +12,7 @@ import {
   withImages,
 } from '../../src/install/bundle-images.js';
 import { UserError } from '../../src/errors.js';
-import { writeTree } from '../helpers/file-tree.js';
+import { writeTree } from '../helpers/kubeconfig/file-tree.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-bundle-images-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));

@@ -7,8 +7,8 @@ import { bundleImages } from '../../src/install/bundle-images.js';
 import { bundleLines, summarizeBundle } from '../../src/install/bundle-summary.js';
 import { renderBundle } from '../../src/install/bundle-render.js';
 import { UserError } from '../../src/errors.js';
-import { writeTree } from '../helpers/file-tree.js';
-import { hasKubectl } from '../helpers/kubectl.js';
+import { writeTree } from '../helpers/kubeconfig/file-tree.js';
+import { hasKubectl } from '../helpers/cli/kubectl.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-overlays-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));

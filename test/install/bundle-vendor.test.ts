@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_BUNDLE_DIR, forNamespace, loadBundle, withClusterName, withHA, withoutHA, type Bundle } from '../../src/install/bundle.js';
 import { UserError } from '../../src/errors.js';
-import { writeTree } from '../helpers/file-tree.js';
-import { hasKubectl } from '../helpers/kubectl.js';
+import { writeTree } from '../helpers/kubeconfig/file-tree.js';
+import { hasKubectl } from '../helpers/cli/kubectl.js';
 import { args, byKey, failure, find } from './bundle-lookup.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-bundle-'));

@@ -5,8 +5,8 @@ import { makeClient, statusCode } from '../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
 import { toClientObject } from '../../src/kube/api/apply.js';
 import { forNamespace, loadBundle, withClusterName, withHA, withoutHA, type Bundle, type KubeObject } from '../../src/install/bundle.js';
-import { ignore } from '../helpers/nova.js';
-import { createNamespace } from '../helpers/namespace.js';
+import { ignore } from '../helpers/sandbox/nova.js';
+import { createNamespace } from '../helpers/sandbox/namespace.js';
 
 const kubeconfig = inject('kubeconfig');
 const NS = `bundle-dry-run-${process.pid}`;

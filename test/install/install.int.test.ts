@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { makeClient, statusCode } from '../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
 import { installSteps } from '../../src/install/plan.js';
-import { CLI, eventually, runCli } from '../helpers/cli.js';
+import { CLI, eventually, runCli } from '../helpers/cli/cli.js';
 
 const kubeconfig = inject('kubeconfig');
 const NS = 'nova-e2e';

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { makeClient, statusCode } from '../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli/cli.js';
 
 const shared = inject('kubeconfig');
 const NS = `nova-merge-${Math.random().toString(36).slice(2, 7)}`;

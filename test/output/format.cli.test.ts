@@ -10,8 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
-import { CLI, ROOT, eventually, runCli } from '../helpers/cli.js';
-import { timeless, writeUnreachableKubeconfig } from '../helpers/fake-contexts.js';
+import { CLI, ROOT, eventually, runCli } from '../helpers/cli/cli.js';
+import { timeless, writeUnreachableKubeconfig } from '../helpers/kubeconfig/fake-contexts.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-output-cli-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));

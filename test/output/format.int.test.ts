@@ -10,11 +10,11 @@ import { makeClient } from '../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
 import { createRollout } from '../../src/rollout/state.js';
 import { configMapName, ROLLOUT_NAMESPACE } from '../../src/rollout/types.js';
-import { eventually, runCli } from '../helpers/cli.js';
-import { csrFixture, type CsrFixture } from '../helpers/csr-sandbox.js';
-import { timeless } from '../helpers/fake-contexts.js';
-import { createNamespace } from '../helpers/namespace.js';
-import { state } from '../helpers/rollout.js';
+import { eventually, runCli } from '../helpers/cli/cli.js';
+import { csrFixture, type CsrFixture } from '../helpers/sandbox/csr-sandbox.js';
+import { timeless } from '../helpers/kubeconfig/fake-contexts.js';
+import { createNamespace } from '../helpers/sandbox/namespace.js';
+import { state } from '../helpers/objects/rollout.js';
 
 const kubeconfig = inject('kubeconfig');
 const CONTEXT = 'kind-workload-1';

@@ -11,8 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { CLI, runCli } from '../helpers/cli.js';
-import { writeUnreachableKubeconfig } from '../helpers/fake-contexts.js';
+import { CLI, runCli } from '../helpers/cli/cli.js';
+import { writeUnreachableKubeconfig } from '../helpers/kubeconfig/fake-contexts.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-completion-cli-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));

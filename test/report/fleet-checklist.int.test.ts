@@ -10,9 +10,16 @@ import { collectStatus } from '../../src/feeds/status-feed.js';
 import { formatChecklist, type CheckItem } from '../../src/checklist/checklist.js';
 import type { ContextState } from '../../src/store/types.js';
 import type { FleetConfig } from '../../src/kube/fleet/fleet.js';
-import { eventually } from '../helpers/cli.js';
-import { NOVA_CRD_OBJECTS as CRDS, PAUSE, createNovaCluster, createSchedulePolicy, ignore, pauseDeployment } from '../helpers/nova.js';
-import { createNamespace } from '../helpers/namespace.js';
+import { eventually } from '../helpers/cli/cli.js';
+import {
+  NOVA_CRD_OBJECTS as CRDS,
+  PAUSE,
+  createNovaCluster,
+  createSchedulePolicy,
+  ignore,
+  pauseDeployment,
+} from '../helpers/sandbox/nova.js';
+import { createNamespace } from '../helpers/sandbox/namespace.js';
 
 const kubeconfig = inject('kubeconfig');
 const readOnlyKubeconfig = inject('readOnlyKubeconfig');

@@ -2,7 +2,7 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { fleetRows, formatFleetRows } from '../../src/report/fleet-output.js';
 import { createFleetStore, UpdateBatcher } from '../../src/store/fleet-store.js';
-import { info, node, pods, problem } from '../helpers/screen.js';
+import { info, node, pods, problem } from '../helpers/screens/screen.js';
 
 const NOW = Date.parse('2026-11-26T12:00:00Z');
 const CREATED = '2026-11-24T11:00:00.000Z';

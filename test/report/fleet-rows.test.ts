@@ -12,7 +12,7 @@ import {
   type FleetNodeRow,
 } from '../../src/report/fleet-rows.js';
 import { createFleetStore, UpdateBatcher } from '../../src/store/fleet-store.js';
-import { info, node, pods, problem } from '../helpers/screen.js';
+import { info, node, pods, problem } from '../helpers/screens/screen.js';
 
 const NOW = Date.parse('2026-11-26T12:00:00Z');
 const HOUR = 3_600_000;

@@ -3,7 +3,7 @@ import { stringify } from 'yaml';
 import { parseSelector, selectorMatches } from '../../src/kube/api/selector.js';
 import { resolvePlan } from '../../src/rollout/plan.js';
 import { nodeRolloutObject, parseNodeRollout } from '../../src/rollout/noderollout.js';
-import { CLUSTER, usage } from '../helpers/rollout.js';
+import { CLUSTER, usage } from '../helpers/objects/rollout.js';
 
 describe('Navarchos NodeRollout YAML', () => {
   const README = `apiVersion: navarchos.pusher.com/v1alpha1

@@ -12,8 +12,8 @@ import { acquireRolloutLease, keepLease, type LeaseLost, readRolloutLease, relea
 import { initialState, resolvePlan } from '../../src/rollout/plan.js';
 import { createRollout } from '../../src/rollout/state.js';
 import { configMapName, ROLLOUT_NAMESPACE } from '../../src/rollout/types.js';
-import { eventually } from '../helpers/cli.js';
-import { node, spec } from '../helpers/rollout.js';
+import { eventually } from '../helpers/cli/cli.js';
+import { node, spec } from '../helpers/objects/rollout.js';
 
 const CONTEXT = 'kind-workload-1';
 const name = `t-lease-${Math.random().toString(36).slice(2, 7)}`;

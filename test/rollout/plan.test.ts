@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { batches, generatedName, resolvePlan, rolloutNameError } from '../../src/rollout/plan.js';
-import { CLUSTER, ROLE, usage } from '../helpers/rollout.js';
+import { CLUSTER, ROLE, usage } from '../helpers/objects/rollout.js';
 
 describe('resolvePlan: Navarchos priority rules', () => {
   it('orders the README example: masters (20) before workers (10), ties by name', () => {

@@ -6,7 +6,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { mutatingEvents, readAuditEvents } from '../../src/sandbox/audit.js';
 import { ADMIN_USER, SIM_USER } from '../../src/sandbox/credentials.js';
 import { readState } from '../../src/sandbox/state.js';
-import { eventually } from '../helpers/cli.js';
+import { eventually } from '../helpers/cli/cli.js';
 
 const exec = promisify(execFile);
 const kubeconfig = inject('kubeconfig');

@@ -9,8 +9,8 @@ import { configForContext, loadKubeconfig } from '../../src/kube/config/kubeconf
 import { NODE_FLAGS } from '../../src/node-flags.js';
 import { REPLACE_WHEN_DRAINED_ANNOTATION } from '../../src/sandbox/sim/index.js';
 import { isOurs, processCmdline, readState, recordedPids } from '../../src/sandbox/state.js';
-import { CLI, eventually, runCli } from '../helpers/cli.js';
-import { ETCD_IMAGE } from '../helpers/control-plane.js';
+import { CLI, eventually, runCli } from '../helpers/cli/cli.js';
+import { ETCD_IMAGE } from '../helpers/sandbox/control-plane.js';
 
 const kubeconfig = inject('kubeconfig');
 const sandboxDir = inject('sandboxDir');

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startStatusFeed, type StatusFeed } from '../../src/feeds/status-feed.js';
 import { makeClient } from '../../src/kube/transport/client.js';
 import { configForContext, contextInfos, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
-import { eventually, runCli } from '../helpers/cli.js';
+import { eventually, runCli } from '../helpers/cli/cli.js';
 
 const kubeconfig = inject('kubeconfig');
 const sandboxDir = inject('sandboxDir');

@@ -6,7 +6,7 @@ import { stringify } from 'yaml';
 import { describe, expect, inject, it } from 'vitest';
 import { makeClient, statusCode } from '../../src/kube/transport/client.js';
 import { configForContext, contextInfos, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli/cli.js';
 
 const kubeconfig = inject('kubeconfig');
 const readOnlyKubeconfig = inject('readOnlyKubeconfig');

@@ -1,8 +1,8 @@
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MIN_SIZE } from '../../src/screens/min-size.js';
-import { everyTab } from '../helpers/every-tab.js';
-import { type FrameCheck, KEYS, renderApp, type Screen } from '../helpers/screen.js';
+import { everyTab } from '../helpers/screens/every-tab.js';
+import { type FrameCheck, KEYS, renderApp, type Screen } from '../helpers/screens/screen.js';
 
 afterEach(() => cleanup());
 

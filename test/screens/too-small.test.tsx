@@ -2,8 +2,8 @@ import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MIN_SIZE, tooSmall } from '../../src/screens/min-size.js';
 import { tooSmallLine } from '../../src/screens/too-small.js';
-import { everyTab } from '../helpers/every-tab.js';
-import { KEYS, renderApp, type Screen } from '../helpers/screen.js';
+import { everyTab } from '../helpers/screens/every-tab.js';
+import { KEYS, renderApp, type Screen } from '../helpers/screens/screen.js';
 
 afterEach(() => cleanup());
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli/cli.js';
 
 /*
  * Credentials that cannot be loaded, as a user meets them: nothing is sent (the server here is

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { CLI, ROOT } from '../helpers/cli.js';
+import { CLI, ROOT } from '../helpers/cli/cli.js';
 
 /**
  * fleetdeck's output read through a real pipe, as `fleetdeck status -o json | jq` reads it: a

@@ -13,7 +13,7 @@ import { UserError } from '../../src/errors.js';
 import { makeClient } from '../../src/kube/transport/client.js';
 import { ReadOnlyRefusal } from '../../src/kube/transport/gate.js';
 import { openSession, startSession } from '../../src/session/session.js';
-import { writeUnreachableKubeconfig } from '../helpers/fake-contexts.js';
+import { writeUnreachableKubeconfig } from '../helpers/kubeconfig/fake-contexts.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-session-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

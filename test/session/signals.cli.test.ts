@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { CLI, ROOT, eventually } from '../helpers/cli.js';
+import { CLI, ROOT, eventually } from '../helpers/cli/cli.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-signals-'));
 const home = path.join(tmp, 'home');

@@ -12,8 +12,8 @@ import {
 } from '../../src/sandbox/sim/storage-objects.js';
 import { describeNodeStorage } from '../../src/report/storage/describe.js';
 import type { ClusterStorage } from '../../src/storage/inventory.js';
-import { eventually } from '../helpers/cli.js';
-import { createNamespace } from '../helpers/namespace.js';
+import { eventually } from '../helpers/cli/cli.js';
+import { createNamespace } from '../helpers/sandbox/namespace.js';
 
 const kubeconfig = inject('kubeconfig');
 const readOnlyKubeconfig = inject('readOnlyKubeconfig');
@@ -225,7 +225,7 @@ describe('cluster storage inventory on the sandbox', () => {
 
 describe('fleetdeck storage estimate on the sandbox', () => {
   it("adds up against the inventory: available is the smallest node's, a too-large size names the short node", async () => {
-    const { runCli } = await import('../helpers/cli.js');
+    const { runCli } = await import('../helpers/cli/cli.js');
     const kc = ctx(kubeconfig, 'kind-workload-1');
     const inv = await readClusterInventory(kc);
     const gib = (b: number) => Math.floor(b / GiB);

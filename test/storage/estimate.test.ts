@@ -1,4 +1,4 @@
-import { SEED_NMSC02_LINES, seedHost } from '../helpers/seed-storage.js';
+import { SEED_NMSC02_LINES, seedHost } from '../helpers/objects/seed-storage.js';
 import { describe, expect, it } from 'vitest';
 import { EXAMPLE_CATALOGUE_FILE, loadCatalogue, type Catalogue } from '../../src/storage/catalogue.js';
 import { describeNodeStorage } from '../../src/report/storage/describe.js';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SEED_NMSC02_LINES } from '../helpers/seed-storage.js';
+import { SEED_NMSC02_LINES } from '../helpers/objects/seed-storage.js';
 import { describe, expect, it } from 'vitest';
 import { describeNodeStorage } from '../../src/report/storage/describe.js';
 import { LSBLK_ARGS, PVS_ARGS, VGS_ARGS, parseLsblk, readLocalInventory, type Run } from '../../src/storage/local.js';

@@ -27,8 +27,8 @@ import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubec
 import { waitFor } from '../../../src/kube/watch/wait.js';
 import { readRollout } from '../../../src/rollout/state.js';
 import { configMapName, ROLLOUT_NAMESPACE, type RolloutState } from '../../../src/rollout/types.js';
-import { CLI, ROOT, eventually, runCli } from '../../helpers/cli.js';
-import { createNamespace } from '../../helpers/namespace.js';
+import { CLI, ROOT, eventually, runCli } from '../../helpers/cli/cli.js';
+import { createNamespace } from '../../helpers/sandbox/namespace.js';
 
 const kubeconfig = inject('kubeconfig');
 const CONTEXT = 'kind-workload-1';

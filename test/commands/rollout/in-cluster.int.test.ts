@@ -26,9 +26,9 @@ import { makeClient } from '../../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
 import { readRollout } from '../../../src/rollout/state.js';
 import { configMapName, ROLLOUT_NAMESPACE, type RolloutState } from '../../../src/rollout/types.js';
-import { CLI, eventually, runCli } from '../../helpers/cli.js';
-import { createNamespace } from '../../helpers/namespace.js';
-import { sandboxContainerLog } from '../../helpers/container-logs.js';
+import { CLI, eventually, runCli } from '../../helpers/cli/cli.js';
+import { createNamespace } from '../../helpers/sandbox/namespace.js';
+import { sandboxContainerLog } from '../../helpers/sandbox/container-logs.js';
 
 const kubeconfig = inject('kubeconfig');
 const sandboxDir = inject('sandboxDir');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { changePrinter } from '../../../src/commands/rollout/lines.js';
-import { state } from '../../helpers/rollout.js';
+import { state } from '../../helpers/objects/rollout.js';
 
 describe('the line printer', () => {
   it('prints one JSON object per change with -o json, and text lines otherwise', () => {

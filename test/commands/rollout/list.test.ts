@@ -2,7 +2,7 @@ import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { rolloutRows, rolloutTable } from '../../../src/commands/rollout/list.js';
 import type { LeaseTimes } from '../../../src/rollout/owner-liveness.js';
-import { state } from '../../helpers/rollout.js';
+import { state } from '../../helpers/objects/rollout.js';
 
 const NOW = Date.parse('2026-01-01T00:10:00Z');
 const running = (name: string) => ({ ...state({ name }), phase: 'Running' as const, updatedAt: new Date(NOW).toISOString() });

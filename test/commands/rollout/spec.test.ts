@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { specFromOptions } from '../../../src/commands/rollout/spec.js';
-import { usage } from '../../helpers/rollout.js';
+import { usage } from '../../helpers/objects/rollout.js';
 
 describe('the create flags', () => {
   it('pairs each --selector/--node with its --priority (default 0) and adds the file’s', () => {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Checklist } from '../../../src/components/checklist/index.js';
 import { UiProvider } from '../../../src/components/theme/index.js';
 import type { CheckItem } from '../../../src/checklist/checklist.js';
-import { renderScreen } from '../../helpers/screen.js';
+import { renderScreen } from '../../helpers/screens/screen.js';
 
 afterEach(() => cleanup());
 

@@ -1,8 +1,8 @@
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { setBanner, UpdateBatcher } from '../../../src/store/fleet-store.js';
-import { everyTab } from '../../helpers/every-tab.js';
-import { appProps, KEYS, novaFleet, renderApp, threeContexts, warning } from '../../helpers/screen.js';
+import { everyTab } from '../../helpers/screens/every-tab.js';
+import { appProps, KEYS, novaFleet, renderApp, threeContexts, warning } from '../../helpers/screens/screen.js';
 
 afterEach(() => cleanup());
 

@@ -11,8 +11,8 @@ import { X509Certificate } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
 import { apiAnswers } from '../../../src/kube/certs/serving-cert.js';
-import { CLI, eventually } from '../../helpers/cli.js';
-import { longestFailureRun, renewFleet, serial, watcher } from '../../helpers/renew-fleet.js';
+import { CLI, eventually } from '../../helpers/cli/cli.js';
+import { longestFailureRun, renewFleet, serial, watcher } from '../../helpers/sandbox/renew-fleet.js';
 
 const fleet = renewFleet('rotca');
 const { kubeconfig, env, written, cli, cpKc, secretText, servingMatchesSecret } = fleet;

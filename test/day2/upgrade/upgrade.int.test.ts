@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { FAULT_ANNOTATION } from '../../../src/sandbox/sim/index.js';
 import { makeClient } from '../../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
-import { ROOT } from '../../helpers/cli.js';
-import { type NovaFleet, novaFleet } from '../../helpers/nova-fleet.js';
+import { ROOT } from '../../helpers/cli/cli.js';
+import { type NovaFleet, novaFleet } from '../../helpers/sandbox/nova-fleet.js';
 
 const CP = ['apiserver', 'controller-manager', 'nova-scheduler'];
 const WORKLOADS = ['kind-workload-1', 'kind-workload-2'];

@@ -8,7 +8,7 @@ import type { CheckItem } from '../../../src/checklist/checklist.js';
 import type { ChecksOutcome } from '../../../src/feeds/install/feed.js';
 import { initialWizardState } from '../../../src/screens/install/use-wizard-state.js';
 import { type InstallChoices, planOf } from '../../../src/store/install.js';
-import { fakeInstallWork, installFeedOver, ok } from '../../helpers/install.js';
+import { fakeInstallWork, installFeedOver, ok } from '../../helpers/screens/install.js';
 
 const choices = (over: Partial<InstallChoices> = {}): InstallChoices => ({ ...initialWizardState().choices, hosting: 'kind-cp', ...over });
 const BUNDLE = { name: 'b', source: 'built-in', reference: true, images: [], overlays: ['overlays/cp-ha'], notSandbox: ['kind-cp'] };

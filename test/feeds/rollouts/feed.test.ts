@@ -5,8 +5,8 @@ import type { RolloutWatchHandlers } from '../../../src/rollout/state.js';
 import type { RolloutSpec, RolloutState } from '../../../src/rollout/types.js';
 import type { RolloutActions } from '../../../src/store/actions.js';
 import { createFleetStore, type FleetStore, setContexts } from '../../../src/store/fleet-store.js';
-import { NO_SESSION, startFeed } from '../../helpers/feeds.js';
-import { info } from '../../helpers/screen.js';
+import { NO_SESSION, startFeed } from '../../helpers/feeds/feeds.js';
+import { info } from '../../helpers/screens/screen.js';
 
 const NOT_INSTALLED: NavarchosState = { installed: false, synced: true, rollouts: [], replacements: [] };
 

@@ -9,10 +9,10 @@ import type { PlanNode } from '../../../src/rollout/types.js';
 import type { RolloutActions } from '../../../src/store/actions.js';
 import type { NewRolloutIntent } from '../../../src/store/rollout-wizard.js';
 import { createFleetStore } from '../../../src/store/fleet-store.js';
-import { fakeRolloutWork } from '../../helpers/rollouts-feed.js';
-import { startFeed } from '../../helpers/feeds.js';
+import { fakeRolloutWork } from '../../helpers/feeds/rollouts-feed.js';
+import { startFeed } from '../../helpers/feeds/feeds.js';
 import { rolloutsFeed } from '../../../src/feeds/rollouts/feed.js';
-import { info } from '../../helpers/screen.js';
+import { info } from '../../helpers/screens/screen.js';
 
 const NODES: PlanNode[] = ['a', 'b'].map((x) => ({ name: `w-${x}`, labels: { role: 'worker' }, unschedulable: false, ready: true }));
 const fits = (nodes: string[]): RolloutDryRun => ({

@@ -9,7 +9,7 @@ import {
 import { EXAMPLE_CATALOGUE_FILE, loadCatalogue } from '../../../src/storage/catalogue.js';
 import { defaultPools } from '../../../src/storage/pools.js';
 import type { EstimateState } from '../../../src/store/storage-estimate.js';
-import { seedCluster } from '../../helpers/seed-storage.js';
+import { seedCluster } from '../../helpers/objects/seed-storage.js';
 
 const catalogue = loadCatalogue(EXAMPLE_CATALOGUE_FILE);
 const DEFAULT = loadCatalogue(undefined);

@@ -12,8 +12,8 @@ import {
   type PrecheckResult,
 } from '../../../src/install/prechecks/index.js';
 import type { CheckItem } from '../../../src/checklist/checklist.js';
-import { eventually } from '../../helpers/cli.js';
-import { createNamespace } from '../../helpers/namespace.js';
+import { eventually } from '../../helpers/cli/cli.js';
+import { createNamespace } from '../../helpers/sandbox/namespace.js';
 
 const kubeconfig = inject('kubeconfig');
 const readOnlyKubeconfig = inject('readOnlyKubeconfig');

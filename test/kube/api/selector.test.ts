@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { labelSelectorMatches, parseSelector, selectorError, selectorMatches, selectorString } from '../../../src/kube/api/selector.js';
-import { ROLE, usage } from '../../helpers/rollout.js';
+import { ROLE, usage } from '../../helpers/objects/rollout.js';
 
 describe('labelSelectorMatches', () => {
   const labels = { app: 'web', tier: 'front', env: 'prod' };

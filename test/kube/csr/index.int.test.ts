@@ -8,8 +8,8 @@ import {
   watchCsrs,
   type CsrSummary,
 } from '../../../src/kube/csr/index.js';
-import { eventually } from '../../helpers/cli.js';
-import { csrFixture, findCsr, type CsrFixture } from '../../helpers/csr-sandbox.js';
+import { eventually } from '../../helpers/cli/cli.js';
+import { csrFixture, findCsr, type CsrFixture } from '../../helpers/sandbox/csr-sandbox.js';
 
 const CONTEXT = 'kind-workload-2';
 const kubeconfig = inject('kubeconfig');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeCsrPem, parseCsrRequest } from '../../../src/kube/csr/request.js';
-import { b64, EC_CSR } from '../../helpers/csr.js';
+import { b64, EC_CSR } from '../../helpers/objects/csr.js';
 
 describe('parseCsrRequest', () => {
   it('reads subject and SANs of an RSA request (base64 PEM, as spec.request carries it, or PEM)', async () => {

@@ -8,7 +8,7 @@ import {
   withWarnings,
   type CsrSummary,
 } from '../../../src/kube/csr/summary.js';
-import { b64, EC_CSR } from '../../helpers/csr.js';
+import { b64, EC_CSR } from '../../helpers/objects/csr.js';
 
 function csr(name: string, o: Partial<CsrSummary> = {}): CsrSummary {
   return {

@@ -12,7 +12,7 @@ import {
 } from '../../../src/kube/navarchos/objects.js';
 import { createNodeRollout } from '../../../src/kube/navarchos/create.js';
 import { watchNavarchos } from '../../../src/kube/navarchos/watch.js';
-import { deleteNavarchosCrds, installNavarchosCrds } from '../../helpers/navarchos.js';
+import { deleteNavarchosCrds, installNavarchosCrds } from '../../helpers/sandbox/navarchos.js';
 
 const kubeconfig = inject('kubeconfig');
 const CONTEXT = 'kind-cp';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultContainer, podContainers, prefersPrevious, restartsOf } from '../../../src/kube/pods/log-pods.js';
 import type { LogContainerStatus } from '../../../src/kube/pods/workloads.js';
-import { logPod } from '../../helpers/log-pod.js';
+import { logPod } from '../../helpers/objects/log-pod.js';
 
 const two = [{ name: 'app' }, { name: 'proxy' }];
 

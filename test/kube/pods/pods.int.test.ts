@@ -9,8 +9,8 @@ import { slimPod } from '../../../src/kube/pods/pods.js';
 import { FAULT_ANNOTATION } from '../../../src/sandbox/sim/index.js';
 import type { ContextState } from '../../../src/store/types.js';
 import type { PodProblem } from '../../../src/kube/pods/pods.js';
-import { eventually } from '../../helpers/cli.js';
-import { createNamespace } from '../../helpers/namespace.js';
+import { eventually } from '../../helpers/cli/cli.js';
+import { createNamespace } from '../../helpers/sandbox/namespace.js';
 
 const kubeconfig = inject('kubeconfig');
 const CONTEXT = 'kind-workload-2';

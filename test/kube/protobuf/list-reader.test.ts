@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ProtoListReader } from '../../../src/kube/protobuf/list-reader.js';
-import { encode, listBody } from '../../helpers/protobuf-encode.js';
+import { encode, listBody } from '../../helpers/objects/protobuf-encode.js';
 
 const items = [encode([[1, 'a']]), encode([[1, 'b'.repeat(300)]]), encode([]), encode([[1, 'ccc']])];
 

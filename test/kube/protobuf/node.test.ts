@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { summarizeNode } from '../../../src/kube/nodes/nodes.js';
 import { decodeNode } from '../../../src/kube/protobuf/node.js';
-import { encode, type Field } from '../../helpers/protobuf-encode.js';
+import { encode, type Field } from '../../helpers/objects/protobuf-encode.js';
 
 const label = (k: string, v: string): Field => [
   11,

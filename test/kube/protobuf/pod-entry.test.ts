@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { podEntry } from '../../../src/kube/pods/pods.js';
 import { decodePodEntry } from '../../../src/kube/protobuf/pod-entry.js';
 import { decodeSlimPod } from '../../../src/kube/protobuf/pod.js';
-import { encode, type Field } from '../../helpers/protobuf-encode.js';
+import { encode, type Field } from '../../helpers/objects/protobuf-encode.js';
 
 const time = (iso: string): Field[] => [[1, Date.parse(iso) / 1000]];
 const condition = (type: string, status: string): Field => [

@@ -7,8 +7,8 @@ import { podEntry, podState, slimPod } from '../../../src/kube/pods/pods.js';
 import { decodePodEntry } from '../../../src/kube/protobuf/pod-entry.js';
 import { decodeSlimPod } from '../../../src/kube/protobuf/pod.js';
 import { FAULT_ANNOTATION } from '../../../src/sandbox/sim/index.js';
-import { eventually } from '../../helpers/cli.js';
-import { createNamespace } from '../../helpers/namespace.js';
+import { eventually } from '../../helpers/cli/cli.js';
+import { createNamespace } from '../../helpers/sandbox/namespace.js';
 
 const kubeconfig = inject('kubeconfig');
 const CONTEXT = 'kind-workload-1';

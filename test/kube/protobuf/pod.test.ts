@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { podState, slimPod } from '../../../src/kube/pods/pods.js';
 import { decodeSlimPod } from '../../../src/kube/protobuf/pod.js';
-import { encode, type Field } from '../../helpers/protobuf-encode.js';
+import { encode, type Field } from '../../helpers/objects/protobuf-encode.js';
 
 const time = (iso: string): Field[] => [[1, Date.parse(iso) / 1000]];
 

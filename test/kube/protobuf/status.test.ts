@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeStatus } from '../../../src/kube/protobuf/status.js';
-import { encode } from '../../helpers/protobuf-encode.js';
+import { encode } from '../../helpers/objects/protobuf-encode.js';
 
 describe('decodeStatus', () => {
   it('reads a 403 Status the API server sent in protobuf', () => {

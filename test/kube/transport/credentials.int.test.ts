@@ -9,7 +9,7 @@ import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubec
 import { authorityFromPem, issueCertificate } from '../../../src/kube/certs/pki.js';
 import { readAuditEvents } from '../../../src/sandbox/audit.js';
 import { readState } from '../../../src/sandbox/state.js';
-import { eventually, runCli } from '../../helpers/cli.js';
+import { eventually, runCli } from '../../helpers/cli/cli.js';
 
 /*
  * Every kind of credential a kubeconfig user can have, against the sandbox's kind-workload-2:

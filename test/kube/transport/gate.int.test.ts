@@ -9,8 +9,8 @@ import { ReadOnlyRefusal } from '../../../src/kube/transport/gate.js';
 import { type AuditEvent, mutatingEvents, readAuditEvents } from '../../../src/sandbox/audit.js';
 import { readState } from '../../../src/sandbox/state.js';
 import { openSession } from '../../../src/session/session.js';
-import { eventually, runCli } from '../../helpers/cli.js';
-import { ownUserKubeconfig } from '../../helpers/own-user.js';
+import { eventually, runCli } from '../../helpers/cli/cli.js';
+import { ownUserKubeconfig } from '../../helpers/sandbox/own-user.js';
 
 /** This test's own user (see ownUserKubeconfig). */
 const ADMIN = `fd-gate-${randomUUID().slice(0, 8)}`;

@@ -8,7 +8,7 @@ import { makeJsonClient } from '../../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
 import { requestsOnTheWire } from '../../../src/kube/transport/on-the-wire.js';
 import { createAuthority, issueCertificate } from '../../../src/kube/certs/pki.js';
-import { oneContextKubeconfig } from '../../helpers/one-context-kubeconfig.js';
+import { oneContextKubeconfig } from '../../helpers/kubeconfig/one-context-kubeconfig.js';
 
 const clientOf = (file: string) => makeJsonClient(configForContext(loadKubeconfig({ kubeconfig: file }).config, 'c'), 60_000);
 

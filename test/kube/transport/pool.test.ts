@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeJsonClient } from '../../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
 import { createAuthority, issueCertificate } from '../../../src/kube/certs/pki.js';
-import { oneContextKubeconfig } from '../../helpers/one-context-kubeconfig.js';
+import { oneContextKubeconfig } from '../../helpers/kubeconfig/one-context-kubeconfig.js';
 
 /**
  * The HTTP/2 flow-control windows fleetdeck announces: what a server may send before it must wait

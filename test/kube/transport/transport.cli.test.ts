@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { runCli } from '../../helpers/cli.js';
+import { runCli } from '../../helpers/cli/cli.js';
 
 /**
  * A network fault, not an API server: something that accepts TCP connections and never says a

@@ -9,8 +9,8 @@ import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubec
 import { ResilientWatch } from '../../../src/kube/watch/watch.js';
 import type { StatusJson } from '../../../src/report/status.js';
 import { Forwarder } from '../../../src/sandbox/sim/forwarder.js';
-import { eventually, runCli } from '../../helpers/cli.js';
-import { createNamespace } from '../../helpers/namespace.js';
+import { eventually, runCli } from '../../helpers/cli/cli.js';
+import { createNamespace } from '../../helpers/sandbox/namespace.js';
 
 const kubeconfig = inject('kubeconfig');
 

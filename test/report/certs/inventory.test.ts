@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CertDetail } from '../../../src/kube/certs/certs.js';
-import { CERT_NOW, certDetail, DAY } from '../../helpers/cert-detail.js';
+import { CERT_NOW, certDetail, DAY } from '../../helpers/objects/cert-detail.js';
 import type { SecretCerts } from '../../../src/kube/certs/cert-sources.js';
 import { CERT_SECRET_NAMES } from '../../../src/install/certs/specs.js';
 import { agentInitRows, type CertRow, certState, controlPlaneRows, kubeconfigRows, residual } from '../../../src/report/certs/inventory.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { changeText } from '../../../src/commands/rollout/lines.js';
 import { etaMs, nodeDetail, rolloutChanges, rolloutChecklist } from '../../../src/report/rollout/view.js';
-import { state } from '../../helpers/rollout.js';
+import { state } from '../../helpers/objects/rollout.js';
 
 describe('etaMs', () => {
   it('is undefined until a node finished, then the mean duration times the batches left, less what the running batch spent', () => {

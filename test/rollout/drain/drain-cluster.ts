@@ -21,7 +21,7 @@ import { uncordon } from '../../../src/kube/nodes/nodes.js';
 import { drainNode } from '../../../src/rollout/drain/drain.js';
 import { dryRunDrain } from '../../../src/rollout/drain/dry-run.js';
 import type { DrainProgress } from '../../../src/rollout/drain/tracker.js';
-import { createNamespace } from '../../helpers/namespace.js';
+import { createNamespace } from '../../helpers/sandbox/namespace.js';
 
 export const kubeconfig = inject('kubeconfig');
 export const CONTEXT = 'kind-workload-2';

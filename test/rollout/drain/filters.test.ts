@@ -14,7 +14,7 @@ import {
   type DrainFlags,
   type DrainPod,
 } from '../../../src/rollout/drain/filters.js';
-import { pod } from '../../helpers/drain-pod.js';
+import { pod } from '../../helpers/objects/drain-pod.js';
 
 const NO_FLAGS: DrainFlags = { force: false, deleteEmptyDirData: false };
 const ALL_FLAGS: DrainFlags = { force: true, deleteEmptyDirData: true };

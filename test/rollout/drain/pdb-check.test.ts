@@ -3,7 +3,7 @@ import { pdbSelectsPod, type PdbObject } from '../../../src/kube/pods/pdb.js';
 import type { LabelSelector } from '../../../src/kube/api/selector.js';
 import { markPdbBlocked } from '../../../src/rollout/drain/pdb-check.js';
 import { classifyPods, type DrainFlags } from '../../../src/rollout/drain/filters.js';
-import { pod } from '../../helpers/drain-pod.js';
+import { pod } from '../../helpers/objects/drain-pod.js';
 
 const NO_FLAGS: DrainFlags = { force: false, deleteEmptyDirData: false };
 

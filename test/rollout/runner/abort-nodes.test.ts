@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { abortDoneText, abortNodes, abortPreviewLines } from '../../../src/rollout/runner/abort-nodes.js';
-import { state } from '../../helpers/rollout.js';
+import { state } from '../../helpers/objects/rollout.js';
 
 const cordoned = { unschedulable: true };
 const schedulable = { unschedulable: false };

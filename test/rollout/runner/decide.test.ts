@@ -9,7 +9,7 @@ import {
   type ReplacementNode,
 } from '../../../src/rollout/runner/decide.js';
 import { LOG_LINES } from '../../../src/rollout/types.js';
-import { state } from '../../helpers/rollout.js';
+import { state } from '../../helpers/objects/rollout.js';
 
 describe('nextBatch: what runs next', () => {
   it('runs every batch of a higher priority to the end before a lower one starts', () => {

@@ -4,7 +4,7 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { readRollout } from '../../../src/rollout/state.js';
-import { eventually, runCli } from '../../helpers/cli.js';
+import { eventually, runCli } from '../../helpers/cli/cli.js';
 import {
   CONTEXT,
   FAST,

@@ -26,8 +26,8 @@ import { waitFor } from '../../../src/kube/watch/wait.js';
 import { readRolloutLease } from '../../../src/rollout/ownership.js';
 import { readRollout } from '../../../src/rollout/state.js';
 import { configMapName, ROLLOUT_NAMESPACE, type RolloutSpec, type RolloutState } from '../../../src/rollout/types.js';
-import { CLI, ROOT } from '../../helpers/cli.js';
-import { createNamespace } from '../../helpers/namespace.js';
+import { CLI, ROOT } from '../../helpers/cli/cli.js';
+import { createNamespace } from '../../helpers/sandbox/namespace.js';
 
 const kubeconfig = inject('kubeconfig');
 export const CONTEXT = 'kind-workload-1';

@@ -11,7 +11,7 @@ import { runRollout } from '../../../src/rollout/runner/run.js';
 import { listObjectEvents } from '../../../src/kube/events/event-recorder.js';
 import { createRollout, readRollout, watchRollouts } from '../../../src/rollout/state.js';
 import { configMapName, ROLLOUT_NAMESPACE, type RolloutState } from '../../../src/rollout/types.js';
-import { eventually, runCli } from '../../helpers/cli.js';
+import { eventually, runCli } from '../../helpers/cli/cli.js';
 import {
   CONTEXT,
   FAST,

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { readRollout } from '../../../src/rollout/state.js';
-import { runCli } from '../../helpers/cli.js';
+import { runCli } from '../../helpers/cli/cli.js';
 import {
   CONTEXT,
   FAST,

@@ -2,7 +2,7 @@
  * The rollout workflow on a sandbox cluster: the `wait` replacement (the sandbox replaces a drained node).
  */
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../helpers/cli.js';
+import { runCli } from '../../helpers/cli/cli.js';
 import {
   CONTEXT,
   FAST,

@@ -4,7 +4,7 @@
 import os from 'node:os';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { eventually, runCli } from '../../helpers/cli.js';
+import { eventually, runCli } from '../../helpers/cli/cli.js';
 import {
   CONTEXT,
   FAST,

@@ -8,9 +8,9 @@ import { makeClient } from '../../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
 import { FAULT_ANNOTATION } from '../../../src/sandbox/sim/index.js';
 import { LOG_RATE_ANNOTATION } from '../../../src/sandbox/sim/sim-logs.js';
-import { eventually } from '../../helpers/cli.js';
-import { ETCD_IMAGE } from '../../helpers/control-plane.js';
-import { createNamespace } from '../../helpers/namespace.js';
+import { eventually } from '../../helpers/cli/cli.js';
+import { ETCD_IMAGE } from '../../helpers/sandbox/control-plane.js';
+import { createNamespace } from '../../helpers/sandbox/namespace.js';
 
 const kubeconfig = inject('kubeconfig');
 const sandboxDir = inject('sandboxDir');

@@ -7,10 +7,10 @@ import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubec
 import { canUnshare } from '../../../src/sandbox/sim/hosts.js';
 import { readState } from '../../../src/sandbox/state.js';
 import { PACKAGE_ROOT } from '../../../src/paths.js';
-import { eventually } from '../../helpers/cli.js';
-import { createNamespace } from '../../helpers/namespace.js';
-import { ignore } from '../../helpers/nova.js';
-import { sandboxContainerLog } from '../../helpers/container-logs.js';
+import { eventually } from '../../helpers/cli/cli.js';
+import { createNamespace } from '../../helpers/sandbox/namespace.js';
+import { ignore } from '../../helpers/sandbox/nova.js';
+import { sandboxContainerLog } from '../../helpers/sandbox/container-logs.js';
 
 const kubeconfig = inject('kubeconfig');
 const sandboxDir = inject('sandboxDir');

@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from 'vitest';
 import type { StatusJson } from '../../../src/report/status.js';
-import { runCli } from '../../helpers/cli.js';
+import { runCli } from '../../helpers/cli/cli.js';
 
 const kubeconfig = inject('kubeconfig');
 const CONTEXTS = ['kind-cp', 'kind-workload-1', 'kind-workload-2'];

@@ -2,8 +2,8 @@ import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, inject, it } from 'vitest';
 import { makeClient } from '../../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
-import { eventually } from '../../helpers/cli.js';
-import { createNamespace } from '../../helpers/namespace.js';
+import { eventually } from '../../helpers/cli/cli.js';
+import { createNamespace } from '../../helpers/sandbox/namespace.js';
 
 const kubeconfig = inject('kubeconfig');
 

@@ -14,8 +14,8 @@ import { makeClient, statusCode } from '../../../src/kube/transport/client.js';
 import { discover } from '../../../src/kube/api/discovery.js';
 import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
 import { ZONE_LABEL } from '../../../src/kube/nodes/nodes.js';
-import { eventually } from '../../helpers/cli.js';
-import { namespaceReady } from '../../helpers/namespace.js';
+import { eventually } from '../../helpers/cli/cli.js';
+import { namespaceReady } from '../../helpers/sandbox/namespace.js';
 
 const exec = promisify(execFile);
 const kubeconfig = inject('kubeconfig');

@@ -10,10 +10,16 @@ import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubec
 import type { KeyMaterial } from '../../../src/kube/certs/pki.js';
 import { LB_HOSTNAME_ANNOTATION, LB_HOSTNAME_SUFFIX } from '../../../src/sandbox/sim/index.js';
 import { readState } from '../../../src/sandbox/state.js';
-import { eventually } from '../../helpers/cli.js';
-import { apiserverDeployment, apiserverService, controlPlanePki, etcdService, etcdStatefulSet } from '../../helpers/control-plane.js';
-import { ignore } from '../../helpers/nova.js';
-import { createNamespace } from '../../helpers/namespace.js';
+import { eventually } from '../../helpers/cli/cli.js';
+import {
+  apiserverDeployment,
+  apiserverService,
+  controlPlanePki,
+  etcdService,
+  etcdStatefulSet,
+} from '../../helpers/sandbox/control-plane.js';
+import { ignore } from '../../helpers/sandbox/nova.js';
+import { createNamespace } from '../../helpers/sandbox/namespace.js';
 
 const kubeconfig = inject('kubeconfig');
 export const sandboxDir = inject('sandboxDir');

@@ -10,7 +10,7 @@ import { createAuthority, issueCertificate } from '../../../src/kube/certs/pki.j
 import { readAuditEvents } from '../../../src/sandbox/audit.js';
 import { SIM_USER } from '../../../src/sandbox/credentials.js';
 import { readState } from '../../../src/sandbox/state.js';
-import { eventually } from '../../helpers/cli.js';
+import { eventually } from '../../helpers/cli/cli.js';
 import {
   CLUSTER_CRD,
   type controlPlanePki,
@@ -20,8 +20,8 @@ import {
   apiserverServing,
   initKubeconfigSecret,
   kubeconfigText,
-} from '../../helpers/control-plane.js';
-import { createNamespace } from '../../helpers/namespace.js';
+} from '../../helpers/sandbox/control-plane.js';
+import { createNamespace } from '../../helpers/sandbox/namespace.js';
 import {
   CLUSTERS,
   clientConfig,

@@ -12,9 +12,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { describeError, makeClient, statusCode } from '../../../src/kube/transport/client.js';
 import { createAuthority } from '../../../src/kube/certs/pki.js';
 import { isOurs } from '../../../src/sandbox/state.js';
-import { eventually } from '../../helpers/cli.js';
-import { ETCD_IMAGE, type controlPlanePki } from '../../helpers/control-plane.js';
-import { sandboxContainerLog } from '../../helpers/container-logs.js';
+import { eventually } from '../../helpers/cli/cli.js';
+import { ETCD_IMAGE, type controlPlanePki } from '../../helpers/sandbox/control-plane.js';
+import { sandboxContainerLog } from '../../helpers/sandbox/container-logs.js';
 import {
   clientConfig,
   core,

@@ -15,7 +15,7 @@ import { ZONE_LABEL } from '../../../src/kube/nodes/nodes.js';
 import { waitFor } from '../../../src/kube/watch/wait.js';
 import { REPLACE_SETTLE_MS, REPLACE_WHEN_DRAINED_ANNOTATION } from '../../../src/sandbox/sim/index.js';
 import { podKeepsNode } from '../../../src/sandbox/sim/replacer.js';
-import { createNamespace } from '../../helpers/namespace.js';
+import { createNamespace } from '../../helpers/sandbox/namespace.js';
 
 const kubeconfig = inject('kubeconfig');
 const CONTEXT = 'kind-workload-2';

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { containerLogFile, parseCriLog, podLogDir } from '../../../src/sandbox/sim/container-log.js';
 import { FAULT_ANNOTATION } from '../../../src/sandbox/sim/pod-status.js';
 import { LOG_RATE_ANNOTATION, SimulatedLogs } from '../../../src/sandbox/sim/sim-logs.js';
-import { eventually } from '../../helpers/cli.js';
+import { eventually } from '../../helpers/cli/cli.js';
 
 const dirs: string[] = [];
 const running: SimulatedLogs[] = [];

@@ -6,8 +6,8 @@ import { approvalsClosed, approvalsOpened, csrsChanged, decisionDone, decisionSt
 import { updateSlice } from '../../../src/store/fleet-store.js';
 import { withMissingPermission } from '../../../src/kube/transport/forbidden.js';
 import { csrsFailed } from '../../../src/store/approvals.js';
-import { everyTab, FORBIDDEN_APPROVAL } from '../../helpers/every-tab.js';
-import { appProps, KEYS, renderApp, threeContexts } from '../../helpers/screen.js';
+import { everyTab, FORBIDDEN_APPROVAL } from '../../helpers/screens/every-tab.js';
+import { appProps, KEYS, renderApp, threeContexts } from '../../helpers/screens/screen.js';
 
 afterEach(() => cleanup());
 

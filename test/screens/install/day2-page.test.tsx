@@ -12,8 +12,8 @@ import type { Day2Registry } from '../../../src/day2/registry.js';
 import { startDay2Feed } from '../../../src/feeds/day2.js';
 import { writeGate } from '../../../src/kube/transport/gate.js';
 import type { Session } from '../../../src/session/session.js';
-import { day2Session } from '../../helpers/day2.js';
-import { appProps, KEYS, renderApp, threeContexts } from '../../helpers/screen.js';
+import { day2Session } from '../../helpers/feeds/day2.js';
+import { appProps, KEYS, renderApp, threeContexts } from '../../helpers/screens/screen.js';
 
 afterEach(() => {
   cleanup();

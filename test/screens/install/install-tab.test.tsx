@@ -9,8 +9,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { installFeed } from '../../../src/feeds/install/feed.js';
 import { createFeeds } from '../../../src/feeds/feeds.js';
 import type { Session } from '../../../src/session/session.js';
-import { fakeInstallWork, gatedSession } from '../../helpers/install.js';
-import { appProps, KEYS, renderApp, threeContexts, type Screen } from '../../helpers/screen.js';
+import { fakeInstallWork, gatedSession } from '../../helpers/screens/install.js';
+import { appProps, KEYS, renderApp, threeContexts, type Screen } from '../../helpers/screens/screen.js';
 
 afterEach(() => cleanup());
 

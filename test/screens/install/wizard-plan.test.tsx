@@ -7,8 +7,8 @@ import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CheckItem } from '../../../src/checklist/checklist.js';
 import type { InstallChoices, InstallPlanBundle } from '../../../src/store/install.js';
-import { goToChecks, wizard } from '../../helpers/install.js';
-import { KEYS, renderScreen } from '../../helpers/screen.js';
+import { goToChecks, wizard } from '../../helpers/screens/install.js';
+import { KEYS, renderScreen } from '../../helpers/screens/screen.js';
 
 afterEach(() => cleanup());
 

@@ -5,8 +5,8 @@
  */
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import { goToChecks, ok, wizard } from '../../helpers/install.js';
-import { KEYS, renderScreen } from '../../helpers/screen.js';
+import { goToChecks, ok, wizard } from '../../helpers/screens/install.js';
+import { KEYS, renderScreen } from '../../helpers/screens/screen.js';
 
 afterEach(() => {
   cleanup();

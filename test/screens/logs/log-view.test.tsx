@@ -7,9 +7,9 @@ import { startLogsFeed, type LogsWork } from '../../../src/feeds/logs.js';
 import type { PodLogOptions } from '../../../src/kube/pods/pod-logs.js';
 import type { LogPod } from '../../../src/kube/pods/workloads.js';
 import type { LogTarget } from '../../../src/store/log-target.js';
-import { logPod } from '../../helpers/log-pod.js';
-import { cannedLogsWork } from '../../helpers/log-work.js';
-import { appProps, KEYS, renderApp, threeContexts } from '../../helpers/screen.js';
+import { logPod } from '../../helpers/objects/log-pod.js';
+import { cannedLogsWork } from '../../helpers/feeds/log-work.js';
+import { appProps, KEYS, renderApp, threeContexts } from '../../helpers/screens/screen.js';
 
 const LONG = `payload ${'x'.repeat(120)} END-OF-LONG-LINE`;
 

@@ -7,8 +7,8 @@ import type { RolloutDryRun } from '../../../src/rollout/runner/dry-run.js';
 import type { NodeStatus, PlanNode, RolloutSpec, RolloutState } from '../../../src/rollout/types.js';
 import { updateSlice } from '../../../src/store/fleet-store.js';
 import { leaseChanged, navarchosSeen, rolloutChanged } from '../../../src/store/rollouts.js';
-import { fakeRolloutsFeed, NAVARCHOS_NOT_INSTALLED } from '../../helpers/rollouts-feed.js';
-import { appProps, renderApp, threeContexts, type Screen } from '../../helpers/screen.js';
+import { fakeRolloutsFeed, NAVARCHOS_NOT_INSTALLED } from '../../helpers/feeds/rollouts-feed.js';
+import { appProps, renderApp, threeContexts, type Screen } from '../../helpers/screens/screen.js';
 
 export const iso = (msAgo: number) => new Date(Date.now() - msAgo).toISOString();
 export const MIN = 60_000;

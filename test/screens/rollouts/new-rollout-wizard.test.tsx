@@ -1,6 +1,6 @@
 import { cleanup } from 'ink-testing-library';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { KEYS } from '../../helpers/screen.js';
+import { KEYS } from '../../helpers/screens/screen.js';
 import { expectFits, fakeRollouts, lease, navarchosWithRollout, openRollouts, pod, RIGHT, runningRollout } from './fixtures.js';
 
 // Start times show as a clock time on the day they happened and as a date before it: the rollouts

@@ -2,7 +2,7 @@ import { cleanup } from 'ink-testing-library';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LogActions } from '../../../src/store/actions.js';
 import type { LogTarget } from '../../../src/store/log-target.js';
-import { appProps, KEYS, oneLine, renderApp } from '../../helpers/screen.js';
+import { appProps, KEYS, oneLine, renderApp } from '../../helpers/screens/screen.js';
 import { expectFits, fakeRollouts, openRollouts, runningRollout } from './fixtures.js';
 
 // Start times show as a clock time on the day they happened and as a date before it: the rollouts

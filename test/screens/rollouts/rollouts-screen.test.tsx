@@ -3,7 +3,7 @@ import { cleanup } from 'ink-testing-library';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RolloutState } from '../../../src/rollout/types.js';
 import { navarchosEtaMs, nodeRows } from '../../../src/screens/rollouts/rows.js';
-import { KEYS, waitForFrame } from '../../helpers/screen.js';
+import { KEYS, waitForFrame } from '../../helpers/screens/screen.js';
 import {
   completedRollout,
   expectFits,

@@ -1,7 +1,7 @@
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFleetStore, setBanner, setContexts } from '../../../src/store/fleet-store.js';
-import { appProps, info, renderApp } from '../../helpers/screen.js';
+import { appProps, info, renderApp } from '../../helpers/screens/screen.js';
 
 afterEach(() => cleanup());
 

@@ -13,7 +13,7 @@ import {
   threeContexts,
   warning,
   type Screen,
-} from '../../helpers/screen.js';
+} from '../../helpers/screens/screen.js';
 
 afterEach(() => cleanup());
 

@@ -1,6 +1,6 @@
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { appProps, KEYS, renderApp, threeContexts } from '../../helpers/screen.js';
+import { appProps, KEYS, renderApp, threeContexts } from '../../helpers/screens/screen.js';
 
 afterEach(() => cleanup());
 

@@ -1,8 +1,8 @@
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EXAMPLE_CATALOGUE_FILE, loadCatalogue } from '../../../src/storage/catalogue.js';
-import { KEYS } from '../../helpers/screen.js';
-import { seedCluster } from '../../helpers/seed-storage.js';
+import { KEYS } from '../../helpers/screens/screen.js';
+import { seedCluster } from '../../helpers/objects/seed-storage.js';
 import { expectFits, fakeStorage, openDialogue, openStorage, RIGHT, toSizes } from './fake-storage.js';
 
 afterEach(() => cleanup());

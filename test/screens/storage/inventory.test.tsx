@@ -1,7 +1,7 @@
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { KEYS } from '../../helpers/screen.js';
-import { seedCluster } from '../../helpers/seed-storage.js';
+import { KEYS } from '../../helpers/screens/screen.js';
+import { seedCluster } from '../../helpers/objects/seed-storage.js';
 import { bareCluster, expectFits, fakeStorage, openStorage, RIGHT } from './fake-storage.js';
 
 afterEach(() => cleanup());

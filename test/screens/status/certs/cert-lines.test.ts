@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CertSources } from '../../../../src/kube/certs/cert-sources.js';
-import { CERT_NOW, certDetail } from '../../../helpers/cert-detail.js';
+import { CERT_NOW, certDetail } from '../../../helpers/objects/cert-detail.js';
 import { certPage } from '../../../../src/screens/status/certs/cert-lines.js';
 import { certPane } from '../../../../src/screens/status/certs/cert-pane.js';
 

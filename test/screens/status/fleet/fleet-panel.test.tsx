@@ -4,7 +4,7 @@ import { fleetChecklist } from '../../../../src/report/fleet-checklist.js';
 import { checklistLines } from '../../../../src/checklist/checklist.js';
 import { UpdateBatcher } from '../../../../src/store/fleet-store.js';
 import { fleetSummary } from '../../../../src/screens/status/fleet/fleet-summary.js';
-import { appProps, KEYS, novaFleet, renderApp, threeContexts } from '../../../helpers/screen.js';
+import { appProps, KEYS, novaFleet, renderApp, threeContexts } from '../../../helpers/screens/screen.js';
 
 afterEach(() => cleanup());
 

@@ -4,26 +4,26 @@
  * install wizard's dependencies, this host's preflight and the Day 2 page's operations, all as
  * fakes that write into the store as the feeds do. For tests that visit every screen (sizes, symbols).
  */
-import type { CheckItem } from '../../src/checklist/checklist.js';
-import { KUBELET_CLIENT_SIGNER, withWarnings, type CsrSummary } from '../../src/kube/csr/index.js';
-import type { NavarchosState } from '../../src/kube/navarchos/objects.js';
-import { startLogsFeed } from '../../src/feeds/logs.js';
-import { startPrepareFeed } from '../../src/feeds/prepare.js';
-import { startStorageFeed } from '../../src/feeds/storage/start.js';
-import type { RolloutDryRun } from '../../src/rollout/runner/dry-run.js';
-import type { NodeStatus, PlanNode, RolloutState } from '../../src/rollout/types.js';
-import type { AppProps } from '../../src/screens/app.js';
-import { type InstallWork, startInstallFeed } from '../../src/feeds/install/feed.js';
-import type { Actions as AppActions } from '../../src/store/actions.js';
-import type { Session } from '../../src/session/session.js';
-import { EXAMPLE_CATALOGUE_FILE, loadCatalogue } from '../../src/storage/catalogue.js';
-import type { ClusterStorage, NodeStorage } from '../../src/storage/inventory.js';
-import { approvalsOpened, csrsChanged, decisionDone } from '../../src/store/approvals.js';
-import { updateSlice, type FleetStore } from '../../src/store/fleet-store.js';
+import type { CheckItem } from '../../../src/checklist/checklist.js';
+import { KUBELET_CLIENT_SIGNER, withWarnings, type CsrSummary } from '../../../src/kube/csr/index.js';
+import type { NavarchosState } from '../../../src/kube/navarchos/objects.js';
+import { startLogsFeed } from '../../../src/feeds/logs.js';
+import { startPrepareFeed } from '../../../src/feeds/prepare.js';
+import { startStorageFeed } from '../../../src/feeds/storage/start.js';
+import type { RolloutDryRun } from '../../../src/rollout/runner/dry-run.js';
+import type { NodeStatus, PlanNode, RolloutState } from '../../../src/rollout/types.js';
+import type { AppProps } from '../../../src/screens/app.js';
+import { type InstallWork, startInstallFeed } from '../../../src/feeds/install/feed.js';
+import type { Actions as AppActions } from '../../../src/store/actions.js';
+import type { Session } from '../../../src/session/session.js';
+import { EXAMPLE_CATALOGUE_FILE, loadCatalogue } from '../../../src/storage/catalogue.js';
+import type { ClusterStorage, NodeStorage } from '../../../src/storage/inventory.js';
+import { approvalsOpened, csrsChanged, decisionDone } from '../../../src/store/approvals.js';
+import { updateSlice, type FleetStore } from '../../../src/store/fleet-store.js';
 import { gatedSession } from './install.js';
-import { fakeDay2Feed } from './day2.js';
-import { cannedLogsWork } from './log-work.js';
-import { fakeRolloutsFeed } from './rollouts-feed.js';
+import { fakeDay2Feed } from '../feeds/day2.js';
+import { cannedLogsWork } from '../feeds/log-work.js';
+import { fakeRolloutsFeed } from '../feeds/rollouts-feed.js';
 import { type AppOverrides, appProps, novaFleet } from './screen.js';
 
 const MIN = 60_000;

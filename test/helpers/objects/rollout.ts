@@ -1,8 +1,8 @@
 /** Rollout specs, clusters and states for the rollout's tests. */
 import { expect } from 'vitest';
-import { UsageError } from '../../src/errors.js';
-import { initialState, resolvePlan } from '../../src/rollout/plan.js';
-import type { NodePhase, PlanNode, RolloutSpec, RolloutState } from '../../src/rollout/types.js';
+import { UsageError } from '../../../src/errors.js';
+import { initialState, resolvePlan } from '../../../src/rollout/plan.js';
+import type { NodePhase, PlanNode, RolloutSpec, RolloutState } from '../../../src/rollout/types.js';
 
 export const ROLE = 'kubernetes.io/role';
 

@@ -9,11 +9,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import { expect, inject } from 'vitest';
-import { CERT_SECRET_NAMES } from '../../src/install/certs/specs.js';
-import { makeClient } from '../../src/kube/transport/client.js';
-import { configForContext, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
-import { apiAnswers, presentedCert } from '../../src/kube/certs/serving-cert.js';
-import { runCli } from './cli.js';
+import { CERT_SECRET_NAMES } from '../../../src/install/certs/specs.js';
+import { makeClient } from '../../../src/kube/transport/client.js';
+import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
+import { apiAnswers, presentedCert } from '../../../src/kube/certs/serving-cert.js';
+import { runCli } from '../cli/cli.js';
 
 export const serial = (pem: string) => new X509Certificate(pem).serialNumber.toUpperCase();
 

@@ -2,19 +2,19 @@ import { createRequire } from 'node:module';
 import { useWindowSize } from 'ink';
 import { render } from 'ink-testing-library';
 import { type ReactElement, type ReactNode, useEffect } from 'react';
-import { writeGate } from '../../src/kube/transport/gate.js';
-import { gateView } from '../../src/dashboard/gate-view.js';
-import { registry } from '../../src/dashboard/registry.js';
-import { App, type AppProps, type UiOptions } from '../../src/screens/app.js';
-import { createFleetStore, UpdateBatcher, type FleetStore } from '../../src/store/fleet-store.js';
-import { emptyPods } from '../../src/kube/pods/pods.js';
-import type { ComponentPod } from '../../src/kube/fleet/component-pod.js';
-import type { ContextInfo } from '../../src/kube/config/kubeconfig.js';
-import type { FleetConfig } from '../../src/kube/fleet/fleet.js';
-import type { FleetNamespaceSummary } from '../../src/kube/fleet/fleet-namespace.js';
-import type { NodeSummary } from '../../src/kube/nodes/nodes.js';
-import type { PodProblem, PodsSummary } from '../../src/kube/pods/pods.js';
-import type { WarningEvent } from '../../src/kube/events/events.js';
+import { writeGate } from '../../../src/kube/transport/gate.js';
+import { gateView } from '../../../src/dashboard/gate-view.js';
+import { registry } from '../../../src/dashboard/registry.js';
+import { App, type AppProps, type UiOptions } from '../../../src/screens/app.js';
+import { createFleetStore, UpdateBatcher, type FleetStore } from '../../../src/store/fleet-store.js';
+import { emptyPods } from '../../../src/kube/pods/pods.js';
+import type { ComponentPod } from '../../../src/kube/fleet/component-pod.js';
+import type { ContextInfo } from '../../../src/kube/config/kubeconfig.js';
+import type { FleetConfig } from '../../../src/kube/fleet/fleet.js';
+import type { FleetNamespaceSummary } from '../../../src/kube/fleet/fleet-namespace.js';
+import type { NodeSummary } from '../../../src/kube/nodes/nodes.js';
+import type { PodProblem, PodsSummary } from '../../../src/kube/pods/pods.js';
+import type { WarningEvent } from '../../../src/kube/events/events.js';
 
 export const KEYS = {
   up: '\u001B[A',

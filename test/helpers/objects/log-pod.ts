@@ -1,4 +1,4 @@
-import type { LogContainerStatus, LogPod } from '../../src/kube/pods/workloads.js';
+import type { LogContainerStatus, LogPod } from '../../../src/kube/pods/workloads.js';
 
 /** A container of logPod: its name, and what its status says (running, never restarted, unless told). */
 export interface ContainerSpec extends Partial<LogContainerStatus> {

@@ -16,8 +16,8 @@ import type {
   V1StatefulSet,
 } from '@kubernetes/client-node';
 import { stringify } from 'yaml';
-import { apiserverHosts as installApiserverHosts, etcdMemberHosts } from '../../src/install/certs/index.js';
-import { createAuthority, issueCertificate, keyPairPem, type Authority, type KeyMaterial } from '../../src/kube/certs/pki.js';
+import { apiserverHosts as installApiserverHosts, etcdMemberHosts } from '../../../src/install/certs/index.js';
+import { createAuthority, issueCertificate, keyPairPem, type Authority, type KeyMaterial } from '../../../src/kube/certs/pki.js';
 
 export const LABELS = { 'app.kubernetes.io/managed-by': 'fleetdeck', 'app.kubernetes.io/part-of': 'nova' };
 export const ETCD_IMAGE = 'registry.k8s.io/etcd:3.5.9-0';

@@ -3,13 +3,13 @@
  * lists the rollouts given for it (none by default) and Navarchos as given; runs, resumes and
  * aborts run until the test is over, as a real rollout would.
  */
-import { type RolloutWork, rolloutsFeed } from '../../src/feeds/rollouts/feed.js';
-import type { NavarchosState, NodeRolloutRequest } from '../../src/kube/navarchos/objects.js';
-import type { Plan } from '../../src/rollout/plan.js';
-import type { RolloutDryRun } from '../../src/rollout/runner/dry-run.js';
-import type { PlanNode, RolloutSpec, RolloutState } from '../../src/rollout/types.js';
-import type { RolloutActions } from '../../src/store/actions.js';
-import type { FleetStore } from '../../src/store/fleet-store.js';
+import { type RolloutWork, rolloutsFeed } from '../../../src/feeds/rollouts/feed.js';
+import type { NavarchosState, NodeRolloutRequest } from '../../../src/kube/navarchos/objects.js';
+import type { Plan } from '../../../src/rollout/plan.js';
+import type { RolloutDryRun } from '../../../src/rollout/runner/dry-run.js';
+import type { PlanNode, RolloutSpec, RolloutState } from '../../../src/rollout/types.js';
+import type { RolloutActions } from '../../../src/store/actions.js';
+import type { FleetStore } from '../../../src/store/fleet-store.js';
 import { startFeed } from './feeds.js';
 
 export const NAVARCHOS_NOT_INSTALLED: NavarchosState = { installed: false, synced: true, rollouts: [], replacements: [] };

@@ -1,6 +1,6 @@
-import type { Feed, FeedFactory } from '../../src/feeds/feed.js';
-import type { Session } from '../../src/session/session.js';
-import type { FleetStore } from '../../src/store/fleet-store.js';
+import type { Feed, FeedFactory } from '../../../src/feeds/feed.js';
+import type { Session } from '../../../src/session/session.js';
+import type { FleetStore } from '../../../src/store/fleet-store.js';
 
 /** A session of no cluster: for feeds whose workflows are fakes that never ask it. */
 export const NO_SESSION = { contexts: [], files: [], kc: () => ({}) } as unknown as Session;

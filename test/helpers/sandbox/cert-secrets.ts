@@ -1,8 +1,8 @@
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
-import { certSecrets, generateCertSet, initKubeconfig } from '../../src/install/certs/index.js';
-import { apiserverUrl } from '../../src/install/certs/specs.js';
-import { makeClient } from '../../src/kube/transport/client.js';
-import { configForContext, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
+import { certSecrets, generateCertSet, initKubeconfig } from '../../../src/install/certs/index.js';
+import { apiserverUrl } from '../../../src/install/certs/specs.js';
+import { makeClient } from '../../../src/kube/transport/client.js';
+import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
 import { ignore } from './nova.js';
 
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');

@@ -12,9 +12,9 @@ import { createInterface } from 'node:readline';
 import vm from 'node:vm';
 import v8 from 'node:v8';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { configForContext, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
-import { isOurs, readState, recordedPids, type SandboxState } from '../../src/sandbox/state.js';
-import { CLI, ROOT, runCli } from './cli.js';
+import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
+import { isOurs, readState, recordedPids, type SandboxState } from '../../../src/sandbox/state.js';
+import { CLI, ROOT, runCli } from '../cli/cli.js';
 
 export interface FaultSandbox {
   dir: string;

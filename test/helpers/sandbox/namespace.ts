@@ -1,5 +1,5 @@
 import type { CoreV1Api } from '@kubernetes/client-node';
-import { eventually } from './cli.js';
+import { eventually } from '../cli/cli.js';
 
 /**
  * Creates a namespace and waits until pods can be created in it: the ServiceAccount admission

@@ -7,10 +7,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { configForContext, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
-import { type AuditEvent, readAuditEvents } from '../../src/sandbox/audit.js';
-import { readState } from '../../src/sandbox/state.js';
-import { type RunResult, runCli } from './cli.js';
+import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
+import { type AuditEvent, readAuditEvents } from '../../../src/sandbox/audit.js';
+import { readState } from '../../../src/sandbox/state.js';
+import { type RunResult, runCli } from '../cli/cli.js';
 
 export interface NovaFleet {
   namespace: string;

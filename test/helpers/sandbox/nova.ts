@@ -6,8 +6,8 @@ import {
   type V1CustomResourceDefinition,
   type V1PodSpec,
 } from '@kubernetes/client-node';
-import { makeClient, statusCode } from '../../src/kube/transport/client.js';
-import { eventually } from './cli.js';
+import { makeClient, statusCode } from '../../../src/kube/transport/client.js';
+import { eventually } from '../cli/cli.js';
 
 export const PAUSE = 'registry.k8s.io/pause:3.9';
 

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { readState, recordedPids, isOurs } from '../../src/sandbox/state.js';
-import { runCli } from './cli.js';
+import { readState, recordedPids, isOurs } from '../../../src/sandbox/state.js';
+import { runCli } from '../cli/cli.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

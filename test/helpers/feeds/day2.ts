@@ -4,12 +4,12 @@
  * from the build. The control plane's facts are read from an address nothing answers.
  */
 import { KubeConfig } from '@kubernetes/client-node';
-import { type Day2Operation, notAvailable } from '../../src/day2/operation.js';
-import type { Day2Registry } from '../../src/day2/registry.js';
-import { type Day2Feed, startDay2Feed } from '../../src/feeds/day2.js';
-import type { Session } from '../../src/session/session.js';
-import type { FleetStore } from '../../src/store/fleet-store.js';
-import { NOVA_FLEET } from './screen.js';
+import { type Day2Operation, notAvailable } from '../../../src/day2/operation.js';
+import type { Day2Registry } from '../../../src/day2/registry.js';
+import { type Day2Feed, startDay2Feed } from '../../../src/feeds/day2.js';
+import type { Session } from '../../../src/session/session.js';
+import type { FleetStore } from '../../../src/store/fleet-store.js';
+import { NOVA_FLEET } from '../screens/screen.js';
 
 /** A session whose control plane `nova` is at an address nothing answers, with the Nova fleet. */
 export function day2Session(): Session {

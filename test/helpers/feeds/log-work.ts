@@ -1,8 +1,8 @@
-import type { LogsWork } from '../../src/feeds/logs-contract.js';
-import type { ObjectEvent } from '../../src/kube/events/object-events.js';
-import type { LogEntry, PodLogOptions } from '../../src/kube/pods/pod-logs.js';
-import type { LogPod } from '../../src/kube/pods/workloads.js';
-import { logPod } from './log-pod.js';
+import type { LogsWork } from '../../../src/feeds/logs-contract.js';
+import type { ObjectEvent } from '../../../src/kube/events/object-events.js';
+import type { LogEntry, PodLogOptions } from '../../../src/kube/pods/pod-logs.js';
+import type { LogPod } from '../../../src/kube/pods/workloads.js';
+import { logPod } from '../objects/log-pod.js';
 
 /** A log stream the test drives: it writes lines, ends or fails it; its signal says whether it was aborted. */
 export interface DrivenStream {

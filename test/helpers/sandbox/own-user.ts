@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { inject } from 'vitest';
 import { stringify } from 'yaml';
-import { authorityFromPem, issueCertificate } from '../../src/kube/certs/pki.js';
-import { loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
-import { readState } from '../../src/sandbox/state.js';
+import { authorityFromPem, issueCertificate } from '../../../src/kube/certs/pki.js';
+import { loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
+import { readState } from '../../../src/sandbox/state.js';
 
 /**
  * The sandbox's contexts as a user of this test's own, in group system:masters (RBAC lets it

@@ -1,4 +1,4 @@
-import type { CertDetail } from '../../src/kube/certs/certs.js';
+import type { CertDetail } from '../../../src/kube/certs/certs.js';
 
 /** A fixed "now" for certificate tests, and one day in milliseconds. */
 export const CERT_NOW = Date.UTC(2026, 10, 26, 12, 0, 0);

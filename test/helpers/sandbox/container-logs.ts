@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseCriLog } from '../../src/sandbox/sim/container-log.js';
+import { parseCriLog } from '../../../src/sandbox/sim/container-log.js';
 
 /**
  * What a container of a pod in the sandbox wrote, as its kubelet keeps it

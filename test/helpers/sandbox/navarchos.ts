@@ -6,9 +6,9 @@
  * Update of the object, and so do the tests that play it.
  */
 import { ApiextensionsV1Api, type KubeConfig, type V1CustomResourceDefinition, type V1JSONSchemaProps } from '@kubernetes/client-node';
-import { makeClient, statusCode } from '../../src/kube/transport/client.js';
-import { NAVARCHOS_CRDS, NAVARCHOS_GROUP, NAVARCHOS_VERSION } from '../../src/kube/navarchos/objects.js';
-import { eventually } from './cli.js';
+import { makeClient, statusCode } from '../../../src/kube/transport/client.js';
+import { NAVARCHOS_CRDS, NAVARCHOS_GROUP, NAVARCHOS_VERSION } from '../../../src/kube/navarchos/objects.js';
+import { eventually } from '../cli/cli.js';
 import { ignore } from './nova.js';
 
 const str: V1JSONSchemaProps = { type: 'string' };

@@ -4,16 +4,16 @@
  * as `fleetdeck install` shows it on its own, with its key line.
  */
 import { vi } from 'vitest';
-import type { CheckItem } from '../../src/checklist/checklist.js';
-import { GateProvider } from '../../src/components/key-actions/index.js';
-import { UiProvider } from '../../src/components/theme/index.js';
-import { writeGate } from '../../src/kube/transport/gate.js';
-import { gateView } from '../../src/dashboard/gate-view.js';
-import { type InstallFeed, type InstallFeedOptions, type InstallWork, startInstallFeed } from '../../src/feeds/install/feed.js';
-import { StandaloneWizard } from '../../src/screens/install/standalone.js';
-import type { Session } from '../../src/session/session.js';
-import { createFleetStore, type FleetStore } from '../../src/store/fleet-store.js';
-import type { InstallChoices } from '../../src/store/install.js';
+import type { CheckItem } from '../../../src/checklist/checklist.js';
+import { GateProvider } from '../../../src/components/key-actions/index.js';
+import { UiProvider } from '../../../src/components/theme/index.js';
+import { writeGate } from '../../../src/kube/transport/gate.js';
+import { gateView } from '../../../src/dashboard/gate-view.js';
+import { type InstallFeed, type InstallFeedOptions, type InstallWork, startInstallFeed } from '../../../src/feeds/install/feed.js';
+import { StandaloneWizard } from '../../../src/screens/install/standalone.js';
+import type { Session } from '../../../src/session/session.js';
+import { createFleetStore, type FleetStore } from '../../../src/store/fleet-store.js';
+import type { InstallChoices } from '../../../src/store/install.js';
 import { KEYS, type Screen } from './screen.js';
 
 export const ok = (id: string, label: string): CheckItem => ({ id, label, state: 'ok', detail: 'fine' });

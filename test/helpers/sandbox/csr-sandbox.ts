@@ -10,9 +10,15 @@ import {
   RbacAuthorizationV1Api,
   type V1CertificateSigningRequest,
 } from '@kubernetes/client-node';
-import { makeClient, statusCode } from '../../src/kube/transport/client.js';
-import { KUBELET_CLIENT_SIGNER, KUBELET_SERVING_SIGNER, makeCsrPem, nodeAddressesOf, type CsrSummary } from '../../src/kube/csr/index.js';
-import { configForContext, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
+import { makeClient, statusCode } from '../../../src/kube/transport/client.js';
+import {
+  KUBELET_CLIENT_SIGNER,
+  KUBELET_SERVING_SIGNER,
+  makeCsrPem,
+  nodeAddressesOf,
+  type CsrSummary,
+} from '../../../src/kube/csr/index.js';
+import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
 
 export interface CsrFixture {
   /** The name prefix of this file's objects. */

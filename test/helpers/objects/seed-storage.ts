@@ -1,5 +1,5 @@
-import type { ClusterStorage, NodeStorage } from '../../src/storage/inventory.js';
-import { GB } from '../../src/storage/units.js';
+import type { ClusterStorage, NodeStorage } from '../../../src/storage/inventory.js';
+import { GB } from '../../../src/storage/units.js';
 
 /** Dialogue 1 of the seed: how node nmsc02's volume groups and disks print (lsblk/vgs fixtures). */
 export const SEED_NMSC02_LINES = [

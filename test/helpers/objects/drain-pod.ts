@@ -1,5 +1,5 @@
 /** Pod literals for the drain's tests. */
-import type { DrainPod } from '../../src/rollout/drain/filters.js';
+import type { DrainPod } from '../../../src/rollout/drain/filters.js';
 
 export type Owner = 'ReplicaSet' | 'DaemonSet' | 'StatefulSet' | 'Job' | 'none';
 
