@@ -45,3 +45,8 @@ export function FeedTab<K extends keyof Actions>({ tab, ...props }: TabScreenPro
     </FeedGate>
   );
 }
+
+/** The screen of a tab whose screen needs its feed running. */
+export function feedTab<K extends keyof Actions>(tab: FeedTabOptions<K>): ComponentType<TabScreenProps> {
+  return (props) => <FeedTab {...props} tab={tab} />;
+}

@@ -14,3 +14,4 @@ export { cursorKeys, type CursorMove, moveCursor } from './cursor-keys.js';
 export { splitKeys } from './split-keys.js';
 export { type KeyActionsOptions, type KeyActionsResult, useKeyActions } from './use-key-actions.js';
 export { type Live, useLive, useLiveReducer } from './use-live.js';
+export { pagedKeys, yesNo } from './pages.js';

@@ -3,7 +3,7 @@
  * approves and d denies it, each after a y/n question; esc goes back to the contexts. Approving
  * and denying change a cluster: under --read-only they are refused with the gate's line.
  */
-import { cursorKeys, type KeyTable, type Live, moveCursor } from '../../components/key-actions/index.js';
+import { cursorKeys, type KeyTable, type Live, moveCursor, yesNo } from '../../components/key-actions/index.js';
 import type { CsrSummary } from '../../kube/csr/index.js';
 import type { ApprovalActions } from '../../store/actions.js';
 import type { WithApp } from '../keys/app-commands.js';
@@ -44,22 +44,17 @@ export const APPROVALS_KEYS: KeyTable<ApprovalsKeys> = {
   ],
 };
 
-export const DECISION_KEYS: KeyTable<ApprovalsKeys> = {
-  title: 'Approve or deny?',
-  owns: true,
-  actions: [
-    {
-      keys: ['y', 'Y'],
-      label: 'y',
-      description: 'yes',
-      run: (c) => {
-        const asked = c.nav.get().confirm;
-        c.nav.dispatch({ type: 'answered' });
-        if (asked?.decision === 'approve') c.actions.approve(asked.csr.name);
-        else if (asked) c.actions.deny(asked.csr.name);
-      },
+export const DECISION_KEYS = yesNo<ApprovalsKeys>(
+  'Approve or deny?',
+  {
+    description: 'yes',
+    run: (c) => {
+      const asked = c.nav.get().confirm;
+      c.nav.dispatch({ type: 'answered' });
+      if (asked?.decision === 'approve') c.actions.approve(asked.csr.name);
+      else if (asked) c.actions.deny(asked.csr.name);
     },
-    { keys: ['n', 'N', 'esc'], label: 'n/esc', description: 'no, change nothing', run: (c) => c.nav.dispatch({ type: 'declined' }) },
-    { ...QUIT, keys: ['ctrl-c'], label: 'ctrl-c', hintLabel: 'ctrl-c', visible: false },
-  ],
-};
+  },
+  { description: 'no, change nothing', run: (c) => c.nav.dispatch({ type: 'declined' }) },
+  [{ ...QUIT, keys: ['ctrl-c'], label: 'ctrl-c', hintLabel: 'ctrl-c', visible: false }],
+);

@@ -6,7 +6,7 @@
  * --read-only that is refused with the gate's line; the progress page leaves once done. Esc goes
  * back a page, Ctrl-C leaves (and stops the steps under way).
  */
-import type { KeyAction, KeyTable } from '../../components/key-actions/index.js';
+import { type KeyTable, pagedKeys } from '../../components/key-actions/index.js';
 import { INSTALL_WRITES, type InstallChecks, type InstallSteps } from '../../store/install.js';
 import type { WithApp } from '../keys/app-commands.js';
 import type { WizardAction, WizardPage, WizardState } from './use-wizard-state.js';
@@ -30,18 +30,7 @@ export interface WizardKeys extends WithApp {
   exit(code: number): void;
 }
 
-const on =
-  (...pages: WizardPage[]) =>
-  (c: WizardKeys) =>
-    pages.includes(c.state.page);
-
-/** A key a page's widget handles (declared for the hint line and the help). */
-const widget = (keys: string[], description: string, pages: WizardPage[], label?: string): KeyAction<WizardKeys> => ({
-  keys,
-  description,
-  when: on(...pages),
-  ...(label ? { label } : {}),
-});
+const { on, widget } = pagedKeys<WizardKeys, WizardPage>((c) => c.state.page);
 
 const picking = (c: WizardKeys) => c.state.page === 'workloads' && !c.noOthers;
 const checksDone = (c: WizardKeys) => c.state.page === 'checks' && c.checks?.done === true;

@@ -3,7 +3,7 @@
  * blocked pod's log), and the y/n of an abort. Abort and resume change a cluster: under
  * --read-only they are off the hint line and refused with the gate's line.
  */
-import { cursorKeys, type KeyTable, type Live, moveCursor } from '../../components/key-actions/index.js';
+import { cursorKeys, type KeyTable, type Live, moveCursor, yesNo } from '../../components/key-actions/index.js';
 import type { Actions } from '../../store/actions.js';
 import type { FleetStore } from '../../store/fleet-store.js';
 import type { WithApp } from '../keys/app-commands.js';
@@ -117,26 +117,17 @@ export const ROLLOUT_PROGRESS_KEYS: KeyTable<RolloutsKeys> = {
   ],
 };
 
-export const ABORT_CONFIRM_KEYS: KeyTable<RolloutsKeys> = {
-  title: 'Abort?',
-  owns: true,
-  actions: [
-    {
-      keys: ['y', 'Y'],
-      label: 'y',
-      description: 'abort it',
-      dangerous: 'rollout abort uncordons nodes',
-      run: (c) => {
-        const ref = open(c);
-        if (ref) c.actions.rollouts?.abort(ref.context, ref.name);
-        c.nav.dispatch({ type: 'confirmed', notice: 'abort requested' });
-      },
+export const ABORT_CONFIRM_KEYS = yesNo<RolloutsKeys>(
+  'Abort?',
+  {
+    description: 'abort it',
+    dangerous: 'rollout abort uncordons nodes',
+    run: (c) => {
+      const ref = open(c);
+      if (ref) c.actions.rollouts?.abort(ref.context, ref.name);
+      c.nav.dispatch({ type: 'confirmed', notice: 'abort requested' });
     },
-    {
-      keys: ['n', 'N', 'esc', 'ctrl-c'],
-      label: 'n/esc',
-      description: 'keep it running',
-      run: (c) => c.nav.dispatch({ type: 'cancelConfirm' }),
-    },
-  ],
-};
+  },
+  { description: 'keep it running', run: (c) => c.nav.dispatch({ type: 'cancelConfirm' }) },
+  [{ keys: ['ctrl-c'], description: 'keep it running', visible: false, run: (c) => c.nav.dispatch({ type: 'cancelConfirm' }) }],
+);

@@ -1,5 +1,5 @@
-import { FeedTab, type FeedTabOptions } from '../feed-gate.js';
-import type { ScreenTab, TabScreenProps } from '../tab.js';
+import { type FeedTabOptions, feedTab } from '../feed-gate.js';
+import type { ScreenTab } from '../tab.js';
 import { ABORT_CONFIRM_KEYS, ROLLOUT_LIST_KEYS, ROLLOUT_PROGRESS_KEYS } from './keys.js';
 import { RolloutsScreen } from './rollouts-screen.js';
 import { NEW_ROLLOUT_KEYS } from './wizard/keys.js';
@@ -16,15 +16,11 @@ const TAB: FeedTabOptions<'rollouts'> = {
   Screen: RolloutsScreen,
 };
 
-function RolloutsTab(props: TabScreenProps) {
-  return <FeedTab {...props} tab={TAB} />;
-}
-
 /** Rollouts: replace groups of nodes by priority, fleetdeck's or Navarchos'. */
 export const rolloutsTab: ScreenTab = {
   id: 'rollouts',
   title: 'Rollouts',
-  Screen: RolloutsTab,
+  Screen: feedTab(TAB),
   keys: [ROLLOUT_LIST_KEYS, ROLLOUT_PROGRESS_KEYS, ABORT_CONFIRM_KEYS, NEW_ROLLOUT_KEYS],
   shown: (actions) => actions.rollouts?.show(),
 };

@@ -1,5 +1,5 @@
-import { FeedTab, type FeedTabOptions } from '../feed-gate.js';
-import type { ScreenTab, TabScreenProps } from '../tab.js';
+import { type FeedTabOptions, feedTab } from '../feed-gate.js';
+import type { ScreenTab } from '../tab.js';
 import { ESTIMATE_KEYS } from './estimate-keys.js';
 import { STORAGE_KEYS } from './keys.js';
 import { StorageScreen } from './storage-screen.js';
@@ -16,15 +16,11 @@ const TAB: FeedTabOptions<'storage'> = {
   Screen: ({ own, ...props }) => <StorageScreen {...props} actions={own} />,
 };
 
-function StorageTab(props: TabScreenProps) {
-  return <FeedTab {...props} tab={TAB} />;
-}
-
 /** Storage: what each node and the cluster have, and whether a catalogue of volumes fits. */
 export const storageTab: ScreenTab = {
   id: 'storage',
   title: 'Storage',
-  Screen: StorageTab,
+  Screen: feedTab(TAB),
   keys: [STORAGE_KEYS, ESTIMATE_KEYS],
   shown: (actions) => actions.storage?.show(),
 };

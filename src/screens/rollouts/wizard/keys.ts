@@ -4,7 +4,7 @@
  * for the hint line and the help; the others run theirs here. Confirming the plan starts a
  * rollout: under --read-only it is refused with the gate's line.
  */
-import type { KeyAction, KeyTable } from '../../../components/key-actions/index.js';
+import { type KeyTable, pagedKeys } from '../../../components/key-actions/index.js';
 import type { NewRolloutIntent, NewRolloutPage, NewRolloutState } from '../../../store/rollout-wizard.js';
 import type { WithApp } from '../../keys/app-commands.js';
 
@@ -18,18 +18,7 @@ export interface NewRolloutKeys extends WithApp {
   planBudget: number;
 }
 
-const on =
-  (...pages: NewRolloutPage[]) =>
-  (c: NewRolloutKeys) =>
-    pages.includes(c.state.page);
-
-/** A key a page's widget handles (declared for the hint line and the help). */
-const widget = (keys: string[], description: string, pages: NewRolloutPage[], label?: string): KeyAction<NewRolloutKeys> => ({
-  keys,
-  description,
-  when: on(...pages),
-  ...(label ? { label } : {}),
-});
+const { on, widget } = pagedKeys<NewRolloutKeys, NewRolloutPage>((c) => c.state.page);
 
 const scroll = (c: NewRolloutKeys, delta: number) => c.send({ type: 'scroll', delta, max: c.maxScroll });
 
