@@ -64,8 +64,8 @@ function Dashboard(props: AppProps & { columns: number; rows: number }) {
   const global = useMemo(() => globalKeys(tabs.length), [tabs.length]);
 
   const commands = useDashboardCommands({ state, dispatch, tabs, actions, bar, global, onQuit });
-  // The app's own keys, unless the view in front takes them all.
-  const own = useKeyActions(global, () => ({ app: commands }), { active: !top?.owns && !state.help, publish: false });
+  // The app's own keys, under the view in front (unless it takes them all).
+  const own = useKeyActions(global, () => ({ app: commands }), { active: !state.help, under: bar });
 
   const view = useStore(
     store,

@@ -35,7 +35,10 @@ export function useDashboardCommands(o: DashboardCommandsOptions): AppCommands {
       quit: () => live.current.onQuit(),
       toggleHelp: () => {
         const { state, global } = live.current;
-        dispatch({ type: 'help', sections: state.help ? undefined : [helpOf(global, true), ...(bar.top()?.help ?? [])] });
+        const top = bar.top();
+        // A view that takes every key lists the shared ones it keeps in its own group.
+        const everywhere = top?.owns ? [] : [helpOf(global, true)];
+        dispatch({ type: 'help', sections: state.help ? undefined : [...everywhere, ...(top?.help ?? [])] });
       },
       cycleTab: (delta) => {
         const { state, tabs } = live.current;

@@ -70,7 +70,7 @@ const VISITS: Visit[] = [
     name: 'Day 2: help',
     steps: [
       [['2', 'd'], 'Renew certificates'],
-      [['?'], 'Everywhere'],
+      [['?'], 'confirm: run it'],
     ],
     hints: /esc|\?/,
   },

@@ -59,30 +59,44 @@ export function actionFor<C>(table: KeyTable<C>, c: C, input: string, key: Key):
   return table.actions.find((a) => a.keys.some((k) => isKey(k, input, key)) && applies(a, c));
 }
 
-/** The hint line: what applies now and is visible, in the table's order; under read-only without what changes a cluster. */
 /** What a dangerous action changes now (undefined: nothing). */
 export function dangerOf<C>(a: KeyAction<C>, c: C): string | undefined {
   return typeof a.dangerous === 'function' ? a.dangerous(c) : a.dangerous;
 }
 
+/** The hint line: what applies now and is visible, in the table's order; under read-only without what changes a cluster. */
 export function hintsOf<C>(table: KeyTable<C>, c: C, readOnly: boolean): KeyHint[] {
+  const taken = new Set<KeyName>();
   return table.actions
-    .filter((a) => applies(a, c) && (typeof a.visible === 'function' ? a.visible(c) : a.visible !== false) && !(readOnly && dangerOf(a, c)))
+    .filter((a) => {
+      if (!applies(a, c)) return false;
+      // Keys an action before answers to already never reach this one.
+      const reached = a.keys.some((k) => !taken.has(k));
+      for (const k of a.keys) taken.add(k);
+      return reached && (typeof a.visible === 'function' ? a.visible(c) : a.visible !== false) && !(readOnly && dangerOf(a, c));
+    })
     .map((a) => ({ key: keysLabel(a, true), label: (typeof a.hint === 'function' ? a.hint(c) : a.hint) ?? a.description }));
 }
 
-/** The help's group for a table: every action once per key (the first that names it); the shared keys only in the group of their own table (`shared`). */
+/**
+ * The help's group for a table: one line per key, saying everything it does in the table's order
+ * ("enter  select · continue · start the rollout"); the shared keys only in the group of their
+ * own table (`shared`).
+ */
 export function helpOf<C>(table: KeyTable<C>, shared = false): HelpSection {
-  const seen = new Set<string>();
-  const keys: KeyHint[] = [];
+  const byKey = new Map<string, string[]>();
+  const told = new Set<string>();
   for (const a of table.actions) {
     if ((a.shared && !shared) || a.help === false) continue;
+    // Said already for each of its keys (q ctrl-c quit, then ctrl-c quit): nothing new.
+    if (a.keys.every((k) => told.has(`${k} ${a.description}`))) continue;
+    for (const k of a.keys) told.add(`${k} ${a.description}`);
     const key = keysLabel(a, false);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    keys.push({ key, label: a.description });
+    const said = byKey.get(key) ?? [];
+    if (!said.includes(a.description)) said.push(a.description);
+    byKey.set(key, said);
   }
-  return { title: table.title, keys };
+  return { title: table.title, keys: [...byKey].map(([key, said]) => ({ key, label: said.join(' · ') })) };
 }
 
 /** A key line as a page writes it under itself: "enter continue · esc back". */

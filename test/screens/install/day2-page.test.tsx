@@ -168,9 +168,12 @@ describe('the Day 2 page (Install tab, d)', () => {
     await screen.press('d');
     await screen.waitFor('› Restore from a file');
 
-    // ? opens the help; ? again comes back to the page
+    // ? opens the help: the page's keys, those it keeps of the app's (no digits: it takes every key)
     await screen.press('?');
-    await screen.waitFor('Everywhere');
+    const help = await screen.waitFor('next screen');
+    expect(help).toContain('confirm: run it');
+    expect(help).not.toContain('Everywhere');
+    expect(help).not.toContain('go to screen');
     await screen.press('?');
     await screen.waitFor('› Restore from a file');
 

@@ -223,4 +223,24 @@ describe('Keys', () => {
     const frame = await screen.waitFor('Checks');
     expect(frame).toContain('kind-workload-1');
   });
+
+  it('each key of a chunk goes where the key before sent it: the filter keeps letters and digits, a view opened takes the next', async () => {
+    // Given the status table
+    const onQuit = vi.fn();
+    const screen = await renderApp(appProps(threeContexts(), { onQuit }));
+    await screen.waitFor('kind-hosting');
+
+    // When "/qa2" arrives in one chunk, the filter takes q, a and 2: nothing quits, the tab stays
+    await screen.press('/qa2');
+    const typed = await screen.waitFor('/ qa2');
+    expect(typed).toContain('No context matches');
+    expect(onQuit).not.toHaveBeenCalled();
+
+    // When Esc, then Enter and n arrive together, the detail opens and n opens its Nodes section
+    await screen.press(KEYS.esc);
+    await screen.waitFor('kind-workload-2');
+    await screen.press('\rn');
+    await screen.waitFor('KUBELET');
+    expect(onQuit).not.toHaveBeenCalled();
+  });
 });
