@@ -61,6 +61,11 @@ export interface PlanVerdict {
   ready: boolean;
 }
 
+/** The plan page can be confirmed: the plan is in, its dry run is done and refuses nothing, and nothing was started yet. */
+export function startable(s: NewRolloutState): boolean {
+  return s.page === 'plan' && !s.starting && !s.started && !!s.context && !!s.plan && !!s.verdict?.ready && s.verdict.refused.length === 0;
+}
+
 /** What the operator does on the wizard's pages (the screen sends these). */
 export type NewRolloutIntent =
   | { type: 'context'; context: string }

@@ -5,7 +5,7 @@
  * dropped), and on confirming the rollout run here or in the cluster, or a NodeRollout created.
  */
 import { updateSlice, type FleetStore } from '../../store/fleet-store.js';
-import type { NewRolloutIntent, NewRolloutState } from '../../store/rollout-wizard.js';
+import { type NewRolloutIntent, type NewRolloutState, startable } from '../../store/rollout-wizard.js';
 import type { RolloutWork } from './feed.js';
 import type { RolloutRuns } from './runs.js';
 import { initialNewRolloutState, type NewRolloutAction, newRolloutReducer } from './wizard-model.js';
@@ -104,7 +104,7 @@ export class RolloutWizard {
   confirm(): void {
     const s = this.state;
     const work = this.work();
-    if (!s || !work || s.page !== 'plan' || s.starting || !s.context || !s.plan || !s.verdict?.ready || s.verdict.refused.length) return;
+    if (!s || !work || !startable(s) || !s.context || !s.plan) return;
     const { context } = s;
     const generation = this.generation;
     this.apply({ type: 'starting' });

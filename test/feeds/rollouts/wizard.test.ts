@@ -98,6 +98,7 @@ describe('the new-rollout wizard in the feed', () => {
       wizard.send(intent);
     await vi.waitFor(() => expect(state().verdict?.ready).toBe(true));
     wizard.confirm();
+    wizard.confirm(); // a second Enter in the same moment starts nothing more
     expect(calls.runs.map((s) => s.nodeNames)).toEqual([[{ name: 'w-a', priority: 10 }]]);
     expect(state().started).toEqual({ context: 'c1', kind: 'fleetdeck', name: state().name });
     expect(store.getState().rollouts.actions[`c1/${state().name}`]).toEqual({ kind: 'run', state: 'running' });
@@ -115,7 +116,9 @@ describe('the new-rollout wizard in the feed', () => {
     expect(state().page).toBe('plan');
     await vi.waitFor(() => expect(state().verdict?.ready).toBe(true));
     wizard.confirm();
+    wizard.confirm();
     await vi.waitFor(() => expect(state().started).toEqual({ context: 'c2', kind: 'navarchos', name: 'rollout-abcde' }));
+    wizard.confirm();
     expect(calls.creates).toEqual([{ context: 'c2', request: { nodeSelectors: [], nodeNames: [{ name: 'w-b', priority: 10 }] } }]);
   });
 });

@@ -5,7 +5,7 @@
  * rollout: under --read-only it is refused with the gate's line.
  */
 import { type KeyTable, pagedKeys } from '../../../components/key-actions/index.js';
-import type { NewRolloutIntent, NewRolloutPage, NewRolloutState } from '../../../store/rollout-wizard.js';
+import { type NewRolloutIntent, type NewRolloutPage, type NewRolloutState, startable } from '../../../store/rollout-wizard.js';
 import type { WithApp } from '../../keys/app-commands.js';
 
 export interface NewRolloutKeys extends WithApp {
@@ -76,7 +76,7 @@ export const NEW_ROLLOUT_KEYS: KeyTable<NewRolloutKeys> = {
       keys: ['enter'],
       description: 'start the rollout',
       hint: (c) => (c.state.navarchos ? 'create the NodeRollout' : 'start'),
-      when: (c) => c.state.page === 'plan' && !c.state.starting,
+      when: (c) => startable(c.state),
       dangerous: 'a new rollout cordons, drains and replaces nodes',
       run: (c) => c.confirm(),
     },
@@ -84,7 +84,7 @@ export const NEW_ROLLOUT_KEYS: KeyTable<NewRolloutKeys> = {
       keys: ['i'],
       description: 'run it here / in the cluster',
       hint: (c) => `run ${c.state.inCluster ? 'here' : 'in the cluster'}`,
-      when: (c) => c.state.page === 'plan' && !c.state.navarchos && !c.state.starting,
+      when: (c) => c.state.page === 'plan' && !c.state.navarchos && !c.state.starting && !c.state.started,
       run: (c) => c.send({ type: 'toggleInCluster' }),
     },
     {
