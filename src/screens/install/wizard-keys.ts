@@ -4,11 +4,14 @@
  * and the help; the checks page runs them again (r, n without HA) or goes on; the plan installs
  * (enter, or y for the reference bundle on a cluster that is not the sandbox) — under
  * --read-only that is refused with the gate's line; the progress page leaves once done. Esc goes
- * back a page, Ctrl-C leaves (and stops the steps under way).
+ * back a page. Ctrl-C stops the steps under way (run the install again to continue); otherwise on
+ * its own (`fleetdeck install`) it leaves, and in the dashboard it quits fleetdeck as everywhere
+ * there, esc on the first page closing the wizard.
  */
 import { type KeyTable, pagedKeys } from '../../components/key-actions/index.js';
 import { INSTALL_WRITES, type InstallChecks, type InstallSteps } from '../../store/install.js';
 import type { WithApp } from '../keys/app-commands.js';
+import { CTRL_C_QUITS } from '../keys/global.js';
 import type { WizardAction, WizardPage, WizardState } from './use-wizard-state.js';
 
 export interface WizardKeys extends WithApp {
@@ -28,6 +31,8 @@ export interface WizardKeys extends WithApp {
   install(): void;
   /** Leave the wizard: 0 installed, 1 stopped or failed, 130 cancelled. */
   exit(code: number): void;
+  /** The wizard is the whole program (`fleetdeck install`), not a page of the dashboard. */
+  standalone: boolean;
 }
 
 const { on, widget } = pagedKeys<WizardKeys, WizardPage>((c) => c.state.page);
@@ -98,11 +103,25 @@ export const WIZARD_KEYS: KeyTable<WizardKeys> = {
     },
     { keys: ['esc'], description: 'back', when: (c) => !on('hosting', 'progress')(c), run: (c) => c.send({ type: 'back' }) },
     {
+      keys: ['esc'],
+      description: 'close the wizard',
+      hint: 'close',
+      when: (c) => !c.standalone && on('hosting')(c),
+      run: (c) => c.exit(130),
+    },
+    {
       keys: ['ctrl-c'],
       description: 'stop the install (run it again to continue)',
       hint: 'stops (run the install again to continue)',
       when: installing,
       run: (c) => c.exit(130),
+    },
+    {
+      ...CTRL_C_QUITS,
+      description: 'quit fleetdeck',
+      hint: 'quit',
+      visible: (c) => !on('workloads', 'progress')(c),
+      when: (c) => !c.standalone,
     },
     {
       keys: ['ctrl-c'],

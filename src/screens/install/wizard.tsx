@@ -115,6 +115,7 @@ function useWizardKeys(store: FleetStore, actions: InstallActions, live: Live<Wi
           actions.close(code);
           props.onExit?.(code);
         },
+        standalone: props.onExit !== undefined,
       };
     },
     { active: props.active },

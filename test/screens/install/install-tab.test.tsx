@@ -78,6 +78,24 @@ describe('the Install tab of the dashboard', () => {
     expect(onQuit).not.toHaveBeenCalled();
   });
 
+  it('on its first page esc closes the wizard; ctrl-c quits fleetdeck, as its hint says', async () => {
+    const { work } = fakeInstallWork();
+    const onQuit = vi.fn();
+    const screen = await renderApp(dashboard(work, onQuit).props);
+    await screen.press('2');
+    await screen.waitFor('Press enter to start the install wizard');
+    await screen.press(KEYS.enter);
+    expect(await screen.waitFor('Hosting cluster')).toMatch(/esc close · ctrl-c quit$/m);
+    await screen.press(KEYS.esc);
+    await screen.waitFor('Press enter to start the install wizard');
+    expect(onQuit).not.toHaveBeenCalled();
+
+    await screen.press(KEYS.enter);
+    await screen.waitFor('Hosting cluster');
+    await screen.press(KEYS.ctrlC);
+    await vi.waitFor(() => expect(onQuit).toHaveBeenCalledTimes(1));
+  });
+
   it('ctrl-c while installing stops the steps and leaves the wizard; the fleet is not reopened', async () => {
     let signal: AbortSignal | undefined;
     const { work } = fakeInstallWork({
