@@ -39,11 +39,17 @@ export function startApprovalsFeed(store: FleetStore, work: ApprovalsWork): Appr
 
   const watch = (context: string) => {
     stopWatch?.();
-    stopWatch = work.watch(
-      context,
-      (csrs) => update((s) => csrsChanged(s, context, csrs)),
-      (error) => update((s) => csrsFailed(s, context, error)),
-    );
+    stopWatch = undefined;
+    try {
+      stopWatch = work.watch(
+        context,
+        (csrs) => update((s) => csrsChanged(s, context, csrs)),
+        (error) => update((s) => csrsFailed(s, context, error)),
+      );
+    } catch (err) {
+      // A context the session no longer has (the kubeconfig changed under the open panel).
+      update((s) => csrsFailed(s, context, err instanceof Error ? err.message : String(err)));
+    }
   };
   const decide = (name: string, decision: 'Approved' | 'Denied') => {
     const context = store.getState().approvals.context;
@@ -69,7 +75,7 @@ export function startApprovalsFeed(store: FleetStore, work: ApprovalsWork): Appr
     deny: (name) => decide(name, 'Denied'),
     restart() {
       const context = store.getState().approvals.context;
-      if (context !== undefined && stopWatch) watch(context);
+      if (context !== undefined) watch(context);
     },
     stop() {
       stopWatch?.();

@@ -37,7 +37,14 @@ export function createFeeds(store: FleetStore, first: Session, factories: readon
   let actions: Actions = {};
   const setSession = async (next: Session) => {
     current = next;
-    for (const feed of feeds) feed.restart(next);
+    // Each feed re-pointed whatever another did: one that cannot follow says so, the rest still do.
+    for (const feed of feeds) {
+      try {
+        feed.restart(next);
+      } catch (err) {
+        setBanner(store, { kind: 'error', text: `${feed.name ?? 'a feed'}: ${message(err)}` });
+      }
+    }
   };
   const env: FeedEnv = { store, quit: quit.signal, setSession, actions: () => actions };
   const feeds = factories.map((make) => make(env));

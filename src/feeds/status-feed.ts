@@ -102,11 +102,10 @@ export function statusFeed(o: Omit<StatusFeedOptions, 'store' | 'fleet'> = {}): 
       start,
       restart(s) {
         setContexts(store, s.contexts, s.fleet, s.files);
-        const old = running;
-        running = undefined;
-        // The new session's watches start once the old ones stopped (their last writes are of the old contexts).
+        // The new session's watches start once the old ones stopped (their last writes are of the old
+        // contexts); a restart after this one stops what this one starts.
         stopping = stopping.then(async () => {
-          await old?.stop();
+          await running?.stop();
           start(s);
         });
       },

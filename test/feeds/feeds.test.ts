@@ -1,4 +1,4 @@
-import type { KubeConfig } from '@kubernetes/client-node';
+import { KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, it, vi } from 'vitest';
 import { createFeeds } from '../../src/feeds/feeds.js';
 import { rolloutsFeed } from '../../src/feeds/rollouts/feed.js';
@@ -7,6 +7,10 @@ import type { Session } from '../../src/session/session.js';
 import type { Catalogue } from '../../src/storage/catalogue.js';
 import type { ClusterStorage } from '../../src/storage/inventory.js';
 import { createFleetStore } from '../../src/store/fleet-store.js';
+import { statusFeed } from '../../src/feeds/status-feed.js';
+import { approvalsFeed } from '../../src/feeds/approvals.js';
+import { fakeRolloutWork } from '../helpers/feeds/rollouts-feed.js';
+import { info } from '../helpers/screens/screen.js';
 
 /** A session with no context to watch (no status feed), whose KubeConfigs are named after it. */
 const session = (name: string) =>
@@ -39,10 +43,11 @@ describe('the feeds holder', () => {
     feeds.actions.storage!.read({ kind: 'context', name: 'a' });
     await vi.waitFor(() => expect(used).toEqual(['first/a']));
 
-    // A new session (a sandbox started, a fleet installed): the same feed reads through it.
+    // A new session (a sandbox started, a fleet installed): the same feed reads again what it read, through it.
     await feeds.setSession(session('second'));
-    feeds.actions.storage!.read({ kind: 'context', name: 'a' });
     await vi.waitFor(() => expect(used).toEqual(['first/a', 'second/a']));
+    feeds.actions.storage!.read({ kind: 'context', name: 'b' });
+    await vi.waitFor(() => expect(used).toEqual(['first/a', 'second/a', 'second/b']));
     await feeds.stop();
   });
 
@@ -51,6 +56,66 @@ describe('the feeds holder', () => {
     const feeds = createFeeds(store, session('s'), [rolloutsFeed({ work: () => Promise.reject(new Error('cannot load the rollouts')) })]);
     feeds.actions.rollouts!.show();
     await vi.waitFor(() => expect(store.getState().rollouts.status).toEqual({ error: 'cannot load the rollouts' }));
+    await feeds.stop();
+  });
+
+  it('a new session re-points every feed, whichever reacts first: the rollouts watches follow its contexts, the open approvals panel says its context is gone', async () => {
+    // Sessions whose contexts' KubeConfigs exist only for their own contexts (as a real session's)
+    const kcOf = (names: string[]) => (context: string) => {
+      if (!names.includes(context)) throw new Error(`context "${context}" is not in the kubeconfig`);
+      const kc = new KubeConfig();
+      kc.loadFromOptions({
+        clusters: [{ name: context, server: 'https://127.0.0.1:1' }],
+        users: [{ name: 'u' }],
+        contexts: [{ name: context, cluster: context, user: 'u' }],
+        currentContext: context,
+      });
+      return kc;
+    };
+    const sessionOf = (names: string[]) => ({ contexts: names.map(info), files: [], kc: kcOf(names) }) as unknown as Session;
+    const store = createFleetStore(['old-a', 'both'].map(info));
+    const fake = fakeRolloutWork({ nodes: [], dryRun: () => ({}) as never });
+    const watched: string[] = [];
+    const watch = fake.work.watch;
+    fake.work.watch = (context, handlers) => {
+      sessionNow.kc(context); // the workflows reach the cluster through the session as it is now
+      watched.push(context);
+      return watch(context, handlers);
+    };
+    let sessionNow = sessionOf(['old-a', 'both']);
+    const panel: string[] = [];
+    const approvals = {
+      watch: (context: string) => {
+        sessionNow.kc(context);
+        panel.push(context);
+        return () => {};
+      },
+      decide: async () => '',
+    };
+    const feeds = createFeeds(store, sessionNow, [
+      statusFeed({ requestTimeoutMs: 200 }),
+      rolloutsFeed({
+        work: (s) => {
+          sessionNow = s;
+          return fake.work;
+        },
+      }),
+      approvalsFeed({ work: () => approvals }),
+    ]);
+    feeds.actions.rollouts!.show();
+    await vi.waitFor(() => expect(store.getState().rollouts.status).toBe('on'));
+    expect(watched.sort()).toEqual(['both', 'old-a']);
+    feeds.actions.approvals!.open('old-a');
+    await vi.waitFor(() => expect(panel).toEqual(['old-a']));
+
+    // A kubeconfig edited elsewhere: old-a gone, new-b added
+    watched.length = 0;
+    const next = sessionOf(['both', 'new-b']);
+    await feeds.setSession(next);
+    expect(store.getState().status.order).toEqual(['both', 'new-b']);
+    expect(watched.sort()).toEqual(['both', 'new-b']);
+    expect(store.getState().banner).toBeUndefined();
+    expect(JSON.stringify(store.getState().approvals)).toContain('context \\"old-a\\" is not in the kubeconfig');
     await feeds.stop();
   });
 });

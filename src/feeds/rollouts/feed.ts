@@ -15,7 +15,7 @@ import type { PlanNode, RolloutSpec } from '../../rollout/types.js';
 import type { Session } from '../../session/session.js';
 import type { RolloutActions } from '../../store/actions.js';
 import { updateSlice } from '../../store/fleet-store.js';
-import { watchedContexts } from '../../store/rollouts.js';
+import { rolloutsFailed, watchedContexts } from '../../store/rollouts.js';
 import { type Feed, type FeedFactory, sessionView } from '../feed.js';
 import { lazyFeed } from '../lazy.js';
 import { PerContext } from '../per-context.js';
@@ -23,6 +23,8 @@ import { followHolders } from './holders.js';
 import { RolloutRuns } from './runs.js';
 import { rolloutWatches } from './watches.js';
 import { RolloutWizard } from './wizard.js';
+
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /** The workflows the feed calls, by context name (work.ts binds them to the session; tests pass fakes). */
 export interface RolloutWork {
@@ -61,12 +63,18 @@ export function rolloutsFeed(o: RolloutsFeedOptions = {}): FeedFactory {
     let work: RolloutWork | undefined;
     let unsubscribe = () => {};
     const runs = new RolloutRuns(store);
-    const watches = new PerContext(rolloutWatches(store, () => work!));
+    let stopped = false;
+    const watches = new PerContext(
+      rolloutWatches(store, () => work!),
+      (context, err) => updateSlice(store, 'rollouts', (s) => rolloutsFailed(s, context, message(err))),
+    );
     const wizard = new RolloutWizard(store, () => work, runs);
     const load = lazyFeed(
       async () => {
         // Bound once to the session as it is at each call: a restart needs no new workflows.
         work = await (o.work ?? realWork)(sessionView(() => session));
+        // Stopped while loading: nothing to follow.
+        if (stopped) return work;
         const follow = (order: readonly string[]) => {
           updateSlice(store, 'rollouts', (s) => watchedContexts(s, order));
           if (session) watches.set(order, session);
@@ -104,9 +112,10 @@ export function rolloutsFeed(o: RolloutsFeedOptions = {}): FeedFactory {
       },
       restart(s) {
         session = s;
-        watches.restart(s);
+        if (work && !stopped) watches.restart(store.getState().status.order, s);
       },
       async stop() {
+        stopped = true;
         unsubscribe();
         watches.stop();
         await runs.close(o.closeWaitMs);

@@ -26,7 +26,10 @@ export interface StorageWork {
 }
 
 /** The feed once started: everything the tab asks for but showing it. */
-export type StorageFeed = Omit<StorageActions, 'show'>;
+export interface StorageFeed extends Omit<StorageActions, 'show'> {
+  /** The session changed: every target read so far is read again through it (what was read stays shown until then). */
+  reread(): void;
+}
 
 export interface StorageFeedOptions {
   /** The readers bound to a session (default: work.ts, loaded when the tab is first shown). */
@@ -63,7 +66,8 @@ export function storageFeed(o: StorageFeedOptions = {}): FeedFactory {
             close: () => loaded()?.close(),
           },
         },
-        // Every read goes through the session as it is then: a new one needs nothing more.
+        // What was read came through the old session: read again through the new one.
+        restart: () => load.current()?.reread(),
       };
     });
 }

@@ -1,11 +1,20 @@
 /**
  * The storage feed started (loaded with its readers when the tab is first shown): the catalogues
  * loaded once, a target's inventory read when asked (a superseded read's answer dropped) with the
- * pools an estimate starts with, and the estimate dialogue (estimate.ts).
+ * pools an estimate starts with — every one read again after a new session — and the estimate
+ * dialogue (estimate.ts).
  */
 import { defaultPools } from '../../storage/pools.js';
 import { updateSlice, type FleetStore } from '../../store/fleet-store.js';
-import { catalogueLoaded, readDone, readFailed, readStarted, targetKey, type StorageSlice } from '../../store/storage.js';
+import {
+  catalogueLoaded,
+  readDone,
+  readFailed,
+  readStarted,
+  type StorageSlice,
+  type StorageTarget,
+  targetKey,
+} from '../../store/storage.js';
 import { StorageEstimate } from './estimate.js';
 import type { StorageFeed, StorageWork } from './feed.js';
 
@@ -26,9 +35,12 @@ export function startStorageFeed(store: FleetStore, work: StorageWork, now: () =
     return next;
   });
   const estimate = new StorageEstimate(store);
+  /** Every target read so far: read again through a new session. */
+  const read = new Map<string, StorageTarget>();
   return {
     read(target) {
       const key = targetKey(target);
+      read.set(key, target);
       let generation = 0;
       update((s) => {
         const started = readStarted(s, key);
@@ -46,5 +58,8 @@ export function startStorageFeed(store: FleetStore, work: StorageWork, now: () =
       );
     },
     estimate,
+    reread() {
+      for (const target of read.values()) this.read(target);
+    },
   };
 }

@@ -5,7 +5,7 @@ import type { RolloutWatchHandlers } from '../../../src/rollout/state.js';
 import type { RolloutSpec, RolloutState } from '../../../src/rollout/types.js';
 import type { RolloutActions } from '../../../src/store/actions.js';
 import { createFleetStore, type FleetStore, setContexts } from '../../../src/store/fleet-store.js';
-import { NO_SESSION, startFeed } from '../../helpers/feeds/feeds.js';
+import { startFeed, storeSession } from '../../helpers/feeds/feeds.js';
 import { info } from '../../helpers/screens/screen.js';
 
 const NOT_INSTALLED: NavarchosState = { installed: false, synced: true, rollouts: [], replacements: [] };
@@ -118,7 +118,7 @@ describe('the rollouts feed', () => {
     const fake = fakeWork();
     const { feed } = await shown(store, fake.work);
     const first = fake.watchers.get('a');
-    feed.restart(NO_SESSION);
+    feed.restart(storeSession(store));
     expect(fake.watchers.get('a')).not.toBe(first);
     await feed.stop();
     expect(fake.watchers.size).toBe(0);

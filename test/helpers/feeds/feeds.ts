@@ -5,8 +5,13 @@ import type { FleetStore } from '../../../src/store/fleet-store.js';
 /** A session of no cluster: for feeds whose workflows are fakes that never ask it. */
 export const NO_SESSION = { contexts: [], files: [], kc: () => ({}) } as unknown as Session;
 
-/** A feed made as the dashboard makes it, started with `session`. */
-export function startFeed(store: FleetStore, make: FeedFactory, session: Session = NO_SESSION): Feed {
+/** A session of no cluster with the store's contexts (the fakes answer for them). */
+export function storeSession(store: FleetStore): Session {
+  return { ...NO_SESSION, contexts: store.getState().status.order.map((name) => ({ name })) } as unknown as Session;
+}
+
+/** A feed made as the dashboard makes it, started with `session` (default: the store's contexts, no cluster). */
+export function startFeed(store: FleetStore, make: FeedFactory, session: Session = storeSession(store)): Feed {
   let feed: Feed | undefined;
   const quit = new AbortController();
   feed = make({
