@@ -52,20 +52,16 @@ function onCertSecretsChange(store: FleetStore, read: () => void): () => void {
   });
 }
 
-export function startCertsFeed(
-  store: FleetStore,
-  work: CertsWork,
-  { intervalMs = 60_000, now = Date.now }: CertsFeedOptions = {},
-): CertsFeed {
-  const update = (change: (s: CertsSlice) => CertsSlice) => updateSlice(store, 'certs', change);
-  let shown = false;
-  let timer: NodeJS.Timeout | undefined;
-  let unsubscribe: (() => void) | undefined;
+const CERTIFICATES_VIEW = 'certificates';
+
+type Update = (change: (s: CertsSlice) => CertsSlice) => void;
+
+/** One read at a time, and once more when asked during one (while `wanted`); an answer of an older session dropped. */
+function certsReader(update: Update, work: CertsWork, now: () => number, wanted: () => boolean) {
   /** Bumped when the session changes: an answer of an older one is dropped. */
   let generation = 0;
   let reading = false;
   let again = false;
-
   const read = () => {
     if (reading) {
       again = true;
@@ -86,16 +82,40 @@ export function startCertsFeed(
       )
       .finally(() => {
         reading = false;
-        if (again && shown) {
+        if (again && wanted()) {
           again = false;
           read();
         }
       });
   };
+  return {
+    read,
+    /** The session changed: what is being read is of the old one. */
+    newSession: () => generation++,
+    /** No read asked for during this one. */
+    forget: () => {
+      again = false;
+    },
+  };
+}
+
+export function startCertsFeed(
+  store: FleetStore,
+  work: CertsWork,
+  { intervalMs = 60_000, now = Date.now }: CertsFeedOptions = {},
+): CertsFeed {
+  const update: Update = (change) => updateSlice(store, 'certs', change);
+  let shown = false;
+  /** The views showing the certificates now: the reads go on while one is. */
+  const viewers = new Set<string>();
+  let timer: NodeJS.Timeout | undefined;
+  let unsubscribe: (() => void) | undefined;
+  const { read, newSession, forget } = certsReader(update, work, now, () => shown);
 
   const quiet = () => {
     shown = false;
-    again = false;
+    viewers.clear();
+    forget();
     clearInterval(timer);
     timer = undefined;
     unsubscribe?.();
@@ -103,7 +123,8 @@ export function startCertsFeed(
   };
 
   return {
-    show() {
+    show(viewer = CERTIFICATES_VIEW) {
+      viewers.add(viewer);
       if (shown) return;
       shown = true;
       update((s) => certsShown(s, true));
@@ -112,8 +133,9 @@ export function startCertsFeed(
       timer.unref?.();
       unsubscribe = onCertSecretsChange(store, read);
     },
-    hide() {
-      if (!shown) return;
+    hide(viewer = CERTIFICATES_VIEW) {
+      viewers.delete(viewer);
+      if (!shown || viewers.size) return;
       quiet();
       update((s) => certsShown(s, false));
     },
@@ -121,7 +143,7 @@ export function startCertsFeed(
       if (shown) read();
     },
     restart() {
-      generation++;
+      newSession();
       update(certsCleared);
       if (shown) read();
     },

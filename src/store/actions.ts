@@ -101,10 +101,14 @@ export interface ApprovalActions {
 }
 
 export interface CertsActions {
-  /** The Certificates view is shown: read every certificate source now, then every minute and when the control plane's Secrets change. */
-  show(): void;
-  /** The view is gone: no more reads (what was read stays in the slice). */
-  hide(): void;
+  /**
+   * A view that shows the certificates is on screen (the Certificates view, the Day 2 page; default
+   * the former): read every certificate source now, then every minute and when the control plane's
+   * Secrets change, while any such view is.
+   */
+  show(viewer?: string): void;
+  /** That view is gone: once no view is left, no more reads (what was read stays in the slice). */
+  hide(viewer?: string): void;
   /** Read again now. */
   refresh(): void;
 }

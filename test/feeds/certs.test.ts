@@ -64,7 +64,7 @@ describe('the certs feed', () => {
     feed.stop();
   });
 
-  it('hidden, it reads nothing on a change; after a session change the old answer is dropped', async () => {
+  it('hidden by every view that showed it, it reads nothing on a change; after a session change the old answer is dropped', async () => {
     // Given a view shown once, then hidden
     const store = fleetStore();
     const held = heldWork();
@@ -72,7 +72,11 @@ describe('the certs feed', () => {
     feed.show();
     held.pending[0]!(sources('one'));
     await settled();
+    // The Day 2 page shows them too: hiding the Certificates view keeps them read for it
+    feed.show('day2');
     feed.hide();
+    expect(store.getState().certs.shown).toBe(true);
+    feed.hide('day2');
     expect(store.getState().certs.shown).toBe(false);
 
     // When a Secret changes or r is pressed meanwhile
