@@ -1,8 +1,9 @@
 /**
  * Who runs each rollout, and whether they still do: its Lease's holder (or an old record's
  * heartbeat), live, expired or dead — a process on this host is looked up. Kept in the slice
- * (`holders`, by actionKey) for the screens, again when the rollouts or their Leases change and
- * every second while anyone holds one (a Lease expires with time).
+ * (`holders`, by actionKey) for the screens, judged again when the rollouts or their Leases change
+ * and every second while anyone holds one (a Lease expires with time, a process here ends); the
+ * slice changes only when what is judged does (the renewal's age is the screen's, from its time).
  */
 import { holderView, type HolderView } from '../../rollout/owner-liveness.js';
 import { updateSlice, type FleetStore } from '../../store/fleet-store.js';
@@ -22,7 +23,19 @@ export function holdersOf(slice: RolloutsSlice, now: number): Record<string, Hol
   return out;
 }
 
-const same = (a: Record<string, HolderView> | undefined, b: Record<string, HolderView>) => JSON.stringify(a ?? {}) === JSON.stringify(b);
+/** What a holder's line says apart from the time passing: who, live / expired / dead and why, the renewal. */
+const judged = (holders: Record<string, HolderView> | undefined) =>
+  JSON.stringify(
+    Object.entries(holders ?? {}).map(([key, v]) => [
+      key,
+      v.holder,
+      v.liveness.state === 'dead' ? v.liveness : v.liveness.state,
+      v.renewTime,
+      v.legacy,
+    ]),
+  );
+
+const same = (a: Record<string, HolderView> | undefined, b: Record<string, HolderView>) => judged(a) === judged(b);
 
 /** Keeps the slice's holders current; returns the stop. */
 export function followHolders(store: FleetStore, now: () => number = Date.now): () => void {

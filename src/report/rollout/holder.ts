@@ -13,3 +13,10 @@ export function livenessText(l: OwnerLiveness): string {
 export function holderText(v: HolderView): string {
   return `${v.holder} ${livenessText(v.liveness)}`;
 }
+
+/** The liveness of a holder seen earlier, with its renewal's age at `now` (its state stays as it was judged). */
+export function livenessAt(v: HolderView, now: number): OwnerLiveness {
+  if (v.liveness.state === 'dead') return v.liveness;
+  const renewed = Date.parse(v.renewTime ?? '');
+  return { state: v.liveness.state, renewAgeMs: Number.isFinite(renewed) ? Math.max(0, now - renewed) : Infinity };
+}

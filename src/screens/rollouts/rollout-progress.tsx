@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { truncate, useTheme, type ColorRole } from '../../components/theme/index.js';
-import { livenessText } from '../../report/rollout/holder.js';
+import { livenessAt, livenessText } from '../../report/rollout/holder.js';
 import { recordPlace } from '../../report/rollout/record.js';
 import type { HolderView } from '../../rollout/owner-liveness.js';
 import { etaMs } from '../../report/rollout/view.js';
@@ -39,16 +39,22 @@ const PHASE_TONE: Record<string, ColorRole> = {
 };
 
 /** Who drives the rollout, one line: a live owner, or why the recorded one is not (stale, dead). */
-export function ownerText(state: RolloutState, v: HolderView | undefined, action: ActionStatus | undefined): string | undefined {
+export function ownerText(
+  state: RolloutState,
+  v: HolderView | undefined,
+  action: ActionStatus | undefined,
+  now: number,
+): string | undefined {
   if (state.phase === 'Completed' || state.phase === 'Aborted') return undefined;
   const here = action && action.state === 'running' && (action.kind === 'run' || action.kind === 'resume');
   const what = v?.legacy ? 'heartbeat' : 'lease renewed';
-  if (v && v.liveness.state === 'live') {
-    const age = durationText(v.liveness.renewAgeMs);
+  const liveness = v ? livenessAt(v, now) : undefined;
+  if (v && liveness?.state === 'live') {
+    const age = durationText(liveness.renewAgeMs);
     return here ? `run by this fleetdeck, ${v.holder} (${what} ${age} ago)` : `run by ${v.holder} (${what} ${age} ago)`;
   }
   if (here) return 'starting here…';
-  if (v) return `its holder ${v.holder} is ${livenessText(v.liveness)}: r resumes it here`;
+  if (v && liveness) return `its holder ${v.holder} is ${livenessText(liveness)}: r resumes it here`;
   return 'nobody runs it: r resumes it here';
 }
 
@@ -91,7 +97,7 @@ export function RolloutProgress({ target, state, holder, action, now, row, botto
   const done = state.nodes.filter((n) => n.phase === 'done').length;
   const total = state.nodes.length;
   const eta = state.phase === 'Running' ? etaMs(state, now) : undefined;
-  const owner = ownerText(state, holder, action);
+  const owner = ownerText(state, holder, action, now);
   const title = `${spec.name} · ${spec.context} · ${state.phase}`;
   const flags = [spec.drain.force ? '--force' : '', spec.drain.deleteEmptyDirData ? '--delete-emptydir-data' : ''].filter(Boolean);
   const specLine = `replace: ${spec.replace} · ${spec.maxUnavailable} at a time · drain timeout ${durationText(spec.drain.timeoutMs)}${flags.length ? ` · ${flags.join(' ')}` : ''} · health ${spec.health.passes}× ${durationText(spec.health.intervalMs)} apart`;

@@ -5,7 +5,7 @@
  */
 import { formatDuration } from '../../duration.js';
 import type { NavarchosState, NodeReplacementSummary, NodeRolloutSummary } from '../../kube/navarchos/objects.js';
-import { livenessText } from '../../report/rollout/holder.js';
+import { livenessAt, livenessText } from '../../report/rollout/holder.js';
 import type { HolderView, OwnerLiveness } from '../../rollout/owner-liveness.js';
 import { etaMs, phaseText, replacementWaitText } from '../../report/rollout/view.js';
 import type { NodeStatus, RolloutState } from '../../rollout/types.js';
@@ -108,7 +108,7 @@ export function rolloutRows(
       const eta = s.phase === 'Running' ? etaMs(s, now) : undefined;
       if (eta !== undefined && eta > 0) row.eta = eta;
       const v = holders[actionKey(context, s.spec.name)];
-      if (v) row.owner = { state: v.liveness.state, text: `${v.holder} ${livenessText(v.liveness)}` };
+      if (v) row.owner = { state: v.liveness.state, text: `${v.holder} ${livenessText(livenessAt(v, now))}` };
       return row;
     });
     const theirs: RolloutRow[] = (c.navarchos?.rollouts ?? []).map((r) => {
