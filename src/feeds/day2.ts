@@ -9,6 +9,7 @@ import { fleetFilePath } from '../config/fleet-config.js';
 import type { Day2Fleet, Day2Operation, Day2Target } from '../day2/operation.js';
 import type { Day2Registry } from '../day2/registry.js';
 import { contextInfos } from '../kube/config/kubeconfig.js';
+import { refusalOf } from '../kube/transport/gate.js';
 import type { Session } from '../session/session.js';
 import type { CertsActions, Day2Actions } from '../store/actions.js';
 import { day2Answer, day2Busy, day2Closed, type Day2Entry, day2Facts, day2Opened, day2Stage, type Day2Stage } from '../store/day2.js';
@@ -23,8 +24,8 @@ export interface Day2FeedOptions {
 }
 
 export interface Day2Feed extends Day2Actions {
-  /** Stop: a run under way is aborted (the dashboard quits). */
-  stop(): void;
+  /** Stop (the dashboard quits): a run under way stops where it is; resolves once it did. */
+  stop(): Promise<void>;
 }
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
@@ -67,14 +68,7 @@ const entryOf = (op: Day2Operation): Day2Entry => ({
 });
 
 /** The gate's line when confirming an entry that writes is refused (--read-only). */
-function refusal(session: Session, entry: Day2Entry | undefined): string | undefined {
-  try {
-    if (entry?.writes) session.assertWritable(entry.writes.action);
-  } catch (err) {
-    return messageOf(err);
-  }
-  return undefined;
-}
+const refusal = (session: Session, entry: Day2Entry | undefined) => (entry?.writes ? refusalOf(session, entry.writes.action) : undefined);
 
 /** The facts into the slice: the control plane, the last backup made here, the installed bundle when recorded. */
 async function readFacts(store: FleetStore, reg: Day2Registry, session: Session, signal: AbortSignal): Promise<void> {
@@ -96,6 +90,8 @@ async function readFacts(store: FleetStore, reg: Day2Registry, session: Session,
 class Day2Page {
   private loaded: Promise<Day2Registry> | undefined;
   private readonly quit = new AbortController();
+  /** The operation under way (its outcome written to the slice), until it ends. */
+  private running: Promise<void> = Promise.resolve();
   private current: AbortController | undefined;
 
   constructor(
@@ -142,7 +138,7 @@ class Day2Page {
   }
 
   open(): void {
-    this.opts.certs?.show();
+    this.opts.certs?.show('day2');
     void this.registry().then(
       (reg) => {
         updateSlice(this.store, 'day2', (s) => day2Opened(s, reg.operations.map(entryOf), {}));
@@ -156,7 +152,7 @@ class Day2Page {
   }
 
   close(): void {
-    this.opts.certs?.hide();
+    this.opts.certs?.hide('day2');
     updateSlice(this.store, 'day2', day2Closed);
   }
 
@@ -188,7 +184,7 @@ class Day2Page {
     if (typeof target === 'string') return this.answer(this.slice.seq, { stage: 'error', id, error: target });
     const seq = this.set({ stage: 'running', id, inputs, items: [] });
     const sig = this.signal();
-    void this.operation(id)
+    this.running = this.operation(id)
       .then((op) => op.run(target, inputs, (items) => this.answer(seq, { stage: 'running', id, inputs, items }), sig))
       .then(
         (o) =>
@@ -203,7 +199,9 @@ class Day2Page {
           }),
         (err: unknown) => this.answer(seq, { stage: 'done', id, inputs, items: [], ok: false, summary: messageOf(err) }),
       )
-      .finally(() => this.registry().then(this.facts, () => {}));
+      .finally(() => {
+        if (!this.quit.signal.aborted) void this.registry().then(this.facts, () => {});
+      });
   }
 
   back(): void {
@@ -212,8 +210,10 @@ class Day2Page {
     void this.registry().then((reg) => updateSlice(this.store, 'day2', (s) => ({ ...s, entries: reg.operations.map(entryOf) })));
   }
 
-  stop(): void {
+  /** Stop: an operation under way stops where it is (run again, it continues); resolves once it did. */
+  async stop(): Promise<void> {
     this.quit.abort();
+    await this.running;
   }
 }
 
@@ -235,8 +235,8 @@ export function day2Feed(o: Pick<Day2FeedOptions, 'registry'> = {}): FeedFactory
     heldSession('day2', (session) => {
       // The Certificates reads shown with the page are the certs feed's.
       const certs: CertsActions = {
-        show: () => actions().certs?.show(),
-        hide: () => actions().certs?.hide(),
+        show: (viewer) => actions().certs?.show(viewer),
+        hide: (viewer) => actions().certs?.hide(viewer),
         refresh: () => actions().certs?.refresh(),
       };
       const feed = startDay2Feed(store, () => session, { ...o, certs });

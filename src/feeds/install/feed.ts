@@ -57,8 +57,8 @@ export interface InstallFeedOptions extends InstallFlags {
 }
 
 export interface InstallFeed extends InstallActions {
-  /** Stop: steps under way stop where they are. */
-  stop(): void;
+  /** Stop: steps under way stop where they are; resolves once they did. */
+  stop(): Promise<void>;
 }
 
 /** `session` is read at every call (a view of the current one); `setSession` makes the dashboard watch another. */

@@ -5,6 +5,7 @@
  * dashboard watches the fleet it recorded).
  */
 import type { CheckItem } from '../../checklist/checklist.js';
+import { refusalOf } from '../../kube/transport/gate.js';
 import type { Session } from '../../session/session.js';
 import { updateSlice, type FleetStore } from '../../store/fleet-store.js';
 import {
@@ -29,16 +30,6 @@ const message = (err: unknown) => (err instanceof Error ? err.message : String(e
 const failed = (id: string, label: string, err: unknown): CheckItem[] => [{ id, label, state: 'fail', detail: message(err) }];
 const realWork: NonNullable<InstallFeedOptions['work']> = async (session, flags) => (await import('./work.js')).installWork(session, flags);
 
-/** The session's write gate's line when installing is refused (--read-only). */
-function refusal(session: Session): string | undefined {
-  try {
-    session.assertWritable(INSTALL_WRITES);
-  } catch (err) {
-    return message(err);
-  }
-  return undefined;
-}
-
 /** A plan's bundle, or none when it cannot be said (the plan page then shows the choices only). */
 function planOf(work: InstallWork, choices: InstallChoices) {
   try {
@@ -52,6 +43,8 @@ export class InstallWizard {
   private work: InstallWork | undefined;
   private steps: AbortController | undefined;
   private readonly quit = new AbortController();
+  /** The install under way (its outcome written to the slice), until it ends. */
+  private running: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly store: FleetStore,
@@ -113,12 +106,12 @@ export class InstallWizard {
     const run = this.slice.run;
     const answer = (steps: InstallSteps) => this.update((s) => stepsAnswered(s, run, steps));
     // Under --read-only nothing runs: the gate's one line says why.
-    const refused = refusal(this.session);
+    const refused = refusalOf(this.session, INSTALL_WRITES);
     if (refused) return answer({ items: failed('refused', 'Install', refused), done: true, ok: false });
     this.steps?.abort();
     this.steps = new AbortController();
     const signal = AbortSignal.any([this.steps.signal, this.quit.signal]);
-    Promise.resolve()
+    this.running = Promise.resolve()
       .then(() => w.install(choices, (items) => answer({ items, done: false, ok: false }), signal))
       .then(
         (r) => answer({ items: r.steps, done: true, ok: r.ok }),
@@ -144,7 +137,9 @@ export class InstallWizard {
     }
   }
 
-  stop(): void {
+  /** Stop (the dashboard quits): steps under way stop where they are; resolves once they did. */
+  async stop(): Promise<void> {
     this.quit.abort(new Error('cancelled'));
+    await this.running;
   }
 }

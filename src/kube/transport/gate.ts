@@ -39,6 +39,16 @@ export function writeGate(readOnly: boolean): WriteGate {
   };
 }
 
+/** The gate's one line refusing `action` (--read-only), or undefined when it is allowed. */
+export function refusalOf(gate: Pick<WriteGate, 'assertWritable'>, action: string): string | undefined {
+  try {
+    gate.assertWritable(action);
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+  return undefined;
+}
+
 /** The gate of each KubeConfig a session made (and of those made from it: see configForContext). */
 const gates = new WeakMap<KubeConfig, WriteGate>();
 

@@ -1,7 +1,7 @@
 /**
  * The install feed over fakes of its workflows: what the wizard needs into the slice when it
  * opens, the checks and the steps live into it, a superseded check's answer dropped, the install
- * refused by the write gate under --read-only (nothing runs), closing stops the steps.
+ * refused by the write gate under --read-only (nothing runs), closing or stopping stops the steps.
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { CheckItem } from '../../../src/checklist/checklist.js';
@@ -93,6 +93,27 @@ describe('the install feed', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(hanging.slice()).toMatchObject({ wizard: 'closed', plans: {} });
     expect(hanging.slice().steps).toBeUndefined();
+  });
+
+  it('stopping (the dashboard quits) stops the steps under way and resolves once they stopped', async () => {
+    let finish: () => void = () => {};
+    const hanging = await opened({
+      install: (_c, _onProgress, signal) =>
+        new Promise((resolve) => {
+          finish = () => resolve({ ok: false, steps: [] });
+          signal.addEventListener('abort', () => setImmediate(finish));
+        }),
+    });
+    hanging.feed.install(choices());
+    await vi.waitFor(() => expect(hanging.slice().steps).toBeDefined());
+    let stopped = false;
+    const stopping = Promise.resolve(hanging.feed.stop()).then(() => {
+      stopped = true;
+    });
+    await Promise.resolve();
+    expect(stopped).toBe(false);
+    await stopping;
+    expect(hanging.slice().steps?.done).toBe(true);
   });
 
   it('under --read-only refuses the install with the write gate’s line and runs nothing', async () => {
