@@ -60,7 +60,7 @@ export async function runDashboard(opts: GlobalOptions): Promise<number> {
     install: {
       ...installFlags(opts),
       // After an install: the fleet file it wrote, and the control plane's context.
-      reopen: (kubeconfig) => openSession({ ...opts, ...(kubeconfig ? { kubeconfig } : {}) }),
+      reopen: (kubeconfig) => session.reopened(kubeconfig ? { kubeconfig } : {}),
     },
   });
   const feeds = createFeeds(store, session, feedsOf(tabs), {
@@ -68,9 +68,9 @@ export async function runDashboard(opts: GlobalOptions): Promise<number> {
     sandbox: async (progress, signal) => {
       const { sandboxUp } = await import('../sandbox/commands.js');
       const state = await sandboxUp({ dir: sandboxDir(), workloads: 2, nodes: 6, progress, signal });
-      return { session: openSession({ ...opts, kubeconfig: state.kubeconfig }, { useFleetFile: false }), kubeconfig: state.kubeconfig };
+      return { session: session.reopened({ kubeconfig: state.kubeconfig }, { useFleetFile: false }), kubeconfig: state.kubeconfig };
     },
-    reopen: (kubeconfig) => openSession({ ...opts, ...(kubeconfig ? { kubeconfig } : {}) }),
+    reopen: (kubeconfig) => session.reopened(kubeconfig ? { kubeconfig } : {}),
     // An install or uninstall in another terminal: the dashboard follows the fleet file it wrote.
     ...(sandboxMode ? {} : { fleetFile: fleetFilePath() }),
   });
@@ -80,6 +80,7 @@ export async function runDashboard(opts: GlobalOptions): Promise<number> {
     tabs: tabs.tabs,
     overlays: tabs.overlays,
     ui: { ascii: asciiOnly(opts), color: colorEnabled(opts) },
+    // One gate for the run: every session the dashboard opens after this one shares it.
     gate: gateView(session),
     kubeconfigFiles: session.files,
     actions: feeds.actions,

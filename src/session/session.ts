@@ -62,6 +62,11 @@ export interface Session extends LoadedKubeconfig {
   readKubeconfig(file: string): LoadedKubeconfig;
   /** This session (its gate, its kubeconfig as read) watching `names`, as `--context` names them ([]: every context). */
   withContexts(names: string[]): Session;
+  /**
+   * The run's session again, its flags changed (`kubeconfig`: a sandbox started, a fleet
+   * installed) and every file read afresh, now: the same write gate (one per run).
+   */
+  reopened(changes: Partial<GlobalOptions>, o?: SessionOptions): Session;
 }
 
 export interface SessionOptions {
@@ -165,6 +170,7 @@ function build(opts: GlobalOptions, useFleetFile: boolean, shared: Shared): Sess
     userKubeconfig: user,
     readKubeconfig: (file) => readOnce(shared, { kubeconfig: file }),
     withContexts: (names) => build({ ...opts, context: names }, useFleetFile, shared),
+    reopened: (changes, o = {}) => opened(build({ ...opts, ...changes }, o.useFleetFile ?? true, { gate: shared.gate, reads: new Map() })),
   };
 }
 
@@ -184,7 +190,11 @@ export function startSession(opts: GlobalOptions, { useFleetFile = true }: Sessi
  * that is wrong is said here (the dashboard and `status` open their session so).
  */
 export function openSession(opts: GlobalOptions, o: SessionOptions = {}): Session {
-  const session = startSession(opts, o);
+  return opened(startSession(opts, o));
+}
+
+/** The session with its kubeconfig, fleet and contexts read (what is wrong with them thrown here). */
+function opened(session: Session): Session {
   void session.contexts;
   return session;
 }

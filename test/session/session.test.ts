@@ -63,7 +63,7 @@ describe('the session and its write gate', () => {
     expect(read).not.toBeInstanceOf(ReadOnlyRefusal);
   });
 
-  it("gives its gate to every KubeConfig it hands out: one command's context, several, another kubeconfig file", async () => {
+  it("gives its gate to every KubeConfig it hands out: one command's context, several, another kubeconfig file, the run's session reopened on another", async () => {
     const kubeconfig = kubeconfigFile('all');
     const other = writeUnreachableKubeconfig(path.join(dir, 'other'), ['nova']);
     const session = startSession({ kubeconfig, context: ['b'], readOnly: true }, { useFleetFile: false });
@@ -74,6 +74,7 @@ describe('the session and its write gate', () => {
       session.userKubeconfig().config,
       session.readKubeconfig(other).config,
       session.withContexts(['a']).kc('a'),
+      session.reopened({ kubeconfig: other, context: [] }, { useFleetFile: false }).kc('nova'),
     ];
     for (const kc of kcs) expect(await patchNode(kc)).toBeInstanceOf(ReadOnlyRefusal);
     const writable = startSession({ kubeconfig, context: ['b'] }, { useFleetFile: false });
@@ -110,5 +111,15 @@ describe('the session and its write gate', () => {
     expect(session.contexts.map((c) => c.name)).toEqual(['a']);
     expect(session.kc('a')).toBe(first.kc);
     expect(session.withContexts([]).contexts.map((c) => c.name)).toEqual(['a', 'b']);
+  });
+
+  it('reopened on another kubeconfig (a sandbox started, a fleet installed), it reads that file afresh', () => {
+    const kubeconfig = kubeconfigFile('before');
+    const other = writeUnreachableKubeconfig(path.join(dir, 'after'), ['nova', 'a']);
+    const session = openSession({ kubeconfig, readOnly: true }, { useFleetFile: false });
+    const next = session.reopened({ kubeconfig: other }, { useFleetFile: false });
+    expect(next.contexts.map((c) => c.name)).toEqual(['nova', 'a']);
+    expect(next.readOnly).toBe(true);
+    expect(() => session.reopened({ kubeconfig: path.join(dir, 'gone') })).toThrow(/gone does not exist/);
   });
 });

@@ -6,10 +6,10 @@ import { HINTS, TIMEOUTS } from '../plan.js';
 import { type RowControl, StepError } from '../runner.js';
 import { type InstallRun, messageOf } from './run.js';
 
-/** The control plane's admin KubeConfig, through its load balancer. */
+/** The control plane's admin KubeConfig, through its load balancer (behind the hosting context's write gate). */
 export function controlPlaneConfig(run: InstallRun): void {
   run.server = `https://${run.address!.ip ?? run.address!.hostname}:443`;
-  run.cpKc = kubeConfigFromString(adminKubeconfig(run.certs!, run.server, run.opts.controlPlaneContext));
+  run.cpKc = kubeConfigFromString(adminKubeconfig(run.certs!, run.server, run.opts.controlPlaneContext), run.opts.hosting.kc);
 }
 
 /** The control plane answers at its load-balancer address (retried until it does). */

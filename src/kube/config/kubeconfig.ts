@@ -249,10 +249,12 @@ export interface ContextInfo {
 }
 
 /** A KubeConfig from kubeconfig YAML text (e.g. the control plane's admin kubeconfig the install builds). */
-export function kubeConfigFromString(text: string): KubeConfig {
+export function kubeConfigFromString(text: string, from?: KubeConfig): KubeConfig {
   const kc = new KubeConfig();
   kc.loadFromString(text);
-  return kc;
+  // Made by a session's workflow from one of its KubeConfigs (`from`): the session's write gate goes with it.
+  const gate = from ? gateOf(from) : undefined;
+  return gate ? setGate(kc, gate) : kc;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { makeClient } from '../../../src/kube/transport/client.js';
-import { configForContext } from '../../../src/kube/config/kubeconfig.js';
+import { configForContext, kubeConfigFromString } from '../../../src/kube/config/kubeconfig.js';
 import { changesCluster, gateOf, ReadOnlyRefusal, setGate, writeGate } from '../../../src/kube/transport/gate.js';
 
 /** A context whose API server is a closed port: a request that gets past the gate fails to connect. */
@@ -96,5 +96,16 @@ describe('the write gate', () => {
       'read-only: DELETE /api/v1/nodes/n1 is refused (fleetdeck runs with --read-only)',
     );
     expect(gateOf(configForContext(closedPortConfig(), 'ctx'))).toBeUndefined();
+  });
+
+  it('gives a KubeConfig a workflow builds from text (the control plane’s admin one) the gate of the KubeConfig it comes from', async () => {
+    const gate = writeGate(true);
+    const text = closedPortConfig().exportConfig();
+    const built = kubeConfigFromString(text, setGate(closedPortConfig(), gate));
+    expect(gateOf(built)).toBe(gate);
+    await expect(makeClient(built, CoreV1Api, 5_000).createNamespace({ body: { metadata: { name: 'x' } } })).rejects.toThrow(
+      'read-only: POST /api/v1/namespaces is refused (fleetdeck runs with --read-only)',
+    );
+    expect(gateOf(kubeConfigFromString(text, closedPortConfig()))).toBeUndefined();
   });
 });
