@@ -34,6 +34,8 @@ import { appProps, KEYS, oneLine, renderApp, type Screen } from '../helpers/scre
 const CONTEXT = 'kind-workload-1';
 const USER = `fd-keys-${randomUUID().slice(0, 8)}`;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-ro-keys-'));
+/** How long a page that reads the cluster may take to show, on a loaded machine. */
+const WAIT = 30_000;
 const PAUSED = `ro-keys-${randomUUID().slice(0, 6)}`;
 let csr: CsrFixture;
 let nova: NovaFleet;
@@ -109,15 +111,15 @@ function dangerousKeys(): string[] {
 async function newRolloutPlan(s: Screen): Promise<void> {
   await openPaused(s);
   await s.press('n');
-  await s.waitFor('1/6 Context');
+  await s.waitFor('1/6 Context', WAIT);
   await s.press(KEYS.enter);
-  await s.waitFor(`Nodes by label selector · ${CONTEXT}`);
+  await s.waitFor(`Nodes by label selector · ${CONTEXT}`, WAIT);
   await s.press(KEYS.enter);
-  await s.waitFor('Nodes by name');
+  await s.waitFor('Nodes by name', WAIT);
   await s.press(' ', KEYS.enter);
-  await s.waitFor('Priority of each node');
+  await s.waitFor('Priority of each node', WAIT);
   await s.press(KEYS.enter);
-  await s.waitFor('How each node is replaced');
+  await s.waitFor('How each node is replaced', WAIT);
   await s.press(KEYS.enter);
   await s.waitFor((f) => f.includes('The plan and the dry run') && !f.includes('classifying'), 60_000);
 }
@@ -125,9 +127,9 @@ async function newRolloutPlan(s: Screen): Promise<void> {
 /** The install wizard on the sandbox's hosting cluster, to its plan. */
 async function installPlan(s: Screen): Promise<void> {
   await s.press('2');
-  await s.waitFor('Press enter to start the install wizard');
+  await s.waitFor('Press enter to start the install wizard', WAIT);
   await s.press(KEYS.enter);
-  await s.waitFor('Hosting cluster');
+  await s.waitFor('Hosting cluster', WAIT);
   // Every page's default, to the checks, then the plan.
   for (let i = 0; i < 12 && !s.frame().includes('Prerequisite checks'); i++) await s.press(KEYS.enter);
   // The checks done: Enter goes on.
@@ -139,7 +141,7 @@ async function installPlan(s: Screen): Promise<void> {
 /** Day 2, Renew certificates, to its plan (it would rewrite the control plane's certificates). */
 async function renewPlan(s: Screen): Promise<void> {
   await s.press('2');
-  await s.waitFor('Press d for day 2');
+  await s.waitFor('Press d for day 2', WAIT);
   await s.press('d');
   await s.waitFor('Renew certificates', 30_000);
   await select(s, 'Renew certificates');
@@ -152,11 +154,11 @@ async function openPaused(s: Screen): Promise<void> {
   await s.waitFor(PAUSED, 30_000);
   await select(s, PAUSED);
   await s.press(KEYS.enter);
-  await s.waitFor(`${PAUSED} · ${CONTEXT}`);
+  await s.waitFor(`${PAUSED} · ${CONTEXT}`, WAIT);
 }
 
 async function openApprovals(s: Screen): Promise<void> {
-  await s.waitFor(CONTEXT);
+  await s.waitFor(CONTEXT, WAIT);
   await select(s, CONTEXT);
   await s.press('A');
   await s.waitFor(`${csr.P}-pending`, 30_000);
@@ -230,7 +232,7 @@ describe('--read-only: every dangerous key of the dashboard', () => {
       await route.go(screen);
       await screen.press(route.key);
       // The key's answer, on the line above the hints.
-      await screen.waitFor(oneLine(`✗ ${route.words} and is refused with --read-only`));
+      await screen.waitFor(oneLine(`✗ ${route.words} and is refused with --read-only`), WAIT);
       cleanup();
     }
     const session = plain.session;

@@ -80,7 +80,7 @@ export function hintsOf<C>(table: KeyTable<C>, c: C, readOnly: boolean): KeyHint
 
 /**
  * The help's group for a table: one line per key, saying everything it does in the table's order
- * ("enter  select · continue · start the rollout"); the shared keys only in the group of their
+ * ("enter  select / continue / start the rollout"); the shared keys only in the group of their
  * own table (`shared`).
  */
 export function helpOf<C>(table: KeyTable<C>, shared = false): HelpSection {
@@ -96,7 +96,7 @@ export function helpOf<C>(table: KeyTable<C>, shared = false): HelpSection {
     if (!said.includes(a.description)) said.push(a.description);
     byKey.set(key, said);
   }
-  return { title: table.title, keys: [...byKey].map(([key, said]) => ({ key, label: said.join(' · ') })) };
+  return { title: table.title, keys: [...byKey].map(([key, said]) => ({ key, label: said.join(' / ') })) };
 }
 
 /** A key line as a page writes it under itself: "enter continue · esc back". */
