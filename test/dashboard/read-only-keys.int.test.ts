@@ -113,7 +113,8 @@ async function newRolloutPlan(s: Screen): Promise<void> {
   await s.press('n');
   await s.waitFor('1/6 Context', WAIT);
   await s.press(KEYS.enter);
-  await s.waitFor(`Nodes by label selector · ${CONTEXT}`, WAIT);
+  // Enter goes on once the nodes are listed
+  await s.waitFor((f) => f.includes(`Nodes by label selector · ${CONTEXT}`) && / nodes? in the cluster/.test(f), WAIT);
   await s.press(KEYS.enter);
   await s.waitFor('Nodes by name', WAIT);
   await s.press(' ', KEYS.enter);
