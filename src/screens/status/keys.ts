@@ -22,7 +22,7 @@ export interface StatusKeys extends WithApp {
   move(m: CursorMove): void;
   /** The selected row's pods: their log (undefined: the row stands for none). */
   logs?: (() => void) | undefined;
-  /** Enter on the selected row of the fleet's nodes or pods: its context, at the row. */
+  /** Enter on the selected row of the fleet's nodes or pods: its context, at the row (undefined: no row). */
   openRow?: (() => void) | undefined;
   /** Columns of the fleet rows being sorted. */
   columns?: number;
@@ -162,7 +162,7 @@ export const FLEET_ROWS_KEYS: KeyTable<StatusKeys> = {
       hint: 'nodes/pods',
       run: (c, input) => view(c, input === 'N' ? 'nodes' : 'pods'),
     },
-    { keys: ['enter'], description: 'open at the row', hint: 'open', run: (c) => c.openRow?.() },
+    { keys: ['enter'], description: 'open at the row', hint: 'open', when: (c) => c.openRow !== undefined, run: (c) => c.openRow?.() },
     { ...FILTER, description: 'filter every row' },
     { keys: ['s'], hintLabel: 's/S', description: 'sort: next column', hint: 'sort', run: (c) => sort(c, 'next') },
     { keys: ['S'], description: 'sort: reverse', visible: false, run: (c) => sort(c, 'reverse') },

@@ -65,10 +65,13 @@ export function FleetRowsView({ store, kind, state, nav, active, height, width }
     FLEET_ROWS_KEYS,
     () => ({
       move: (m) => nav.dispatch({ type: 'rowMoveTo', index: moveCursor(nav.get().rowSelected, m, count, budget), count }),
-      openRow: () => {
-        const row = rows[Math.max(0, Math.min(nav.get().rowSelected, count - 1))];
-        if (row) nav.dispatch({ type: 'openAt', name: row.context, section: kind, filter: detailFilter(kind, row) });
-      },
+      openRow:
+        count > 0
+          ? () => {
+              const row = rows[Math.max(0, Math.min(nav.get().rowSelected, count - 1))];
+              if (row) nav.dispatch({ type: 'openAt', name: row.context, section: kind, filter: detailFilter(kind, row) });
+            }
+          : undefined,
       columns: fleetColumns(kind).length,
     }),
     active,
@@ -80,7 +83,7 @@ export function FleetRowsView({ store, kind, state, nav, active, height, width }
     const where =
       count > budget ? `rows ${start + 1}–${Math.min(count, start + budget)} of ${count}` : `${count} row${count === 1 ? '' : 's'}`;
     const matched = state.rowFilter.trim() ? `${count} of ${view.all.length} match ${theme.separator} ` : '';
-    return `${matched}${where} ${theme.separator} s/S sort ${theme.separator} enter opens`;
+    return `${matched}${where} ${theme.separator} s/S sort${count > 0 ? ` ${theme.separator} enter opens` : ''}`;
   };
   return (
     <Box flexDirection="column">

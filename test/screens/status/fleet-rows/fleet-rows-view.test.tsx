@@ -131,6 +131,9 @@ describe('Fleet nodes view', () => {
     const frame = await screen.waitFor('filter jkg-a');
     expect(frame).toContain('Nothing matches "jkg-a"');
     expect(frame).toContain('Fleet nodes');
+    // With no row, Enter opens nothing and the hints do not offer it
+    expect(frame.split('\n').filter((l) => l.trim()).at(-1)).not.toMatch(/enter open/);
+    expect(frame).not.toContain('enter opens');
   });
 
   it('Enter opens the row’s context at its Nodes section with the row in sight; Esc twice comes back to the same row', async () => {
