@@ -44,18 +44,7 @@ describe('who runs each rollout, kept in the slice', () => {
     expect(store.getState().rollouts.holders ?? {}).toEqual({});
 
     // A pod holds it, its Lease renewed 5 s ago (15 s long)
-    updateSlice(store, 'rollouts', (s) =>
-      leaseChanged(s, 'c', {
-        namespace: 'kube-system',
-        name: 'fleetdeck-rollout-r1',
-        labels: { 'fleetdeck.io/rollout': 'r1' },
-        resourceVersion: '1',
-        holderIdentity: 'pod/fleetdeck-runner-x',
-        renewTime: '2026-01-01T00:00:05Z',
-        leaseDurationSeconds: 15,
-        leaseTransitions: 0,
-      }),
-    );
+    updateSlice(store, 'rollouts', (s) => leaseChanged(s, 'c', lease));
     expect(store.getState().rollouts.holders?.['c/r1']).toMatchObject({ holder: 'pod/fleetdeck-runner-x', liveness: { state: 'live' } });
 
     // Not renewed for longer than its duration: expired (the rollouts' next change sees it)

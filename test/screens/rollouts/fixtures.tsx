@@ -1,5 +1,6 @@
 /** The Rollouts tab's tests' fixtures: rollouts, Navarchos states, and the real rollouts feed over fake workflows. */
-import { expect, vi } from 'vitest';
+import { cleanup } from 'ink-testing-library';
+import { afterEach, beforeEach, expect, vi } from 'vitest';
 import type { LeaseSummary } from '../../../src/kube/records/lease.js';
 import type { NavarchosState, NodeReplacementSummary, NodeRolloutSummary } from '../../../src/kube/navarchos/objects.js';
 import type { PodClassification } from '../../../src/rollout/drain/filters.js';
@@ -9,6 +10,22 @@ import { updateSlice } from '../../../src/store/fleet-store.js';
 import { leaseChanged, navarchosSeen, rolloutChanged } from '../../../src/store/rollouts.js';
 import { fakeRolloutsFeed, NAVARCHOS_NOT_INSTALLED } from '../../helpers/feeds/rollouts-feed.js';
 import { appProps, renderApp, threeContexts, type Screen } from '../../helpers/screens/screen.js';
+
+/**
+ * Start times show as a clock time on the day they happened and as a date before it: the rollouts
+ * of these tests started minutes ago, so the clock is set to midday, where minutes ago is still today.
+ */
+export function clockAtMidday(): void {
+  beforeEach(() => {
+    const midday = new Date();
+    midday.setHours(12, 0, 0, 0);
+    vi.useFakeTimers({ toFake: ['Date'], now: midday, shouldAdvanceTime: true });
+  });
+  afterEach(() => {
+    cleanup();
+    vi.useRealTimers();
+  });
+}
 
 export const iso = (msAgo: number) => new Date(Date.now() - msAgo).toISOString();
 export const MIN = 60_000;

@@ -1,19 +1,18 @@
-import { cleanup } from 'ink-testing-library';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { KEYS } from '../../helpers/screens/screen.js';
-import { expectFits, fakeRollouts, lease, navarchosWithRollout, openRollouts, pod, RIGHT, runningRollout } from './fixtures.js';
+import {
+  expectFits,
+  fakeRollouts,
+  lease,
+  navarchosWithRollout,
+  openRollouts,
+  pod,
+  RIGHT,
+  runningRollout,
+  clockAtMidday,
+} from './fixtures.js';
 
-// Start times show as a clock time on the day they happened and as a date before it: the rollouts
-// below started minutes ago, so the clock is set to midday, where minutes ago is still today.
-beforeEach(() => {
-  const midday = new Date();
-  midday.setHours(12, 0, 0, 0);
-  vi.useFakeTimers({ toFake: ['Date'], now: midday, shouldAdvanceTime: true });
-});
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-});
+clockAtMidday();
 
 describe('the new-rollout wizard', () => {
   it('n walks the pages (selector with its live matches, nodes by name, priorities, options), shows the plan and dry run, and Enter runs it', async () => {

@@ -1,21 +1,11 @@
 import { cleanup } from 'ink-testing-library';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { LogActions } from '../../../src/store/actions.js';
 import type { LogTarget } from '../../../src/store/log-target.js';
 import { appProps, KEYS, oneLine, renderApp } from '../../helpers/screens/screen.js';
-import { expectFits, fakeRollouts, openRollouts, runningRollout } from './fixtures.js';
+import { expectFits, fakeRollouts, openRollouts, runningRollout, clockAtMidday } from './fixtures.js';
 
-// Start times show as a clock time on the day they happened and as a date before it: the rollouts
-// below started minutes ago, so the clock is set to midday, where minutes ago is still today.
-beforeEach(() => {
-  const midday = new Date();
-  midday.setHours(12, 0, 0, 0);
-  vi.useFakeTimers({ toFake: ['Date'], now: midday, shouldAdvanceTime: true });
-});
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-});
+clockAtMidday();
 
 describe('actions in the progress view', () => {
   it('a asks y/n before aborting; n keeps it running, y aborts; q is not quit meanwhile', async () => {

@@ -1,6 +1,5 @@
 import os from 'node:os';
-import { cleanup } from 'ink-testing-library';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { RolloutState } from '../../../src/rollout/types.js';
 import { navarchosEtaMs, nodeRows } from '../../../src/screens/rollouts/rows.js';
 import { KEYS, waitForFrame } from '../../helpers/screens/screen.js';
@@ -16,19 +15,10 @@ import {
   openRollouts,
   RUNNER,
   runningRollout,
+  clockAtMidday,
 } from './fixtures.js';
 
-// Start times show as a clock time on the day they happened and as a date before it: the rollouts
-// below started minutes ago, so the clock is set to midday, where minutes ago is still today.
-beforeEach(() => {
-  const midday = new Date();
-  midday.setHours(12, 0, 0, 0);
-  vi.useFakeTimers({ toFake: ['Date'], now: midday, shouldAdvanceTime: true });
-});
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-});
+clockAtMidday();
 
 describe('the Rollouts tab', () => {
   it('lists the rollouts of every context live: fleetdeck and Navarchos, with phase, nodes done, start and ETA', async () => {

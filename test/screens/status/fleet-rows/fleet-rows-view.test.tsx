@@ -132,7 +132,12 @@ describe('Fleet nodes view', () => {
     expect(frame).toContain('Nothing matches "jkg-a"');
     expect(frame).toContain('Fleet nodes');
     // With no row, Enter opens nothing and the hints do not offer it
-    expect(frame.split('\n').filter((l) => l.trim()).at(-1)).not.toMatch(/enter open/);
+    expect(
+      frame
+        .split('\n')
+        .filter((l) => l.trim())
+        .at(-1),
+    ).not.toMatch(/enter open/);
     expect(frame).not.toContain('enter opens');
   });
 
