@@ -8,7 +8,7 @@ import { watchFleet, type FleetConfig } from '../kube/fleet/fleet.js';
 import { configForContext, type ContextInfo } from '../kube/config/kubeconfig.js';
 import type { ContextMonitor, MonitorOptions } from '../kube/fleet/monitor.js';
 import type { Session } from '../session/session.js';
-import { createFleetStore, setContexts, UpdateBatcher, type FleetState, type FleetStore } from '../store/fleet-store.js';
+import { createFleetStore, setBanner, setContexts, UpdateBatcher, type FleetState, type FleetStore } from '../store/fleet-store.js';
 import { settled } from '../store/selectors.js';
 import type { Feed, FeedFactory } from './feed.js';
 
@@ -104,10 +104,16 @@ export function statusFeed(o: Omit<StatusFeedOptions, 'store' | 'fleet'> = {}): 
         setContexts(store, s.contexts, s.fleet, s.files);
         // The new session's watches start once the old ones stopped (their last writes are of the old
         // contexts); a restart after this one stops what this one starts.
-        stopping = stopping.then(async () => {
-          await running?.stop();
-          start(s);
-        });
+        stopping = stopping
+          .then(async () => {
+            await running?.stop();
+            running = undefined;
+            start(s);
+          })
+          // A session it cannot watch (a kubeconfig caught half-edited): said, and the next one still followed.
+          .catch((err: unknown) =>
+            setBanner(store, { kind: 'error', text: `status: ${err instanceof Error ? err.message : String(err)}` }),
+          );
       },
       async stop() {
         await stopping;
