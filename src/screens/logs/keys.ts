@@ -105,6 +105,8 @@ export const LOG_KEYS: KeyTable<LogViewKeys> = {
 export const LOG_HELP: readonly HelpSection[] = [
   helpOf({ title: 'Logs', actions: [FOLLOW, PREVIOUS, CONTAINER, WRAP, TIME, EVENTS, SAVE, BACK] }),
   helpOf({ title: 'Log lines', actions: [...SCROLL, SEARCH, MATCHES] }),
+  // It takes every key: of the app's own it keeps these.
+  helpOf({ title: 'Everywhere', actions: [HELP, QUIT] }, true),
 ];
 
 const typed = (c: LogViewKeys) => c.nav.get().typing ?? '';

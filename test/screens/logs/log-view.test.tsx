@@ -142,10 +142,13 @@ describe('log view', () => {
     await narrow.screen.waitFor('BackOff ×4');
   });
 
-  it('? lists the log keys; esc closes the help back to the log', async () => {
+  it('? lists the log keys and the app’s it keeps (no screen switching: it takes every key); esc closes the help back to the log', async () => {
     const { screen } = await openOnDetail();
     await screen.press('?');
-    await screen.waitFor('previous container');
+    const help = await screen.waitFor('previous container');
+    expect(help).toMatch(/this help/);
+    expect(help).toMatch(/q ctrl-c\s+quit/);
+    expect(help).not.toMatch(/next screen|go to screen/);
     await screen.press(KEYS.esc);
     await screen.waitFor('ERROR twice');
   });
