@@ -60,7 +60,7 @@ export async function runDashboard(opts: GlobalOptions): Promise<number> {
     install: {
       ...installFlags(opts),
       // After an install: the fleet file it wrote, and the control plane's context.
-      reopen: (kubeconfig) => session.reopened(kubeconfig ? { kubeconfig } : {}),
+      reopen: () => feeds.session().reopened({}, { useFleetFile: true }),
     },
   });
   const feeds = createFeeds(store, session, feedsOf(tabs), {
@@ -70,7 +70,8 @@ export async function runDashboard(opts: GlobalOptions): Promise<number> {
       const state = await sandboxUp({ dir: sandboxDir(), workloads: 2, nodes: 6, progress, signal });
       return { session: session.reopened({ kubeconfig: state.kubeconfig }, { useFleetFile: false }), kubeconfig: state.kubeconfig };
     },
-    reopen: (kubeconfig) => session.reopened(kubeconfig ? { kubeconfig } : {}),
+    // The current session (a sandbox's, if started here) read again: its files as they are now.
+    reopen: () => feeds.session().reopened({}),
     // An install or uninstall in another terminal: the dashboard follows the fleet file it wrote.
     ...(sandboxMode ? {} : { fleetFile: fleetFilePath() }),
   });

@@ -13,8 +13,8 @@ import { followSessionFleet } from './fleet-file.js';
 export interface FeedsOptions {
   /** Start (or reuse) the sandbox fleet: its session and kubeconfig file. Absent: not offered. */
   sandbox?: (progress: (line: string) => void, signal: AbortSignal) => Promise<{ session: Session; kubeconfig: string }>;
-  /** The session as the fleet file (and the flags) say now; `kubeconfig` is the file a sandbox started here brought. */
-  reopen?: (kubeconfig: string | undefined) => Session;
+  /** The current session read again: its kubeconfig files and the fleet file as they are now (the same flags). */
+  reopen?: () => Session;
   /** The fleet file to follow: when it changes (an install or uninstall elsewhere), the session is reopened. */
   fleetFile?: string;
 }

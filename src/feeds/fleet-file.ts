@@ -52,7 +52,8 @@ export function followFiles(
 export interface SessionFleetOptions {
   store: FleetStore;
   /** The session as the fleet file (and the flags) say now; throws a UserError for a bad file. */
-  reopen: (kubeconfig: string | undefined) => Session;
+  /** The session as its files say now (the current one read again). */
+  reopen: () => Session;
   session: () => Session;
   setSession: (next: Session) => Promise<void>;
 }
@@ -67,7 +68,7 @@ export interface SessionFleetOptions {
 export function followSessionFleet(file: string, o: SessionFleetOptions, intervalMs = FLEET_FILE_POLL_MS): () => void {
   const changed = async (which: string[]) => {
     try {
-      const next = o.reopen(o.store.getState().kubeconfigFiles?.[0]);
+      const next = o.reopen();
       const fleetChanged = JSON.stringify(next.fleet) !== JSON.stringify(o.session().fleet);
       const kubeconfigs = which.filter((f) => f !== file);
       if (!fleetChanged && kubeconfigs.length === 0) return;

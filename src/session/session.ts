@@ -63,8 +63,9 @@ export interface Session extends LoadedKubeconfig {
   /** This session (its gate, its kubeconfig as read) watching `names`, as `--context` names them ([]: every context). */
   withContexts(names: string[]): Session;
   /**
-   * The run's session again, its flags changed (`kubeconfig`: a sandbox started, a fleet
-   * installed) and every file read afresh, now: the same write gate (one per run).
+   * The run's session again, its flags changed (`kubeconfig`: a sandbox started) and every file
+   * read afresh, now (a fleet installed, a kubeconfig edited): the same write gate (one per run);
+   * the fleet file read as this session reads it unless `o` says.
    */
   reopened(changes: Partial<GlobalOptions>, o?: SessionOptions): Session;
 }
@@ -170,7 +171,8 @@ function build(opts: GlobalOptions, useFleetFile: boolean, shared: Shared): Sess
     userKubeconfig: user,
     readKubeconfig: (file) => readOnce(shared, { kubeconfig: file }),
     withContexts: (names) => build({ ...opts, context: names }, useFleetFile, shared),
-    reopened: (changes, o = {}) => opened(build({ ...opts, ...changes }, o.useFleetFile ?? true, { gate: shared.gate, reads: new Map() })),
+    reopened: (changes, o = {}) =>
+      opened(build({ ...opts, ...changes }, o.useFleetFile ?? useFleetFile, { gate: shared.gate, reads: new Map() })),
   };
 }
 

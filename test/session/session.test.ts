@@ -122,4 +122,20 @@ describe('the session and its write gate', () => {
     expect(next.readOnly).toBe(true);
     expect(() => session.reopened({ kubeconfig: path.join(dir, 'gone') })).toThrow(/gone does not exist/);
   });
+
+  it('reopened as it is (a kubeconfig edited), it reads every file of KUBECONFIG again, not only the first', () => {
+    const first = writeUnreachableKubeconfig(path.join(dir, 'env-a'), ['a']);
+    const second = writeUnreachableKubeconfig(path.join(dir, 'env-b'), ['b']);
+    const before = process.env.KUBECONFIG;
+    process.env.KUBECONFIG = [first, second].join(path.delimiter);
+    try {
+      const session = openSession({}, { useFleetFile: false });
+      expect(session.contexts.map((c) => c.name)).toEqual(['a', 'b']);
+      writeUnreachableKubeconfig(second, ['b', 'c']);
+      expect(session.reopened({}).contexts.map((c) => c.name)).toEqual(['a', 'b', 'c']);
+    } finally {
+      if (before === undefined) delete process.env.KUBECONFIG;
+      else process.env.KUBECONFIG = before;
+    }
+  });
 });

@@ -53,7 +53,7 @@ export interface InstallFeedOptions extends InstallFlags {
   /** The workflows bound to a session (default: work.ts, loaded when the wizard opens). */
   work?: (session: Session, flags: InstallFlags) => InstallWork | Promise<InstallWork>;
   /** The session after an install (the fleet file it wrote). Absent: the session stays. */
-  reopen?: (kubeconfig: string | undefined) => Session;
+  reopen?: () => Session;
 }
 
 export interface InstallFeed extends InstallActions {

@@ -130,7 +130,7 @@ export class InstallWizard {
   /** After an install from the Install tab: the fleet file it wrote, and the control plane's context, watched. */
   private async watchInstalled(reopen: NonNullable<InstallFeedOptions['reopen']>): Promise<void> {
     try {
-      await this.setSession?.(reopen(this.store.getState().kubeconfigFiles?.[0]));
+      await this.setSession?.(reopen());
       this.store.setState({ banner: { kind: 'info', text: 'installed: the fleet is recorded and watched' } });
     } catch (err) {
       this.store.setState({ banner: { kind: 'error', text: message(err) } });
