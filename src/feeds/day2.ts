@@ -24,6 +24,8 @@ export interface Day2FeedOptions {
 }
 
 export interface Day2Feed extends Day2Actions {
+  /** The session changed: an open page's operations and facts are read again through it. */
+  restart(): void;
   /** Stop (the dashboard quits): a run under way stops where it is; resolves once it did. */
   stop(): Promise<void>;
 }
@@ -210,6 +212,18 @@ class Day2Page {
     void this.registry().then((reg) => updateSlice(this.store, 'day2', (s) => ({ ...s, entries: reg.operations.map(entryOf) })));
   }
 
+  /** The session changed: an open page's operations and facts (its control plane may be another) read again through it. */
+  restart(): void {
+    if (!this.slice.open || day2Busy(this.slice)) return;
+    void this.registry().then(
+      (reg) => {
+        updateSlice(this.store, 'day2', (s) => ({ ...day2Opened(s, reg.operations.map(entryOf), {}), facts: {} }));
+        return this.facts(reg);
+      },
+      () => {},
+    );
+  }
+
   /** Stop: an operation under way stops where it is (run again, it continues); resolves once it did. */
   async stop(): Promise<void> {
     this.quit.abort();
@@ -225,6 +239,7 @@ export function startDay2Feed(store: FleetStore, session: () => Session, opts: D
     plan: (id, inputs) => page.plan(id, inputs),
     run: () => page.run(),
     back: () => page.back(),
+    restart: () => page.restart(),
     stop: () => page.stop(),
   };
 }
@@ -240,6 +255,6 @@ export function day2Feed(o: Pick<Day2FeedOptions, 'registry'> = {}): FeedFactory
         refresh: () => actions().certs?.refresh(),
       };
       const feed = startDay2Feed(store, () => session, { ...o, certs });
-      return { actions: feed, stop: () => feed.stop() };
+      return { actions: feed, restart: () => feed.restart(), stop: () => feed.stop() };
     });
 }
