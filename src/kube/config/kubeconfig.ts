@@ -259,7 +259,7 @@ export function kubeConfigFromString(text: string, from?: KubeConfig): KubeConfi
 
 /**
  * One KubeConfig holding every cluster, user and context of `configs` (a later one wins a name
- * they share), with `currentContext` current.
+ * they share), with `currentContext` current; the write gate of the first that has one.
  */
 export function mergeKubeConfigs(configs: readonly KubeConfig[], currentContext: string): KubeConfig {
   const kc = new KubeConfig();
@@ -272,5 +272,7 @@ export function mergeKubeConfigs(configs: readonly KubeConfig[], currentContext:
     for (const c of t.getContexts()) contexts.set(c.name, c);
   }
   kc.loadFromOptions({ clusters: [...clusters.values()], users: [...users.values()], contexts: [...contexts.values()], currentContext });
-  return kc;
+  // Made from a session's KubeConfigs: the session's write gate goes with it.
+  const gate = configs.map(gateOf).find((g) => g !== undefined);
+  return gate ? setGate(kc, gate) : kc;
 }

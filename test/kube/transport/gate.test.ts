@@ -1,7 +1,7 @@
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { makeClient } from '../../../src/kube/transport/client.js';
-import { configForContext, kubeConfigFromString } from '../../../src/kube/config/kubeconfig.js';
+import { configForContext, kubeConfigFromString, mergeKubeConfigs } from '../../../src/kube/config/kubeconfig.js';
 import { changesCluster, gateOf, ReadOnlyRefusal, setGate, writeGate } from '../../../src/kube/transport/gate.js';
 
 /** A context whose API server is a closed port: a request that gets past the gate fails to connect. */
@@ -98,7 +98,7 @@ describe('the write gate', () => {
     expect(gateOf(configForContext(closedPortConfig(), 'ctx'))).toBeUndefined();
   });
 
-  it('gives a KubeConfig a workflow builds from text (the control plane’s admin one) the gate of the KubeConfig it comes from', async () => {
+  it('gives a KubeConfig a workflow builds from text (the control plane’s admin one) or merges the gate of the KubeConfigs it comes from', async () => {
     const gate = writeGate(true);
     const text = closedPortConfig().exportConfig();
     const built = kubeConfigFromString(text, setGate(closedPortConfig(), gate));
@@ -107,5 +107,8 @@ describe('the write gate', () => {
       'read-only: POST /api/v1/namespaces is refused (fleetdeck runs with --read-only)',
     );
     expect(gateOf(kubeConfigFromString(text, closedPortConfig()))).toBeUndefined();
+    // Merged with another (the install's fleet step): the gate goes with it too
+    expect(gateOf(mergeKubeConfigs([closedPortConfig(), built], 'ctx'))).toBe(gate);
+    expect(gateOf(mergeKubeConfigs([closedPortConfig()], 'ctx'))).toBeUndefined();
   });
 });
