@@ -1,4 +1,4 @@
-import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, it, vi } from 'vitest';
 import { createFeeds } from '../../src/feeds/feeds.js';
 import { rolloutsFeed } from '../../src/feeds/rollouts/feed.js';
@@ -11,6 +11,7 @@ import { statusFeed } from '../../src/feeds/status-feed.js';
 import { approvalsFeed } from '../../src/feeds/approvals.js';
 import { fakeRolloutWork } from '../helpers/feeds/rollouts-feed.js';
 import { info } from '../helpers/screens/screen.js';
+import { unreachableKubeConfig } from '../helpers/kubeconfig/fake-contexts.js';
 
 /** A session with no context to watch (no status feed), whose KubeConfigs are named after it. */
 const session = (name: string) =>
@@ -63,14 +64,7 @@ describe('the feeds holder', () => {
     // Sessions whose contexts' KubeConfigs exist only for their own contexts (as a real session's)
     const kcOf = (names: string[]) => (context: string) => {
       if (!names.includes(context)) throw new Error(`context "${context}" is not in the kubeconfig`);
-      const kc = new KubeConfig();
-      kc.loadFromOptions({
-        clusters: [{ name: context, server: 'https://127.0.0.1:1' }],
-        users: [{ name: 'u' }],
-        contexts: [{ name: context, cluster: context, user: 'u' }],
-        currentContext: context,
-      });
-      return kc;
+      return unreachableKubeConfig(context);
     };
     const sessionOf = (names: string[]) => ({ contexts: names.map(info), files: [], kc: kcOf(names) }) as unknown as Session;
     const store = createFleetStore(['old-a', 'both'].map(info));

@@ -6,20 +6,14 @@ import { DEFAULT_WARN_DAYS } from '../../src/store/certs.js';
 import { createFleetStore } from '../../src/store/fleet-store.js';
 import { startFeed } from '../helpers/feeds/feeds.js';
 import { info } from '../helpers/screens/screen.js';
+import { unreachableKubeConfig } from '../helpers/kubeconfig/fake-contexts.js';
 
 /** A session of these contexts over a closed port; `kc` of a context in `broken` throws, as a half-edited kubeconfig's. */
 function sessionOf(names: string[], asked: string[], broken: string[] = []): Session {
   const kc = (context: string) => {
     asked.push(context);
     if (broken.includes(context)) throw new Error(`context "${context}" names user "u", which is not in the kubeconfig`);
-    const k = new KubeConfig();
-    k.loadFromOptions({
-      clusters: [{ name: context, server: 'https://127.0.0.1:1' }],
-      users: [{ name: 'u' }],
-      contexts: [{ name: context, cluster: context, user: 'u' }],
-      currentContext: context,
-    });
-    return k;
+    return unreachableKubeConfig(context);
   };
   return { contexts: names.map(info), files: [], kc } as unknown as Session;
 }

@@ -1,6 +1,19 @@
 /** Kubeconfig files and output shared by the output and completion tests. */
 import fs from 'node:fs';
+import { KubeConfig } from '@kubernetes/client-node';
 import { stringify } from 'yaml';
+
+/** A KubeConfig of one context whose API server is a closed port (connections are refused at once). */
+export function unreachableKubeConfig(context: string): KubeConfig {
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ name: context, server: 'https://127.0.0.1:1' }],
+    users: [{ name: 'u' }],
+    contexts: [{ name: context, cluster: context, user: 'u' }],
+    currentContext: context,
+  });
+  return kc;
+}
 
 /**
  * Writes a kubeconfig whose contexts all point at a closed port (connections are refused at
