@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { RolloutDryRun } from '../../../src/rollout/runner/dry-run.js';
 import type { PlanNode } from '../../../src/rollout/types.js';
 import type { RolloutActions } from '../../../src/store/actions.js';
-import type { NewRolloutIntent } from '../../../src/store/rollout-wizard.js';
+import type { NewRolloutIntent, NewRolloutState } from '../../../src/store/rollout-wizard.js';
 import { createFleetStore } from '../../../src/store/fleet-store.js';
 import { fakeRolloutWork } from '../../helpers/feeds/rollouts-feed.js';
 import { startFeed } from '../../helpers/feeds/feeds.js';
@@ -36,6 +36,17 @@ async function wizardOn(over: Partial<Parameters<typeof fakeRolloutWork>[0]> = {
   return { store, actions, wizard: actions.wizard, state, listed, calls: fake.calls, work: fake.work };
 }
 
+/** Open the wizard on `context` and answer every page (no selector, `names` picked) up to the plan. */
+async function toThePlan(wizard: RolloutActions['wizard'], state: () => NewRolloutState, context: string, names: string[]): Promise<void> {
+  wizard.open(context);
+  wizard.send({ type: 'context', context });
+  await vi.waitFor(() => expect(state().nodes).toBeDefined());
+  const intents: NewRolloutIntent[] = [{ type: 'selector', text: '' }, { type: 'pickNodes', names }, { type: 'priorities' }];
+  // Where Navarchos runs there is no options page: its settings are the controller's.
+  if (!state().navarchos) intents.push({ type: 'options' });
+  for (const intent of intents) wizard.send(intent);
+}
+
 describe('the new-rollout wizard in the feed', () => {
   it('lists a context’s nodes once, again for another context', async () => {
     const { wizard, state, listed } = await wizardOn();
@@ -55,16 +66,7 @@ describe('the new-rollout wizard in the feed', () => {
     const { wizard, state, work } = await wizardOn();
     const held: ((r: RolloutDryRun) => void)[] = [];
     work.dryRun = () => new Promise((resolve) => held.push(resolve));
-    wizard.open('c1');
-    wizard.send({ type: 'context', context: 'c1' });
-    await vi.waitFor(() => expect(state().nodes).toBeDefined());
-    for (const intent of [
-      { type: 'selector', text: '' },
-      { type: 'pickNodes', names: ['w-a'] },
-      { type: 'priorities' },
-      { type: 'options' },
-    ] satisfies NewRolloutIntent[])
-      wizard.send(intent);
+    await toThePlan(wizard, state, 'c1', ['w-a']);
     expect(state().page).toBe('plan');
     expect(state().name).toMatch(/^rollout-\d{8}-\d{4}$/);
     expect(state().dryRun).toEqual({ done: false });
@@ -86,16 +88,7 @@ describe('the new-rollout wizard in the feed', () => {
     const { wizard, state, calls, store } = await wizardOn({
       navarchos: { c2: { installed: true, synced: true, rollouts: [], replacements: [] } },
     });
-    wizard.open('c1');
-    wizard.send({ type: 'context', context: 'c1' });
-    await vi.waitFor(() => expect(state().nodes).toBeDefined());
-    for (const intent of [
-      { type: 'selector', text: '' },
-      { type: 'pickNodes', names: ['w-a'] },
-      { type: 'priorities' },
-      { type: 'options' },
-    ] satisfies NewRolloutIntent[])
-      wizard.send(intent);
+    await toThePlan(wizard, state, 'c1', ['w-a']);
     await vi.waitFor(() => expect(state().verdict?.ready).toBe(true));
     wizard.confirm();
     wizard.confirm(); // a second Enter in the same moment starts nothing more
@@ -103,16 +96,8 @@ describe('the new-rollout wizard in the feed', () => {
     expect(state().started).toEqual({ context: 'c1', kind: 'fleetdeck', name: state().name });
     expect(store.getState().rollouts.actions[`c1/${state().name}`]).toEqual({ kind: 'run', state: 'running' });
 
-    wizard.open('c2');
-    wizard.send({ type: 'context', context: 'c2' });
+    await toThePlan(wizard, state, 'c2', ['w-b']);
     expect(state().navarchos).toBe(true);
-    await vi.waitFor(() => expect(state().nodes).toBeDefined());
-    for (const intent of [
-      { type: 'selector', text: '' },
-      { type: 'pickNodes', names: ['w-b'] },
-      { type: 'priorities' },
-    ] satisfies NewRolloutIntent[])
-      wizard.send(intent);
     expect(state().page).toBe('plan');
     await vi.waitFor(() => expect(state().verdict?.ready).toBe(true));
     wizard.confirm();

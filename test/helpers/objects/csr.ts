@@ -1,4 +1,5 @@
 /** CSRs for tests. */
+import { KUBELET_CLIENT_SIGNER, type CsrSummary } from '../../../src/kube/csr/index.js';
 
 // openssl req -new -newkey ec (P-256): what kubelets send; node-forge's parser reads RSA only.
 export const EC_CSR = `-----BEGIN CERTIFICATE REQUEST-----
@@ -13,3 +14,21 @@ ZeTzNAnmuPuAPYVw9wIgS1/oIh7eSKBkqU9q88lgc7Tm3fisPPBSc3pvp4xfcig=
 
 /** base64, as `spec.request` carries the PEM. */
 export const b64 = (s: string) => Buffer.from(s).toString('base64');
+
+/** A kubelet's pending client-certificate request for `node`, made `minutesAgo`, as the panel lists it. */
+export function pendingCsr(name: string, requester: string, node: string, minutesAgo: number): CsrSummary {
+  return {
+    name,
+    requester,
+    groups: ['system:bootstrappers'],
+    signer: KUBELET_CLIENT_SIGNER,
+    usages: ['digital signature', 'client auth'],
+    subject: { commonName: `system:node:${node}`, organizations: ['system:nodes'] },
+    dnsNames: [],
+    ipAddresses: ['10.0.0.7'],
+    created: new Date(Date.now() - minutesAgo * 60_000).toISOString(),
+    condition: 'Pending',
+    nodeName: node,
+    warnings: [],
+  };
+}

@@ -5,7 +5,8 @@
  * fakes that write into the store as the feeds do. For tests that visit every screen (sizes, symbols).
  */
 import type { CheckItem } from '../../../src/checklist/checklist.js';
-import { KUBELET_CLIENT_SIGNER, withWarnings, type CsrSummary } from '../../../src/kube/csr/index.js';
+import { withWarnings } from '../../../src/kube/csr/index.js';
+import { pendingCsr } from '../objects/csr.js';
 import type { NavarchosState } from '../../../src/kube/navarchos/objects.js';
 import { startLogsFeed } from '../../../src/feeds/logs.js';
 import { startPrepareFeed } from '../../../src/feeds/prepare.js';
@@ -179,23 +180,6 @@ function storageActions(store: FleetStore): NonNullable<AppActions['storage']> {
   return { show: () => {}, ...startStorageFeed(store, { inventory, catalogue: () => loadCatalogue(EXAMPLE_CATALOGUE_FILE) }) };
 }
 
-function csr(name: string, requester: string, node: string, minutesAgo: number): CsrSummary {
-  return {
-    name,
-    requester,
-    groups: ['system:bootstrappers'],
-    signer: KUBELET_CLIENT_SIGNER,
-    usages: ['digital signature', 'client auth'],
-    subject: { commonName: `system:node:${node}`, organizations: ['system:nodes'] },
-    dnsNames: [],
-    ipAddresses: ['10.0.0.7'],
-    created: new Date(Date.now() - minutesAgo * 60_000).toISOString(),
-    condition: 'Pending',
-    nodeName: node,
-    warnings: [],
-  };
-}
-
 /** How the API server refuses an approval to a user without the permission (after the CSR's name). */
 export const FORBIDDEN_APPROVAL =
   'not approved: HTTP 403: certificatesigningrequests.certificates.k8s.io "csr-aaa11" is forbidden: User "system:serviceaccount:ops:readonly-bastion-operator" cannot update resource "certificatesigningrequests/approval" in API group "certificates.k8s.io" at the cluster scope';
@@ -204,9 +188,9 @@ export const FORBIDDEN_APPROVAL =
 export function approvalActions(store: FleetStore, answer: (name: string) => string = (n) => `${n}: approved`) {
   updateSlice(store, 'approvals', (s) => ({ ...s, status: 'on' }));
   const list = withWarnings([
-    csr('csr-aaa11', 'system:bootstrap:abc123', 'w1-new', 5),
-    csr('csr-bbb22', 'system:bootstrap:zzz999', 'w1-new', 2),
-    csr('csr-ccc33', 'system:bootstrap:def456', 'w2-new', 1),
+    pendingCsr('csr-aaa11', 'system:bootstrap:abc123', 'w1-new', 5),
+    pendingCsr('csr-bbb22', 'system:bootstrap:zzz999', 'w1-new', 2),
+    pendingCsr('csr-ccc33', 'system:bootstrap:def456', 'w2-new', 1),
   ]);
   const decide = (name: string) => queueMicrotask(() => updateSlice(store, 'approvals', (s) => decisionDone(s, answer(name))));
   const actions: NonNullable<AppActions['approvals']> = {

@@ -1,6 +1,7 @@
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KUBELET_CLIENT_SIGNER, withWarnings, type CsrSummary } from '../../../src/kube/csr/index.js';
+import { pendingCsr } from '../../helpers/objects/csr.js';
 import type { ApprovalActions } from '../../../src/store/actions.js';
 import { approvalsClosed, approvalsOpened, csrsChanged, decisionDone, decisionStarted } from '../../../src/store/approvals.js';
 import { updateSlice } from '../../../src/store/fleet-store.js';
@@ -17,23 +18,6 @@ function expectFits(frame: string): void {
   expect(lines.length, frame).toBeLessThan(24);
 }
 
-function csr(name: string, requester: string, node: string, minutesAgo: number): CsrSummary {
-  return {
-    name,
-    requester,
-    groups: ['system:bootstrappers'],
-    signer: KUBELET_CLIENT_SIGNER,
-    usages: ['digital signature', 'client auth'],
-    subject: { commonName: `system:node:${node}`, organizations: ['system:nodes'] },
-    dnsNames: [],
-    ipAddresses: ['10.0.0.7'],
-    created: new Date(Date.now() - minutesAgo * 60_000).toISOString(),
-    condition: 'Pending',
-    nodeName: node,
-    warnings: [],
-  };
-}
-
 /**
  * The dashboard's store with the approvals feed on, and fake actions that record the calls and
  * write into the slice as the feed does: opening shows two pending requests claiming one node
@@ -43,10 +27,10 @@ function fakeApprovals() {
   const store = threeContexts();
   updateSlice(store, 'approvals', (s) => ({ ...s, status: 'on' }));
   const calls = { watched: [] as string[], approved: [] as string[], denied: [] as string[], stopped: 0 };
-  const approvedOne: CsrSummary = { ...csr('csr-old', 'system:node:w1-a', 'w1-a', 300), condition: 'Issued' };
+  const approvedOne: CsrSummary = { ...pendingCsr('csr-old', 'system:node:w1-a', 'w1-a', 300), condition: 'Issued' };
   let list = withWarnings([
-    csr('csr-aaa11', 'system:bootstrap:abc123', 'w1-new', 5),
-    csr('csr-bbb22', 'system:bootstrap:zzz999', 'w1-new', 2),
+    pendingCsr('csr-aaa11', 'system:bootstrap:abc123', 'w1-new', 5),
+    pendingCsr('csr-bbb22', 'system:bootstrap:zzz999', 'w1-new', 2),
     approvedOne,
   ]);
   const emit = () => {
