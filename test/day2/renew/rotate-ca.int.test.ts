@@ -81,23 +81,27 @@ describe('fleetdeck certs renew --rotate-ca', { timeout: 900_000 }, () => {
       stdio: 'ignore',
     });
     const exited = new Promise((r) => child.once('exit', r));
-    let next = '';
-    await eventually(
-      'the rotation past its bundle phase',
+    // Stopped the moment its record shows the bundle's Secrets written (its restarts under way)
+    // or a later phase, so what is read next is the state the kill leaves behind.
+    const at = await eventually(
+      'the rotation past writing its bundle',
       async () => {
-        const phase = (await fleet.record('rotation'))?.phase;
-        if (phase !== 'leaves') return false;
-        next = serial(await secretText('nova-ca-next', 'ca.crt'));
-        return true;
+        const rec = (await fleet.record('rotation')) as { phase: string; written?: boolean } | undefined;
+        const midway = rec && ((rec.phase === 'bundle' && rec.written) || rec.phase === 'leaves');
+        if (midway) child.kill('SIGSTOP');
+        return midway ? rec.phase : undefined;
       },
       600_000,
-      200,
     );
+    const stopped = await fleet.record('rotation');
+    expect(['bundle', 'leaves']).toContain(stopped?.phase);
+    const next = serial(await secretText('nova-ca-next', 'ca.crt'));
     child.kill('SIGKILL');
     await exited;
     const again = await cli(['certs', 'renew', '--rotate-ca', '--yes']);
     expect(again.code, again.stdout + again.stderr).toBe(0);
-    expect(again.stdout).toContain('continuing the rotation started');
+    expect(again.stdout).toContain(`continuing the rotation started`);
+    expect(again.stdout).toMatch(new RegExp(`at phase (${at}|${stopped?.phase})`));
     const now = serial(await secretText('nova-ca', 'ca.crt'));
     expect(now).not.toBe(old);
     expect(now).toBe(next);
