@@ -17,6 +17,7 @@ import { registerRollout } from './program/rollout.js';
 import { registerSandbox } from './program/sandbox.js';
 import { registerStatus } from './program/status.js';
 import { registerStorage } from './program/storage.js';
+import { registerWorkloads } from './program/workloads.js';
 import { usageLine } from './program/usage-line.js';
 import { endQuietlyOnClosedPipe, exitWhenFlushed, watchTerminal } from './session/exit.js';
 import type { GlobalOptions } from './session/options.js';
@@ -79,6 +80,7 @@ export function buildProgram(): Command {
     registerLogs,
     registerCompletion,
     registerGet,
+    registerWorkloads,
     registerCerts,
     registerBackup,
   ]) {

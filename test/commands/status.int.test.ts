@@ -177,7 +177,7 @@ describe('fleet status on a sandbox fleet', () => {
     const cp = json.contexts.find((c) => c.name === 'kind-cp')!;
     expect(cp.pods?.problems.some((p) => p.namespace === NS && p.reason === 'CrashLoopBackOff')).toBe(true);
 
-    await createSchedulePolicy(ctx('kind-cp'), NS, 'everything');
+    await createSchedulePolicy(ctx('kind-cp'), 'everything');
     const again = await runCli(['status', '--kubeconfig', kubeconfig], { env });
     expect(again.stdout).toContain('* 1 SchedulePolicy defined √');
   });

@@ -221,11 +221,11 @@ describe('the default bundle', () => {
       'clusters.cluster.elotl.co': { group: 'cluster.elotl.co', scope: 'Cluster', kind: 'Cluster', plural: 'clusters' },
       'schedulepolicies.policy.elotl.co': {
         group: 'policy.elotl.co',
-        scope: 'Namespaced',
+        scope: 'Cluster',
         kind: 'SchedulePolicy',
         plural: 'schedulepolicies',
       },
-      'schedulegroups.policy.elotl.co': { group: 'policy.elotl.co', scope: 'Namespaced', kind: 'ScheduleGroup', plural: 'schedulegroups' },
+      'schedulegroups.policy.elotl.co': { group: 'policy.elotl.co', scope: 'Cluster', kind: 'ScheduleGroup', plural: 'schedulegroups' },
     };
     for (const crd of bundle.crds) {
       const e = expected[crd.metadata.name as keyof typeof expected];

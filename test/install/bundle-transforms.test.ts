@@ -31,12 +31,13 @@ describe('transforms', () => {
     expect(find(agent, 'ClusterRoleBinding', 'nova-agent').subjects).toEqual([
       { kind: 'ServiceAccount', name: 'nova-agent', namespace: 'team-a' },
     ]);
-    // A subject of another namespace stays; a custom kind whose CRD is cluster-scoped gets none.
+    // A subject of another namespace stays; a custom kind whose CRD is cluster-scoped gets none, any other kind the install's.
     const other = forNamespace(
       [
         ...bundle.crds,
         { apiVersion: 'cluster.elotl.co/v1alpha1', kind: 'Cluster', metadata: { name: 'c' } },
         { apiVersion: 'policy.elotl.co/v1alpha1', kind: 'SchedulePolicy', metadata: { name: 'p', namespace: 'x' } },
+        { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'x' } },
         {
           apiVersion: 'rbac.authorization.k8s.io/v1',
           kind: 'RoleBinding',
@@ -51,7 +52,8 @@ describe('transforms', () => {
       'team-a',
     );
     expect(find(other, 'Cluster', 'c').metadata.namespace).toBeUndefined();
-    expect(find(other, 'SchedulePolicy', 'p').metadata.namespace).toBe('team-a');
+    expect(find(other, 'SchedulePolicy', 'p').metadata.namespace).toBeUndefined();
+    expect(find(other, 'Widget', 'w').metadata.namespace).toBe('team-a');
     expect(find(other, 'RoleBinding', 'rb').metadata.namespace).toBe('team-a');
     expect(find(other, 'RoleBinding', 'rb').subjects).toEqual([
       { kind: 'ServiceAccount', name: 'default', namespace: 'kube-system' },

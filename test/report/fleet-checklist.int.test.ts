@@ -202,7 +202,7 @@ describe('fleet watchers on real API servers', () => {
       30_000,
       250,
     );
-    await createSchedulePolicy(kc, NS, 'fw-policy');
+    await createSchedulePolicy(kc, 'fw-policy');
     const cp = await eventually('Cluster and policy seen', () => {
       const s = state(HOST).controlPlane;
       return s?.clusters.length === 1 && s.schedulePolicies === 1 ? s : undefined;

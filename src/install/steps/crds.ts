@@ -3,7 +3,7 @@ import { waitEstablished } from '../../kube/api/crds.js';
 import { initKubeconfig } from '../certs/index.js';
 import { TIMEOUTS } from '../plan.js';
 import type { RowControl } from '../runner.js';
-import { INIT_KUBECONFIG_SECRET, type InstallRun, MANAGED_LABELS, agentRbac, namespaceObject, summarize } from './run.js';
+import { INIT_KUBECONFIG_SECRET, type InstallRun, MANAGED_LABELS, agentRbac, namespaceObject, schedulerRbac, summarize } from './run.js';
 
 /** The agents' bootstrap kubeconfig as a Secret of the control plane. */
 function initSecret(run: InstallRun): Manifest {
@@ -19,7 +19,7 @@ function initSecret(run: InstallRun): Manifest {
 /** In the control plane: the CRDs (waited for until Established), the agents' RBAC, the namespace and the init kubeconfig. */
 export async function crdsStep(run: InstallRun, row: RowControl): Promise<string> {
   const { bundle, opts } = run;
-  const objs = [...(bundle.crds as Manifest[]), ...agentRbac(), namespaceObject(run.namespace), initSecret(run)];
+  const objs = [...(bundle.crds as Manifest[]), ...agentRbac(), ...schedulerRbac(), namespaceObject(run.namespace), initSecret(run)];
   const results = await run.applyAll(new Applier(run.cpKc!), opts.controlPlaneContext, objs);
   row.progress('waiting for the CRDs to be Established');
   const names = new Set(bundle.crds.map((c) => c.metadata.name));

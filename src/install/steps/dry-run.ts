@@ -1,6 +1,6 @@
 import { type Manifest, objectRef } from '../../kube/api/apply.js';
 import { agentDryRunStep } from './agents.js';
-import { INIT_KUBECONFIG_SECRET, type InstallRun, agentRbac, namespaceObject } from './run.js';
+import { INIT_KUBECONFIG_SECRET, type InstallRun, agentRbac, namespaceObject, schedulerRbac } from './run.js';
 
 /**
  * The rest of a dry run once the control plane is applied: the steps that need a running
@@ -16,7 +16,7 @@ export async function finishDryRun(run: InstallRun): Promise<void> {
   );
   // The control plane does not answer yet: what will be created in it, by name.
   const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: INIT_KUBECONFIG_SECRET, namespace: ns } } as Manifest;
-  const inControlPlane = [...(run.bundle.crds as Manifest[]), ...agentRbac(), namespaceObject(ns), secret];
+  const inControlPlane = [...(run.bundle.crds as Manifest[]), ...agentRbac(), ...schedulerRbac(), namespaceObject(ns), secret];
   run.record(
     opts.controlPlaneContext,
     inControlPlane.map((o) => ({ ref: objectRef(o), action: 'created' as const })),

@@ -97,6 +97,54 @@ export function namespaceObject(ns: string): Manifest {
   return { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels: MANAGED_LABELS } };
 }
 
+/** Reading the objects Nova places, and writing Events about them. */
+const WORKLOAD_READ = [
+  { apiGroups: [''], resources: ['namespaces', 'services', 'configmaps', 'secrets', 'serviceaccounts'], verbs: ['get', 'list', 'watch'] },
+  { apiGroups: ['apps'], resources: ['deployments', 'statefulsets', 'replicasets', 'daemonsets'], verbs: ['get', 'list', 'watch'] },
+  { apiGroups: ['batch'], resources: ['jobs'], verbs: ['get', 'list', 'watch'] },
+  { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+];
+
+/** In the control plane: what the scheduler (user system:kube-scheduler) may do to place workloads. */
+export function schedulerRbac(): Manifest[] {
+  return [
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'nova-scheduler', labels: MANAGED_LABELS },
+      rules: [
+        { apiGroups: ['cluster.elotl.co'], resources: ['clusters'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: ['cluster.elotl.co'], resources: ['clusters/status'], verbs: ['get', 'update', 'patch'] },
+        { apiGroups: ['policy.elotl.co'], resources: ['schedulepolicies'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: ['policy.elotl.co'], resources: ['schedulegroups', 'schedulegroups/status'], verbs: ['*'] },
+        ...WORKLOAD_READ,
+        {
+          apiGroups: ['', 'apps', 'batch'],
+          resources: [
+            'services',
+            'configmaps',
+            'secrets',
+            'serviceaccounts',
+            'deployments',
+            'statefulsets',
+            'replicasets',
+            'daemonsets',
+            'jobs',
+          ],
+          verbs: ['patch'],
+        },
+      ],
+    },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: 'nova-scheduler', labels: MANAGED_LABELS },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'nova-scheduler' },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'system:kube-scheduler' }],
+    },
+  ];
+}
+
 /** In the control plane: what the agents' bootstrap identity (group nova:agents) may do. */
 export function agentRbac(): Manifest[] {
   return [
@@ -111,6 +159,13 @@ export function agentRbac(): Manifest[] {
           verbs: ['get', 'list', 'watch', 'create', 'update', 'patch'],
         },
         { apiGroups: ['policy.elotl.co'], resources: ['schedulepolicies', 'schedulegroups'], verbs: ['get', 'list', 'watch'] },
+        ...WORKLOAD_READ,
+        { apiGroups: ['apps'], resources: ['deployments', 'statefulsets', 'replicasets'], verbs: ['patch'] },
+        {
+          apiGroups: ['apps'],
+          resources: ['deployments/status', 'statefulsets/status', 'replicasets/status'],
+          verbs: ['get', 'patch', 'update'],
+        },
       ],
     },
     {

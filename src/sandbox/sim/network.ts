@@ -4,7 +4,17 @@ import type { V1Service, V1ServicePort } from '@kubernetes/client-node';
 import { describeError } from '../../kube/transport/client.js';
 import { AddressPool, portsFree, type SandboxRuntime, type SimContext } from './context.js';
 import { Forwarder, type Backend } from './forwarder.js';
-import { canUnshare, isHeadless, renderHosts, selects, serviceHostEntries, svcKey, writeInPlace, type PodAddress } from './hosts.js';
+import {
+  canUnshare,
+  isHeadless,
+  renderHosts,
+  selects,
+  serviceHostEntries,
+  svcKey,
+  writeInPlace,
+  type PodAddress,
+  type HostsEntry,
+} from './hosts.js';
 
 /**
  * The network of one sandbox cluster as its real processes see it: every pod that runs a
@@ -227,10 +237,19 @@ export class ClusterNetwork {
     }, 5000);
   }
 
-  private renderNow(): string {
+  private entries(): HostsEntry[] {
     const entries = serviceHostEntries([...this.services.values()], [...this.pods.values()], this.vips);
     for (const [hostname, ip] of this.runtime.hostnames.entries()) entries.push({ ip, names: [hostname] });
-    return renderHosts(entries, `fleetdeck sandbox: names as seen from cluster ${this.ctx.cluster.name}`);
+    return entries;
+  }
+
+  /** The address a name has as seen from this cluster (Service names and load-balancer hostnames), as its hosts file says. */
+  lookup(hostname: string): string | undefined {
+    return this.entries().find((e) => e.names.includes(hostname))?.ip;
+  }
+
+  private renderNow(): string {
+    return renderHosts(this.entries(), `fleetdeck sandbox: names as seen from cluster ${this.ctx.cluster.name}`);
   }
 
   /** Rewrites the hosts file in place (see writeInPlace) when its content changed. */

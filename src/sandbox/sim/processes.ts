@@ -7,10 +7,10 @@
 import type { V1Container, V1EnvVar } from '@kubernetes/client-node';
 
 /**
- * What the sandbox runs for a container: a real binary, the in-process agent, the local
+ * What the sandbox runs for a container: a real binary, the in-process agent or scheduler, the local
  * fleetdeck bundle (see fleetdeck-launch.ts), or nothing (simulated).
  */
-export type ContainerKind = 'etcd' | 'kube-apiserver' | 'nova-agent' | 'fleetdeck';
+export type ContainerKind = 'etcd' | 'kube-apiserver' | 'nova-agent' | 'nova-scheduler' | 'fleetdeck';
 
 /** The fleetdeck image under any registry and tag (`ghcr.io/fleetdeck/fleetdeck:0.1.0`, `fleetdeck@sha256:…`). */
 export const FLEETDECK_IMAGE = /(^|\/)fleetdeck(:|@|$)/;
@@ -18,6 +18,7 @@ export const FLEETDECK_IMAGE = /(^|\/)fleetdeck(:|@|$)/;
 export function containerKind(c: Pick<V1Container, 'name' | 'image'>): ContainerKind | undefined {
   const image = c.image ?? '';
   if (c.name === 'nova-agent' || /nova-agent/.test(image)) return 'nova-agent';
+  if (c.name === 'nova-scheduler' && /(kube|nova)-scheduler/.test(image)) return 'nova-scheduler';
   if (FLEETDECK_IMAGE.test(image)) return 'fleetdeck';
   if (/kube-apiserver:/.test(image)) return 'kube-apiserver';
   if (/\/etcd:/.test(image)) return 'etcd';

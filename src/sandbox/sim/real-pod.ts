@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { V1Container, V1ContainerStatus, V1Pod } from '@kubernetes/client-node';
 import { describeError } from '../../kube/transport/client.js';
-import { AgentContainer } from './agent.js';
+import { AgentContainer } from './nova/agent.js';
+import { SchedulerContainer } from './nova/scheduler.js';
 import type { PodHandle, RealContainer, RealPodDeps } from './container.js';
 import { isNotFound } from './context.js';
 import { BinaryLauncher } from './binary-launch.js';
@@ -22,7 +23,7 @@ export function runsForReal(pod: V1Pod): boolean {
 export function realPorts(pod: V1Pod): number[] {
   return (pod.spec?.containers ?? []).flatMap((c) => {
     const kind = containerKind(c);
-    if (!kind || kind === 'nova-agent') return [];
+    if (!kind || kind === 'nova-agent' || kind === 'nova-scheduler') return [];
     const declared = (c.ports ?? []).map((p) => p.containerPort);
     if (declared.length > 0 || kind === 'fleetdeck') return declared;
     return kind === 'etcd' ? [2379, 2380] : [6443];
@@ -32,7 +33,7 @@ export function realPorts(pod: V1Pod): number[] {
 /**
  * One pod whose containers run for real: etcd and kube-apiserver images as the test bed's
  * binaries, the fleetdeck image as the local bundle, each in its own mount namespace (see
- * ProcessContainer), the nova-agent in process (see AgentContainer); other containers of the
+ * ProcessContainer), the nova-agent and nova-scheduler in process (see nova/); other containers of the
  * pod stay simulated. Owns the pod's directory,
  * its loopback address and its entry in the cluster network.
  */
@@ -70,7 +71,9 @@ export class RealPod implements PodHandle {
       const rc =
         kind === 'nova-agent'
           ? new AgentContainer(this, c)
-          : new ProcessContainer(this, c, kind === 'fleetdeck' ? new FleetdeckLauncher(this, c) : new BinaryLauncher(this, c, kind));
+          : kind === 'nova-scheduler'
+            ? new SchedulerContainer(this, c)
+            : new ProcessContainer(this, c, kind === 'fleetdeck' ? new FleetdeckLauncher(this, c) : new BinaryLauncher(this, c, kind));
       this.containers.set(c.name, rc);
     }
     this.publish();

@@ -37,11 +37,11 @@ function crd(plural: string, group: string, kind: string, scope: 'Cluster' | 'Na
   };
 }
 
-/** Nova's three CRDs (Cluster is cluster-scoped), with schemas that accept any fields. */
+/** Nova's three CRDs (all cluster-scoped), with schemas that accept any fields. */
 export const NOVA_CRD_OBJECTS = [
   crd('clusters', 'cluster.elotl.co', 'Cluster', 'Cluster'),
-  crd('schedulepolicies', 'policy.elotl.co', 'SchedulePolicy', 'Namespaced'),
-  crd('schedulegroups', 'policy.elotl.co', 'ScheduleGroup', 'Namespaced'),
+  crd('schedulepolicies', 'policy.elotl.co', 'SchedulePolicy', 'Cluster'),
+  crd('schedulegroups', 'policy.elotl.co', 'ScheduleGroup', 'Cluster'),
 ];
 
 /** Creates the CRDs (waiting out a previous test's deletion still in progress) until they serve. */
@@ -133,11 +133,10 @@ export async function createNovaCluster(
   });
 }
 
-export async function createSchedulePolicy(kc: KubeConfig, namespace: string, name: string): Promise<void> {
-  await makeClient(kc, CustomObjectsApi).createNamespacedCustomObject({
+export async function createSchedulePolicy(kc: KubeConfig, name: string): Promise<void> {
+  await makeClient(kc, CustomObjectsApi).createClusterCustomObject({
     group: 'policy.elotl.co',
     version: 'v1alpha1',
-    namespace,
     plural: 'schedulepolicies',
     body: { apiVersion: 'policy.elotl.co/v1alpha1', kind: 'SchedulePolicy', metadata: { name }, spec: {} },
   });

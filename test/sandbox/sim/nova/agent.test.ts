@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agentConditions } from '../../../src/sandbox/sim/agent.js';
+import { agentConditions } from '../../../../src/sandbox/sim/nova/agent.js';
 
 describe('the agent’s Cluster conditions', () => {
   it('reports Ready, Idle and not Standby, keeping transition times while nothing changes', () => {
