@@ -73,14 +73,15 @@ export class AgentContainer extends InProcessContainer {
   private registered = false;
   private reportedAt = 0;
   private placed = -1;
+  private syncError = '';
 
   protected async tick(): Promise<void> {
     let ok = false;
     let message = '';
     try {
       if (!this.kc) await this.load();
-      const placed = await this.sync!.pass();
-      if (Date.now() - this.reportedAt >= HEARTBEAT_MS || placed !== this.placed) await this.register(placed);
+      const placed = await this.syncCopies();
+      if (Date.now() - this.reportedAt >= HEARTBEAT_MS || placed !== this.placed) await this.register(Math.max(placed, 0));
       ok = true;
     } catch (err) {
       // The next attempt reads the kubeconfig (its Secret) again.
@@ -93,6 +94,28 @@ export class AgentContainer extends InProcessContainer {
     if (this.stopping) return;
     this.tellOutcome(ok, message);
     this.setReady(ok);
+  }
+
+  /**
+   * The copies' pass; resolves with the objects placed here (the last count when it failed). A
+   * failing pass (no right to read the control plane's workloads) is said once and does not stop
+   * the agent from reporting its cluster.
+   */
+  private async syncCopies(): Promise<number> {
+    try {
+      const placed = await this.sync!.pass();
+      if (this.syncError) this.say('copies in sync again');
+      this.syncError = '';
+      return placed;
+    } catch (err) {
+      const why = describeError(err);
+      if (why !== this.syncError) {
+        this.say(`cannot keep the copies of the workloads placed on cluster "${this.clusterName}": ${why}`, 'stderr');
+        void this.pod.event(this.spec.name, 'Warning', 'CopiesNotSynced', why, 'nova-agent');
+      }
+      this.syncError = why;
+      return this.placed;
+    }
   }
 
   private tellOutcome(ok: boolean, message: string): void {
