@@ -18,6 +18,7 @@ import { registerSandbox } from './program/sandbox.js';
 import { registerStatus } from './program/status.js';
 import { registerStorage } from './program/storage.js';
 import { registerWorkloads } from './program/workloads.js';
+import { registerExplain } from './program/explain.js';
 import { usageLine } from './program/usage-line.js';
 import { endQuietlyOnClosedPipe, exitWhenFlushed, watchTerminal } from './session/exit.js';
 import type { GlobalOptions } from './session/options.js';
@@ -81,6 +82,7 @@ export function buildProgram(): Command {
     registerCompletion,
     registerGet,
     registerWorkloads,
+    registerExplain,
     registerCerts,
     registerBackup,
   ]) {

@@ -48,11 +48,11 @@ export class Scheduler {
     this.custom = makeClient(kc, CustomObjectsApi, 15_000);
   }
 
-  /** Records an Event once per subject and reason until its message changes. */
-  private tell(subject: EventObject, type: 'Normal' | 'Warning', reason: string, message: string): void {
+  /** Records an Event once per subject and reason until `what` (the message, or where it went) changes. */
+  private tell(subject: EventObject, type: 'Normal' | 'Warning', reason: string, message: string, what = message): void {
     const key = `${subject.kind}/${subject.namespace ?? ''}/${subject.name}/${reason}`;
-    if (this.said.get(key) === message) return;
-    this.said.set(key, message);
+    if (this.said.get(key) === what) return;
+    this.said.set(key, what);
     this.events.record(subject, type, reason, message);
   }
 
@@ -85,6 +85,8 @@ export class Scheduler {
   }
 
   private report(u: PlannedUnit, d: Decision, group: string | undefined): void {
+    // A placement is told when it changes, not again when the next pass words it differently.
+    const where = JSON.stringify(d.targets);
     const type = d.targets.length ? 'Normal' : 'Warning';
     for (const w of u.members) {
       const subject = eventObject(w);
@@ -98,12 +100,18 @@ export class Scheduler {
           `schedule policy ${u.policy.name} will be used to determine target cluster${more}`,
         );
         if (group) this.tell(subject, 'Normal', 'AddedToScheduleGroup', `added to schedule group ${group}`);
-      } else if (d.targets.length) this.tell(subject, 'Normal', 'Scheduled', d.message);
+      } else if (d.targets.length) this.tell(subject, 'Normal', 'Scheduled', d.message, where);
       if (!d.targets.length) this.tell(subject, 'Warning', 'NoClusterFits', d.message);
     }
     if (group) {
       const subject = { apiVersion: GROUP_API_VERSION, kind: 'ScheduleGroup', name: group };
-      this.tell(subject, type, d.targets.length ? 'ScheduleGroupSyncedToWorkloadCluster' : 'NoClusterFits', d.message);
+      this.tell(
+        subject,
+        type,
+        d.targets.length ? 'ScheduleGroupSyncedToWorkloadCluster' : 'NoClusterFits',
+        d.message,
+        d.targets.length ? where : d.message,
+      );
     }
   }
 

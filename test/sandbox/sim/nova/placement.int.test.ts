@@ -265,3 +265,40 @@ describe('capacity, moves, drift and a silent agent', { timeout: 240_000 }, () =
     await p.row('shared', (r) => r.state === 'duplicated', 'ConfigMap', 150_000);
   });
 });
+
+describe('fleetdeck explain', { timeout: 240_000 }, () => {
+  it('a workload no cluster fits: each cluster with its shortfall and a hint; exit 1', async () => {
+    const r = await p.fleet.cli(['explain', 'deploy/huge', '-n', p.ns]);
+    expect(r.code, r.stderr).toBe(1);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toBe(`deployment/huge in ${p.ns}: pending`);
+    expect(lines).toContain(
+      '* SchedulePolicy big matches it... ScheduleGroup ' + lines.find((l) => l.includes('ScheduleGroup'))!.split('ScheduleGroup ')[1],
+    );
+    expect(r.stdout).toMatch(
+      / {2}\* Cluster w1\.\.\. room for 0 of 1 pod\(s\) of 64 cores, 32 MiB; most free on one node: .* ✗\n {4}free room in cluster w1 or lower the requests/,
+    );
+    expect(r.stdout).toMatch(/\* Not scheduled\.\.\. pending ✗\n {2}no cluster fits: Cluster w1 skipped/);
+  });
+
+  it('an object no policy catches says so with what to do; a name not there and a bad KIND/NAME get one line each', async () => {
+    await p.toControlPlane('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: loose, namespace: $NS}\ndata: {a: b}');
+    const r = await p.fleet.cli(['explain', 'cm/loose', '-n', p.ns]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('No SchedulePolicy matches it... 6 policies defined ✗');
+    expect(r.stdout).toContain("give it labels a policy's resourceSelectors select");
+    const missing = await p.fleet.cli(['explain', 'deploy/nothing', '-n', p.ns]);
+    expect([missing.code, missing.stderr.trim().split('\n').length]).toEqual([1, 1]);
+    expect(missing.stderr).toContain(`deployment/nothing not found in namespace ${p.ns} of the control plane`);
+    const bad = await p.fleet.cli(['explain', 'pods/x']);
+    expect([bad.code, bad.stderr.trim().split('\n').length]).toEqual([2, 1]);
+  });
+
+  it('a placed Deployment: its policy, the clusters looked at, where it went and its copy ready; exit 0', async () => {
+    const r = await p.fleet.cli(['explain', 'deployment/selected', '-n', p.ns]);
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.stdout).toContain('The policy selects 1 of 2 cluster(s) √');
+    expect(r.stdout).toContain('* Placed on w1... placed √');
+    expect(r.stdout).toContain(`* Copy in w1 (${W1})... 1/1 ready √`);
+  });
+});
