@@ -3,6 +3,7 @@
  * generates. Pure functions: an object in, the cleaned object or the reason it is skipped out.
  */
 import type { ApiObject } from '../kube/api/api-resources.js';
+import { MATCHING_POLICY_LABEL, SPREAD_ANNOTATION, STATUS_ANNOTATION_PREFIX, TARGET_LABEL } from '../placement/semantics.js';
 
 /** Namespaces the control plane makes for itself: their objects are its own. */
 export const BUILT_IN_NAMESPACES: ReadonlySet<string> = new Set(['default', 'kube-system', 'kube-public', 'kube-node-lease']);
@@ -23,9 +24,10 @@ const SERVER_METADATA = [
   'finalizers',
 ];
 
-/** Annotations and labels controllers or the server add. */
-const SERVER_ANNOTATIONS = ['deployment.kubernetes.io/revision'];
-const SERVER_LABELS = ['kubernetes.io/metadata.name'];
+/** Annotations and labels controllers, Nova's scheduler and agents, or the server add. */
+const SERVER_ANNOTATIONS = ['deployment.kubernetes.io/revision', SPREAD_ANNOTATION];
+const SERVER_ANNOTATION_PREFIXES = [STATUS_ANNOTATION_PREFIX];
+const SERVER_LABELS = ['kubernetes.io/metadata.name', TARGET_LABEL];
 
 /** The install's own objects in the control plane (CRDs, the agents' RBAC, its namespace, the init kubeconfig). */
 export const INSTALL_LABEL = { key: 'app.kubernetes.io/managed-by', value: 'fleetdeck' } as const;
@@ -53,6 +55,7 @@ export function generatedBy(obj: ApiObject): string | undefined {
   const owner = m.ownerReferences?.find((o) => o.controller);
   if (owner) return `made by its owner (${owner.kind})`;
   if (m.labels?.[INSTALL_LABEL.key] === INSTALL_LABEL.value) return 'made by the install (it makes them again)';
+  if (obj.kind === 'ScheduleGroup' && m.labels?.[MATCHING_POLICY_LABEL]) return "made by Nova's scheduler (it makes them again)";
   if (RBAC_KINDS.has(obj.kind) && (m.name.startsWith('system:') || m.labels?.['kubernetes.io/bootstrapping'] === 'rbac-defaults'))
     return 'built-in RBAC';
   if (obj.kind === 'Secret' && obj.type === 'kubernetes.io/service-account-token') return 'service-account token';
@@ -95,7 +98,10 @@ export function cleanObject(obj: ApiObject): ApiObject {
   const m = metadata as Meta;
   const meta: ApiObject['metadata'] = { name: m.name, ...(m.namespace ? { namespace: m.namespace } : {}) };
   const labels = without(m.labels, SERVER_LABELS);
-  const annotations = without(m.annotations, SERVER_ANNOTATIONS);
+  const annotations = without(m.annotations, [
+    ...SERVER_ANNOTATIONS,
+    ...Object.keys(m.annotations ?? {}).filter((k) => SERVER_ANNOTATION_PREFIXES.some((p) => k.startsWith(p))),
+  ]);
   if (labels) meta.labels = labels;
   if (annotations) meta.annotations = annotations;
   for (const k of Object.keys(m)) if (!(k in meta) && !SERVER_METADATA.includes(k) && k !== 'labels' && k !== 'annotations') meta[k] = m[k];

@@ -57,6 +57,7 @@ export async function runDashboard(opts: GlobalOptions): Promise<number> {
   const store = createFleetStore(session.contexts, session.fleet, opts.warnDays);
   const tabs = registry({
     ...(opts.logLines !== undefined ? { logs: { logLines: opts.logLines } } : {}),
+    workloads: { read: async (session) => (await import('./placement-read.js')).readFleetPlacement(session, 'the Workloads tab') },
     install: {
       ...installFlags(opts),
       // After an install: the fleet file it wrote, and the control plane's context.

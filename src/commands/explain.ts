@@ -6,11 +6,10 @@
 import { formatChecklist } from '../checklist/checklist.js';
 import { UsageError, UserError } from '../errors.js';
 import { kindOf } from '../kube/nova/kinds.js';
-import { readPlacement } from '../kube/nova/placement-read.js';
 import { explainWorkload } from '../placement/explain.js';
 import { asciiOnly, type GlobalOptions } from '../session/options.js';
 import { openSession } from '../session/session.js';
-import { fleetTargets } from './backup/target.js';
+import { readFleetPlacement } from './placement-read.js';
 
 const ALIASES: Record<string, string> = {
   deploy: 'deployments',
@@ -40,16 +39,10 @@ export interface ExplainOptions extends GlobalOptions {
 export async function runExplain(target: string, opts: ExplainOptions): Promise<number> {
   const ref = parseRef(target);
   const namespace = opts.workloadNamespace ?? 'default';
-  const fleet = fleetTargets(openSession({ ...opts, output: undefined }), 'explain');
-  const read = await readPlacement(
-    fleet.controlPlane.kc,
-    fleet.workloads.map((w) => ({ context: w.context, clusterName: w.clusterName, kc: w.kc })),
-  );
+  const { context, read } = await readFleetPlacement(openSession({ ...opts, output: undefined }), 'explain');
   const found = explainWorkload(read, { ...ref, namespace });
   if (!found)
-    throw new UserError(
-      `${ref.kind.toLowerCase()}/${ref.name} not found in namespace ${namespace} of the control plane (${fleet.controlPlane.context})`,
-    );
+    throw new UserError(`${ref.kind.toLowerCase()}/${ref.name} not found in namespace ${namespace} of the control plane (${context})`);
   const { row, items } = found;
   process.stdout.write(
     `${row.kind.toLowerCase()}/${row.name} in ${namespace}: ${row.state}\n${formatChecklist(items, { ascii: asciiOnly(opts) })}\n`,

@@ -3,13 +3,12 @@
  * the replicas its copies run there and its state. Read-only. Exit codes: 0 all placed, 1 one
  * or more pending, drifted or orphaned (or a workload cluster could not be read), 2 usage.
  */
-import { readPlacement } from '../kube/nova/placement-read.js';
 import { type WorkloadRow, workloadRows } from '../placement/rows.js';
 import { document } from '../output/format.js';
 import { workloadsText } from '../report/workloads.js';
 import { requireOutput, type GlobalOptions } from '../session/options.js';
 import { openSession } from '../session/session.js';
-import { fleetTargets } from './backup/target.js';
+import { readFleetPlacement } from './placement-read.js';
 
 export interface WorkloadsOptions extends Omit<GlobalOptions, 'output'> {
   output?: string;
@@ -23,11 +22,7 @@ const warn = (text: string) => process.stderr.write(`fleetdeck: ${text}\n`);
 
 export async function runWorkloads(opts: WorkloadsOptions): Promise<number> {
   const output = requireOutput(opts.output);
-  const fleet = fleetTargets(openSession({ ...opts, output: undefined }), 'workloads');
-  const read = await readPlacement(
-    fleet.controlPlane.kc,
-    fleet.workloads.map((w) => ({ context: w.context, clusterName: w.clusterName, kc: w.kc })),
-  );
+  const { read } = await readFleetPlacement(openSession({ ...opts, output: undefined }), 'workloads');
   for (const c of read.copies) if (c.error) warn(`cluster ${c.clusterName} (context ${c.context}) not read: ${c.error}`);
   const all = workloadRows(read);
   const rows = all.filter(

@@ -16,11 +16,13 @@ import { type Preflight, prepareFeed } from '../feeds/prepare.js';
 import { rolloutsFeed, type RolloutsFeedOptions } from '../feeds/rollouts/feed.js';
 import { type StatusFeedOptions, statusFeed } from '../feeds/status-feed.js';
 import { storageFeed, type StorageFeedOptions } from '../feeds/storage/feed.js';
+import { workloadsFeed, type WorkloadsFeedOptions } from '../feeds/workloads.js';
 import { installTab } from '../screens/install/tab.js';
 import { logsOverlay } from '../screens/logs/overlay.js';
 import { rolloutsTab } from '../screens/rollouts/tab.js';
 import { statusTab } from '../screens/status/tab.js';
 import { storageTab } from '../screens/storage/tab.js';
+import { workloadsTab } from '../screens/workloads/tab.js';
 import type { ScreenOverlay, ScreenTab } from '../screens/tab.js';
 
 export interface TabEntry extends ScreenTab {
@@ -43,6 +45,7 @@ export interface RegistryOptions {
   rollouts?: RolloutsFeedOptions;
   storage?: StorageFeedOptions;
   logs?: LogsFeedFactoryOptions;
+  workloads?: WorkloadsFeedOptions;
 }
 
 export interface Registry {
@@ -57,6 +60,7 @@ export function registry(o: RegistryOptions = {}): Registry {
       { ...installTab, feeds: [...(o.install ? [installFeed(o.install)] : []), prepareFeed(o.preflight), day2Feed(o.day2)] },
       { ...rolloutsTab, feeds: [rolloutsFeed(o.rollouts)] },
       { ...storageTab, feeds: [storageFeed(o.storage)] },
+      { ...workloadsTab, feeds: [workloadsFeed(o.workloads)] },
     ],
     overlays: [{ ...logsOverlay, feeds: [logsFeed(o.logs)] }],
   };

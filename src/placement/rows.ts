@@ -44,6 +44,8 @@ export interface WorkloadRow {
   ready: number | null;
   state: WorkloadState;
   reason: string | null;
+  /** A pod controller's pods, as a label selector (`app=web`): what `l` shows the logs of. */
+  selector: string | null;
 }
 
 const objKey = (o: { kind: string; metadata: { namespace?: string; name: string } }) =>
@@ -120,7 +122,7 @@ function sharesOf(ctx: Context, src: ApiObject, w: WorkloadView, targets: readon
 
 function stateOf(
   ctx: Context,
-  row: Omit<WorkloadRow, 'state' | 'reason'>,
+  row: Omit<WorkloadRow, 'state' | 'reason' | 'selector'>,
   w: WorkloadView,
 ): { state: WorkloadState; reason: string | null } {
   const targets = row.clusters.filter((c) => c.target);
@@ -172,7 +174,14 @@ function rowOf(ctx: Context, src: ApiObject): WorkloadRow {
     desired: w.ref.kind === 'DaemonSet' && counted.length ? counted.reduce((s, c) => s + (c.desired ?? 0), 0) : (w.replicas ?? null),
     ready: counted.length ? counted.reduce((s, c) => s + (c.ready ?? 0), 0) : w.replicas !== undefined ? 0 : null,
   };
-  return { ...base, ...stateOf(ctx, base, w) };
+  const match = (src.spec as { selector?: { matchLabels?: Record<string, string> } } | undefined)?.selector?.matchLabels;
+  const selector =
+    w.podRequests && match
+      ? Object.entries(match)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(',')
+      : null;
+  return { ...base, ...stateOf(ctx, base, w), selector };
 }
 
 /** Every control-plane workload's row, by namespace, kind and name. */

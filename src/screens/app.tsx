@@ -89,7 +89,7 @@ function Dashboard(props: AppProps & { columns: number; rows: number }) {
     <AppCommandsProvider value={commands}>
       <KeyBarProvider bar={bar}>
         <Box flexDirection="column" width={width}>
-          <TabBar tabs={tabs.map((t) => t.title)} active={state.tab} />
+          <TabBar tabs={tabs.map((t) => t.title)} active={state.tab} width={width} />
           <ContextBar total={view.total} reachable={view.reachable} kubeconfigFiles={files} readOnly={gate.readOnly} width={width} />
           <Box flexDirection="column" marginTop={1} height={height} overflow="hidden">
             {/* A screen taller than its lines is cut at the bottom, never squeezed (squeezed rows overlap). */}

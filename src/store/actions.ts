@@ -137,6 +137,19 @@ export interface LogActions {
   save(): void;
 }
 
+/** The Workloads tab's: read the control plane's workloads while shown; one workload's placement checklist. */
+export interface WorkloadsActions {
+  /** The tab is on screen: read now, then every few seconds while it stays shown. */
+  show(): void;
+  /** Another tab is on screen: stop reading. */
+  hide(): void;
+  /** Read now. */
+  refresh(): void;
+  /** Open the placement checklist of the workload with this key (store/workloads.ts workloadKey). */
+  explain(key: string): void;
+  close(): void;
+}
+
 export interface Actions {
   sandbox?: SandboxActions;
   install?: InstallActions;
@@ -147,4 +160,5 @@ export interface Actions {
   approvals?: ApprovalActions;
   certs?: CertsActions;
   logs?: LogActions;
+  workloads?: WorkloadsActions;
 }

@@ -13,6 +13,7 @@ import { emptyLogs, type LogsSlice } from './logs.js';
 import { emptyPrepare, type PrepareSlice } from './prepare.js';
 import { emptyRollouts, type RolloutsSlice } from './rollouts.js';
 import { emptyStorage, type StorageSlice } from './storage.js';
+import { emptyWorkloads, type WorkloadsSlice } from './workloads.js';
 import type { ContextState } from './types.js';
 
 /** One slice per tab and view besides Status; each written by its feed only. */
@@ -28,6 +29,7 @@ export interface TabSlices {
   day2: Day2Slice;
   /** The log view (opened over any tab). */
   logs: LogsSlice;
+  workloads: WorkloadsSlice;
 }
 
 export function emptyTabSlices(): TabSlices {
@@ -40,6 +42,7 @@ export function emptyTabSlices(): TabSlices {
     install: emptyInstall(),
     day2: emptyDay2(),
     logs: emptyLogs(),
+    workloads: emptyWorkloads(),
   };
 }
 

@@ -36,7 +36,7 @@ function restoreKilledAfterOne(file: string): Promise<string> {
 }
 
 const custom = (kc: KubeConfig) => makeClient(kc, CustomObjectsApi);
-const policy = (plural: string, name: string) => ({ group: 'policy.elotl.co', version: 'v1alpha1', namespace: TEAM, plural, name });
+const policy = (plural: string, name: string) => ({ group: 'policy.elotl.co', version: 'v1alpha1', plural, name });
 
 async function createFleetObjects(kc: KubeConfig): Promise<void> {
   await makeClient(kc, CoreV1Api).createNamespace({ body: { metadata: { name: TEAM, labels: { team: 'a' } } } });
@@ -58,7 +58,7 @@ async function createFleetObjects(kc: KubeConfig): Promise<void> {
     },
   });
   const { name: _p, ...pp } = policy('schedulepolicies', 'p1');
-  await custom(kc).createNamespacedCustomObject({
+  await custom(kc).createClusterCustomObject({
     ...pp,
     body: {
       apiVersion: 'policy.elotl.co/v1alpha1',
@@ -72,7 +72,7 @@ async function createFleetObjects(kc: KubeConfig): Promise<void> {
     },
   });
   const { name: _g, ...gp } = policy('schedulegroups', 'g1');
-  await custom(kc).createNamespacedCustomObject({
+  await custom(kc).createClusterCustomObject({
     ...gp,
     body: {
       apiVersion: 'policy.elotl.co/v1alpha1',
@@ -95,8 +95,8 @@ async function fleetObjects(kc: KubeConfig) {
     core.readNamespacedConfigMap({ name: 'cfg', namespace: TEAM }),
     rbac.readClusterRole({ name: `${fleet.namespace}-reader` }),
     rbac.readNamespacedRoleBinding({ name: 'alice-reads', namespace: TEAM }),
-    custom(kc).getNamespacedCustomObject(policy('schedulepolicies', 'p1')) as Promise<{ spec: unknown }>,
-    custom(kc).getNamespacedCustomObject(policy('schedulegroups', 'g1')) as Promise<{ spec: unknown }>,
+    custom(kc).getClusterCustomObject(policy('schedulepolicies', 'p1')) as Promise<{ spec: unknown }>,
+    custom(kc).getClusterCustomObject(policy('schedulegroups', 'g1')) as Promise<{ spec: unknown }>,
     custom(kc).getClusterCustomObject({ group: 'cluster.elotl.co', version: 'v1alpha1', plural: 'clusters', name: 'prod-eu' }) as Promise<{
       spec: unknown;
     }>,
@@ -167,7 +167,7 @@ describe('backup, uninstall, install, restore', () => {
     const install = await fleet.install();
     expect(install.code, install.stdout + install.stderr).toBe(0);
     const gone = await custom(fleet.cpKc())
-      .getNamespacedCustomObject(policy('schedulepolicies', 'p1'))
+      .getClusterCustomObject(policy('schedulepolicies', 'p1'))
       .catch((e: unknown) => statusCode(e));
     expect(gone).toBe(404);
 
@@ -222,12 +222,12 @@ describe('backup, uninstall, install, restore', () => {
   it('a restore killed half-way finishes when run again', async () => {
     const kc = fleet.cpKc();
     const before = await fleetObjects(kc);
-    await custom(kc).deleteNamespacedCustomObject(policy('schedulepolicies', 'p1'));
-    await custom(kc).deleteNamespacedCustomObject(policy('schedulegroups', 'g1'));
+    await custom(kc).deleteClusterCustomObject(policy('schedulepolicies', 'p1'));
+    await custom(kc).deleteClusterCustomObject(policy('schedulegroups', 'g1'));
     await makeClient(kc, CoreV1Api).deleteNamespacedConfigMap({ name: 'cfg', namespace: TEAM });
     await eventually('the objects gone', async () => {
       const left = await custom(kc)
-        .getNamespacedCustomObject(policy('schedulepolicies', 'p1'))
+        .getClusterCustomObject(policy('schedulepolicies', 'p1'))
         .catch((e: unknown) => statusCode(e));
       return left === 404;
     });
@@ -246,7 +246,7 @@ describe('backup, uninstall, install, restore', () => {
     expect(byRef['ConfigMap team-a/cfg']).toBe('unchanged');
     const created = done.objects.filter((o) => o.action === 'create').map((o) => o.ref);
     expect(created.length).toBeGreaterThan(0);
-    expect(['ScheduleGroup team-a/g1', 'SchedulePolicy team-a/p1']).toEqual(expect.arrayContaining(created));
+    expect(['ScheduleGroup g1', 'SchedulePolicy p1']).toEqual(expect.arrayContaining(created));
     expect(await fleetObjects(kc)).toEqual(before);
   });
 });

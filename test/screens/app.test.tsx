@@ -16,7 +16,7 @@ interface Visit {
   readOnly?: boolean;
 }
 
-const TAB_BAR = /1 Status.*2 Install.*3 Rollouts.*4 Storage/;
+const TAB_BAR = /1 Status.*2 Install.*3 Rollouts.*4 Storage.*5 Workloads/;
 
 const VISITS: Visit[] = [
   { name: 'Status: contexts', steps: [[[], 'nova']], hints: /\? help · q quit/ },
@@ -181,6 +181,24 @@ const VISITS: Visit[] = [
     ],
     hints: /esc/,
   },
+  { name: 'Workloads: list', steps: [[['5'], 'deployment/web']], hints: /enter explain/ },
+  {
+    name: 'Workloads: a filter typed',
+    steps: [
+      [['5'], 'deployment/web'],
+      [['/', 'w', 'e'], '1 of 3'],
+    ],
+    hints: /type/,
+  },
+  {
+    name: 'Workloads: placement checklist',
+    steps: [
+      [['5'], 'deployment/web'],
+      [[KEYS.enter], 'Not scheduled'],
+    ],
+    hints: /esc back/,
+  },
+  { name: 'Workloads: help', steps: [[['5', '?'], 'Everywhere']], hints: /esc|\?/ },
   {
     name: 'Storage estimate: sizes',
     steps: [

@@ -4,6 +4,7 @@
  * install wizard's dependencies, this host's preflight and the Day 2 page's operations, all as
  * fakes that write into the store as the feeds do. For tests that visit every screen (sizes, symbols).
  */
+import { workloadsActions } from './workloads.js';
 import type { CheckItem } from '../../../src/checklist/checklist.js';
 import { withWarnings } from '../../../src/kube/csr/index.js';
 import { pendingCsr } from '../objects/csr.js';
@@ -273,6 +274,7 @@ export function everyTab(over: AppOverrides = {}, approvalAnswer?: (name: string
     ),
     rollouts: rolloutActions(store),
     storage: storageActions(store),
+    workloads: workloadsActions(store),
     // A pod's log: forty lines, longer than the view, then quiet while followed.
     logs: startLogsFeed(store, cannedLogsWork({ lines: (_o, pod) => Array.from({ length: 40 }, (_, i) => `${pod}: line ${i + 1}`) }).work, {
       flushMs: 5,

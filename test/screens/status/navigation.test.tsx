@@ -143,17 +143,20 @@ describe('Keys', () => {
     await screen.press('2');
     await screen.waitFor('The guided install');
 
-    // When 3 and 4 are pressed
+    // When 3, 4 and 5 are pressed
     await screen.press('3');
     await screen.waitFor('Coming: replace groups of nodes');
     await screen.press('4');
     await screen.waitFor('Coming: what storage');
 
+    await screen.press('5');
+    await screen.waitFor('Where Nova placed each workload');
+
     // When Tab wraps around
     await screen.press(KEYS.tab);
 
     // Then Status is back
-    expect(await screen.waitFor('kind-hosting')).not.toContain('Coming: what storage');
+    expect(await screen.waitFor('kind-hosting')).not.toContain('Where Nova placed each workload');
   });
 
   it('/ filters the contexts by name; Esc clears the filter', async () => {

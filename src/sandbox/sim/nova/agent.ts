@@ -80,8 +80,10 @@ export class AgentContainer extends InProcessContainer {
     let message = '';
     try {
       if (!this.kc) await this.load();
+      // Registered first: a control plane that refuses the agent says so as before any copy.
+      if (Date.now() - this.reportedAt >= HEARTBEAT_MS) await this.register(Math.max(this.placed, 0));
       const placed = await this.syncCopies();
-      if (Date.now() - this.reportedAt >= HEARTBEAT_MS || placed !== this.placed) await this.register(Math.max(placed, 0));
+      if (placed !== this.placed) await this.register(Math.max(placed, 0));
       ok = true;
     } catch (err) {
       // The next attempt reads the kubeconfig (its Secret) again.

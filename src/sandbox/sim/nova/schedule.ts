@@ -74,7 +74,10 @@ export class Scheduler {
       }
       this.report(u, d, group);
     }
-    for (const g of cp.groups) if (!groups.has(g.metadata.name)) await this.deleteGroup(g);
+    // Only the groups a scheduler made (their matching-policy label) are its to delete.
+    for (const g of cp.groups)
+      if (!groups.has(g.metadata.name) && (g.metadata.labels as Record<string, string> | undefined)?.[MATCHING_POLICY_LABEL])
+        await this.deleteGroup(g);
   }
 
   private async mark(w: WorkloadView, d: Decision, policy: string | undefined): Promise<void> {
