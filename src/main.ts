@@ -19,6 +19,8 @@ import { registerStatus } from './program/status.js';
 import { registerStorage } from './program/storage.js';
 import { registerWorkloads } from './program/workloads.js';
 import { registerExplain } from './program/explain.js';
+import { registerPolicy } from './program/policy.js';
+import { registerMove } from './program/move.js';
 import { usageLine } from './program/usage-line.js';
 import { endQuietlyOnClosedPipe, exitWhenFlushed, watchTerminal } from './session/exit.js';
 import type { GlobalOptions } from './session/options.js';
@@ -83,6 +85,8 @@ export function buildProgram(): Command {
     registerGet,
     registerWorkloads,
     registerExplain,
+    registerPolicy,
+    registerMove,
     registerCerts,
     registerBackup,
   ]) {

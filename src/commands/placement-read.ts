@@ -9,5 +9,5 @@ export async function readFleetPlacement(session: Session, what: string) {
     fleet.controlPlane.kc,
     fleet.workloads.map((w) => ({ context: w.context, clusterName: w.clusterName, kc: w.kc })),
   );
-  return { context: fleet.controlPlane.context, read };
+  return { context: fleet.controlPlane.context, kc: fleet.controlPlane.kc, read };
 }

@@ -33,7 +33,10 @@ function onePick(unit: Unit, policy: PolicyView, clusters: readonly ClusterView[
   const selected = selectedClusters(policy, clusters);
   const ordered = !!policy.orderedClusterSelector;
   const demands = demandsOf(unit.members);
-  const judged = selected.map((c) => ({ c, fit: judge(c, demands, unit.current.includes(c.name)) }));
+  const judged = selected.map((c) => ({
+    c,
+    fit: judge(c, demands, unit.current.includes(c.name) && !unit.avoid?.includes(c.name), unit.avoid?.includes(c.name)),
+  }));
   const fitting = judged.filter((j) => j.fit.fits);
   const keep = fitting.find((j) => unit.current.includes(j.c.name));
   const best = ordered ? fitting[0] : [...fitting].sort((a, b) => b.fit.freeCpu - a.fit.freeCpu || a.c.name.localeCompare(b.c.name))[0];

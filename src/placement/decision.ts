@@ -36,6 +36,8 @@ export interface Unit {
   annotation?: string;
   /** Clusters holding the unit now (kept while it still fits). */
   current: readonly string[];
+  /** Clusters its pods stayed Pending in (an agent asked to reschedule): not picked again for this spec. */
+  avoid?: readonly string[];
 }
 
 export function demandsOf(members: readonly WorkloadView[], replicas?: Record<string, number>): PodDemand[] {
@@ -51,7 +53,8 @@ export function demandsOf(members: readonly WorkloadView[], replicas?: Record<st
  * fit check (its own pods use the room counted), even while not Ready: the scheduler does not
  * move work off a cluster whose agent went silent (the row shows it orphaned).
  */
-export function judge(c: ClusterView, demands: readonly PodDemand[], held = false): Fit {
+export function judge(c: ClusterView, demands: readonly PodDemand[], held = false, avoided = false): Fit {
+  if (avoided) return { fits: false, why: 'its pods stayed Pending there (rescheduled away)', freeCpu: 0 };
   if (held)
     return {
       fits: true,

@@ -11,7 +11,7 @@ import type { PlacementRead } from '../kube/nova/placement-read.js';
 import { decide } from './decide.js';
 import type { Candidate } from './decision.js';
 import { type WorkloadRow, workloadRows } from './rows.js';
-import { placedOn } from './targets.js';
+import { placedOn, rescheduledFrom } from './targets.js';
 import { refKey } from './types.js';
 import { unitsOf } from './units.js';
 import { clusterView, policyView, workloadView } from './views.js';
@@ -128,7 +128,8 @@ export function explainWorkload(read: PlacementRead, ref: WorkloadRef): { row: W
   );
   const items = policyItems(row, read.cp.policies.length);
   if (unit && row.by !== 'annotation') {
-    const d = decide({ ...unit, current: placedOn(w.labels, w.annotations) }, read.cp.clusters.map(clusterView));
+    const avoid = unit.members.flatMap(rescheduledFrom);
+    const d = decide({ ...unit, current: placedOn(w.labels, w.annotations), avoid }, read.cp.clusters.map(clusterView));
     const selected = d.candidates.filter((c) => c.verdict !== 'not selected');
     if (unit.policy)
       items.push(

@@ -13,7 +13,7 @@ import type { PlacementRead } from '../kube/nova/placement-read.js';
 import { decide } from './decide.js';
 import { driftOf } from './drift.js';
 import { CLUSTER_ANNOTATION } from './semantics.js';
-import { placedOn, spreadOf } from './targets.js';
+import { placedOn, rescheduledFrom, spreadOf } from './targets.js';
 import { refKey, type WorkloadView } from './types.js';
 import { type PlannedUnit, unitsOf } from './units.js';
 import { clusterView, policyView, workloadView } from './views.js';
@@ -129,7 +129,10 @@ function stateOf(
   if (targets.length === 0) {
     const u = ctx.units.get(refKey(w.ref));
     const why =
-      lastRefusal(ctx.read.events, w) ?? (u ? decide({ ...u, current: [] }, ctx.read.cp.clusters.map(clusterView)).pending : undefined);
+      lastRefusal(ctx.read.events, w) ??
+      (u
+        ? decide({ ...u, current: [], avoid: u.members.flatMap(rescheduledFrom) }, ctx.read.cp.clusters.map(clusterView)).pending
+        : undefined);
     return { state: 'pending', reason: why ?? 'not scheduled yet' };
   }
   const clusters = new Map(ctx.read.cp.clusters.map(clusterView).map((c) => [c.name, c]));

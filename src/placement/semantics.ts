@@ -11,6 +11,10 @@
  *   it; otherwise the one with the most free CPU (then name).
  * - No cluster fits: the unit stays pending (no target), with an Event `NoClusterFits`
  *   naming each candidate and why it was refused.
+ * - Rescheduling: an agent whose copy of a policy-placed pod controller has a pod Pending
+ *   (Unschedulable) for RESCHEDULE_AFTER_MS records its cluster in RESCHEDULE_ANNOTATION with the
+ *   hash of the object's spec and says `ReschedulingTriggered`; the scheduler then avoids that cluster
+ *   for that spec (a changed spec may go there again). Annotation-placed workloads stay.
  * - Divide with percentageSplit rounds each share down (as observed); an even split gives the
  *   remainder to the first domains. Duplicate and Divide need every share to fit.
  * - The sandbox's scheduler tells its agents where spread shares go in the annotation
@@ -24,6 +28,9 @@ export const SPREAD_ANNOTATION = 'nova.elotl.co/spread-targets';
 export const COPY_LABEL = 'nova.elotl.co/managed-by-agent';
 export const STATUS_ANNOTATION_PREFIX = 'status.nova.elotl.co/';
 export const NAME_LABEL = 'kubernetes.io/metadata.name';
+/** Where the sandbox's agents record the clusters a workload's pods stayed Pending in (JSON: cluster → a hash of the spec). */
+export const RESCHEDULE_AFTER_MS = 20_000;
+export const RESCHEDULE_ANNOTATION = 'nova.elotl.co/rescheduled-from';
 
 /** The policy used when several match: the oldest, then by name. */
 export function precedence<T extends { name: string; created: string }>(policies: readonly T[]): T[] {

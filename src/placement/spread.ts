@@ -41,7 +41,10 @@ export function spreadTargets(unit: Unit, policy: PolicyView, clusters: readonly
     const demands = demandsOf(unit.members, replicas);
     const judged = selected
       .filter((c) => domainValue(c, key) === d.value)
-      .map((c) => ({ c, fit: judge(c, demands, unit.current.includes(c.name)) }));
+      .map((c) => ({
+        c,
+        fit: judge(c, demands, unit.current.includes(c.name) && !unit.avoid?.includes(c.name), unit.avoid?.includes(c.name)),
+      }));
     const fitting = judged.filter((j) => j.fit.fits).sort((a, b) => b.fit.freeCpu - a.fit.freeCpu);
     const pick = fitting.find((j) => unit.current.includes(j.c.name)) ?? fitting[0];
     for (const { c, fit } of judged)

@@ -4,7 +4,7 @@
  * (JSON: the policy and, per cluster, the replicas and topology value).
  */
 import type { Decision } from './decide.js';
-import { SPREAD_ANNOTATION, TARGET_LABEL } from './semantics.js';
+import { RESCHEDULE_ANNOTATION, SPREAD_ANNOTATION, TARGET_LABEL } from './semantics.js';
 import { refKey, type WorkloadView } from './types.js';
 
 export interface Share {
@@ -25,6 +25,20 @@ export function spreadOf(annotations: Record<string, string> | undefined): Sprea
     return JSON.parse(text) as Spread;
   } catch {
     return undefined;
+  }
+}
+
+/** The clusters `w`'s pods stayed Pending in, for its current spec. */
+export function rescheduledFrom(w: Pick<WorkloadView, 'annotations' | 'specHash'>): string[] {
+  const text = w.annotations[RESCHEDULE_ANNOTATION];
+  if (!text) return [];
+  try {
+    const byCluster = JSON.parse(text) as Record<string, string>;
+    return Object.entries(byCluster)
+      .filter(([, h]) => w.specHash === undefined || h === w.specHash)
+      .map(([c]) => c);
+  } catch {
+    return [];
   }
 }
 

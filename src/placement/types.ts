@@ -67,6 +67,8 @@ export interface WorkloadView {
   ref: ObjectRef;
   labels: Record<string, string>;
   annotations: Record<string, string>;
+  /** A hash of its spec: which spec a rescheduling was about (a Deployment's generation also moves with its annotations). */
+  specHash?: string;
   /** Pod controllers only: the replicas asked for. */
   replicas?: number;
   /** Pod controllers only: what one pod requests. */

@@ -5,6 +5,7 @@
  */
 import type { ApiObject } from '../kube/api/api-resources.js';
 import { bytes, cpuMilli } from '../kube/api/quantity.js';
+import { createHash } from 'node:crypto';
 import { NAME_LABEL } from './semantics.js';
 import type { ClusterView, PolicyView, Room, Taint, Toleration, WorkloadView } from './types.js';
 
@@ -68,6 +69,9 @@ export function podRequests(t: PodTemplateJson | undefined): Room {
 
 const POD_CONTROLLERS = new Set(['Deployment', 'StatefulSet', 'ReplicaSet', 'DaemonSet', 'Job']);
 
+/** 12 hex digits of the spec's JSON. */
+export const specHash = (spec: unknown) => createHash('sha256').update(JSON.stringify(spec)).digest('hex').slice(0, 12);
+
 export function workloadView(o: ApiObject): WorkloadView {
   const spec = o.spec as { replicas?: number; parallelism?: number; template?: PodTemplateJson } | undefined;
   const base: WorkloadView = {
@@ -79,6 +83,7 @@ export function workloadView(o: ApiObject): WorkloadView {
     },
     labels: (o.metadata.labels as Record<string, string> | undefined) ?? {},
     annotations: (o.metadata.annotations as Record<string, string> | undefined) ?? {},
+    ...(o.spec ? { specHash: specHash(o.spec) } : {}),
   };
   if (!POD_CONTROLLERS.has(o.kind)) return base;
   const replicas = o.kind === 'Job' ? (spec?.parallelism ?? 1) : o.kind === 'DaemonSet' ? 1 : (spec?.replicas ?? 1);

@@ -16,7 +16,7 @@ import { MATCHING_POLICY_LABEL, TARGET_LABEL } from '../../../placement/semantic
 import type { WorkloadView } from '../../../placement/types.js';
 import { loneGroupName, type PlannedUnit, unitsOf } from '../../../placement/units.js';
 import { clusterView, policyView, workloadView } from '../../../placement/views.js';
-import { marked, markingsFor, placedOn } from '../../../placement/targets.js';
+import { marked, markingsFor, placedOn, rescheduledFrom } from '../../../placement/targets.js';
 import { markStale } from './stale.js';
 
 const GROUP_API_VERSION = `${GROUPS.group}/${GROUPS.version}`;
@@ -65,7 +65,8 @@ export class Scheduler {
     const groups = new Set<string>();
     for (const u of units) {
       const current = [...new Set(u.members.flatMap((w) => placedOn(w.labels, w.annotations)))];
-      const d = decide({ ...u, current }, clusters);
+      const avoid = [...new Set(u.members.flatMap(rescheduledFrom))];
+      const d = decide({ ...u, current, avoid }, clusters);
       for (const w of u.members) await this.mark(w, d, u.policy?.name);
       const group = groupNameOf(u);
       if (group) {

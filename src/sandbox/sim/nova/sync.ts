@@ -2,7 +2,7 @@
  * One pass of a Nova agent over its workload cluster: every control-plane object placed on its
  * cluster has its copy there (its namespace made first), copies no longer placed here are
  * deleted, and the status of the copies of Deployments, StatefulSets and ReplicaSets flows
- * back: each agent writes its cluster's part in an annotation of the control-plane object and
+ * back (and a copy whose pods stay Pending asks to be placed elsewhere: reschedule.ts): each agent writes its cluster's part in an annotation of the control-plane object and
  * the sum of the parts of the clusters it is placed on as that object's status.
  */
 import {
@@ -23,6 +23,8 @@ import { makeClient, statusCode } from '../../../kube/transport/client.js';
 import { COPY_LABEL, STATUS_ANNOTATION_PREFIX } from '../../../placement/semantics.js';
 import { policyView } from '../../../placement/views.js';
 import { COPY_HASH, copyOf } from './copy.js';
+import { triggerRescheduling } from './reschedule.js';
+import { EventRecorder } from '../../../kube/events/event-recorder.js';
 import { placedOn, spreadOf } from '../../../placement/targets.js';
 
 const key = (o: ApiObject) => `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`;
@@ -52,6 +54,7 @@ export class CopySync {
   private readonly cpApps: AppsV1Api;
   private readonly localCore: CoreV1Api;
   private readonly custom: CustomObjectsApi;
+  private readonly events: EventRecorder;
 
   constructor(
     private readonly cpKc: KubeConfig,
@@ -66,6 +69,7 @@ export class CopySync {
     this.cpApps = makeClient(cpKc, AppsV1Api, 15_000);
     this.localCore = makeClient(localKc, CoreV1Api, 15_000);
     this.custom = makeClient(cpKc, CustomObjectsApi, 15_000);
+    this.events = new EventRecorder(cpKc, { component: 'nova-agent', instance: cluster });
   }
 
   /** One pass; resolves with the number of objects placed here. */
@@ -96,7 +100,10 @@ export class CopySync {
         if (copy.metadata.namespace) await this.ensureNamespace(copy.metadata.namespace);
         await this.applier.apply(copy as never);
       }
-      if (kindOf(src.kind)?.statusFlowsBack) await this.feedBack(src, existing);
+      if (kindOf(src.kind)?.statusFlowsBack) {
+        await this.feedBack(src, existing);
+        await triggerRescheduling({ core: this.localCore, cp: this.cp, events: this.events, cluster: this.cluster }, src, existing);
+      }
     }
     for (const stale of have.values())
       await this.local.delete(stale as KubernetesObject).catch((err: unknown) => {

@@ -7,6 +7,8 @@
  * agent turns its cluster not Ready and its workloads orphaned. `fleetdeck workloads` shows each.
  */
 import { AppsV1Api, CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeClient } from '../../../../src/kube/transport/client.js';
 import { eventually } from '../../../helpers/cli/cli.js';
@@ -233,6 +235,28 @@ describe('capacity, moves, drift and a silent agent', { timeout: 240_000 }, () =
     expect(await p.copy(W2, 'pinned')).toBeUndefined();
   });
 
+  it('fleetdeck move: refused read-only and without --yes; with it, the annotation set and a line per change until moved; again: nothing to do', async () => {
+    const args = ['move', 'deploy/selected', '--to', 'w2', '-n', p.ns];
+    const readOnly = await p.fleet.cli([...args, '--yes', '--read-only']);
+    expect([readOnly.code, readOnly.stderr.trim().split('\n').length]).toEqual([2, 1]);
+    const unasked = await p.fleet.cli(args);
+    expect(unasked.code).toBe(2);
+    expect(unasked.stderr).toContain('confirm with --yes');
+    const unknown = await p.fleet.cli(['move', 'deploy/selected', '--to', 'mars', '-n', p.ns, '--yes']);
+    expect([unknown.code, unknown.stderr.trim()]).toEqual([2, 'fleetdeck: no Nova cluster named mars; the clusters are w1, w2']);
+    const moved = await p.fleet.cli([...args, '--yes']);
+    expect(moved.code, moved.stdout + moved.stderr).toBe(0);
+    const lines = moved.stdout.trim().split('\n');
+    expect(lines[0]).toBe(
+      `Move deployment/selected in ${p.ns} from w1 (placed by policy only-w1) to w2: sets the annotation nova.elotl.co/cluster=w2 on the control plane's object; from then on no policy moves it.`,
+    );
+    expect(lines).toContain('annotation nova.elotl.co/cluster=w2 set');
+    expect(lines.at(-1)).toBe('Moved: deployment/selected runs in w2.');
+    expect(await p.copy(W1, 'selected')).toBeUndefined();
+    const again = await p.fleet.cli([...args, '--yes']);
+    expect([again.code, again.stdout.trim()]).toEqual([0, 'deployment/selected already runs in w2 (annotation set): nothing to do.']);
+  });
+
   it('drift: a copy scaled in its workload cluster shows as drifted, with the field and both values', async () => {
     await makeClient(p.ctx(W2), AppsV1Api).patchNamespacedDeploymentScale(
       { name: 'web', namespace: p.ns, body: { spec: { replicas: 5 } } },
@@ -244,6 +268,29 @@ describe('capacity, moves, drift and a silent agent', { timeout: 240_000 }, () =
     const text = await p.fleet.cli(['workloads']);
     expect(text.code).toBe(1);
     expect(text.stdout).toContain(`deployment/web -n ${p.ns}: drifted: in w2: spec.replicas: 7 → 5`);
+  });
+
+  it('rescheduling: pods that stay Pending in the cluster picked make its agent ask, and the workload moves to the next cluster', async () => {
+    // Fill-and-spill picks w1 (room enough by the Cluster's report), but only a node of w2 matches the pods' nodeSelector.
+    const picky = deployment('picky', 1, '100m', ', labels: {placement: ordered}').replace(
+      'spec: {containers:',
+      'spec: {nodeSelector: {kubernetes.io/hostname: workload-2-node-2}, containers:',
+    );
+    await p.toControlPlane(picky);
+    await p.row('picky', (r) => r.clusters.some((c) => c.cluster === 'w1' && c.present));
+    const row = await p.row(
+      'picky',
+      (r) => r.state === 'placed' && r.clusters.length === 1 && r.clusters[0]?.cluster === 'w2' && r.ready === 1,
+      'Deployment',
+      150_000,
+    );
+    expect(row.clusters[0]).toMatchObject({ context: W2, present: true });
+    expect(await eventsAbout('picky', p.ns)).toContain(
+      `Warning ReschedulingTriggered: deployment ${p.ns}/picky does not have minimum replicas available`,
+    );
+    const explain = await p.fleet.cli(['explain', 'deploy/picky', '-n', p.ns]);
+    expect(explain.stdout).toContain('* Cluster w1... its pods stayed Pending there (rescheduled away) ✗');
+    expect(await p.copy(W1, 'picky')).toBeUndefined();
   });
 
   it('an agent stopped: its cluster turns not Ready and what runs there is orphaned; back when it reports again', async () => {
@@ -293,10 +340,29 @@ describe('fleetdeck explain', { timeout: 240_000 }, () => {
   });
 
   it('a placed Deployment: its policy, the clusters looked at, where it went and its copy ready; exit 0', async () => {
-    const r = await p.fleet.cli(['explain', 'deployment/selected', '-n', p.ns]);
+    const r = await p.fleet.cli(['explain', 'deployment/spill', '-n', p.ns]);
     expect(r.code, r.stdout).toBe(0);
-    expect(r.stdout).toContain('The policy selects 1 of 2 cluster(s) √');
-    expect(r.stdout).toContain('* Placed on w1... placed √');
-    expect(r.stdout).toContain(`* Copy in w1 (${W1})... 1/1 ready √`);
+    expect(r.stdout).toContain('* SchedulePolicy fill matches it');
+    expect(r.stdout).toContain('The policy selects 2 of 2 cluster(s) √');
+    expect(r.stdout).toContain('  * Cluster w2... picked: already runs it √');
+    expect(r.stdout).toContain('* Placed on w2... placed √');
+    expect(r.stdout).toContain(`* Copy in w2 (${W2})... 2/2 ready √`);
+  });
+
+  it('policy check: a policy not yet applied — what it would catch and where it would go; a bad file is one line, exit 2', async () => {
+    const file = path.join(p.fleet.dir, 'loose-policy.yaml');
+    fs.writeFileSync(
+      file,
+      `apiVersion: policy.elotl.co/v1alpha1\nkind: SchedulePolicy\nmetadata: {name: loose}\nspec:\n  namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: ${p.ns}}}\n  resourceSelectors: {labelSelectors: [{matchExpressions: [{key: placement, operator: DoesNotExist}, {key: app.shop/part, operator: DoesNotExist}]}]}\n  clusterSelector: {matchLabels: {kubernetes.io/metadata.name: w2}}\n`,
+    );
+    const r = await p.fleet.cli(['policy', 'check', file, '-o', 'json']);
+    const check = JSON.parse(r.stdout) as { catches: { ref: string }[]; units: { members: string[]; targets: { cluster: string }[] }[] };
+    expect(check.catches.map((c) => c.ref)).toContain(`ConfigMap/${p.ns}/loose`);
+    expect(check.units.find((u) => u.members.includes(`ConfigMap/${p.ns}/loose`))?.targets).toEqual([{ cluster: 'w2', replicas: null }]);
+    // Nothing was applied.
+    expect((await p.rows()).rows.find((x) => x.name === 'loose')?.state).toBe('pending');
+    fs.writeFileSync(file, 'kind: ConfigMap\n');
+    const bad = await p.fleet.cli(['policy', 'check', file]);
+    expect([bad.code, bad.stderr.trim().split('\n').length]).toEqual([2, 1]);
   });
 });
