@@ -4,7 +4,7 @@
  * of those selected), or shares over the spread's domains. Every cluster looked at is listed
  * with its verdict; the Event message says which were skipped and why, and which was picked.
  */
-import { type Candidate, type Decision, demandsOf, judge, type Unit } from './decision.js';
+import { type Candidate, candidateOf, type Decision, demandsOf, judge, type Unit } from './decision.js';
 import { selectedClusters } from './policy-match.js';
 import { spreadTargets } from './spread.js';
 import type { ClusterView, PolicyView } from './types.js';
@@ -41,11 +41,7 @@ function onePick(unit: Unit, policy: PolicyView, clusters: readonly ClusterView[
   const keep = fitting.find((j) => unit.current.includes(j.c.name));
   const best = ordered ? fitting[0] : [...fitting].sort((a, b) => b.fit.freeCpu - a.fit.freeCpu || a.c.name.localeCompare(b.c.name))[0];
   const pick = keep ?? best;
-  const candidates: Candidate[] = judged.map(({ c, fit }) => ({
-    cluster: c.name,
-    verdict: c === pick?.c ? 'picked' : fit.fits ? 'fits' : 'skipped',
-    why: fit.fits ? (fit.why ?? 'has enough resources') : fit.why,
-  }));
+  const candidates: Candidate[] = judged.map(({ c, fit }) => candidateOf(c.name, fit, c === pick?.c));
   for (const c of clusters)
     if (!selected.includes(c)) candidates.push({ cluster: c.name, verdict: 'not selected', why: 'its labels do not match the policy' });
   const looked = ordered ? candidates.slice(0, pick ? selected.indexOf(pick.c) + 1 : selected.length) : candidates;

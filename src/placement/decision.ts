@@ -11,6 +11,9 @@ export interface Candidate {
   cluster: string;
   verdict: 'picked' | 'fits' | 'skipped' | 'not selected';
   why?: string;
+  /** Skipped for this taint, or because it is not Ready or in standby (the hint depends on it). */
+  taint?: string;
+  down?: boolean;
 }
 
 export interface Target {
@@ -62,5 +65,16 @@ export function judge(c: ClusterView, demands: readonly PodDemand[], held = fals
       freeCpu: Number.MAX_SAFE_INTEGER,
     };
   const down = unavailable(c);
-  return down ? { fits: false, why: down, freeCpu: 0 } : fitPods(c, demands);
+  return down ? { fits: false, why: down, freeCpu: 0, down: true } : fitPods(c, demands);
+}
+
+/** A cluster looked at, and what it made of the unit. */
+export function candidateOf(cluster: string, fit: Fit, picked: boolean): Candidate {
+  return {
+    cluster,
+    verdict: picked ? 'picked' : fit.fits ? 'fits' : 'skipped',
+    why: fit.fits ? (fit.why ?? 'has enough resources') : fit.why,
+    ...(fit.taint ? { taint: fit.taint } : {}),
+    ...(fit.down ? { down: true } : {}),
+  };
 }

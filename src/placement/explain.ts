@@ -11,10 +11,10 @@ import type { PlacementRead } from '../kube/nova/placement-read.js';
 import { decide } from './decide.js';
 import type { Candidate } from './decision.js';
 import { type WorkloadRow, workloadRows } from './rows.js';
-import { placedOn, rescheduledFrom } from './targets.js';
+import { avoidedBy, placedOn } from './targets.js';
 import { refKey } from './types.js';
-import { unitsOf } from './units.js';
-import { clusterView, policyView, workloadView } from './views.js';
+import { controlPlaneUnits } from './units.js';
+import { clusterView, eventTime, workloadView } from './views.js';
 
 export interface WorkloadRef {
   kind: string;
@@ -64,10 +64,10 @@ function candidateItem(c: Candidate): CheckItem {
       state: 'ok',
       detail: `${c.verdict === 'picked' ? 'picked: ' : ''}${c.why ?? ''}`,
     };
-  const taint = /taint it does not tolerate \((.*)\)/.exec(c.why ?? '')?.[1];
+  const taint = c.taint;
   const hint = taint
     ? `add a toleration for ${taint} to its pod template, or pick another cluster`
-    : /not Ready|standby/.test(c.why ?? '')
+    : c.down
       ? `check the nova-agent of cluster ${c.cluster} (fleetdeck status shows it)`
       : `free room in cluster ${c.cluster} or lower the requests`;
   return { id: `cluster/${c.cluster}`, label: `Cluster ${c.cluster}`, state: 'fail', detail: c.why ?? 'skipped', hint };
@@ -109,11 +109,10 @@ function lastScheduling(events: readonly ApiObject[], src: ApiObject, group: str
     if (io?.kind === 'ScheduleGroup') return io.name === group;
     return io?.kind === src.kind && io.name === src.metadata.name && (io.namespace ?? '') === (src.metadata.namespace ?? '');
   });
-  const time = (e: ApiObject) => String(e.lastTimestamp ?? e.eventTime ?? '');
   const last = about
     .filter((e) => e.reason !== 'SchedulePolicyMatched' && e.reason !== 'AddedToScheduleGroup')
-    .sort((a, b) => time(b).localeCompare(time(a)))[0];
-  return last ? { time: time(last), message: `${last.reason}: ${last.message}` } : undefined;
+    .sort((a, b) => eventTime(b).localeCompare(eventTime(a)))[0];
+  return last ? { time: eventTime(last), message: `${last.reason}: ${last.message}` } : undefined;
 }
 
 /** The checklist, or undefined when the control plane has no such object. */
@@ -122,14 +121,13 @@ export function explainWorkload(read: PlacementRead, ref: WorkloadRef): { row: W
   if (!src) return undefined;
   const row = workloadRows({ ...read, cp: { ...read.cp, objects: [src] } })[0]!;
   const w = workloadView(src);
-  const nsLabels = new Map(read.cp.namespaces.map((n) => [n.metadata.name, (n.metadata.labels as Record<string, string>) ?? {}]));
-  const unit = unitsOf(read.cp.objects.map(workloadView), read.cp.policies.map(policyView), (ns) => nsLabels.get(ns)).find((u) =>
-    u.members.some((m) => refKey(m.ref) === refKey(w.ref)),
-  );
+  const unit = controlPlaneUnits(read.cp).find((u) => u.members.some((m) => refKey(m.ref) === refKey(w.ref)));
   const items = policyItems(row, read.cp.policies.length);
   if (unit && row.by !== 'annotation') {
-    const avoid = unit.members.flatMap(rescheduledFrom);
-    const d = decide({ ...unit, current: placedOn(w.labels, w.annotations), avoid }, read.cp.clusters.map(clusterView));
+    const d = decide(
+      { ...unit, current: placedOn(w.labels, w.annotations), avoid: avoidedBy(unit.members) },
+      read.cp.clusters.map(clusterView),
+    );
     const selected = d.candidates.filter((c) => c.verdict !== 'not selected');
     if (unit.policy)
       items.push(

@@ -18,6 +18,10 @@ export interface Fit {
   why?: string;
   /** After placing: the room left (for picking among fitting clusters). */
   freeCpu: number;
+  /** Refused by this taint (`key=value:Effect`). */
+  taint?: string;
+  /** Refused because the cluster is not Ready or in standby. */
+  down?: boolean;
 }
 
 const REPELS = new Set(['NoSchedule', 'NoExecute']);
@@ -55,7 +59,12 @@ export function fitPods(cluster: ClusterView, demands: readonly PodDemand[]): Fi
     const open = free.filter((n) => n.taints.every((t) => !REPELS.has(t.effect) || tolerates(d.tolerations, t)));
     if (open.length === 0) {
       const t = repellingTaint(cluster.nodes, d.tolerations);
-      return { fits: false, why: t ? `every node has a taint it does not tolerate (${taintText(t)})` : 'no node', freeCpu: total() };
+      return {
+        fits: false,
+        why: t ? `every node has a taint it does not tolerate (${taintText(t)})` : 'no node',
+        freeCpu: total(),
+        ...(t ? { taint: taintText(t) } : {}),
+      };
     }
     for (let placed = 0; placed < d.count; placed++) {
       open.sort((a, b) => b.room.cpu - a.room.cpu || b.room.memory - a.room.memory);

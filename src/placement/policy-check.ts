@@ -10,9 +10,10 @@ import type { ApiObject } from '../kube/api/api-resources.js';
 import type { PlacementRead } from '../kube/nova/placement-read.js';
 import { decide } from './decide.js';
 import { matchingPolicies, policyCatches, selectedClusters } from './policy-match.js';
+import { CLUSTER_ANNOTATION } from './semantics.js';
 import { refKey } from './types.js';
 import { unitsOf } from './units.js';
-import { clusterView, policyView, workloadView } from './views.js';
+import { clusterView, namespaceLabelsOf, policyView, workloadView } from './views.js';
 
 export interface PolicyCheck {
   policy: string;
@@ -49,9 +50,8 @@ export function checkPolicy(read: PlacementRead, candidate: ApiObject): PolicyCh
   const fresh = policyView({ ...candidate, metadata: { ...candidate.metadata, creationTimestamp: '9999-12-31T23:59:59Z' } });
   const others = read.cp.policies.map(policyView).filter((p) => p.name !== fresh.name);
   const all = [...others, fresh];
-  const nsLabels = new Map(read.cp.namespaces.map((n) => [n.metadata.name, (n.metadata.labels as Record<string, string>) ?? {}]));
-  const labelsOf = (ns: string) => nsLabels.get(ns);
-  const objects = read.cp.objects.map(workloadView).filter((w) => !w.annotations['nova.elotl.co/cluster']);
+  const labelsOf = namespaceLabelsOf(read.cp.namespaces);
+  const objects = read.cp.objects.map(workloadView).filter((w) => !w.annotations[CLUSTER_ANNOTATION]);
   const catches = objects
     .filter((w) => policyCatches(fresh, w, w.ref.namespace ? labelsOf(w.ref.namespace) : undefined))
     .map((w) => {

@@ -13,10 +13,10 @@ import type { PlacementRead } from '../kube/nova/placement-read.js';
 import { decide } from './decide.js';
 import { driftOf } from './drift.js';
 import { CLUSTER_ANNOTATION } from './semantics.js';
-import { placedOn, rescheduledFrom, spreadOf } from './targets.js';
+import { avoidedBy, placedOn, spreadOf } from './targets.js';
 import { refKey, type WorkloadView } from './types.js';
-import { type PlannedUnit, unitsOf } from './units.js';
-import { clusterView, policyView, workloadView } from './views.js';
+import { controlPlaneUnits, type PlannedUnit } from './units.js';
+import { clusterView, eventTime, policyView, workloadView } from './views.js';
 
 export type WorkloadState = 'placed' | 'divided' | 'duplicated' | 'pending' | 'moving' | 'drifted' | 'orphaned';
 
@@ -60,11 +60,8 @@ interface Context {
 }
 
 function contextOf(read: PlacementRead): Context {
-  const nsLabels = new Map(read.cp.namespaces.map((n) => [n.metadata.name, (n.metadata.labels as Record<string, string>) ?? {}]));
-  const views = read.cp.objects.map(workloadView);
   const units = new Map<string, PlannedUnit>();
-  for (const u of unitsOf(views, read.cp.policies.map(policyView), (ns) => nsLabels.get(ns)))
-    for (const m of u.members) units.set(refKey(m.ref), u);
+  for (const u of controlPlaneUnits(read.cp)) for (const m of u.members) units.set(refKey(m.ref), u);
   const copies = new Map(read.copies.map((c) => [c.clusterName, new Map((c.objects ?? []).map((o) => [objKey(o), o]))]));
   const groups = new Map<string, string>();
   for (const g of read.cp.groups) {
@@ -97,8 +94,7 @@ function lastRefusal(events: readonly ApiObject[], w: WorkloadView): string | un
       e.reason === 'NoClusterFits' && io?.kind === w.ref.kind && io.name === w.ref.name && (io.namespace ?? '') === (w.ref.namespace ?? '')
     );
   });
-  const time = (e: ApiObject) => String(e.lastTimestamp ?? e.eventTime ?? '');
-  return about.sort((a, b) => time(b).localeCompare(time(a)))[0]?.message as string | undefined;
+  return about.sort((a, b) => eventTime(b).localeCompare(eventTime(a)))[0]?.message as string | undefined;
 }
 
 function sharesOf(ctx: Context, src: ApiObject, w: WorkloadView, targets: readonly string[]): ClusterShare[] {
@@ -130,9 +126,7 @@ function stateOf(
     const u = ctx.units.get(refKey(w.ref));
     const why =
       lastRefusal(ctx.read.events, w) ??
-      (u
-        ? decide({ ...u, current: [], avoid: u.members.flatMap(rescheduledFrom) }, ctx.read.cp.clusters.map(clusterView)).pending
-        : undefined);
+      (u ? decide({ ...u, current: [], avoid: avoidedBy(u.members) }, ctx.read.cp.clusters.map(clusterView)).pending : undefined);
     return { state: 'pending', reason: why ?? 'not scheduled yet' };
   }
   const clusters = new Map(ctx.read.cp.clusters.map(clusterView).map((c) => [c.name, c]));

@@ -5,7 +5,7 @@
  * percentageSplit (rounded down) or evenly. In each domain the share goes to one cluster that
  * fits it; when a domain has none the unit stays pending, with the domain and the reason.
  */
-import { type Candidate, type Decision, demandsOf, judge, type Target, type Unit } from './decision.js';
+import { type Candidate, candidateOf, type Decision, demandsOf, judge, type Target, type Unit } from './decision.js';
 import { selectedClusters } from './policy-match.js';
 import { divideShares, NAME_LABEL } from './semantics.js';
 import type { ClusterView, PolicyView } from './types.js';
@@ -47,12 +47,7 @@ export function spreadTargets(unit: Unit, policy: PolicyView, clusters: readonly
       }));
     const fitting = judged.filter((j) => j.fit.fits).sort((a, b) => b.fit.freeCpu - a.fit.freeCpu);
     const pick = fitting.find((j) => unit.current.includes(j.c.name)) ?? fitting[0];
-    for (const { c, fit } of judged)
-      candidates.push({
-        cluster: c.name,
-        verdict: c === pick?.c ? 'picked' : fit.fits ? 'fits' : 'skipped',
-        why: fit.fits ? (fit.why ?? 'has enough resources') : fit.why,
-      });
+    for (const { c, fit } of judged) candidates.push(candidateOf(c.name, fit, c === pick?.c));
     if (pick) targets.push({ cluster: pick.c.name, topologyValue: d.value, ...(replicas ? { replicas } : {}) });
     else
       short.push(

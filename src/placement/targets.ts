@@ -42,6 +42,11 @@ export function rescheduledFrom(w: Pick<WorkloadView, 'annotations' | 'specHash'
   }
 }
 
+/** The clusters any of `members` was rescheduled away from, for its current spec. */
+export const avoidedBy = (members: readonly Pick<WorkloadView, 'annotations' | 'specHash'>[]) => [
+  ...new Set(members.flatMap(rescheduledFrom)),
+];
+
 /** The clusters an object is placed on now. */
 export function placedOn(labels: Record<string, string> | undefined, annotations: Record<string, string> | undefined): string[] {
   const one = labels?.[TARGET_LABEL];

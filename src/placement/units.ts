@@ -9,6 +9,8 @@ import { matchingPolicies } from './policy-match.js';
 import { CLUSTER_ANNOTATION } from './semantics.js';
 import type { PolicyView, WorkloadView } from './types.js';
 import { refKey } from './types.js';
+import { namespaceLabelsOf, policyView, workloadView } from './views.js';
+import type { ControlPlaneObjects } from '../kube/nova/read.js';
 
 export interface GroupOf {
   name: string;
@@ -65,4 +67,9 @@ export function unitsOf(
     units.set(id, unit);
   }
   return [...units.values()];
+}
+
+/** The units of a control plane's objects under its own policies. */
+export function controlPlaneUnits(cp: Pick<ControlPlaneObjects, 'objects' | 'policies' | 'namespaces'>): PlannedUnit[] {
+  return unitsOf(cp.objects.map(workloadView), cp.policies.map(policyView), namespaceLabelsOf(cp.namespaces));
 }

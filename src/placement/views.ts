@@ -89,3 +89,12 @@ export function workloadView(o: ApiObject): WorkloadView {
   const replicas = o.kind === 'Job' ? (spec?.parallelism ?? 1) : o.kind === 'DaemonSet' ? 1 : (spec?.replicas ?? 1);
   return { ...base, replicas, podRequests: podRequests(spec?.template), tolerations: spec?.template?.spec?.tolerations ?? [] };
 }
+
+/** A namespace's labels by its name, as the control plane has them. */
+export function namespaceLabelsOf(namespaces: readonly ApiObject[]): (ns: string) => Record<string, string> | undefined {
+  const byName = new Map(namespaces.map((n) => [n.metadata.name, (n.metadata.labels as Record<string, string> | undefined) ?? {}]));
+  return (ns) => byName.get(ns);
+}
+
+/** When an Event was last seen (RFC 3339), for ordering. */
+export const eventTime = (e: ApiObject) => String(e.lastTimestamp ?? e.eventTime ?? '');

@@ -14,9 +14,9 @@ import { makeClient, statusCode } from '../../../kube/transport/client.js';
 import { decide, type Decision } from '../../../placement/decide.js';
 import { MATCHING_POLICY_LABEL, TARGET_LABEL } from '../../../placement/semantics.js';
 import type { WorkloadView } from '../../../placement/types.js';
-import { loneGroupName, type PlannedUnit, unitsOf } from '../../../placement/units.js';
-import { clusterView, policyView, workloadView } from '../../../placement/views.js';
-import { marked, markingsFor, placedOn, rescheduledFrom } from '../../../placement/targets.js';
+import { controlPlaneUnits, loneGroupName, type PlannedUnit } from '../../../placement/units.js';
+import { clusterView } from '../../../placement/views.js';
+import { avoidedBy, marked, markingsFor, placedOn } from '../../../placement/targets.js';
 import { markStale } from './stale.js';
 
 const GROUP_API_VERSION = `${GROUPS.group}/${GROUPS.version}`;
@@ -60,13 +60,11 @@ export class Scheduler {
     const cp = await readControlPlane(this.kc, 15_000);
     const silent = await markStale(this.custom, cp.clusters);
     const clusters = cp.clusters.map(clusterView).map((c) => (silent.includes(c.name) ? { ...c, ready: false } : c));
-    const nsLabels = new Map(cp.namespaces.map((n) => [n.metadata.name, (n.metadata.labels as Record<string, string>) ?? {}]));
-    const units = unitsOf(cp.objects.map(workloadView), cp.policies.map(policyView), (ns) => nsLabels.get(ns));
+    const units = controlPlaneUnits(cp);
     const groups = new Set<string>();
     for (const u of units) {
       const current = [...new Set(u.members.flatMap((w) => placedOn(w.labels, w.annotations)))];
-      const avoid = [...new Set(u.members.flatMap(rescheduledFrom))];
-      const d = decide({ ...u, current, avoid }, clusters);
+      const d = decide({ ...u, current, avoid: avoidedBy(u.members) }, clusters);
       for (const w of u.members) await this.mark(w, d, u.policy?.name);
       const group = groupNameOf(u);
       if (group) {
