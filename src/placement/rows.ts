@@ -12,7 +12,7 @@ import type { ApiObject } from '../kube/api/api-resources.js';
 import type { PlacementRead } from '../kube/nova/placement-read.js';
 import { decide } from './decide.js';
 import { driftOf } from './drift.js';
-import { CLUSTER_ANNOTATION } from './semantics.js';
+import { CLUSTER_ANNOTATION, NO_FIT_REASON } from './semantics.js';
 import { avoidedBy, placedOn, spreadOf } from './targets.js';
 import { refKey, type WorkloadView } from './types.js';
 import { controlPlaneUnits, type PlannedUnit } from './units.js';
@@ -91,7 +91,7 @@ function lastRefusal(events: readonly ApiObject[], w: WorkloadView): string | un
   const about = events.filter((e) => {
     const io = e.involvedObject as { kind?: string; name?: string; namespace?: string } | undefined;
     return (
-      e.reason === 'NoClusterFits' && io?.kind === w.ref.kind && io.name === w.ref.name && (io.namespace ?? '') === (w.ref.namespace ?? '')
+      e.reason === NO_FIT_REASON && io?.kind === w.ref.kind && io.name === w.ref.name && (io.namespace ?? '') === (w.ref.namespace ?? '')
     );
   });
   return about.sort((a, b) => eventTime(b).localeCompare(eventTime(a)))[0]?.message as string | undefined;
@@ -188,4 +188,17 @@ export function workloadRows(read: PlacementRead): WorkloadRow[] {
   return rows.sort(
     (a, b) => (a.namespace ?? '').localeCompare(b.namespace ?? '') || a.kind.localeCompare(b.kind) || a.name.localeCompare(b.name),
   );
+}
+
+/**
+ * How bad a pending reason is, lowest first: no cluster can take it (room, taints), then nothing
+ * it may go to (no cluster selected, an unknown cluster named), then no policy at all, then not
+ * decided yet.
+ */
+export function pendingRank(reason: string | null): number {
+  if (!reason) return 3;
+  if (/^no cluster fits/.test(reason)) return 0;
+  if (/^no cluster matches|^the annotation names/.test(reason)) return 1;
+  if (/^no SchedulePolicy matches/.test(reason)) return 2;
+  return 3;
 }

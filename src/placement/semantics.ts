@@ -9,7 +9,7 @@
  *   the pods tolerate; a cluster not Ready or in standby is never picked.
  * - clusterSelector with several fitting clusters: a cluster already holding the unit keeps
  *   it; otherwise the one with the most free CPU (then name).
- * - No cluster fits: the unit stays pending (no target), with an Event `NoClusterFits`
+ * - No cluster fits: the unit stays pending (no target), with a Warning Event NO_FIT_REASON (`NoClusterFits`)
  *   naming each candidate and why it was refused.
  * - Rescheduling: an agent whose copy of a policy-placed pod controller has a pod Pending
  *   (Unschedulable) for RESCHEDULE_AFTER_MS records its cluster in RESCHEDULE_ANNOTATION with the
@@ -21,6 +21,7 @@
  *   SPREAD_ANNOTATION (`cluster=replicas,…`); the agents mark their copies with COPY_LABEL and
  *   report a copy's status to the control plane in `STATUS_ANNOTATION_PREFIX<cluster>`.
  */
+export { NO_FIT_REASON } from '../kube/nova/placement-watch.js';
 export const CLUSTER_ANNOTATION = 'nova.elotl.co/cluster';
 export const TARGET_LABEL = 'nova.elotl.co/target-cluster';
 export const MATCHING_POLICY_LABEL = 'nova.elotl.co/matching-policy';

@@ -7,6 +7,7 @@ import { agentItem } from './fleet/agents.js';
 import { certItem } from './fleet/certificates.js';
 import { COMPONENTS, componentItem, controlPlaneSummaryItem } from './fleet/components.js';
 import { crdItems } from './fleet/crds.js';
+import { placedCounts, placementItems, placementRows } from './fleet/placement.js';
 import { contextGate, gated, namespaceGate } from './fleet/gates.js';
 import { serviceItem } from './fleet/service.js';
 import { versionsItem } from './fleet/versions.js';
@@ -71,23 +72,46 @@ export function fleetChecklist(state: FleetState, now: number = Date.now()): Che
       },
     ];
   }
-  return [...hostingItems(state, fleet, now), ...crdItems(state, fleet), ...workloadItems(state, fleet)];
+  const cp = state.status.contexts[fleet.controlPlaneContext]?.controlPlane;
+  const placement = cp?.synced ? placementItems(cp, fleet.controlPlaneContext) : [];
+  return [...hostingItems(state, fleet, now), ...crdItems(state, fleet), ...placement, ...workloadItems(state, fleet)];
+}
+
+/** A Cluster as the status shows it: `kubectl get clusters`' row, its room, and how many workloads it is a target of (null: not known yet). */
+export interface ClusterOverview extends NovaCluster {
+  workloads: number | null;
+}
+
+function controlPlaneOf(state: FleetState) {
+  const cp = state.fleet ? state.status.contexts[state.fleet.controlPlaneContext]?.controlPlane : undefined;
+  if (cp) return cp;
+  for (const name of state.status.order) {
+    const c = state.status.contexts[name]?.controlPlane;
+    if (c) return c;
+  }
+  return undefined;
 }
 
 /** The Cluster objects the control plane knows (the fleet's control-plane context first, else any). */
-export function novaClusters(state: FleetState): NovaCluster[] {
-  const cp = state.fleet ? state.status.contexts[state.fleet.controlPlaneContext]?.controlPlane : undefined;
-  if (cp) return cp.clusters;
-  for (const name of state.status.order) {
-    const c = state.status.contexts[name]?.controlPlane;
-    if (c) return c.clusters;
-  }
-  return [];
+export function novaClusters(state: FleetState): ClusterOverview[] {
+  const cp = controlPlaneOf(state);
+  if (!cp) return [];
+  const rows = placementRows(cp);
+  const counts = rows ? placedCounts(rows) : undefined;
+  return cp.clusters.map((c) => ({ ...c, workloads: counts ? (counts.get(c.name) ?? 0) : null }));
 }
 
-/** `kubectl get clusters` as rows of strings: the header, then one row per Cluster. */
+const cores = (milli: number) => String(Math.round(milli / 100) / 10);
+const gib = (b: number) => String(Math.round(b / 2 ** 30 / 0.1) / 10);
+/** "available/allocatable" in cores, or GiB with the unit. */
+function roomCell(r: { available: number; allocatable: number } | undefined, unit: 'cpu' | 'memory'): string {
+  if (!r) return '';
+  return unit === 'cpu' ? `${cores(r.available)}/${cores(r.allocatable)}` : `${gib(r.available)}/${gib(r.allocatable)}Gi`;
+}
+
+/** `kubectl get clusters` as rows of strings, then the room left (CPU cores, memory) and the workloads placed: the header, then one row per Cluster. */
 export function novaClustersTable(state: FleetState): string[][] {
-  const header = ['NAME', 'K8S-VERSION', 'K8S-CLUSTER', 'REGION', 'ZONE', 'READY', 'IDLE', 'STANDBY'];
+  const header = ['NAME', 'K8S-VERSION', 'K8S-CLUSTER', 'REGION', 'ZONE', 'READY', 'IDLE', 'STANDBY', 'CPU-FREE', 'MEM-FREE', 'WORKLOADS'];
   return [
     header,
     ...novaClusters(state).map((c) => [
@@ -99,6 +123,9 @@ export function novaClustersTable(state: FleetState): string[][] {
       c.ready ?? '',
       c.idle ?? '',
       c.standby ?? '',
+      roomCell(c.cpu, 'cpu'),
+      roomCell(c.memory, 'memory'),
+      c.workloads === null ? '' : String(c.workloads),
     ]),
   ];
 }

@@ -14,10 +14,9 @@ import {
 import type { ContextState, NodeCounts } from '../store/types.js';
 import type { FleetConfig } from '../kube/fleet/fleet.js';
 import type { NodeSummary } from '../kube/nodes/nodes.js';
-import type { NovaCluster } from '../kube/fleet/control-plane.js';
 import type { PodPhase, PodProblem } from '../kube/pods/pods.js';
 import type { WarningEvent } from '../kube/events/events.js';
-import { fleetChecklist, novaClusters, novaClustersTable } from './fleet-checklist.js';
+import { type ClusterOverview, fleetChecklist, novaClusters, novaClustersTable } from './fleet-checklist.js';
 
 /** The JSON shape of `fleetdeck status -o json` (documented in the README). */
 export interface StatusJson {
@@ -25,8 +24,8 @@ export interface StatusJson {
   fleet: FleetConfig | null;
   /** The fleet checklist (control plane, CRDs, clusters, agents); without a fleet, how to define one. */
   checklist: CheckItem[];
-  /** The Cluster objects of the control plane (`kubectl get clusters`). */
-  clusters: NovaCluster[];
+  /** The Cluster objects of the control plane (`kubectl get clusters`), their room and the workloads placed on each. */
+  clusters: ClusterOverview[];
   contexts: ContextJson[];
 }
 

@@ -70,11 +70,11 @@ describe('fleet checklist', () => {
 });
 
 describe('Cluster table and text report', () => {
-  it('has the columns of `kubectl get clusters`', () => {
+  it('has the columns of `kubectl get clusters`, then the room and the workloads placed', () => {
     expect(novaClustersTable(healthy())).toEqual([
-      ['NAME', 'K8S-VERSION', 'K8S-CLUSTER', 'REGION', 'ZONE', 'READY', 'IDLE', 'STANDBY'],
-      ['kind-workload-1', '1.20', 'workload-1', '', '', 'True', 'True', 'False'],
-      ['kind-workload-2', '1.20', 'workload-2', '', '', 'True', 'True', 'False'],
+      ['NAME', 'K8S-VERSION', 'K8S-CLUSTER', 'REGION', 'ZONE', 'READY', 'IDLE', 'STANDBY', 'CPU-FREE', 'MEM-FREE', 'WORKLOADS'],
+      ['kind-workload-1', '1.20', 'workload-1', '', '', 'True', 'True', 'False', '', '', ''],
+      ['kind-workload-2', '1.20', 'workload-2', '', '', 'True', 'True', 'False', '', '', ''],
     ]);
   });
 
@@ -82,7 +82,9 @@ describe('Cluster table and text report', () => {
     const out = statusText(healthy(), { ascii: false }, NOW).split('\n');
     expect(out[0]).toBe('Checking status of Nova Control Plane Components');
     const header = out.findIndex((l) => l.startsWith('NAME'));
-    expect(out[header]).toBe('NAME              K8S-VERSION   K8S-CLUSTER   REGION   ZONE   READY   IDLE   STANDBY');
+    expect(out[header]).toBe(
+      'NAME              K8S-VERSION   K8S-CLUSTER   REGION   ZONE   READY   IDLE   STANDBY   CPU-FREE   MEM-FREE   WORKLOADS',
+    );
     expect(out[header + 1]).toBe('kind-workload-1   1.20          workload-1                    True    True   False');
     expect(out[header - 1]).toBe('');
     expect(out.indexOf('Checking contexts')).toBeGreaterThan(header);

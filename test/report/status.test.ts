@@ -263,7 +263,9 @@ describe('status report', () => {
 
     const json = statusJson(store.getState());
     expect(json.fleet).toEqual(fleetConfig);
-    expect(json.clusters).toEqual([{ name: 'kind-workload-1', k8sVersion: '1.20', ready: 'True', idle: 'True', standby: 'False' }]);
+    expect(json.clusters).toEqual([
+      { name: 'kind-workload-1', k8sVersion: '1.20', ready: 'True', idle: 'True', standby: 'False', workloads: null },
+    ]);
     expect(json.checklist[0]).toEqual({ id: 'nova/title', label: 'Checking status of Nova Control Plane Components', state: 'info' });
     expect(json.checklist.find((i) => i.id === 'nova/apiserver')).toMatchObject({ state: 'fail', detail: 'not found' });
     expect(fleetHealthy(store.getState())).toBe(false);

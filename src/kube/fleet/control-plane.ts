@@ -3,6 +3,10 @@ import type { ApiextensionsV1Api, CustomObjectsApi, V1CustomResourceDefinition }
 import { lazyClient } from '../transport/client.js';
 import { WatchedCollection, coalesce } from '../watch/collection.js';
 import type { ListResult } from '../watch/watch.js';
+import type { ApiObject } from '../api/api-resources.js';
+import { bytes, cpuMilli } from '../api/quantity.js';
+import { PlacementWatch, type PlacementObjects, trimmed } from '../nova/placement-watch.js';
+import { CLUSTERS as CLUSTER_KIND, POLICIES as POLICY_KIND } from '../nova/kinds.js';
 import type { ContextWatcher, WatcherEnv, WatcherFactory } from '../watch/watcher.js';
 
 /** The Nova CRDs by the names the API server knows them. */
@@ -31,11 +35,32 @@ export interface ClusterObject {
     zone?: string;
     provider?: string;
   };
-  status?: { conditions?: Condition[] };
+  status?: {
+    conditions?: Condition[];
+    capacityResources?: Record<string, { cpu?: string | number; memory?: string | number }>;
+    availableResources?: Record<string, { cpu?: string | number; memory?: string | number }>;
+  };
 }
 
-interface PolicyObject {
-  metadata?: { name?: string; namespace?: string; resourceVersion?: string };
+/** A Cluster's row and the object as placement reads it. */
+interface ClusterEntry {
+  row: NovaCluster;
+  raw: ApiObject;
+}
+
+/** CPU (millicores) and memory (bytes) summed over a Cluster's nodes: available of allocatable. */
+function room(c: ClusterObject): Pick<NovaCluster, 'cpu' | 'memory'> {
+  const capacity = c.status?.capacityResources;
+  if (!capacity || typeof capacity !== 'object') return {};
+  const available = c.status?.availableResources ?? {};
+  const sum = (
+    of: Record<string, { cpu?: string | number; memory?: string | number }>,
+    read: (n: { cpu?: string | number; memory?: string | number }) => number,
+  ) => Object.values(of).reduce((s, n) => s + read(n ?? {}), 0);
+  return {
+    cpu: { available: sum(available, (n) => cpuMilli(n.cpu)), allocatable: sum(capacity, (n) => cpuMilli(n.cpu)) },
+    memory: { available: sum(available, (n) => bytes(n.memory)), allocatable: sum(capacity, (n) => bytes(n.memory)) },
+  };
 }
 
 /** One row of `kubectl get clusters`: spec fields and the Ready/Idle/Standby condition statuses. */
@@ -55,7 +80,7 @@ export function summarizeCluster(c: ClusterObject): NovaCluster {
   set('ready', cond('Ready'));
   set('idle', cond('Idle'));
   set('standby', cond('Standby'));
-  return out;
+  return { ...out, ...room(c) };
 }
 
 /**
@@ -66,8 +91,10 @@ export function summarizeCluster(c: ClusterObject): NovaCluster {
  */
 class ControlPlaneWatcher implements ContextWatcher {
   private readonly crds: WatchedCollection<V1CustomResourceDefinition, string>;
-  private clusters: WatchedCollection<ClusterObject, NovaCluster> | undefined;
-  private policies: WatchedCollection<PolicyObject, true> | undefined;
+  private clusters: WatchedCollection<ClusterObject, ClusterEntry> | undefined;
+  private policies: WatchedCollection<ApiObject, ApiObject> | undefined;
+  /** The workloads, namespaces and refusals placement is counted from, watched with the Clusters. */
+  private placement: PlacementWatch | undefined;
   private readonly custom: CustomObjectsApi;
   private readonly stopping = new Set<Promise<void>>();
   private readonly publish = coalesce(() => this.publishNow());
@@ -127,23 +154,33 @@ class ControlPlaneWatcher implements ContextWatcher {
   private reconcile(): void {
     const want = this.wanted();
     if (want.clusters && !this.clusters) {
-      this.clusters = new WatchedCollection<ClusterObject, NovaCluster>({
+      this.clusters = new WatchedCollection<ClusterObject, ClusterEntry>({
         kc: this.env.kc,
         listOnly: this.env.listOnly,
         resource: 'clusters.cluster.elotl.co',
         path: `/apis/${CLUSTERS.group}/${CLUSTERS.version}/${CLUSTERS.plural}`,
         list: () => this.custom.listClusterCustomObject({ ...CLUSTERS }) as Promise<ListResult<ClusterObject>>,
-        summarize: summarizeCluster,
+        summarize: (c) => ({ row: summarizeCluster(c), raw: trimmed(CLUSTER_KIND, c as ApiObject) }),
         onChange: () => this.changed(),
         onDisconnect: () => this.disconnected(),
       });
       this.clusters.start();
+      this.placement = new PlacementWatch({
+        kc: this.env.kc,
+        requestTimeoutMs: this.env.requestTimeoutMs,
+        listOnly: this.env.listOnly,
+        onChange: () => this.changed(),
+        onDisconnect: () => this.disconnected(),
+      });
+      this.placement.start();
     } else if (!want.clusters && this.clusters) {
       this.retire(this.clusters);
       this.clusters = undefined;
+      if (this.placement) this.retire(this.placement);
+      this.placement = undefined;
     }
     if (want.policies && !this.policies) {
-      this.policies = new WatchedCollection<PolicyObject, true>({
+      this.policies = new WatchedCollection<ApiObject, ApiObject>({
         kc: this.env.kc,
         listOnly: this.env.listOnly,
         resource: 'schedulepolicies.policy.elotl.co',
@@ -153,8 +190,8 @@ class ControlPlaneWatcher implements ContextWatcher {
             group: POLICIES.group,
             version: POLICIES.version,
             resourcePlural: POLICIES.plural,
-          }) as Promise<ListResult<PolicyObject>>,
-        summarize: () => true,
+          }) as Promise<ListResult<ApiObject>>,
+        summarize: (p) => trimmed(POLICY_KIND, p),
         onChange: () => this.changed(),
         onDisconnect: () => this.disconnected(),
       });
@@ -172,8 +209,9 @@ class ControlPlaneWatcher implements ContextWatcher {
     const answered = (c: { synced: boolean; forbidden: string | undefined; notFound: boolean } | undefined) =>
       c === undefined || c.synced || c.forbidden !== undefined || (inferred && c.notFound);
     const forbidden = [this.crds.forbidden, this.clusters?.forbidden, this.policies?.forbidden].filter((f): f is string => f !== undefined);
+    const entries = (this.clusters?.values() ?? []).sort((a, b) => a.row.name.localeCompare(b.row.name));
     const summary: ControlPlaneSummary = {
-      synced: this.crds.answered && answered(this.clusters) && answered(this.policies),
+      synced: this.crds.answered && answered(this.clusters) && answered(this.policies) && (this.placement?.answered ?? true),
       crds: inferred
         ? { cluster: this.clusters?.synced === true, schedulePolicy: this.policies?.synced === true, scheduleGroup: false }
         : {
@@ -181,9 +219,11 @@ class ControlPlaneWatcher implements ContextWatcher {
             schedulePolicy: this.hasCrd(NOVA_CRDS.schedulePolicy),
             scheduleGroup: this.hasCrd(NOVA_CRDS.scheduleGroup),
           },
-      clusters: (this.clusters?.values() ?? []).sort((a, b) => a.name.localeCompare(b.name)),
+      clusters: entries.map((e) => e.row),
       schedulePolicies: this.policies?.items.size ?? 0,
     };
+    if (this.placement)
+      summary.placement = { ...this.placement.summary(), clusters: entries.map((e) => e.raw), policies: this.policies?.values() ?? [] };
     if (forbidden.length) summary.forbidden = forbidden.join('; ');
     return summary;
   }
@@ -203,9 +243,10 @@ class ControlPlaneWatcher implements ContextWatcher {
   async stop(): Promise<void> {
     this.stopped = true;
     this.publish.cancel();
-    const running = [this.crds, this.clusters, this.policies].filter((c) => c !== undefined);
+    const running = [this.crds, this.clusters, this.policies, this.placement].filter((c) => c !== undefined);
     this.clusters = undefined;
     this.policies = undefined;
+    this.placement = undefined;
     await Promise.all([...running.map((c) => c.stop()), ...this.stopping]);
   }
 
@@ -213,6 +254,7 @@ class ControlPlaneWatcher implements ContextWatcher {
     this.crds.retryNow();
     this.clusters?.retryNow();
     this.policies?.retryNow();
+    this.placement?.retryNow();
   }
 }
 
@@ -229,6 +271,9 @@ export interface NovaCluster {
   ready?: string;
   idle?: string;
   standby?: string;
+  /** Summed over the Cluster's nodes, from its status (absent when its agent reports none). */
+  cpu?: { available: number; allocatable: number };
+  memory?: { available: number; allocatable: number };
 }
 
 /** What the control plane's own API serves: the Nova CRDs and their objects. */
@@ -236,4 +281,6 @@ export interface ControlPlaneSummary extends Sync {
   crds: { cluster: boolean; schedulePolicy: boolean; scheduleGroup: boolean };
   clusters: NovaCluster[];
   schedulePolicies: number;
+  /** What placement is counted from (with the Cluster CRD): the Clusters and policies as objects too. */
+  placement?: PlacementObjects & { clusters: ApiObject[]; policies: ApiObject[] };
 }

@@ -19,3 +19,23 @@ describe('Cluster summaries', () => {
     expect(summarizeCluster({ metadata: { name: 'fresh' } })).toEqual({ name: 'fresh' });
   });
 });
+
+describe("A Cluster's room", () => {
+  it('sums its nodes: CPU in millicores and memory in bytes, available of allocatable', () => {
+    const c = summarizeCluster({
+      metadata: { name: 'w1' },
+      status: {
+        capacityResources: { n1: { cpu: '4', memory: '8Gi' }, n2: { cpu: '3500m', memory: '4Gi' } },
+        availableResources: { n1: { cpu: '1500m', memory: '6Gi' }, n2: { cpu: '0', memory: '1Gi' } },
+      },
+    });
+    expect(c.cpu).toEqual({ available: 1500, allocatable: 7500 });
+    expect(c.memory).toEqual({ available: 7 * 2 ** 30, allocatable: 12 * 2 ** 30 });
+  });
+
+  it('is absent when the agent reports no capacity; a node without an available entry has none left', () => {
+    expect(summarizeCluster({ metadata: { name: 'w1' }, status: {} }).cpu).toBeUndefined();
+    const c = summarizeCluster({ metadata: { name: 'w1' }, status: { capacityResources: { n1: { cpu: 2, memory: '1Gi' } } } });
+    expect(c.cpu).toEqual({ available: 0, allocatable: 2000 });
+  });
+});

@@ -12,7 +12,7 @@ import { GROUPS } from '../../../kube/nova/kinds.js';
 import { readControlPlane } from '../../../kube/nova/read.js';
 import { makeClient, statusCode } from '../../../kube/transport/client.js';
 import { decide, type Decision } from '../../../placement/decide.js';
-import { MATCHING_POLICY_LABEL, TARGET_LABEL } from '../../../placement/semantics.js';
+import { MATCHING_POLICY_LABEL, NO_FIT_REASON, TARGET_LABEL } from '../../../placement/semantics.js';
 import type { WorkloadView } from '../../../placement/types.js';
 import { controlPlaneUnits, loneGroupName, type PlannedUnit } from '../../../placement/units.js';
 import { clusterView } from '../../../placement/views.js';
@@ -103,14 +103,14 @@ export class Scheduler {
         );
         if (group) this.tell(subject, 'Normal', 'AddedToScheduleGroup', `added to schedule group ${group}`);
       } else if (d.targets.length) this.tell(subject, 'Normal', 'Scheduled', d.message, where);
-      if (!d.targets.length) this.tell(subject, 'Warning', 'NoClusterFits', d.message);
+      if (!d.targets.length) this.tell(subject, 'Warning', NO_FIT_REASON, d.message);
     }
     if (group) {
       const subject = { apiVersion: GROUP_API_VERSION, kind: 'ScheduleGroup', name: group };
       this.tell(
         subject,
         type,
-        d.targets.length ? 'ScheduleGroupSyncedToWorkloadCluster' : 'NoClusterFits',
+        d.targets.length ? 'ScheduleGroupSyncedToWorkloadCluster' : NO_FIT_REASON,
         d.message,
         d.targets.length ? where : d.message,
       );
