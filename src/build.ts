@@ -126,7 +126,7 @@ fs.rmSync(outdir, { recursive: true, force: true });
 
 const result = await build({
   // cli.ts is the `fleetdeck` bin, kubectl-fleetdeck.ts the `kubectl-fleetdeck` bin (kubectl's plugin).
-  entryPoints: ['src/cli.ts', 'src/kubectl-fleetdeck.ts', 'src/bench/index.ts', 'src/bench/scale-child.ts'],
+  entryPoints: ['src/cli.ts', 'src/kubectl-fleetdeck.ts', 'src/bench/index.ts', 'src/bench/scale-child.ts', 'src/bench/placement-child.ts'],
   outdir,
   outbase: 'src',
   bundle: true,

@@ -11,6 +11,7 @@
  *  3. pod status change → first dashboard frame showing it, 100 times;
  *  4. 5,000 nodes / 50,000 pods on one context: process start → first full frame, RSS (fresh process);
  *  5. `fleetdeck logs -f` of a pod writing 1,000 lines/s: lines a second, lines lost, CPU, RSS, exit on SIGINT;
+ *  workloads: the Workloads tab on 5,000 control-plane objects over 3 workload clusters: first full frame, RSS;
  *  fleet: the dashboard on N contexts (default 30) over the 3 clusters of figure 1: first full frame,
  *  idle CPU and RSS (fleet.ts), right after figure 1.
  *
@@ -32,6 +33,8 @@ import { oneShotFigure } from './oneshot.js';
 import { BENCH_NAMESPACE, core, createPods, ensureNamespace, sandboxNodeNames, waitPodsRunning } from './populate.js';
 import { startSandbox, stopAllSandboxes, stopSandbox } from './sandbox.js';
 import { prepareScale, scaleFigure, type ScaleCluster } from './scale.js';
+import { placementFigure, WORKLOADS_OBJECTS } from './placement.js';
+import { preparePlacement } from './placement-fill.js';
 import { errorLine, figure, progress } from './util.js';
 
 export interface ClusterBenchOptions {
@@ -49,12 +52,14 @@ export interface ClusterBenchOptions {
   fleetContexts: number;
   /** The fleet figure's idle window (FLEETDECK_BENCH_FLEET_IDLE_SECONDS). */
   fleetIdleMs: number;
+  /** Control-plane objects of the Workloads figure. */
+  workloadObjects: number;
   /** Only these figures (all when undefined). */
   only?: ReadonlySet<Figure>;
 }
 
 /** The figures by name, for `--only`. */
-export const FIGURES = ['drain', 'oneshot', 'fleet', 'idle', 'change', 'scale', 'logs'] as const;
+export const FIGURES = ['drain', 'oneshot', 'fleet', 'idle', 'change', 'scale', 'logs', 'workloads'] as const;
 export type Figure = (typeof FIGURES)[number];
 
 /** Goals of the one-shot: fleetdeck's time at most this many times the raw floor's. */
@@ -92,6 +97,7 @@ export const DEFAULTS: ClusterBenchOptions = {
   changes: 100,
   scaleNodes: 5000,
   scalePods: 50_000,
+  workloadObjects: WORKLOADS_OBJECTS,
   followSeconds: 30,
   fleetContexts: envInt('FLEETDECK_BENCH_FLEET_CONTEXTS', 30),
   fleetIdleMs: envInt('FLEETDECK_BENCH_FLEET_IDLE_SECONDS', 60) * 1000,
@@ -191,9 +197,10 @@ export async function runClusterFigures(o: ClusterBenchOptions = DEFAULTS): Prom
   let scale: Promise<ScaleCluster> | undefined;
   try {
     // The scale cluster starts and fills meanwhile when only figure 4 runs; else after figure 1.
-    const onlyScale = want('scale') && FIGURES.every((f) => f === 'scale' || !want(f));
+    const needFleet = (['drain', 'oneshot', 'fleet', 'idle', 'change', 'logs'] as const).some(want);
+    const onlyScale = want('scale') && !needFleet;
     if (onlyScale) scale = startScale(o, abort.signal);
-    const sb = onlyScale ? undefined : await startSandbox('fleet', o.workloads, o.nodesPerCluster);
+    const sb = needFleet ? await startSandbox('fleet', o.workloads, o.nodesPerCluster) : undefined;
     const config = sb ? loadKubeconfig({ kubeconfig: sb.kubeconfig }).config : new KubeConfig();
     const contexts = sb ? contextInfos(config) : [];
     const names = contexts.map((c) => c.name);
@@ -241,6 +248,14 @@ export async function runClusterFigures(o: ClusterBenchOptions = DEFAULTS): Prom
     if (sb) await stopSandbox(sb); // its CPU and memory are not figure 4's
 
     if (prepared) await guarded('figure 4', () => scaleFigure(prepared));
+    if (prepared) await stopSandbox(prepared.sandbox);
+
+    if (want('workloads'))
+      await guarded('workloads', async () => {
+        const placed = await preparePlacement(o.workloadObjects, abort.signal);
+        await placementFigure(placed);
+        await stopSandbox(placed.sandbox);
+      });
   } finally {
     abort.abort();
     await fleet?.stop().catch(() => {});

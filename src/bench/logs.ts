@@ -10,24 +10,10 @@ import { startLogsFeed, type LogsWork } from '../feeds/logs.js';
 import { renderApp } from '../screens/render.js';
 import { createFleetStore } from '../store/fleet-store.js';
 import { figure, mib, ms, note, percentile, progress, sleep, waitFor } from './util.js';
-import { IdleStdin, VirtualTerminal } from './vterm.js';
+import { KeyStdin, VirtualTerminal } from './vterm.js';
 
 const RATE = 1_000;
 const TICK_MS = 10;
-
-/** A stdin that hands Ink the keys written to it. */
-class KeyStdin extends IdleStdin {
-  private data: string | null = null;
-  override read(): null {
-    const d = this.data;
-    this.data = null;
-    return d as null;
-  }
-  press(key: string): void {
-    this.data = key;
-    this.emit('readable');
-  }
-}
 
 /** One pod whose container writes RATE lines a second until its stream is aborted. */
 function syntheticWork(): LogsWork {

@@ -9,14 +9,12 @@
  * list requests and when the last list response arrived. With FLEETDECK_BENCH_BASELINE (the
  * root of another built checkout) its measuring process runs too, on the same cluster.
  */
-import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { stripVTControlCharacters } from 'node:util';
-import { NODE_FLAGS } from '../node-flags.js';
 import { distPath } from '../paths.js';
 import { configForContext, contextInfos, loadKubeconfig } from '../kube/config/kubeconfig.js';
 import { BENCH_NAMESPACE, core, createNodes, createPods, ensureNamespace } from './populate.js';
-import { childEnv, startSandbox, type BenchSandbox } from './sandbox.js';
+import { runMeasuringChild } from './child.js';
+import { startSandbox, type BenchSandbox } from './sandbox.js';
 import type { ScaleResult } from './scale-measure.js';
 import { errorLine, figure, median, mib, ms, note, progress } from './util.js';
 
@@ -55,36 +53,7 @@ export async function prepareScale(nodes: number, pods: number, signal: AbortSig
 }
 
 function runChild(kubeconfig: string, context: string, script = CHILD): Promise<ScaleResult> {
-  return new Promise((resolve, reject) => {
-    // With the V8 flags the fleetdeck command starts with (src/node-flags.ts).
-    const child = spawn(process.execPath, [...NODE_FLAGS, script, '--kubeconfig', kubeconfig, '--context', context], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: childEnv(),
-    });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    // Its stderr, but for the cursor-show sequence ink writes there on exit (no terminal here).
-    child.stderr.on('data', (d: Buffer) => {
-      const text = stripVTControlCharacters(d.toString());
-      if (text.trim()) process.stderr.write(text);
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 8 * 60_000);
-    child.on('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      const line = out.trim().split('\n').pop() ?? '';
-      try {
-        const r = JSON.parse(line) as ScaleResult;
-        if (r.error) reject(new Error(r.error));
-        else resolve(r);
-      } catch {
-        reject(new Error(`the measuring process exited ${code} without a result`));
-      }
-    });
-  });
+  return runMeasuringChild<ScaleResult>(script, ['--kubeconfig', kubeconfig, '--context', context]);
 }
 
 /** Fresh processes measured one after another: the frame figure is their median, the RSS figure their highest. */

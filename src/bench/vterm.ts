@@ -272,3 +272,17 @@ export function tableCell(screen: readonly string[], column: string, rowName: st
   if (row === undefined) return undefined;
   return row.slice(start, end).trim();
 }
+
+/** A stdin that hands Ink the keys written to it. */
+export class KeyStdin extends IdleStdin {
+  private data: string | null = null;
+  override read(): null {
+    const d = this.data;
+    this.data = null;
+    return d as null;
+  }
+  press(key: string): void {
+    this.data = key;
+    this.emit('readable');
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * The Workloads figure's measurement, in its own process (placement-child.ts) so that its RSS is
+ * the dashboard's alone: the dashboard as `fleetdeck` starts it on the bench fleet (every feed of
+ * the registry, the fleet file's contexts), drawn to a virtual terminal, with 5 pressed at once —
+ * the Workloads tab asked for at start. The first full frame is the first one whose header counts
+ * every object, read, and whose table shows rows. Prints one JSON line.
+ */
+import { gateView } from '../dashboard/gate-view.js';
+import { feedsOf, registry } from '../dashboard/registry.js';
+import { createFeeds } from '../feeds/feeds.js';
+import { loadScreens } from '../commands/dashboard.js';
+import { openSession } from '../session/session.js';
+import { createFleetStore } from '../store/fleet-store.js';
+import { KeyStdin, VirtualTerminal } from './vterm.js';
+
+export interface PlacementResult {
+  /** ms since process start: the first frame with every object read and rows shown. */
+  frameMs: number;
+  /** ms since process start: the read landed in the store. */
+  storeMs: number;
+  rows: number;
+  /** The tab's header line in that frame. */
+  header: string;
+  rssAfterFrame: number;
+  heapAfterFrame: number;
+  /** 5 s later (the status feed and the next read settled). */
+  rssAfter5s: number;
+  error?: string;
+}
+
+function arg(name: string): string {
+  const i = process.argv.indexOf(name);
+  const v = i >= 0 ? process.argv[i + 1] : undefined;
+  if (!v) throw new Error(`missing ${name}`);
+  return v;
+}
+
+async function main(): Promise<PlacementResult> {
+  const kubeconfig = arg('--kubeconfig');
+  const objects = Number(arg('--objects'));
+  const session = openSession({ kubeconfig }, { useFleetFile: true });
+  const store = createFleetStore(session.contexts, session.fleet);
+  const tabs = registry({
+    workloads: { read: async (s) => (await import('../commands/placement-read.js')).readFleetPlacement(s, 'the Workloads tab') },
+  });
+  const feeds = createFeeds(store, session, feedsOf(tabs));
+  const { renderApp } = await loadScreens();
+  const vt = new VirtualTerminal(160, 40);
+  const stdin = new KeyStdin();
+  const app = renderApp(
+    {
+      store,
+      tabs: tabs.tabs,
+      overlays: tabs.overlays,
+      ui: { ascii: false, color: true },
+      gate: gateView(session),
+      kubeconfigFiles: session.files,
+      actions: feeds.actions,
+      onQuit: () => {},
+    },
+    { stdout: vt as unknown as NodeJS.WriteStream, stdin: stdin as unknown as NodeJS.ReadStream },
+  );
+  stdin.press('5');
+  let storeMs = 0;
+  const unsubscribe = store.subscribe((s) => {
+    if (!storeMs && s.workloads.rows.length >= objects) storeMs = performance.now();
+  });
+  const header = (screen: string[]) => screen.find((l) => l.includes(`${objects} objects`) && /read \d\d:/.test(l));
+  const frameMs = await vt.waitForScreen((screen) => header(screen) !== undefined && screen.some((l) => /\/obj-\d+/.test(l)), 180_000);
+  unsubscribe();
+  if (frameMs === undefined) throw new Error(`no frame showed ${objects} objects read within 180 s`);
+  const mem = process.memoryUsage();
+  const result: PlacementResult = {
+    frameMs,
+    storeMs,
+    rows: store.getState().workloads.rows.length,
+    header: header(vt.screen())!.trim(),
+    rssAfterFrame: mem.rss,
+    heapAfterFrame: mem.heapUsed,
+    rssAfter5s: 0,
+  };
+  await new Promise((r) => setTimeout(r, 5000));
+  result.rssAfter5s = process.memoryUsage().rss;
+  app.unmount();
+  await Promise.race([feeds.stop(), new Promise((r) => setTimeout(r, 5000))]);
+  return result;
+}
+
+main().then(
+  (r) => {
+    process.stdout.write(`${JSON.stringify(r)}\n`);
+    process.exit(0);
+  },
+  (err: unknown) => {
+    process.stdout.write(`${JSON.stringify({ error: err instanceof Error ? err.message : String(err) })}\n`);
+    process.exit(1);
+  },
+);
