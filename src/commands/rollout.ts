@@ -29,6 +29,7 @@ import { rolloutRows, rolloutTable } from './rollout/list.js';
 import { chooseName, explicitName, readFileSpec, specFromOptions } from './rollout/spec.js';
 import { watchUntilEnd } from './rollout/watch.js';
 import { document, type OutputFormat, streamItem } from '../output/format.js';
+import { ROLLOUT_WRITES } from '../report/rollout/writes.js';
 
 /** A --selector or --node flag, with the --priority that followed it. */
 export interface RolloutTarget {
@@ -101,7 +102,7 @@ export async function runRolloutCreate(opts: RolloutCreateOptions): Promise<numb
   const output = requireOutput(opts.output);
   const ascii = asciiOnly(opts);
   const session = startSession(opts);
-  if (!opts.dryRun) session.assertWritable('rollout create cordons, drains and replaces nodes', ' (use --dry-run to see what it would do)');
+  if (!opts.dryRun) session.assertWritable(ROLLOUT_WRITES.create, ' (use --dry-run to see what it would do)');
   if (!opts.dryRun && !opts.yes && !interactive())
     throw new UsageError('rollout create changes the cluster: confirm with --yes (or look first with --dry-run)');
   const fileSpec = readFileSpec(opts.filename);
@@ -145,7 +146,7 @@ export async function runRolloutResume(name: string, opts: RolloutCommandOptions
   const output = requireOutput(opts.output);
   const ascii = asciiOnly(opts);
   const session = startSession(opts);
-  session.assertWritable('rollout resume cordons, drains and replaces nodes');
+  session.assertWritable(ROLLOUT_WRITES.resume);
   const { kc, context } = rolloutContext(session, false);
   if (opts.runner) return runAsRunner(kc, name, context, { output, ascii }, opts);
   const { state } = await mustReadRollout(kc, name, context);
@@ -179,7 +180,7 @@ export async function runRolloutResume(name: string, opts: RolloutCommandOptions
 export async function runRolloutAbort(name: string, opts: RolloutCommandOptions): Promise<number> {
   const output = requireOutput(opts.output);
   const session = startSession(opts);
-  session.assertWritable('rollout abort uncordons nodes');
+  session.assertWritable(ROLLOUT_WRITES.abort);
   if (!opts.yes && !interactive()) throw new UsageError('rollout abort stops the rollout: confirm with --yes');
   const { kc, context } = rolloutContext(session, false);
   const { state } = await mustReadRollout(kc, name, context);

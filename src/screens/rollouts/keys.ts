@@ -12,6 +12,7 @@ import { abortRefusal, resumeRefusal } from './refusals.js';
 import type { RolloutRef, RolloutRow } from './rows.js';
 import { blockedPodTarget } from './blocked-pod.js';
 import type { RolloutsAction, RolloutsNav } from './use-rollouts-state.js';
+import { ROLLOUT_WRITES } from '../../report/rollout/writes.js';
 
 export interface RolloutsKeys extends WithApp {
   nav: Live<RolloutsNav, RolloutsAction>;
@@ -71,7 +72,7 @@ export const ROLLOUT_PROGRESS_KEYS: KeyTable<RolloutsKeys> = {
       hint: 'abort',
       // On a Navarchos rollout it says why not.
       visible: fleetdeckOpen,
-      dangerous: 'rollout abort uncordons nodes',
+      dangerous: ROLLOUT_WRITES.abort,
       run: (c) => {
         const ref = open(c);
         if (!ref) return;
@@ -83,7 +84,7 @@ export const ROLLOUT_PROGRESS_KEYS: KeyTable<RolloutsKeys> = {
       keys: ['r'],
       description: 'resume',
       visible: fleetdeckOpen,
-      dangerous: 'rollout resume cordons, drains and replaces nodes',
+      dangerous: ROLLOUT_WRITES.resume,
       run: (c) => {
         const ref = open(c);
         if (!ref) return;
@@ -121,7 +122,7 @@ export const ABORT_CONFIRM_KEYS = yesNo<RolloutsKeys>(
   'Abort?',
   {
     description: 'abort it',
-    dangerous: 'rollout abort uncordons nodes',
+    dangerous: ROLLOUT_WRITES.abort,
     run: (c) => {
       const ref = open(c);
       if (ref) c.actions.rollouts?.abort(ref.context, ref.name);

@@ -8,7 +8,7 @@ import type { FleetKind } from '../../report/fleet-rows.js';
 import type { Actions } from '../../store/actions.js';
 import type { FleetStore } from '../../store/fleet-store.js';
 import type { WithApp } from '../keys/app-commands.js';
-import { CTRL_C_QUITS } from '../keys/global.js';
+import { clearFilterKey, filterKeys } from '../keys/filter.js';
 import { HELP_HINT, QUIT_HINT, SCREENS_HINT } from '../keys/on-app-line.js';
 import { DETAIL_SECTIONS, type DetailSection, isRowsView, type StatusAction, type StatusNav } from './status-nav.js';
 
@@ -83,7 +83,7 @@ export const CONTEXTS_KEYS: KeyTable<StatusKeys> = {
         if (name !== undefined) c.actions.approvals?.open(name);
       },
     },
-    { keys: ['esc'], description: 'clear filter', visible: false, when: filtered, run: (c) => c.nav.dispatch({ type: 'filterClear' }) },
+    clearFilterKey<StatusKeys>(filtered),
     ...HIDDEN_MOVE,
   ],
 };
@@ -102,30 +102,16 @@ export const EMPTY_KEYS: KeyTable<StatusKeys> = {
 /** The contexts table is on screen (arrows move it while its filter is typed). */
 const contextsShown = (c: StatusKeys) => c.nav.get().detail === undefined && c.nav.get().view === 'contexts';
 
-export const FILTER_KEYS: KeyTable<StatusKeys> = {
-  title: 'Filter',
-  owns: true,
-  actions: [
-    { keys: ['text'], label: 'type', description: 'to filter', run: (c, input) => c.nav.dispatch({ type: 'filterType', text: input }) },
-    { keys: ['enter'], description: 'keep', run: (c) => c.nav.dispatch({ type: 'filterDone' }) },
-    { keys: ['esc'], description: 'clear', run: (c) => c.nav.dispatch({ type: 'filterClear' }) },
-    {
-      keys: ['backspace'],
-      description: 'erase',
-      visible: false,
-      run: (c) => c.nav.dispatch(filtered(c) ? { type: 'filterBackspace' } : { type: 'filterClear' }),
-    },
-    {
-      keys: ['down', 'up'],
-      label: '↓ ↑',
-      description: 'move',
-      visible: false,
-      when: contextsShown,
-      run: (c, _input, key) => c.nav.dispatch({ type: 'move', delta: key.downArrow ? 1 : -1, count: c.names().length }),
-    },
-    CTRL_C_QUITS,
-  ],
-};
+export const FILTER_KEYS: KeyTable<StatusKeys> = filterKeys<StatusKeys>(filtered, [
+  {
+    keys: ['down', 'up'],
+    label: '↓ ↑',
+    description: 'move',
+    visible: false,
+    when: contextsShown,
+    run: (c, _input, key) => c.nav.dispatch({ type: 'move', delta: key.downArrow ? 1 : -1, count: c.names().length }),
+  },
+]);
 
 const BACK_TO_CONTEXTS: KeyAction<StatusKeys> = {
   keys: ['c', 'esc'],

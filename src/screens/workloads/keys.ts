@@ -9,6 +9,7 @@ import type { WorkloadRow } from '../../placement/rows.js';
 import type { Actions, WorkloadsActions } from '../../store/actions.js';
 import { workloadKey } from '../../store/workloads.js';
 import type { WithApp } from '../keys/app-commands.js';
+import { clearFilterKey, filterKeys } from '../keys/filter.js';
 import { HELP_HINT, QUIT_HINT, SCREENS_HINT } from '../keys/on-app-line.js';
 import type { WorkloadsAction, WorkloadsNav } from './nav.js';
 
@@ -48,6 +49,8 @@ const LOGS: KeyAction<WorkloadsKeys> = {
 };
 const REFRESH: KeyAction<WorkloadsKeys> = { keys: ['r'], description: 'read again', hint: 'refresh', run: (c) => c.actions.refresh() };
 
+const filtered = (c: WorkloadsKeys) => c.nav.get().filter !== '';
+
 export const WORKLOADS_KEYS: KeyTable<WorkloadsKeys> = {
   title: 'Workloads',
   actions: [
@@ -62,13 +65,7 @@ export const WORKLOADS_KEYS: KeyTable<WorkloadsKeys> = {
     { keys: ['s'], description: 'sort: state / namespace / name / cluster', hint: 'sort', run: (c) => c.nav.dispatch({ type: 'sort' }) },
     LOGS,
     REFRESH,
-    {
-      keys: ['esc'],
-      description: 'clear filter',
-      visible: false,
-      when: (c) => c.nav.get().filter !== '',
-      run: (c) => c.nav.dispatch({ type: 'filterClear' }),
-    },
+    clearFilterKey<WorkloadsKeys>(filtered),
     ...cursorKeys<WorkloadsKeys>((c, m) =>
       c.nav.dispatch({ type: 'select', index: moveCursor(c.nav.get().selected, m, c.rows().length, c.page), count: c.rows().length }),
     ).map((a) => ({ ...a, visible: false })),
@@ -78,21 +75,7 @@ export const WORKLOADS_KEYS: KeyTable<WorkloadsKeys> = {
   ],
 };
 
-export const WORKLOADS_FILTER_KEYS: KeyTable<WorkloadsKeys> = {
-  title: 'Filter',
-  owns: true,
-  actions: [
-    {
-      keys: ['text'],
-      label: 'type',
-      description: 'to filter',
-      run: (c, input) => c.nav.dispatch({ type: 'filterType', text: input }),
-    },
-    { keys: ['enter'], description: 'keep', run: (c) => c.nav.dispatch({ type: 'filterDone' }) },
-    { keys: ['esc'], description: 'clear', run: (c) => c.nav.dispatch({ type: 'filterClear' }) },
-    { keys: ['backspace'], description: 'erase', visible: false, run: (c) => c.nav.dispatch({ type: 'filterBackspace' }) },
-  ],
-};
+export const WORKLOADS_FILTER_KEYS: KeyTable<WorkloadsKeys> = filterKeys<WorkloadsKeys>(filtered);
 
 export const EXPLAIN_KEYS: KeyTable<WorkloadsKeys> = {
   title: 'Placement checklist',
