@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { truncate, useTheme, type ColorRole } from '../../components/theme/index.js';
-import { helpOf, useGate, useKeyActions, useLiveReducer } from '../../components/key-actions/index.js';
+import { useGate, useKeyActions, useLiveReducer } from '../../components/key-actions/index.js';
 import type { Actions } from '../../store/actions.js';
 import type { FleetState, FleetStore } from '../../store/fleet-store.js';
 import { actionKey, type ActionStatus } from '../../store/rollouts.js';
@@ -14,8 +14,8 @@ import { replacementsOf, rolloutRows } from './rows.js';
 import { useAppCommands } from '../keys/app-commands.js';
 import { ABORT_CONFIRM_KEYS, ROLLOUT_LIST_KEYS, ROLLOUT_PROGRESS_KEYS, type RolloutsKeys } from './keys.js';
 import { initialRolloutsNav, rolloutsReducer, type RolloutsNav } from './use-rollouts-state.js';
-import { NEW_ROLLOUT_KEYS } from './wizard/keys.js';
 import { NewRolloutWizard } from './wizard/new-rollout-wizard.js';
+import type { HelpSection } from '../../components/help-overlay/index.js';
 
 export interface RolloutsScreenProps {
   store: FleetStore;
@@ -24,6 +24,8 @@ export interface RolloutsScreenProps {
   active: boolean;
   height: number;
   width: number;
+  /** The help overlay's groups: the tab's key tables (its registry entry). */
+  help: readonly HelpSection[];
 }
 
 /** Seconds tick while something runs (elapsed times, ETAs, heartbeats); nothing redraws otherwise. */
@@ -83,7 +85,7 @@ const keysOf = (c: RolloutsKeys) => {
  * ConfigMaps, Navarchos' NodeRollouts where its CRDs exist), live; Enter opens one's progress,
  * `n` the new-rollout wizard; in the progress view `a` aborts (after y/n) and `r` resumes.
  */
-export function RolloutsScreen({ store, actions, active, height, width }: RolloutsScreenProps) {
+export function RolloutsScreen({ store, actions, active, height, width, help }: RolloutsScreenProps) {
   const theme = useTheme();
   const gate = useGate();
   const app = useAppCommands();
@@ -91,7 +93,7 @@ export function RolloutsScreen({ store, actions, active, height, width }: Rollou
   const { data, wizard, now, rows, open, openState, openNavarchos, nodeCount } = useRolloutsView(store, nav);
   useKeyActions(keysOf, () => ({ app, nav: live, store, actions, rows, nodeCount }), {
     active: active && wizard === undefined,
-    help: [helpOf(ROLLOUT_LIST_KEYS), helpOf(ROLLOUT_PROGRESS_KEYS), helpOf(NEW_ROLLOUT_KEYS)],
+    help,
   });
 
   if (wizard && actions.rollouts) {

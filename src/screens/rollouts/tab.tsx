@@ -1,26 +1,17 @@
-import { type FeedTabOptions, feedTab } from '../feed-gate.js';
-import type { ScreenTab } from '../tab.js';
+import { feedTab } from '../feed-gate.js';
 import { ABORT_CONFIRM_KEYS, ROLLOUT_LIST_KEYS, ROLLOUT_PROGRESS_KEYS } from './keys.js';
 import { RolloutsScreen } from './rollouts-screen.js';
 import { NEW_ROLLOUT_KEYS } from './wizard/keys.js';
 
-const TAB: FeedTabOptions<'rollouts'> = {
+/** Rollouts: replace groups of nodes by priority, fleetdeck's or Navarchos'. */
+export const rolloutsTab = feedTab({
+  group: 'rollouts',
   title: 'Rollouts',
   about: {
     text: 'Coming: replace groups of nodes by priority, with live progress per node.',
     steps: ['Cordon', 'Drain (respecting PodDisruptionBudgets)', 'Wait for the replacement', 'Next node'],
   },
   what: 'the rollouts',
-  group: 'rollouts',
-  status: (s) => s.rollouts.status,
-  Screen: RolloutsScreen,
-};
-
-/** Rollouts: replace groups of nodes by priority, fleetdeck's or Navarchos'. */
-export const rolloutsTab: ScreenTab = {
-  id: 'rollouts',
-  title: 'Rollouts',
-  Screen: feedTab(TAB),
   keys: [ROLLOUT_LIST_KEYS, ROLLOUT_PROGRESS_KEYS, ABORT_CONFIRM_KEYS, NEW_ROLLOUT_KEYS],
-  shown: (actions) => actions.rollouts?.show(),
-};
+  Screen: RolloutsScreen,
+});

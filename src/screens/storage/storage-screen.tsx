@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import { useEffect, useMemo } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
-import { helpOf, useKeyActions, useLiveReducer } from '../../components/key-actions/index.js';
+import { useKeyActions, useLiveReducer } from '../../components/key-actions/index.js';
 import { Spinner } from '../../components/spinner/index.js';
 import { truncate, useTheme, type ColorRole } from '../../components/theme/index.js';
 import { amounts } from '../../report/storage/estimate-words.js';
@@ -15,9 +15,9 @@ import type { EstimateState } from '../../store/storage-estimate.js';
 import { storageTargets, targetKey, type StorageTarget } from '../../store/storage.js';
 import { useAppCommands } from '../keys/app-commands.js';
 import { EstimateDialogue } from './estimate-dialogue.js';
-import { ESTIMATE_KEYS } from './estimate-keys.js';
 import { STORAGE_KEYS } from './keys.js';
 import { initialStorageNav, type StorageNav, storageReducer } from './storage-nav.js';
+import type { HelpSection } from '../../components/help-overlay/index.js';
 
 export interface StorageScreenProps {
   store: FleetStore;
@@ -26,6 +26,8 @@ export interface StorageScreenProps {
   active: boolean;
   height: number;
   width: number;
+  /** The help overlay's groups: the tab's key tables (its registry entry). */
+  help: readonly HelpSection[];
 }
 
 export function targetLabel(t: StorageTarget): string {
@@ -38,7 +40,7 @@ export function targetLabel(t: StorageTarget): string {
  * the sources that could not be read; j/k scroll, r reads again. Enter (or e) opens the
  * estimate dialogue, which owns the keyboard until it closes.
  */
-export function StorageScreen({ store, actions, active, height, width }: StorageScreenProps) {
+export function StorageScreen({ store, actions, active, height, width, help }: StorageScreenProps) {
   const theme = useTheme();
   const app = useAppCommands();
   const [nav, live] = useLiveReducer(storageReducer, initialStorageNav);
@@ -68,7 +70,7 @@ export function StorageScreen({ store, actions, active, height, width }: Storage
   const max = Math.max(0, lines.length - rows);
   useKeyActions(STORAGE_KEYS, () => ({ app, nav: live, store, actions, targets, rows, max }), {
     active: active && open === undefined,
-    help: [helpOf(STORAGE_KEYS), helpOf(ESTIMATE_KEYS)],
+    help,
   });
 
   if (open) {

@@ -1,9 +1,10 @@
-import { type FeedTabOptions, feedTab } from '../feed-gate.js';
-import type { ScreenTab } from '../tab.js';
+import { feedTab } from '../feed-gate.js';
 import { EXPLAIN_KEYS, WORKLOADS_FILTER_KEYS, WORKLOADS_KEYS } from './keys.js';
 import { WorkloadsScreen } from './workloads-screen.js';
 
-const TAB: FeedTabOptions<'workloads'> = {
+/** Workloads: where each workload of the control plane went, and why one did not. */
+export const workloadsTab = feedTab({
+  group: 'workloads',
   title: 'Workloads',
   about: {
     text: 'Where Nova placed each workload of the control plane, how much of it runs there, and why one did not go.',
@@ -15,16 +16,6 @@ const TAB: FeedTabOptions<'workloads'> = {
     ],
   },
   what: 'the workloads',
-  group: 'workloads',
-  status: (s) => s.workloads.status,
-  Screen: ({ own, ...props }) => <WorkloadsScreen {...props} actions={own} logs={props.actions.logs} />,
-};
-
-/** Workloads: where each workload of the control plane went, and why one did not. */
-export const workloadsTab: ScreenTab = {
-  id: 'workloads',
-  title: 'Workloads',
-  Screen: feedTab(TAB),
   keys: [WORKLOADS_KEYS, WORKLOADS_FILTER_KEYS, EXPLAIN_KEYS],
-  shown: (actions) => actions.workloads?.show(),
-};
+  Screen: ({ own, ...props }) => <WorkloadsScreen {...props} actions={own} logs={props.actions.logs} />,
+});

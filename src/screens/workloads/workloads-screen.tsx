@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import { useEffect, useMemo } from 'react';
 import { useStore } from 'zustand';
 import { Checklist } from '../../components/checklist/index.js';
-import { helpOf, useKeyActions, useLiveReducer } from '../../components/key-actions/index.js';
+import { useKeyActions, useLiveReducer } from '../../components/key-actions/index.js';
 import { type Column, Table } from '../../components/table/index.js';
 import { truncate, useTheme, type ColorRole } from '../../components/theme/index.js';
 import type { WorkloadRow } from '../../placement/rows.js';
@@ -15,6 +15,7 @@ import { useAppCommands } from '../keys/app-commands.js';
 import { FilterLine } from '../status/filter-line.js';
 import { EXPLAIN_KEYS, WORKLOADS_FILTER_KEYS, WORKLOADS_KEYS } from './keys.js';
 import { initialWorkloadsNav, workloadsReducer } from './nav.js';
+import type { HelpSection } from '../../components/help-overlay/index.js';
 
 export interface WorkloadsScreenProps {
   store: FleetStore;
@@ -23,6 +24,8 @@ export interface WorkloadsScreenProps {
   active: boolean;
   width: number;
   height: number;
+  /** The help overlay's groups: the tab's key tables (its registry entry). */
+  help: readonly HelpSection[];
 }
 
 const TONE: Record<WorkloadRow['state'], ColorRole | undefined> = {
@@ -49,7 +52,7 @@ const COLUMNS: readonly Column<WorkloadRow>[] = [
  * placed, the clusters its copies run in with their ready replicas, its state — read every few
  * seconds while shown; filter (/), sort (s), Enter for its placement checklist, l for its logs.
  */
-export function WorkloadsScreen({ store, actions, logs, active, width, height }: WorkloadsScreenProps) {
+export function WorkloadsScreen({ store, actions, logs, active, width, height, help }: WorkloadsScreenProps) {
   const theme = useTheme();
   const app = useAppCommands();
   const [nav, live] = useLiveReducer(workloadsReducer, initialWorkloadsNav);
@@ -70,7 +73,7 @@ export function WorkloadsScreen({ store, actions, logs, active, width, height }:
     () => ({ app, nav: live, actions, logs, rows: () => rows, page: Math.max(1, body - 2), maxScroll: Math.max(0, checklistLines - body) }),
     {
       active,
-      help: [helpOf(WORKLOADS_KEYS), helpOf(WORKLOADS_FILTER_KEYS), helpOf(EXPLAIN_KEYS)],
+      help,
     },
   );
 
