@@ -16,7 +16,8 @@
  */
 import { contextInfos, loadKubeconfig } from '../kube/config/kubeconfig.js';
 import { summarizeNode } from '../kube/nodes/nodes.js';
-import { UpdateBatcher, createFleetStore } from '../store/fleet-store.js';
+import { createFleetStore } from '../store/fleet-store.js';
+import { UpdateBatcher } from '../store/status.js';
 import { benchCertSet } from './certs.js';
 import { benchPodTracker } from './pods-memory.js';
 

@@ -12,6 +12,7 @@ import { loadScreens } from '../commands/dashboard.js';
 import { openSession } from '../session/session.js';
 import { createFleetStore } from '../store/fleet-store.js';
 import { KeyStdin, VirtualTerminal } from './vterm.js';
+import { printResult, stopWithin } from './result-line.js';
 
 export interface PlacementResult {
   /** ms since process start: the first frame with every object read and rows shown. */
@@ -82,17 +83,8 @@ async function main(): Promise<PlacementResult> {
   await new Promise((r) => setTimeout(r, 5000));
   result.rssAfter5s = process.memoryUsage().rss;
   app.unmount();
-  await Promise.race([feeds.stop(), new Promise((r) => setTimeout(r, 5000))]);
+  await stopWithin(feeds.stop());
   return result;
 }
 
-main().then(
-  (r) => {
-    process.stdout.write(`${JSON.stringify(r)}\n`);
-    process.exit(0);
-  },
-  (err: unknown) => {
-    process.stdout.write(`${JSON.stringify({ error: err instanceof Error ? err.message : String(err) })}\n`);
-    process.exit(1);
-  },
-);
+printResult(main);

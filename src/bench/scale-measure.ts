@@ -12,6 +12,7 @@ import { startStatusFeed } from '../feeds/status-feed.js';
 import { loadKubeconfig, selectContexts } from '../kube/config/kubeconfig.js';
 import { createFleetStore, type FleetStore } from '../store/fleet-store.js';
 import { IdleStdin, tableCell, VirtualTerminal } from './vterm.js';
+import { printResult, stopWithin } from './result-line.js';
 
 export interface ScaleResult {
   /** ms since process start: modules loaded, the dashboard starting. */
@@ -162,17 +163,8 @@ async function main(): Promise<ScaleResult> {
   result.heapUsedAfterGc = afterGc.heapUsed;
   result.rssAfterGc = afterGc.rss;
   app.unmount();
-  await Promise.race([fleet.stop(), new Promise((r) => setTimeout(r, 5000))]);
+  await stopWithin(fleet.stop());
   return result;
 }
 
-main().then(
-  (r) => {
-    process.stdout.write(`${JSON.stringify(r)}\n`);
-    process.exit(0);
-  },
-  (err: unknown) => {
-    process.stdout.write(`${JSON.stringify({ error: err instanceof Error ? err.message : String(err) })}\n`);
-    process.exit(1);
-  },
-);
+printResult(main);

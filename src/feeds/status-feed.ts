@@ -8,7 +8,8 @@ import { watchFleet, type FleetConfig } from '../kube/fleet/fleet.js';
 import { configForContext, type ContextInfo } from '../kube/config/kubeconfig.js';
 import type { ContextMonitor, MonitorOptions } from '../kube/fleet/monitor.js';
 import type { Session } from '../session/session.js';
-import { createFleetStore, setBanner, setContexts, UpdateBatcher, type FleetState, type FleetStore } from '../store/fleet-store.js';
+import { createFleetStore, setBanner, setContexts, type FleetState, type FleetStore } from '../store/fleet-store.js';
+import { UpdateBatcher } from '../store/status.js';
 import { settled } from '../store/selectors.js';
 import type { Feed, FeedFactory } from './feed.js';
 

@@ -4,7 +4,7 @@
  * dashboard's Fleet nodes/pods views and `fleetdeck get nodes|pods` both read these rows and
  * these columns, so the two cannot disagree.
  */
-import type { StatusSlice } from '../store/fleet-store.js';
+import type { StatusSlice } from '../store/status.js';
 import { reachabilityLine } from '../store/selectors.js';
 import type { ContextState } from '../store/types.js';
 import type { PodPhase } from '../kube/pods/pods.js';

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { startCertsFeed, type CertsWork } from '../../src/feeds/certs.js';
 import type { CertSources } from '../../src/kube/certs/cert-sources.js';
 import type { CertSummary } from '../../src/kube/certs/certs.js';
-import { createFleetStore, UpdateBatcher } from '../../src/store/fleet-store.js';
+import { createFleetStore } from '../../src/store/fleet-store.js';
+import { UpdateBatcher } from '../../src/store/status.js';
 import { info, NOVA_FLEET } from '../helpers/screens/screen.js';
 
 const sources = (namespace: string): CertSources => ({ namespace, agents: [], credentials: [] });

@@ -1,7 +1,8 @@
 /** A fleet as the store holds it, healthy, and copies of it with one part changed; the checklist read from it at a fixed time. */
 import { fleetChecklist } from '../../src/report/fleet-checklist.js';
 import { formatChecklist, type CheckItem } from '../../src/checklist/checklist.js';
-import { emptyContext, emptyTabSlices, type FleetState } from '../../src/store/fleet-store.js';
+import { emptyTabSlices, type FleetState } from '../../src/store/fleet-store.js';
+import { emptyContext } from '../../src/store/status.js';
 import type { ContextState } from '../../src/store/types.js';
 import type { ComponentPod } from '../../src/kube/fleet/component-pod.js';
 import type { ControlPlaneSummary } from '../../src/kube/fleet/control-plane.js';

@@ -1,7 +1,8 @@
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { fleetRows, formatFleetRows } from '../../src/report/fleet-output.js';
-import { createFleetStore, UpdateBatcher } from '../../src/store/fleet-store.js';
+import { createFleetStore } from '../../src/store/fleet-store.js';
+import { UpdateBatcher } from '../../src/store/status.js';
 import { info, node, pods, problem } from '../helpers/screens/screen.js';
 
 const NOW = Date.parse('2026-11-26T12:00:00Z');

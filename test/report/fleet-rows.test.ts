@@ -11,7 +11,8 @@ import {
   unreadable,
   type FleetNodeRow,
 } from '../../src/report/fleet-rows.js';
-import { createFleetStore, UpdateBatcher } from '../../src/store/fleet-store.js';
+import { createFleetStore } from '../../src/store/fleet-store.js';
+import { UpdateBatcher } from '../../src/store/status.js';
 import { info, node, pods, problem } from '../helpers/screens/screen.js';
 
 const NOW = Date.parse('2026-11-26T12:00:00Z');

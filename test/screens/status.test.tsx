@@ -1,6 +1,7 @@
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import { setBanner, UpdateBatcher } from '../../src/store/fleet-store.js';
+import { setBanner } from '../../src/store/fleet-store.js';
+import { UpdateBatcher } from '../../src/store/status.js';
 import { appProps, node, renderApp, threeContexts } from '../helpers/screens/screen.js';
 
 afterEach(() => cleanup());

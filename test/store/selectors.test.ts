@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyContext } from '../../src/store/fleet-store.js';
+import { emptyContext } from '../../src/store/status.js';
 import { kubeletSkew } from '../../src/store/selectors.js';
 import type { ContextState } from '../../src/store/types.js';
 

@@ -3,7 +3,8 @@ import { kubeConfigFromString, configForContext } from '../../../src/kube/config
 import { FanOutSink, groupContexts, viewKey } from '../../../src/kube/config/shared-contexts.js';
 import type { PodsSummary } from '../../../src/kube/pods/pods.js';
 import { emptyPods } from '../../../src/kube/pods/pods.js';
-import { createFleetStore, UpdateBatcher } from '../../../src/store/fleet-store.js';
+import { createFleetStore } from '../../../src/store/fleet-store.js';
+import { UpdateBatcher } from '../../../src/store/status.js';
 import { stringify } from 'yaml';
 
 const kc = kubeConfigFromString(

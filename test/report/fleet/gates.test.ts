@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { contextGate, forbiddenFor } from '../../../src/report/fleet/gates.js';
-import { createFleetStore, UpdateBatcher } from '../../../src/store/fleet-store.js';
+import { createFleetStore } from '../../../src/store/fleet-store.js';
+import { UpdateBatcher } from '../../../src/store/status.js';
 import type { FleetConfig } from '../../../src/kube/fleet/fleet.js';
 
 describe('gates', () => {

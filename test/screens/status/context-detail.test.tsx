@@ -1,6 +1,6 @@
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import { UpdateBatcher } from '../../../src/store/fleet-store.js';
+import { UpdateBatcher } from '../../../src/store/status.js';
 import { appProps, KEYS, node, novaFleet, pods, problem, renderApp, warning, type Screen } from '../../helpers/screens/screen.js';
 
 afterEach(() => cleanup());

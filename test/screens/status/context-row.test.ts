@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { contextRow } from '../../../src/screens/status/context-row.js';
-import { emptyContext } from '../../../src/store/fleet-store.js';
+import { emptyContext } from '../../../src/store/status.js';
 import { AT_10_42_07, info, NOVA_FLEET, pods, warning } from '../../helpers/screens/screen.js';
 
 describe('contextRow', () => {

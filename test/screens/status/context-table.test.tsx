@@ -1,6 +1,7 @@
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFleetStore, UpdateBatcher } from '../../../src/store/fleet-store.js';
+import { createFleetStore } from '../../../src/store/fleet-store.js';
+import { UpdateBatcher } from '../../../src/store/status.js';
 import { appProps, info, KEYS, node, renderApp } from '../../helpers/screens/screen.js';
 
 afterEach(() => cleanup());

@@ -1,6 +1,7 @@
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFleetStore, setBanner, UpdateBatcher } from '../../../src/store/fleet-store.js';
+import { createFleetStore, setBanner } from '../../../src/store/fleet-store.js';
+import { UpdateBatcher } from '../../../src/store/status.js';
 import {
   appProps,
   info,

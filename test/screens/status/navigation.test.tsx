@@ -53,7 +53,7 @@ describe('Keys', () => {
   it('the detail shows why nodes cannot be listed', async () => {
     // Given a context whose nodes are forbidden
     const store = threeContexts();
-    const { UpdateBatcher } = await import('../../../src/store/fleet-store.js');
+    const { UpdateBatcher } = await import('../../../src/store/status.js');
     const b = new UpdateBatcher(store, -1);
     b.nodesForbidden('kind-hosting', 'nodes is forbidden: User "viewer" cannot list resource "nodes"');
     b.flush();

@@ -2,7 +2,7 @@ import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fleetChecklist } from '../../../../src/report/fleet-checklist.js';
 import { checklistLines } from '../../../../src/checklist/checklist.js';
-import { UpdateBatcher } from '../../../../src/store/fleet-store.js';
+import { UpdateBatcher } from '../../../../src/store/status.js';
 import { fleetSummary } from '../../../../src/screens/status/fleet/fleet-summary.js';
 import { appProps, KEYS, novaFleet, renderApp, threeContexts } from '../../../helpers/screens/screen.js';
 

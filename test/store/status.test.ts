@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { UpdateBatcher, createFleetStore, setContexts } from '../../src/store/fleet-store.js';
+import { createFleetStore, setContexts } from '../../src/store/fleet-store.js';
+import { UpdateBatcher } from '../../src/store/status.js';
 import { emptyPods } from '../../src/kube/pods/pods.js';
 import { nodeCounts, reachabilityLine } from '../../src/store/selectors.js';
 import type { NodeSummary } from '../../src/kube/nodes/nodes.js';
