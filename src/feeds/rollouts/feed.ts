@@ -16,7 +16,7 @@ import type { Session } from '../../session/session.js';
 import type { RolloutActions } from '../../store/actions.js';
 import { updateSlice } from '../../store/fleet-store.js';
 import { rolloutsFailed, watchedContexts } from '../../store/rollouts.js';
-import { type Feed, type FeedFactory, sessionView } from '../feed.js';
+import { type Feed, type FeedFactory, heldSession } from '../feed.js';
 import { lazyFeed } from '../lazy.js';
 import { PerContext } from '../per-context.js';
 import { followHolders } from './holders.js';
@@ -58,68 +58,63 @@ export interface RolloutsFeedOptions {
 const realWork = async (session: Session): Promise<RolloutWork> => (await import('./work.js')).rolloutWork(session);
 
 export function rolloutsFeed(o: RolloutsFeedOptions = {}): FeedFactory {
-  return ({ store }): Feed<'rollouts'> => {
-    let session: Session | undefined;
-    let work: RolloutWork | undefined;
-    let unsubscribe = () => {};
-    const runs = new RolloutRuns(store);
-    let stopped = false;
-    const watches = new PerContext(
-      rolloutWatches(store, () => work!),
-      (context, err) => updateSlice(store, 'rollouts', (s) => rolloutsFailed(s, context, message(err))),
-    );
-    const wizard = new RolloutWizard(store, () => work, runs);
-    const load = lazyFeed(
-      async () => {
-        // Bound once to the session as it is at each call: a restart needs no new workflows.
-        work = await (o.work ?? realWork)(sessionView(() => session));
-        // Stopped while loading: nothing to follow.
-        if (stopped) return work;
-        const follow = (order: readonly string[]) => {
-          updateSlice(store, 'rollouts', (s) => watchedContexts(s, order));
-          if (session) watches.set(order, session);
-        };
-        follow(store.getState().status.order);
-        const unfollow = store.subscribe((s, prev) => {
-          if (s.status.order !== prev.status.order) follow(s.status.order);
-        });
-        const unhold = followHolders(store);
-        unsubscribe = () => {
-          unfollow();
-          unhold();
-        };
-        return work;
-      },
-      (status) => updateSlice(store, 'rollouts', (s) => ({ ...s, status })),
-    );
-    const actions: RolloutActions = {
-      show: () => void load.start(),
-      resume: (context, name) => work && runs.track('resume', context, name, (signal) => work!.resume(context, name, signal)),
-      abort: (context, name) => work && runs.track('abort', context, name, (signal) => work!.abort(context, name, signal)),
-      run: (spec, inCluster) => work && runs.track('run', spec.context, spec.name, (signal) => work!.run(spec, signal, inCluster)),
-      wizard: {
-        open: (context) => wizard.open(context),
-        send: (intent) => wizard.send(intent),
-        confirm: () => wizard.confirm(),
-        close: () => wizard.close(),
-      },
-    };
-    return {
-      name: 'rollouts',
-      actions,
-      start(s) {
-        session = s;
-      },
-      restart(s) {
-        session = s;
-        if (work && !stopped) watches.restart(store.getState().status.order, s);
-      },
-      async stop() {
-        stopped = true;
-        unsubscribe();
-        watches.stop();
-        await runs.close(o.closeWaitMs);
-      },
-    };
-  };
+  return ({ store }): Feed<'rollouts'> =>
+    heldSession('rollouts', (session) => {
+      let work: RolloutWork | undefined;
+      let unsubscribe = () => {};
+      const runs = new RolloutRuns(store);
+      let stopped = false;
+      const watches = new PerContext(
+        rolloutWatches(store, () => work!),
+        (context, err) => updateSlice(store, 'rollouts', (s) => rolloutsFailed(s, context, message(err))),
+      );
+      const wizard = new RolloutWizard(store, () => work, runs);
+      const load = lazyFeed(
+        async () => {
+          // Bound once to the session as it is at each call: a restart needs no new workflows.
+          work = await (o.work ?? realWork)(session);
+          // Stopped while loading: nothing to follow.
+          if (stopped) return work;
+          const follow = (order: readonly string[]) => {
+            updateSlice(store, 'rollouts', (s) => watchedContexts(s, order));
+            watches.set(order, session);
+          };
+          follow(store.getState().status.order);
+          const unfollow = store.subscribe((s, prev) => {
+            if (s.status.order !== prev.status.order) follow(s.status.order);
+          });
+          const unhold = followHolders(store);
+          unsubscribe = () => {
+            unfollow();
+            unhold();
+          };
+          return work;
+        },
+        (status) => updateSlice(store, 'rollouts', (s) => ({ ...s, status })),
+      );
+      const actions: RolloutActions = {
+        show: () => void load.start(),
+        resume: (context, name) => work && runs.track('resume', context, name, (signal) => work!.resume(context, name, signal)),
+        abort: (context, name) => work && runs.track('abort', context, name, (signal) => work!.abort(context, name, signal)),
+        run: (spec, inCluster) => work && runs.track('run', spec.context, spec.name, (signal) => work!.run(spec, signal, inCluster)),
+        wizard: {
+          open: (context) => wizard.open(context),
+          send: (intent) => wizard.send(intent),
+          confirm: () => wizard.confirm(),
+          close: () => wizard.close(),
+        },
+      };
+      return {
+        actions,
+        restart() {
+          if (work && !stopped) watches.restart(store.getState().status.order, session);
+        },
+        async stop() {
+          stopped = true;
+          unsubscribe();
+          watches.stop();
+          await runs.close(o.closeWaitMs);
+        },
+      };
+    });
 }
