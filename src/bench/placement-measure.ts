@@ -12,7 +12,7 @@ import { loadScreens } from '../commands/dashboard.js';
 import { openSession } from '../session/session.js';
 import { createFleetStore } from '../store/fleet-store.js';
 import { KeyStdin, VirtualTerminal } from './vterm.js';
-import { printResult, stopWithin } from './result-line.js';
+import { arg, printResult, stopWithin } from './measuring.js';
 
 export interface PlacementResult {
   /** ms since process start: the first frame with every object read and rows shown. */
@@ -27,13 +27,6 @@ export interface PlacementResult {
   /** 5 s later (the status feed and the next read settled). */
   rssAfter5s: number;
   error?: string;
-}
-
-function arg(name: string): string {
-  const i = process.argv.indexOf(name);
-  const v = i >= 0 ? process.argv[i + 1] : undefined;
-  if (!v) throw new Error(`missing ${name}`);
-  return v;
 }
 
 async function main(): Promise<PlacementResult> {

@@ -12,7 +12,7 @@ import { startStatusFeed } from '../feeds/status-feed.js';
 import { loadKubeconfig, selectContexts } from '../kube/config/kubeconfig.js';
 import { createFleetStore, type FleetStore } from '../store/fleet-store.js';
 import { IdleStdin, tableCell, VirtualTerminal } from './vterm.js';
-import { printResult, stopWithin } from './result-line.js';
+import { arg, printResult, stopWithin } from './measuring.js';
 
 export interface ScaleResult {
   /** ms since process start: modules loaded, the dashboard starting. */
@@ -45,13 +45,6 @@ export interface ScaleResult {
   /** V8 heap spaces after the first frame: committed and used bytes of each. */
   spacesAfterFrame: { name: string; size: number; used: number }[];
   error?: string;
-}
-
-function arg(name: string): string {
-  const i = process.argv.indexOf(name);
-  const v = i >= 0 ? process.argv[i + 1] : undefined;
-  if (!v) throw new Error(`missing ${name}`);
-  return v;
 }
 
 const digits = (n: number) => new RegExp(`(^|[^0-9])${n}([^0-9]|$)`);

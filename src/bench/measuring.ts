@@ -1,7 +1,16 @@
 /**
- * How a measuring process ends (child.ts reads it): its result as one JSON line and exit 0, or
- * `{"error"}` and exit 1.
+ * What a measuring process (started by child.ts) shares: its arguments, and how it ends — its
+ * result as one JSON line and exit 0, or `{"error"}` and exit 1.
  */
+
+/** The value after `--name` on the command line (the bench gives every one). */
+export function arg(name: string): string {
+  const i = process.argv.indexOf(name);
+  const v = i >= 0 ? process.argv[i + 1] : undefined;
+  if (!v) throw new Error(`missing ${name}`);
+  return v;
+}
+
 export function printResult<T>(main: () => Promise<T>): void {
   main().then(
     (r) => {
