@@ -1,7 +1,7 @@
 /**
  * The copy of a control-plane object an agent keeps in its workload cluster: the object
  * without what the control plane's server owns (uid, resourceVersion, status, a Service's
- * cluster IPs) and without the scheduler's markings, with this cluster's share of replicas and
+ * cluster IPs, a ServiceAccount's token Secrets) and without the scheduler's markings, with this cluster's share of replicas and
  * the policy's overrides for its topology value, labelled COPY_LABEL (the agent's namespace: two
  * installs' agents in one cluster keep apart) and stamped with a hash of
  * what it was made from (COPY_HASH), so an unchanged source is not written again.
@@ -30,6 +30,8 @@ export function copyOf(source: ApiObject, share: Share | undefined, policy: Poli
     const spec = body.spec as Record<string, unknown> | undefined;
     if (spec) for (const k of ['clusterIP', 'clusterIPs', 'healthCheckNodePort']) delete spec[k];
   }
+  // A ServiceAccount's token Secrets are the control plane's: the workload cluster makes its own.
+  if (source.kind === 'ServiceAccount') delete body.secrets;
   if (share?.replicas !== undefined && body.spec) (body.spec as Record<string, unknown>).replicas = share.replicas;
   applyOverrides(body, policy, share?.topologyValue);
   const labels: Record<string, string> = { ...(metadata.labels as Record<string, string> | undefined), [COPY_LABEL]: owner };
