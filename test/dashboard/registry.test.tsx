@@ -2,6 +2,7 @@
  * Every tab of the registry, drawn at 80×24 and 60×16: its hint line and its help overlay come
  * from its key tables (every hint on the bottom line is an action of one of them, every key in
  * the help is one of theirs or the app's own), and the tab bar and number keys from the registry.
+ * The same for every overlay (the log view), opened over the first tab.
  */
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -13,7 +14,7 @@ import { renderApp } from '../helpers/screens/screen.js';
 
 afterEach(() => cleanup());
 
-const { tabs } = registry();
+const { tabs, overlays } = registry();
 const SEPARATOR = ' · ';
 
 /** What the hint line may say of an action: its keys, and its words (any, when they depend on the state). */
@@ -64,5 +65,31 @@ describe.each([
         for (const k of section.keys) expect(help, `${section.title}: ${k.key} ${k.label}`).toContain(k.label);
     }
     expect(bottomLine(help)).toContain('esc close help');
+  });
+});
+
+/** How a test opens each overlay of the registry. */
+const OPEN: Record<string, (props: ReturnType<typeof everyTab>) => void> = {
+  logs: (props) => props.actions!.logs!.openLogs({ title: 'api', context: 'kind-cp', namespace: 'default', pods: ['api-1'] }),
+};
+
+describe.each([
+  [80, 24],
+  [60, 16],
+])('every overlay of the registry at %i×%i', (columns, rows) => {
+  it.each(overlays.map((o, i) => [o.id, i] as const))('%s: the hints and the help come from its key tables', async (id, i) => {
+    const overlay = overlays[i]!;
+    const props = everyTab();
+    const screen = await renderApp(props, { columns, rows });
+    await screen.waitFor('kind-cp');
+    expect(OPEN[id], `a way to open the ${id} overlay`).toBeDefined();
+    OPEN[id]!(props);
+    await screen.waitFor((f) => {
+      const segments = bottomLine(f).split(SEPARATOR);
+      return segments.length > 1 && segments.every((s) => fromTables(s, overlay.keys));
+    });
+    await screen.press('?');
+    const help = await screen.waitFor('Everywhere');
+    expect(overlay.keys.map((t) => helpOf(t)).filter((s) => help.includes(s.title)).length, help).toBeGreaterThan(0);
   });
 });
