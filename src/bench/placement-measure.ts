@@ -10,7 +10,8 @@ import { feedsOf, registry } from '../dashboard/registry.js';
 import { createFeeds } from '../feeds/feeds.js';
 import { loadScreens } from '../commands/dashboard.js';
 import { openSession } from '../session/session.js';
-import { createFleetStore } from '../store/fleet-store.js';
+import { createFleetStore, type FleetStore } from '../store/fleet-store.js';
+import { visibleWorkloads } from '../store/workloads.js';
 import { KeyStdin, VirtualTerminal } from './vterm.js';
 import { arg, printResult, stopWithin } from './measuring.js';
 
@@ -26,7 +27,27 @@ export interface PlacementResult {
   heapAfterFrame: number;
   /** 5 s later (the status feed and the next read settled). */
   rssAfter5s: number;
+  /** G and g pressed in turn: each key to the frame showing the list's last (first) row. */
+  scrollMs: number[];
   error?: string;
+}
+
+/** Presses G and g in turn: for each, the time until a frame shows the last (first) row of the list as sorted. */
+async function scrolling(vt: VirtualTerminal, stdin: KeyStdin, store: FleetStore, times: number): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const rows = visibleWorkloads(store.getState().workloads.rows, '', 'state');
+    const end = i % 2 === 0 ? rows.at(-1) : rows[0];
+    if (!end) break;
+    const name = `/${end.name}`;
+    const shows = (screen: string[]) => screen.some((l) => l.includes(`${name} `) || l.endsWith(name));
+    const t0 = performance.now();
+    stdin.press(i % 2 === 0 ? 'G' : 'g');
+    const at = await vt.waitForScreen(shows, 10_000);
+    if (at === undefined) throw new Error(`no frame showed ${end.kind} ${end.name} within 10 s of ${i % 2 === 0 ? 'G' : 'g'}`);
+    out.push(at - t0);
+  }
+  return out;
 }
 
 async function main(): Promise<PlacementResult> {
@@ -72,9 +93,11 @@ async function main(): Promise<PlacementResult> {
     rssAfterFrame: mem.rss,
     heapAfterFrame: mem.heapUsed,
     rssAfter5s: 0,
+    scrollMs: [],
   };
   await new Promise((r) => setTimeout(r, 5000));
   result.rssAfter5s = process.memoryUsage().rss;
+  result.scrollMs = await scrolling(vt, stdin, store, 10);
   app.unmount();
   await stopWithin(feeds.stop());
   return result;

@@ -8,11 +8,12 @@ import { distPath } from '../paths.js';
 import { runMeasuringChild } from './child.js';
 import type { PlacementFleet } from './placement-fill.js';
 import type { PlacementResult } from './placement-measure.js';
-import { figure, median, mib, ms, note, progress } from './util.js';
+import { figure, median, mib, ms, note, percentile, progress } from './util.js';
 
 export const WORKLOADS_OBJECTS = 5000;
 export const WORKLOADS_FRAME_TARGET_MS = 3000;
 export const WORKLOADS_RSS_TARGET = 200 * 1024 * 1024;
+export const WORKLOADS_KEY_TARGET_MS = 100;
 const CHILD = distPath('bench', 'placement-child.js');
 const RUNS = 3;
 
@@ -41,6 +42,17 @@ export async function placementFigure(fleet: PlacementFleet): Promise<void> {
     mib(rss),
     `≤ ${mib(WORKLOADS_RSS_TARGET)}`,
     rss <= WORKLOADS_RSS_TARGET,
+  );
+  const scroll = runs.flatMap((x) => x.scrollMs);
+  figure(
+    `Workloads tab (${label}): G / g to the frame showing the last / first row, p95 of ${scroll.length} keys over ${RUNS} processes`,
+    `${ms(percentile(scroll, 95))} (median ${ms(median(scroll))}, slowest ${[...scroll]
+      .sort((x, y) => y - x)
+      .slice(0, 3)
+      .map(ms)
+      .join(', ')})`,
+    `≤ ${WORKLOADS_KEY_TARGET_MS} ms`,
+    scroll.length > 0 && percentile(scroll, 95) <= WORKLOADS_KEY_TARGET_MS,
   );
   note(
     `each process: first frame at ${runs.map((x) => ms(x.frameMs)).join(', ')}; RSS ${runs.map((x) => mib(x.rssAfterFrame)).join(', ')}`,

@@ -8,7 +8,7 @@
  */
 import type { PlacementRead } from '../kube/nova/placement-read.js';
 import { explainWorkload } from '../placement/explain.js';
-import { workloadRows } from '../placement/rows.js';
+import { workloadRowsInTurns } from '../placement/rows.js';
 import type { Session } from '../session/session.js';
 import { type FleetStore, updateSlice } from '../store/fleet-store.js';
 import { type WorkloadsSlice, workloadKey } from '../store/workloads.js';
@@ -59,7 +59,7 @@ class WorkloadsPoller {
       const { context, read } = await this.read(this.session);
       this.last = read;
       const unread = read.copies.filter((c) => c.error).map((c) => `${c.clusterName} (${c.context}): ${c.error}`);
-      const rows = workloadRows(read);
+      const rows = await workloadRowsInTurns(read);
       this.update((s) => ({ ...s, status: 'on', source: { context }, rows, at: Date.now(), reading: false, error: undefined, unread }));
       const open = this.store.getState().workloads.open;
       if (open) this.explain(open.key);

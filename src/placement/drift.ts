@@ -5,7 +5,7 @@
  * a spread's overrides set on purpose are left aside.
  */
 import type { ApiObject } from '../kube/api/api-resources.js';
-import { applyOverrides } from './overrides.js';
+import { applyOverrides, overriddenPaths } from './overrides.js';
 import type { PolicyView } from './types.js';
 
 function flatten(v: unknown, path: string, out: Map<string, string>): void {
@@ -36,7 +36,10 @@ export function driftOf(
   share: { replicas?: number; topologyValue?: string } | undefined,
   policy: PolicyView | undefined,
 ): string[] {
-  const want = applyOverrides(structuredClone(source) as Record<string, unknown>, policy, share?.topologyValue) as ApiObject;
+  // A copy of the source only when the overrides change it (most rows have none).
+  const want = overriddenPaths(policy, share?.topologyValue).length
+    ? (applyOverrides(structuredClone(source) as Record<string, unknown>, policy, share?.topologyValue) as ApiObject)
+    : source;
   if (source.kind === 'ConfigMap' || source.kind === 'Secret') return differences(want.data ?? {}, copy.data ?? {}, 'data');
   const ws = want.spec as Spec | undefined;
   const hs = copy.spec as Spec | undefined;

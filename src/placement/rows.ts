@@ -14,7 +14,7 @@ import { decide } from './decide.js';
 import { driftOf } from './drift.js';
 import { CLUSTER_ANNOTATION, NO_FIT_REASON } from './semantics.js';
 import { avoidedBy, placedOn, spreadOf } from './targets.js';
-import { refKey, type WorkloadView } from './types.js';
+import { type ClusterView, type PolicyView, refKey, type WorkloadView } from './types.js';
 import { controlPlaneUnits, type PlannedUnit } from './units.js';
 import { clusterView, eventTime, policyView, workloadView } from './views.js';
 
@@ -57,11 +57,21 @@ interface Context {
   copies: Map<string, Map<string, ApiObject>>;
   contexts: Map<string, string>;
   groups: Map<string, string>;
+  /** Every control-plane object's view (its unit's member), by refKey. */
+  views: Map<string, WorkloadView>;
+  /** The Clusters and policies as placement reads them, made once per read. */
+  clusters: Map<string, ClusterView>;
+  policies: Map<string, PolicyView>;
 }
 
 function contextOf(read: PlacementRead): Context {
   const units = new Map<string, PlannedUnit>();
-  for (const u of controlPlaneUnits(read.cp)) for (const m of u.members) units.set(refKey(m.ref), u);
+  const views = new Map<string, WorkloadView>();
+  for (const u of controlPlaneUnits(read.cp))
+    for (const m of u.members) {
+      units.set(refKey(m.ref), u);
+      views.set(refKey(m.ref), m);
+    }
   const copies = new Map(read.copies.map((c) => [c.clusterName, new Map((c.objects ?? []).map((o) => [objKey(o), o]))]));
   const groups = new Map<string, string>();
   for (const g of read.cp.groups) {
@@ -72,7 +82,16 @@ function contextOf(read: PlacementRead): Context {
     }[];
     for (const r of refs) groups.set(`${r.kind}/${r.namespace ? `${r.namespace}/` : ''}${r.name}`, g.metadata.name);
   }
-  return { read, units, copies, contexts: new Map(read.copies.map((c) => [c.clusterName, c.context])), groups };
+  return {
+    read,
+    units,
+    copies,
+    contexts: new Map(read.copies.map((c) => [c.clusterName, c.context])),
+    groups,
+    views,
+    clusters: new Map(read.cp.clusters.map(clusterView).map((c) => [c.name, c])),
+    policies: new Map(read.cp.policies.map(policyView).map((p) => [p.name, p])),
+  };
 }
 
 function readyOf(o: ApiObject | undefined): { desired: number | null; ready: number | null } {
@@ -100,7 +119,7 @@ function lastRefusal(events: readonly ApiObject[], w: WorkloadView): string | un
 function sharesOf(ctx: Context, src: ApiObject, w: WorkloadView, targets: readonly string[]): ClusterShare[] {
   const key = refKey(w.ref);
   const spread = spreadOf(w.annotations);
-  const policy = ctx.read.cp.policies.map(policyView).find((p) => p.name === spread?.policy);
+  const policy = spread ? ctx.policies.get(spread.policy) : undefined;
   const holding = [...ctx.copies.entries()].filter(([, m]) => m.has(key)).map(([c]) => c);
   return [...new Set([...targets, ...holding])].map((cluster) => {
     const copy = ctx.copies.get(cluster)?.get(key);
@@ -126,10 +145,10 @@ function stateOf(
     const u = ctx.units.get(refKey(w.ref));
     const why =
       lastRefusal(ctx.read.events, w) ??
-      (u ? decide({ ...u, current: [], avoid: avoidedBy(u.members) }, ctx.read.cp.clusters.map(clusterView)).pending : undefined);
+      (u ? decide({ ...u, current: [], avoid: avoidedBy(u.members) }, [...ctx.clusters.values()]).pending : undefined);
     return { state: 'pending', reason: why ?? 'not scheduled yet' };
   }
-  const clusters = new Map(ctx.read.cp.clusters.map(clusterView).map((c) => [c.name, c]));
+  const clusters = ctx.clusters;
   const lost = targets.find((c) => !clusters.get(c.cluster)?.ready);
   if (lost)
     return {
@@ -152,7 +171,7 @@ function stateOf(
 }
 
 function rowOf(ctx: Context, src: ApiObject): WorkloadRow {
-  const w = workloadView(src);
+  const w = ctx.views.get(objKey(src)) ?? workloadView(src);
   const u = ctx.units.get(refKey(w.ref));
   const byLabel = placedOn(w.labels, w.annotations);
   const holding = [...ctx.copies.entries()].filter(([, m]) => m.has(refKey(w.ref))).map(([c]) => c);
@@ -181,13 +200,24 @@ function rowOf(ctx: Context, src: ApiObject): WorkloadRow {
   return { ...base, ...stateOf(ctx, base, w), selector };
 }
 
+const byName = (a: WorkloadRow, b: WorkloadRow) =>
+  (a.namespace ?? '').localeCompare(b.namespace ?? '') || a.kind.localeCompare(b.kind) || a.name.localeCompare(b.name);
+
 /** Every control-plane workload's row, by namespace, kind and name. */
 export function workloadRows(read: PlacementRead): WorkloadRow[] {
   const ctx = contextOf(read);
-  const rows = read.cp.objects.map((o) => rowOf(ctx, o));
-  return rows.sort(
-    (a, b) => (a.namespace ?? '').localeCompare(b.namespace ?? '') || a.kind.localeCompare(b.kind) || a.name.localeCompare(b.name),
-  );
+  return read.cp.objects.map((o) => rowOf(ctx, o)).sort(byName);
+}
+
+/** The same rows, worked out `perTurn` at a time with a turn of the event loop between: keys pressed meanwhile are answered. */
+export async function workloadRowsInTurns(read: PlacementRead, perTurn = 250): Promise<WorkloadRow[]> {
+  const ctx = contextOf(read);
+  const rows: WorkloadRow[] = [];
+  for (let i = 0; i < read.cp.objects.length; i += perTurn) {
+    if (i > 0) await new Promise((r) => setImmediate(r));
+    for (const o of read.cp.objects.slice(i, i + perTurn)) rows.push(rowOf(ctx, o));
+  }
+  return rows.sort(byName);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { useRef } from 'react';
+import { useMemo, useRef } from 'react';
 import { fitCell, truncate, truncateMiddle, useTheme, width as textWidth, type ColorRole, type Theme } from '../theme/index.js';
 import { layoutColumns, scrollWindow, splitCell, visibleColumns, type DroppableSpec } from './layout.js';
 
@@ -57,20 +57,22 @@ export function Table<Row>({ columns: allColumns, rows, rowKey, selected, height
   const theme = useTheme();
   const startRef = useRef(0);
   const pointerWidth = 2;
-  const cellOf = (c: Column<Row>, row: Row) =>
-    c.parts
-      ? c
-          .parts(row)
-          .map((p) => theme.text(p.text))
-          .join('')
-      : theme.text(c.value(row));
-  const allCells = rows.map((row) => allColumns.map((c) => cellOf(c, row)));
-  const kept = visibleColumns(allColumns, allCells, width - pointerWidth);
-  const columns = kept.flatMap((i) => (allColumns[i] ? [allColumns[i]] : []));
-  const cells = allCells.map((row) => kept.map((i) => row[i] ?? ''));
-  const { widths, gap } = layoutColumns(columns, cells, width - pointerWidth);
-  const notes = rows.map((row) => (note ? note.text(row) : undefined));
-  const heights = notes.map((n) => (n ? 2 : 1));
+  // Every row's cells and the widths: worked out again when the rows or the room change, not when the selection moves.
+  const { columns, cells, widths, gap, notes, heights } = useMemo(() => {
+    const cellOf = (c: Column<Row>, row: Row) =>
+      c.parts
+        ? c
+            .parts(row)
+            .map((p) => theme.text(p.text))
+            .join('')
+        : theme.text(c.value(row));
+    const allCells = rows.map((row) => allColumns.map((c) => cellOf(c, row)));
+    const kept = visibleColumns(allColumns, allCells, width - pointerWidth);
+    const columns = kept.flatMap((i) => (allColumns[i] ? [allColumns[i]] : []));
+    const cells = allCells.map((row) => kept.map((i) => row[i] ?? ''));
+    const notes = rows.map((row) => (note ? note.text(row) : undefined));
+    return { columns, cells, ...layoutColumns(columns, cells, width - pointerWidth), notes, heights: notes.map((n) => (n ? 2 : 1)) };
+  }, [rows, allColumns, width, theme, note]);
 
   const total = heights.reduce((a, b) => a + b, 0);
   const overflow = total > height - 1 - (footer ? 1 : 0);
