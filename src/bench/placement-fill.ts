@@ -49,15 +49,8 @@ const clusterStatus = (name: string) => ({
   nodeTaints: { [`${name}-node`]: [] },
 });
 
-interface Clients {
-  apps: AppsV1Api;
-  core: CoreV1Api;
-}
-
-const clientsOf = (kc: KubeConfig): Clients => ({ apps: makeClient(kc, AppsV1Api), core: makeClient(kc, CoreV1Api) });
-
 /** Object `i`: a Deployment (no replicas: no pods to run), a ConfigMap or a headless Service, labelled for `cluster`. */
-function create({ apps, core }: Clients, i: number, cluster: string | undefined): Promise<unknown> {
+function create(kc: KubeConfig, i: number, cluster: string | undefined): Promise<unknown> {
   const namespace = PLACEMENT_NAMESPACE;
   const labels = { app: `obj-${i}`, ...(cluster ? { 'nova.elotl.co/target-cluster': cluster } : {}) };
   const metadata = { name: `obj-${i}`, namespace, labels };
@@ -68,8 +61,9 @@ function create({ apps, core }: Clients, i: number, cluster: string | undefined)
       selector: { matchLabels: { app: `obj-${i}` } },
       template: { metadata: { labels: { app: `obj-${i}` } }, spec: { containers: [{ name: 'main', image: 'nginx' }] } },
     };
-    return apps.createNamespacedDeployment({ namespace, body: { metadata, spec } });
+    return makeClient(kc, AppsV1Api).createNamespacedDeployment({ namespace, body: { metadata, spec } });
   }
+  const core = makeClient(kc, CoreV1Api);
   if (kind < 4) return core.createNamespacedConfigMap({ namespace, body: { metadata, data: { index: String(i) } } });
   return core.createNamespacedService({ namespace, body: { metadata, spec: { clusterIP: 'None', selector: { app: `obj-${i}` } } } });
 }
@@ -110,11 +104,7 @@ export async function preparePlacement(objects: number, signal: AbortSignal, con
   const [cpName, ...workloadNames] = contextInfos(config).map((c) => c.name);
   if (!cpName || workloadNames.length === 0) throw new Error('the workloads sandbox has no workload cluster');
   const cp = configForContext(config, cpName);
-  const workloads = workloadNames.map((context, i) => {
-    const kc = configForContext(config, context);
-    return { context, clusterName: `w${i + 1}`, kc, clients: clientsOf(kc) };
-  });
-  const cpClients = clientsOf(cp);
+  const workloads = workloadNames.map((context, i) => ({ context, clusterName: `w${i + 1}`, kc: configForContext(config, context) }));
   await novaObjects(
     cp,
     workloads.map((w) => w.clusterName),
@@ -127,8 +117,8 @@ export async function preparePlacement(objects: number, signal: AbortSignal, con
     concurrency,
     async (i) => {
       const w = workloads[i % workloads.length]!;
-      await create(cpClients, i, w.clusterName).catch(taken);
-      await create(w.clients, i, undefined).catch(taken);
+      await create(cp, i, w.clusterName).catch(taken);
+      await create(w.kc, i, undefined).catch(taken);
     },
     {
       deadline: t0 + 15 * 60_000,
