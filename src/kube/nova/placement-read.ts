@@ -4,9 +4,9 @@
  * workload cluster of the fleet (a cluster that cannot be read is reported, not fatal).
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { type ApiObject, type ApiResource, listObjects } from '../api/api-resources.js';
+import type { ApiObject, ApiResource } from '../api/api-resources.js';
 import { describeError } from '../transport/client.js';
-import { type ControlPlaneObjects, readControlPlane, readWorkloads } from './read.js';
+import { type ControlPlaneObjects, listed, readControlPlane, readWorkloads } from './read.js';
 
 export interface WorkloadCluster {
   context: string;
@@ -32,7 +32,7 @@ const EVENTS: ApiResource = { group: '', version: 'v1', resource: 'events', kind
 export async function readPlacement(cpKc: KubeConfig, workloads: readonly WorkloadCluster[], timeoutMs = 30_000): Promise<PlacementRead> {
   const [cp, events, ...copies] = await Promise.all([
     readControlPlane(cpKc, timeoutMs),
-    listObjects(cpKc, EVENTS, timeoutMs),
+    listed(cpKc, EVENTS, timeoutMs),
     ...workloads.map(async (w): Promise<ClusterCopies> => {
       try {
         return { context: w.context, clusterName: w.clusterName, objects: await readWorkloads(w.kc, timeoutMs) };

@@ -5,7 +5,7 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { type ApiObject, type ApiResource, listObjects } from '../api/api-resources.js';
-import { statusCode } from '../transport/client.js';
+import { describeError, forbiddenMessage, statusCode } from '../transport/client.js';
 import { CLUSTERS, GROUPS, isWorkload, POLICIES, WORKLOAD_KINDS } from './kinds.js';
 
 export interface ControlPlaneObjects {
@@ -18,21 +18,24 @@ export interface ControlPlaneObjects {
 
 const NAMESPACES: ApiResource = { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', namespaced: false };
 
-async function listOrNone(kc: KubeConfig, r: ApiResource, timeoutMs: number): Promise<ApiObject[]> {
+/** Every object of `r`; a failure says which list and why (a 403 names the permission); `absentIsEmpty`: a 404 (no CRD) is none. */
+export async function listed(kc: KubeConfig, r: ApiResource, timeoutMs: number, absentIsEmpty = false): Promise<ApiObject[]> {
   try {
     return await listObjects(kc, r, timeoutMs);
   } catch (err) {
-    if (statusCode(err) === 404) return [];
-    throw err;
+    const code = statusCode(err);
+    if (absentIsEmpty && code === 404) return [];
+    const name = r.group ? `${r.resource}.${r.group}` : r.resource;
+    throw new Error(code === 403 ? forbiddenMessage(name, describeError(err)) : `cannot list ${name}: ${describeError(err)}`);
   }
 }
 
 export async function readControlPlane(kc: KubeConfig, timeoutMs = 30_000): Promise<ControlPlaneObjects> {
   const [clusters, policies, groups, namespaces, ...perKind] = await Promise.all([
-    listOrNone(kc, CLUSTERS, timeoutMs),
-    listOrNone(kc, POLICIES, timeoutMs),
-    listOrNone(kc, GROUPS, timeoutMs),
-    listObjects(kc, NAMESPACES, timeoutMs),
+    listed(kc, CLUSTERS, timeoutMs, true),
+    listed(kc, POLICIES, timeoutMs, true),
+    listed(kc, GROUPS, timeoutMs, true),
+    listed(kc, NAMESPACES, timeoutMs),
     readWorkloads(kc, timeoutMs),
   ]);
   return { clusters, policies, groups, namespaces, objects: perKind[0]! };
@@ -40,6 +43,6 @@ export async function readControlPlane(kc: KubeConfig, timeoutMs = 30_000): Prom
 
 /** The objects of the workload kinds (system ones left out): a control plane's, or a workload cluster's copies. */
 export async function readWorkloads(kc: KubeConfig, timeoutMs = 30_000): Promise<ApiObject[]> {
-  const perKind = await Promise.all(WORKLOAD_KINDS.map((k) => listObjects(kc, k, timeoutMs)));
+  const perKind = await Promise.all(WORKLOAD_KINDS.map((k) => listed(kc, k, timeoutMs)));
   return perKind.flat().filter(isWorkload);
 }

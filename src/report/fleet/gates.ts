@@ -28,6 +28,13 @@ export function forbiddenFor(forbidden: string | undefined, resource: string): s
     .find((part) => part.startsWith(`cannot list ${resource} `) || part.startsWith(`cannot list ${resource}:`));
 }
 
+/** The lists a joined `forbidden` message denies, in one short sentence (each denial's whole text names the same missing verbs). */
+export function deniedLists(forbidden: string): string {
+  const names = [...forbidden.matchAll(/(?:^|; )cannot list ([^\s:]+)/g)].map((m) => m[1]!);
+  if (names.length < 2) return forbidden;
+  return `cannot list ${names.join(', ')} (needs list and watch on each)`;
+}
+
 function missingContextHint(role: 'hosting' | 'control plane' | 'workload', name: string, fleet: FleetConfig): string {
   switch (role) {
     case 'hosting':

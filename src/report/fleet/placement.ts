@@ -7,7 +7,7 @@
 import type { CheckItem } from '../../checklist/checklist.js';
 import type { ControlPlaneSummary } from '../../kube/fleet/control-plane.js';
 import { pendingRank, type WorkloadRow, workloadRows } from '../../placement/rows.js';
-import { forbiddenGate, gated } from './gates.js';
+import { deniedLists, forbiddenGate, gated } from './gates.js';
 
 const memo = new WeakMap<object, WorkloadRow[]>();
 
@@ -46,7 +46,7 @@ export function placementItems(cp: ControlPlaneSummary, context: string): CheckI
   const items: CheckItem[] = [{ id: 'placement/title', label: 'Checking workload placement', state: 'info' }];
   const p = cp.placement;
   if (!p) return [];
-  if (p.forbidden) return [...items, gated('placement/workloads', 'Workloads', forbiddenGate(p.forbidden, context), true)];
+  if (p.forbidden) return [...items, gated('placement/workloads', 'Workloads', forbiddenGate(deniedLists(p.forbidden), context), true)];
   const rows = placementRows(cp);
   if (!rows) return [...items, { id: 'placement/workloads', label: 'Workloads', state: 'pending', detail: 'loading…' }];
   if (rows.length === 0) return [...items, { id: 'placement/workloads', label: '0 workloads in the control plane', state: 'ok' }];

@@ -3,9 +3,16 @@
  * connected, one Deployment its policy sends to w1 and one no cluster can fit. `fleetdeck status`
  * shows each Cluster's room and how many workloads it runs, and the pending one with its reason.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CoreV1Api } from '@kubernetes/client-node';
+import { inject } from 'vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { makeClient } from '../../../src/kube/transport/client.js';
 import type { StatusJson } from '../../../src/report/status.js';
-import { eventually } from '../../helpers/cli/cli.js';
+import { eventually, runCli } from '../../helpers/cli/cli.js';
 import { placementFleet } from '../../helpers/sandbox/placement.js';
 
 const p = placementFleet('pstat');
@@ -76,5 +83,40 @@ describe('placement in the fleet overview', { timeout: 240_000 }, () => {
     expect(lines.find((l) => l.startsWith('NAME'))).toMatch(/STANDBY\s+CPU-FREE\s+MEM-FREE\s+WORKLOADS$/);
     expect(lines.find((l) => l.startsWith('w1 '))).toMatch(/\s[\d.]+\/[\d.]+\s+[\d.]+\/[\d.]+Gi\s+1$/);
     expect(r.stdout).toContain('1 workload pending');
+  });
+});
+
+/** The sandbox's kubeconfig with the control plane's context as a ServiceAccount that may list nothing there. */
+async function powerlessKubeconfig(): Promise<string> {
+  const kc = p.fleet.cpKc();
+  const core = makeClient(kc, CoreV1Api);
+  await core.createNamespacedServiceAccount({ namespace: 'default', body: { metadata: { name: 'peek' } } }).catch(() => undefined);
+  const token = await core.createNamespacedServiceAccountToken({ name: 'peek', namespace: 'default', body: { spec: { audiences: [] } } });
+  const doc = parse(fs.readFileSync(inject('kubeconfig'), 'utf8')) as {
+    clusters: { name: string; cluster: object }[];
+    users: { name: string; user: object }[];
+    contexts: { name: string; context: object }[];
+  };
+  doc.clusters.push({ name: 'nova', cluster: { server: kc.getCurrentCluster()!.server, 'insecure-skip-tls-verify': true } });
+  doc.users.push({ name: 'peek', user: { token: token.status!.token } });
+  doc.contexts.push({ name: 'nova', context: { cluster: 'nova', user: 'peek' } });
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'fd-peek-')), 'kubeconfig');
+  fs.writeFileSync(file, stringify(doc), { mode: 0o600 });
+  return file;
+}
+
+describe('a user who may list nothing in the control plane', { timeout: 240_000 }, () => {
+  it('workloads: one line naming the list refused and the permission, exit 1; status: one short cannot-check row', async () => {
+    const kubeconfig = await powerlessKubeconfig();
+    const env = p.fleet.env;
+    const r = await runCli(['workloads', '--kubeconfig', kubeconfig], { env });
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(
+      /^fleetdeck: the control plane \(nova\) could not be read: cannot list [a-z.]+: HTTP 403: .*\(needs list and watch on [a-z.]+\)$/m,
+    );
+    const s = await runCli(['status', '--kubeconfig', kubeconfig], { env });
+    const row = s.stdout.split('\n').find((l) => l.startsWith('* Workloads...'));
+    expect(row).toMatch(/cannot check: cannot list deployments\.apps, statefulsets\.apps, .* \(needs list and watch on each\) ‼$/);
   });
 });

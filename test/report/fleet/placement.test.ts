@@ -111,6 +111,11 @@ describe('Placement in the fleet overview', () => {
     expect(placementItems({ ...cp, placement: { ...cp.placement!, synced: false } }, 'nova')[1]).toMatchObject({ state: 'pending' });
     const denied = placementItems({ ...cp, placement: { ...cp.placement!, forbidden: 'cannot list deployments.apps: HTTP 403' } }, 'nova');
     expect(denied[1]).toMatchObject({ state: 'warn', unknown: true, detail: 'cannot check: cannot list deployments.apps: HTTP 403' });
+    const many =
+      'cannot list deployments.apps: HTTP 403: no (needs list and watch on deployments.apps); cannot list namespaces: HTTP 403: no (needs list and watch on namespaces)';
+    expect(placementItems({ ...cp, placement: { ...cp.placement!, forbidden: many } }, 'nova')[1]!.detail).toBe(
+      'cannot check: cannot list deployments.apps, namespaces (needs list and watch on each)',
+    );
     const viewer = placementItems({ ...cp, placement: { ...cp.placement!, leftOut: ['secrets'] } }, 'nova');
     expect(viewer[1]!.detail).toBe('secrets not counted: the user may not list them');
     expect(placementItems({ ...cp, placement: undefined }, 'nova')).toEqual([]);
