@@ -16,8 +16,9 @@ export const NOVA_CRDS = {
   scheduleGroup: 'schedulegroups.policy.elotl.co',
 } as const;
 
-const CLUSTERS = { group: 'cluster.elotl.co', version: 'v1alpha1', plural: 'clusters' } as const;
-const POLICIES = { group: 'policy.elotl.co', version: 'v1alpha1', plural: 'schedulepolicies' } as const;
+/** The Cluster and SchedulePolicy collections as the custom-objects client names them (kinds.ts holds the kinds). */
+const CLUSTERS = { group: CLUSTER_KIND.group, version: CLUSTER_KIND.version, plural: CLUSTER_KIND.resource };
+const POLICIES = { group: POLICY_KIND.group, version: POLICY_KIND.version, plural: POLICY_KIND.resource };
 
 interface Condition {
   type?: string;
