@@ -1,7 +1,7 @@
-/** The dashboard as the benchmarks draw it: every tab of the registry, read-only, into a virtual terminal. */
+/** The dashboard as the benchmarks draw it: every tab of the registry (its default one, or `tabs`), read-only, into a virtual terminal. */
 import type { Instance } from 'ink';
 import { gateView } from '../dashboard/gate-view.js';
-import { registry } from '../dashboard/registry.js';
+import { type Registry, registry } from '../dashboard/registry.js';
 import { writeGate } from '../kube/transport/gate.js';
 import type { renderApp } from '../screens/render.js';
 import type { Actions } from '../store/actions.js';
@@ -13,6 +13,8 @@ export interface BenchDashboard {
   stdin: unknown;
   kubeconfigFiles?: string[];
   actions?: Actions;
+  /** The tabs, when made with options (a read of the fleet); their feeds' actions in `actions`. */
+  tabs?: Registry;
 }
 
 /** Draws it with `render` (the screens' renderApp, loaded as the command loads it). */
@@ -20,7 +22,7 @@ export function benchDashboard(render: typeof renderApp, o: BenchDashboard): Ins
   return render(
     {
       store: o.store,
-      ...registry(),
+      ...(o.tabs ?? registry()),
       ui: { ascii: false, color: true },
       gate: gateView(writeGate(true)),
       kubeconfigFiles: o.kubeconfigFiles ?? [],

@@ -49,8 +49,15 @@ const clusterStatus = (name: string) => ({
   nodeTaints: { [`${name}-node`]: [] },
 });
 
+interface Clients {
+  apps: AppsV1Api;
+  core: CoreV1Api;
+}
+
+const clientsOf = (kc: KubeConfig): Clients => ({ apps: makeClient(kc, AppsV1Api), core: makeClient(kc, CoreV1Api) });
+
 /** Object `i`: a Deployment (no replicas: no pods to run), a ConfigMap or a headless Service, labelled for `cluster`. */
-function create(kc: KubeConfig, i: number, cluster: string | undefined): Promise<unknown> {
+function create({ apps, core }: Clients, i: number, cluster: string | undefined): Promise<unknown> {
   const namespace = PLACEMENT_NAMESPACE;
   const labels = { app: `obj-${i}`, ...(cluster ? { 'nova.elotl.co/target-cluster': cluster } : {}) };
   const metadata = { name: `obj-${i}`, namespace, labels };
@@ -61,9 +68,8 @@ function create(kc: KubeConfig, i: number, cluster: string | undefined): Promise
       selector: { matchLabels: { app: `obj-${i}` } },
       template: { metadata: { labels: { app: `obj-${i}` } }, spec: { containers: [{ name: 'main', image: 'nginx' }] } },
     };
-    return makeClient(kc, AppsV1Api).createNamespacedDeployment({ namespace, body: { metadata, spec } });
+    return apps.createNamespacedDeployment({ namespace, body: { metadata, spec } });
   }
-  const core = makeClient(kc, CoreV1Api);
   if (kind < 4) return core.createNamespacedConfigMap({ namespace, body: { metadata, data: { index: String(i) } } });
   return core.createNamespacedService({ namespace, body: { metadata, spec: { clusterIP: 'None', selector: { app: `obj-${i}` } } } });
 }
@@ -104,7 +110,11 @@ export async function preparePlacement(objects: number, signal: AbortSignal, con
   const [cpName, ...workloadNames] = contextInfos(config).map((c) => c.name);
   if (!cpName || workloadNames.length === 0) throw new Error('the workloads sandbox has no workload cluster');
   const cp = configForContext(config, cpName);
-  const workloads = workloadNames.map((context, i) => ({ context, clusterName: `w${i + 1}`, kc: configForContext(config, context) }));
+  const workloads = workloadNames.map((context, i) => {
+    const kc = configForContext(config, context);
+    return { context, clusterName: `w${i + 1}`, kc, clients: clientsOf(kc) };
+  });
+  const cpClients = clientsOf(cp);
   await novaObjects(
     cp,
     workloads.map((w) => w.clusterName),
@@ -117,8 +127,8 @@ export async function preparePlacement(objects: number, signal: AbortSignal, con
     concurrency,
     async (i) => {
       const w = workloads[i % workloads.length]!;
-      await create(cp, i, w.clusterName).catch(taken);
-      await create(w.kc, i, undefined).catch(taken);
+      await create(cpClients, i, w.clusterName).catch(taken);
+      await create(w.clients, i, undefined).catch(taken);
     },
     {
       deadline: t0 + 15 * 60_000,

@@ -5,13 +5,13 @@
  * the Workloads tab asked for at start. The first full frame is the first one whose header counts
  * every object, read, and whose table shows rows. Prints one JSON line.
  */
-import { gateView } from '../dashboard/gate-view.js';
 import { feedsOf, registry } from '../dashboard/registry.js';
 import { createFeeds } from '../feeds/feeds.js';
-import { loadScreens } from '../commands/dashboard.js';
+import { loadScreens, WORKLOADS_READ } from '../commands/dashboard.js';
 import { openSession } from '../session/session.js';
 import { createFleetStore, type FleetStore } from '../store/fleet-store.js';
 import { visibleWorkloads } from '../store/workloads.js';
+import { benchDashboard } from './dashboard.js';
 import { KeyStdin, VirtualTerminal } from './vterm.js';
 import { arg, printResult, stopWithin } from './measuring.js';
 
@@ -55,26 +55,12 @@ async function main(): Promise<PlacementResult> {
   const objects = Number(arg('--objects'));
   const session = openSession({ kubeconfig }, { useFleetFile: true });
   const store = createFleetStore(session.contexts, session.fleet);
-  const tabs = registry({
-    workloads: { read: async (s) => (await import('../commands/placement-read.js')).readFleetPlacement(s, 'the Workloads tab') },
-  });
+  const tabs = registry({ workloads: WORKLOADS_READ });
   const feeds = createFeeds(store, session, feedsOf(tabs));
   const { renderApp } = await loadScreens();
   const vt = new VirtualTerminal(160, 40);
   const stdin = new KeyStdin();
-  const app = renderApp(
-    {
-      store,
-      tabs: tabs.tabs,
-      overlays: tabs.overlays,
-      ui: { ascii: false, color: true },
-      gate: gateView(session),
-      kubeconfigFiles: session.files,
-      actions: feeds.actions,
-      onQuit: () => {},
-    },
-    { stdout: vt as unknown as NodeJS.WriteStream, stdin: stdin as unknown as NodeJS.ReadStream },
-  );
+  const app = benchDashboard(renderApp, { store, stdout: vt, stdin, kubeconfigFiles: session.files, tabs, actions: feeds.actions });
   stdin.press('5');
   let storeMs = 0;
   const unsubscribe = store.subscribe((s) => {

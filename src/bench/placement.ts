@@ -8,7 +8,7 @@ import { distPath } from '../paths.js';
 import { runMeasuringChild } from './child.js';
 import type { PlacementFleet } from './placement-fill.js';
 import type { PlacementResult } from './placement-measure.js';
-import { figure, median, mib, ms, note, percentile, progress } from './util.js';
+import { figure, median, medianProcess, mib, ms, note, percentile, progress } from './util.js';
 
 export const WORKLOADS_OBJECTS = 5000;
 export const WORKLOADS_FRAME_TARGET_MS = 3000;
@@ -27,9 +27,7 @@ export async function placementFigure(fleet: PlacementFleet): Promise<void> {
       }),
     );
   }
-  const frame = median(runs.map((r) => r.frameMs));
-  const r = runs.find((x) => x.frameMs === frame)!;
-  const rss = Math.max(...runs.map((x) => x.rssAfterFrame));
+  const { median: r, highestRss: rss } = medianProcess(runs);
   const label = `${fleet.objects} control-plane objects over ${fleet.clusters} workload clusters, each copy read`;
   figure(
     `Workloads tab (${label}): process start → first full frame (${r.rows} rows), median of ${RUNS} processes`,

@@ -16,7 +16,7 @@ import { BENCH_NAMESPACE, core, createNodes, createPods, ensureNamespace } from 
 import { runMeasuringChild } from './child.js';
 import { startSandbox, type BenchSandbox } from './sandbox.js';
 import type { ScaleResult } from './scale-measure.js';
-import { errorLine, figure, median, mib, ms, note, progress } from './util.js';
+import { errorLine, figure, median, medianProcess, mib, ms, note, progress } from './util.js';
 
 export const RSS_TARGET = 150 * 1024 * 1024;
 export const FRAME_TARGET_MS = 2000;
@@ -65,10 +65,7 @@ export async function scaleFigure(cluster: ScaleCluster): Promise<void> {
     progress(`figure 4: starting the dashboard on ${cluster.context} in a fresh process (${i}/${RUNS})`);
     runs.push(await runChild(cluster.sandbox.kubeconfig, cluster.context));
   }
-  // RUNS is odd: the median is one of the runs, whose details are printed.
-  const frame = median(runs.map((x) => x.frameMs));
-  const r = runs.find((x) => x.frameMs === frame)!;
-  const rss = Math.max(...runs.map((x) => x.rssAfterFrame));
+  const { median: r, highestRss: rss } = medianProcess(runs);
   const label = `${cluster.nodes} nodes / ${cluster.pods} pods on one context`;
   figure(
     `at scale (${label}): process start → first full frame (${r.nodes} nodes${r.podsOnScreen ? ` and ${r.pods} pods` : ''} counted on screen), median of ${RUNS} processes`,

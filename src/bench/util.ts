@@ -91,6 +91,15 @@ export function percentile(xs: readonly number[], p: number): number {
   return s[rank - 1]!;
 }
 
+/**
+ * Fresh processes measured in turn (an odd number): the one whose first frame is the median
+ * (its details are printed) and the highest RSS after the first frame among them.
+ */
+export function medianProcess<T extends { frameMs: number; rssAfterFrame: number }>(runs: readonly T[]): { median: T; highestRss: number } {
+  const frame = median(runs.map((x) => x.frameMs));
+  return { median: runs.find((x) => x.frameMs === frame)!, highestRss: Math.max(...runs.map((x) => x.rssAfterFrame)) };
+}
+
 export const ms = (v: number) => (Number.isFinite(v) ? `${v < 10 ? v.toFixed(1) : v.toFixed(0)} ms` : 'n/a');
 export const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 

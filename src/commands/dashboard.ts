@@ -1,5 +1,6 @@
 import { fleetFilePath } from '../config/fleet-config.js';
 import { feedsOf, registry } from '../dashboard/registry.js';
+import type { WorkloadsFeedOptions } from '../feeds/workloads.js';
 import { gateView } from '../dashboard/gate-view.js';
 import { createFeeds } from '../feeds/feeds.js';
 import { setPluginTerminal } from '../kube/transport/credentials.js';
@@ -37,6 +38,11 @@ export async function loadScreens(): Promise<typeof import('../screens/render.js
  * lists. At 50,000 pods an API server takes most of a second to answer: the screens' start
  * costs nothing then (`npm run bench -- --clusters`, figure 4).
  */
+/** The Workloads tab's read of the fleet (its module loaded when the tab is first shown). */
+export const WORKLOADS_READ: WorkloadsFeedOptions = {
+  read: async (session) => (await import('./placement-read.js')).readFleetPlacement(session, 'the Workloads tab'),
+};
+
 export async function runDashboard(opts: GlobalOptions): Promise<number> {
   // The sandbox fleet is for when no cluster is given: --kubeconfig, --context or
   // --hosting-context win. It has no fleet file of its own.
@@ -57,7 +63,7 @@ export async function runDashboard(opts: GlobalOptions): Promise<number> {
   const store = createFleetStore(session.contexts, session.fleet, opts.warnDays);
   const tabs = registry({
     ...(opts.logLines !== undefined ? { logs: { logLines: opts.logLines } } : {}),
-    workloads: { read: async (session) => (await import('./placement-read.js')).readFleetPlacement(session, 'the Workloads tab') },
+    workloads: WORKLOADS_READ,
     install: {
       ...installFlags(opts),
       // After an install: the fleet file it wrote, and the control plane's context.
