@@ -16,7 +16,7 @@ import { BENCH_NAMESPACE, core, createNodes, createPods, ensureNamespace } from 
 import { runMeasuringChild } from './child.js';
 import { startSandbox, type BenchSandbox } from './sandbox.js';
 import type { ScaleResult } from './scale-measure.js';
-import { errorLine, figure, median, medianProcess, mib, ms, note, progress } from './util.js';
+import { errorLine, figure, medianProcess, mib, ms, note, progress } from './util.js';
 
 export const RSS_TARGET = 150 * 1024 * 1024;
 export const FRAME_TARGET_MS = 2000;

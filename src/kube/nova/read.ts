@@ -5,7 +5,7 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { type ApiObject, type ApiResource, listObjects } from '../api/api-resources.js';
-import { describeError, forbiddenMessage, statusCode } from '../transport/client.js';
+import { DescribedError, describeError, forbiddenMessage, statusCode } from '../transport/client.js';
 import { CLUSTERS, GROUPS, isWorkload, POLICIES, WORKLOAD_KINDS } from './kinds.js';
 
 export interface ControlPlaneObjects {
@@ -26,7 +26,8 @@ export async function listed(kc: KubeConfig, r: ApiResource, timeoutMs: number, 
     const code = statusCode(err);
     if (absentIsEmpty && code === 404) return [];
     const name = r.group ? `${r.resource}.${r.group}` : r.resource;
-    throw new Error(code === 403 ? forbiddenMessage(name, describeError(err)) : `cannot list ${name}: ${describeError(err)}`);
+    const message = code === 403 ? forbiddenMessage(name, describeError(err)) : `cannot list ${name}: ${describeError(err)}`;
+    throw new DescribedError(message, code, err);
   }
 }
 

@@ -243,6 +243,21 @@ function pooledAuth(kc: KubeConfig): SecurityAuthentication {
   };
 }
 
+/**
+ * A failure whose message already says what failed and why (e.g. which list, and the permission it
+ * needs); its HTTP status kept, for callers that branch on it, and the original as its cause.
+ */
+export class DescribedError extends Error {
+  override name = 'DescribedError';
+  constructor(
+    message: string,
+    readonly statusCode: number | undefined,
+    cause: unknown,
+  ) {
+    super(message, { cause });
+  }
+}
+
 /** HTTP status of an API error, if it has one. */
 export function statusCode(err: unknown): number | undefined {
   if (err instanceof ApiException) return err.code;
@@ -295,7 +310,7 @@ export function describeError(err: unknown): string {
     const msg = statusMessage(err);
     return msg ? `HTTP ${err.code}: ${msg}` : `HTTP ${err.code}`;
   }
-  if (err instanceof TransportTimeout) return err.message;
+  if (err instanceof TransportTimeout || err instanceof DescribedError) return err.message;
   if (err instanceof DOMException || (err as Error)?.name === 'TimeoutError' || (err as Error)?.name === 'AbortError') {
     return 'timed out';
   }

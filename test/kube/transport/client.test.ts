@@ -1,6 +1,6 @@
 import { ApiException, KubeConfig, type Configuration } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { describeError, lazyClient, statusCode } from '../../../src/kube/transport/client.js';
+import { DescribedError, describeError, lazyClient, statusCode } from '../../../src/kube/transport/client.js';
 
 describe('describeError', () => {
   it('turns API errors into one line with the server message', () => {
@@ -24,6 +24,14 @@ describe('describeError', () => {
     expect(describeError(tls)).toBe('TLS: certificate signed by an unknown authority');
     expect(describeError(new DOMException('The operation was aborted due to timeout', 'TimeoutError'))).toBe('timed out');
     expect(describeError(new Error('first\nsecond'))).toBe('first');
+  });
+  it("keeps a described failure's words and its HTTP status, so callers that branch on the status still can", () => {
+    const api = new ApiException(404, 'Not Found', '', {});
+    const err = new DescribedError('cannot list clusters.cluster.elotl.co: HTTP 404', 404, api);
+    expect(describeError(err)).toBe('cannot list clusters.cluster.elotl.co: HTTP 404');
+    expect(statusCode(err)).toBe(404);
+    expect(err.cause).toBe(api);
+    expect(statusCode(new DescribedError('cannot list pods: connection refused', undefined, new Error('x')))).toBeUndefined();
   });
 });
 
