@@ -150,13 +150,15 @@ describe('fleetdeck get pods', () => {
     expect(kubectl('get', 'pod', 'stuck', '-n', NS, '-o', 'jsonpath={.status.phase}')).toBe('Pending');
 
     const yaml = await runCli(['get', 'pods', '--all-contexts', '--kubeconfig', KUBECONFIG, '-o', 'yaml']);
-    // Two runs: ages move on, and other tests' pods may come and go between them.
+    // Two runs: ages move on, other tests' pods may come and go between them, and the scheduler's
+    // message counts nodes other tests may cordon meanwhile.
     const stuck = (rows: PodRowJson[]) => {
-      const { age: _age, ...row } = rows.find((p) => p.namespace === NS && p.name === 'stuck')!;
-      return row;
+      const { age: _age, reason, ...row } = rows.find((p) => p.namespace === NS && p.name === 'stuck')!;
+      return { ...row, reason: reason?.replace(/:.*/, '') };
     };
     expect(yaml.code).toBe(0);
     expect(stuck(parse(yaml.stdout) as PodRowJson[])).toEqual(stuck(JSON.parse(json.stdout) as PodRowJson[]));
+    expect(stuck(parse(yaml.stdout) as PodRowJson[]).reason).toBe('Unschedulable');
 
     const text = await runCli(['get', 'pods', '--all-contexts', '--kubeconfig', KUBECONFIG]);
     expect(text.code).toBe(0);

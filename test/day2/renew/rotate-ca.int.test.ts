@@ -78,8 +78,10 @@ describe('fleetdeck certs renew --rotate-ca', { timeout: 900_000 }, () => {
     const old = serial(await secretText('nova-ca', 'ca.crt'));
     const child = spawn(process.execPath, [CLI, 'certs', 'renew', 'cluster-ca', '--rotate-ca', '--yes', '--kubeconfig', kubeconfig], {
       env: { ...process.env, CI: 'true', ...env },
-      stdio: 'ignore',
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
+    let said = '';
+    for (const s of [child.stdout, child.stderr]) s.on('data', (d: Buffer) => (said += d.toString()));
     const exited = new Promise((r) => child.once('exit', r));
     // Stopped the moment its record shows the bundle's Secrets written (its restarts under way)
     // or a later phase, so what is read next is the state the kill leaves behind.
@@ -95,7 +97,12 @@ describe('fleetdeck certs renew --rotate-ca', { timeout: 900_000 }, () => {
     );
     const stopped = await fleet.record('rotation');
     expect(['bundle', 'leaves']).toContain(stopped?.phase);
-    const next = serial(await secretText('nova-ca-next', 'ca.crt'));
+    // What the stopped run printed and recorded, should its new CA not be where it says it is.
+    const next = serial(
+      await secretText('nova-ca-next', 'ca.crt').catch((err: unknown) => {
+        throw new Error(`${String(err).split('\n')[0]}; record ${JSON.stringify(stopped)}; the run printed:\n${said}`);
+      }),
+    );
     child.kill('SIGKILL');
     await exited;
     const again = await cli(['certs', 'renew', '--rotate-ca', '--yes']);
