@@ -11,6 +11,7 @@ import type { ApiObject } from '../kube/api/api-resources.js';
 import { Applier, type ApplyAction, type Manifest, objectRef, type PlannedAction } from '../kube/api/apply.js';
 import { describeError } from '../kube/transport/client.js';
 import { waitEstablished } from '../kube/api/crds.js';
+import { type FieldChange, fieldChanges } from './changes.js';
 import { PHASES, type Phase, phaseOf, restoreOrder } from './order.js';
 
 export interface PlannedObject {
@@ -21,6 +22,8 @@ export interface PlannedObject {
   namespace?: string;
   name: string;
   action: PlannedAction;
+  /** For an update: the fields it changes, each with its value now and after (a Secret's data hidden). */
+  changes?: FieldChange[];
   /** Why an object that differs is left as it is (a Cluster its agent keeps). */
   kept?: string;
   /** After the restore: what the apply did, or `failed`. */
@@ -56,7 +59,7 @@ export async function planRestore(kc: KubeConfig, objects: readonly ApiObject[],
   for (const obj of restoreOrder(objects)) {
     signal?.throwIfAborted();
     const { name, namespace } = obj.metadata;
-    const action = await applier.plan(obj as Manifest);
+    const { action, live, applied } = await applier.planCompared(obj as Manifest);
     const kept = action === 'update' && keptByItsAgent(obj);
     plan.push({
       ref: objectRef(obj),
@@ -65,6 +68,7 @@ export async function planRestore(kc: KubeConfig, objects: readonly ApiObject[],
       ...(namespace ? { namespace } : {}),
       name,
       action: kept ? 'unchanged' : action,
+      ...(action === 'update' && !kept ? { changes: fieldChanges(obj.kind, live, applied) } : {}),
       ...(kept ? { kept: 'exists; kept as its agent reports it' } : {}),
     });
   }

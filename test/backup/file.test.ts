@@ -63,3 +63,44 @@ describe('the backup file', () => {
     expect((err as Error).message).not.toContain('\n');
   });
 });
+
+describe('the seal in the header', () => {
+  const sealed = () => backupText(objects, { context: 'nova', at: new Date('2026-11-26T10:00:00.000Z'), includeSecrets: false });
+  const refusal = (file: string) => {
+    try {
+      readBackupFile(file);
+    } catch (e) {
+      expect(e).toBeInstanceOf(UsageError);
+      return (e as Error).message;
+    }
+    return undefined;
+  };
+
+  it('names the count and the digest of the body', () => {
+    expect(sealed()).toMatch(/^# fleetdeck-backup: objects=2 sha256=[0-9a-f]{64}$/m);
+  });
+
+  it('refuses a file cut short on a line boundary (still valid YAML), in one line', () => {
+    const text = sealed();
+    const cut = text.slice(0, text.lastIndexOf('---\n'));
+    const message = refusal(fileWith('cut.yaml', cut));
+    expect(message).toMatch(
+      /^backup file .*cut\.yaml does not match its header \(written with 2 objects; the digest differs\): it was cut short or edited/,
+    );
+    expect(message).not.toContain('\n');
+  });
+
+  it('refuses an edited value; with the seal line deleted, the edited file is restored as it is', () => {
+    const edited = sealed().replace('a: 1', 'a: 2');
+    expect(refusal(fileWith('edited.yaml', edited))).toMatch(/does not match its header/);
+    const unsealed = edited.replace(/^# fleetdeck-backup:.*\n/m, '');
+    expect(readBackupFile(fileWith('unsealed.yaml', unsealed))[1]).toMatchObject({ spec: { a: 2 } });
+  });
+
+  it('a file written before the seal is checked by the count in its header', () => {
+    const old = sealed().replace(/^# fleetdeck-backup:.*\n/m, '');
+    expect(readBackupFile(fileWith('old.yaml', old))).toEqual(objects);
+    const cut = old.slice(0, old.lastIndexOf('---\n'));
+    expect(refusal(fileWith('old-cut.yaml', cut))).toMatch(/holds 1 objects where its header says 2: it was cut short or edited/);
+  });
+});

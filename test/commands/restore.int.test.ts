@@ -210,13 +210,49 @@ describe('backup, uninstall, install, restore', () => {
 
     // A Cluster that differs from the backup (its agent reports another zone now) is its agent's: left as it is.
     const agentsView = `${fleet.dir}/agent-moved.yaml`;
-    fs.writeFileSync(agentsView, fs.readFileSync(file, 'utf8').replace('zone: eu-1', 'zone: eu-2'), { mode: 0o600 });
+    // Edited on purpose: its seal line goes, or the restore refuses it as damaged.
+    const edited = fs
+      .readFileSync(file, 'utf8')
+      .replace('zone: eu-1', 'zone: eu-2')
+      .replace(/^# fleetdeck-backup:.*\n/m, '');
+    fs.writeFileSync(agentsView, edited, { mode: 0o600 });
     const moved = await fleet.cli(['restore', agentsView, '--yes', '-o', 'json']);
     expect(moved.code, moved.stderr).toBe(0);
     const third = JSON.parse(moved.stdout) as RestoreJson;
     expect(third.counts).toEqual({ create: 0, update: 0, unchanged: summary.objects });
     expect(third.objects.find((o) => o.ref.startsWith('Cluster '))?.kept).toMatch(/kept as its agent reports it/);
     expect(await fleetObjects(fleet.cpKc())).toEqual(before);
+  });
+
+  it('a backup cut short is refused with nothing written; an update in the plan says which fields it changes', async () => {
+    const kc = fleet.cpKc();
+    const before = await fleetObjects(kc);
+    const apps = makeClient(kc, AppsV1Api);
+    await apps.patchNamespacedDeployment({ name: 'web', namespace: TEAM, body: [{ op: 'replace', path: '/spec/replicas', value: 3 }] });
+
+    // Cut on a line boundary: still valid YAML, one object short.
+    const text = fs.readFileSync(backupFile, 'utf8');
+    const cut = `${fleet.dir}/cut.yaml`;
+    fs.writeFileSync(cut, text.slice(0, text.lastIndexOf('---\n')), { mode: 0o600 });
+    const since = new Date();
+    const refused = await fleet.cli(['restore', cut, '--yes']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(/^fleetdeck: backup file .*cut\.yaml does not match its header .*cut short or edited/),
+    ]);
+    expect(mutatingEvents(controlPlaneAuditEvents(inject('sandboxDir'), fleet.namespace, { since, user: 'nova-admin' }))).toEqual([]);
+
+    const dry = await fleet.cli(['restore', backupFile, '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(/ {2}update Deployment team-a\/web\n {11}spec\.replicas: 3 → 2\n/);
+    const json = await fleet.cli(['restore', backupFile, '--dry-run', '-o', 'json']);
+    const planned = (JSON.parse(json.stdout) as { objects: { ref: string; changes?: unknown }[] }).objects;
+    expect(planned.find((o) => o.ref === 'Deployment team-a/web')?.changes).toEqual([{ path: 'spec.replicas', from: '3', to: '2' }]);
+    expect((await apps.readNamespacedDeployment({ name: 'web', namespace: TEAM })).spec?.replicas).toBe(3);
+
+    const restored = await fleet.cli(['restore', backupFile, '--yes']);
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(await fleetObjects(kc)).toEqual(before);
   });
 
   it('a restore killed half-way finishes when run again', async () => {

@@ -84,21 +84,28 @@ export class Applier {
    * or `update`.
    */
   async plan(obj: Manifest): Promise<PlannedAction> {
+    return (await this.planCompared(obj)).action;
+  }
+
+  /** `plan`, with the two objects compared (bookkeeping and status removed) when the object exists. */
+  async planCompared(obj: Manifest): Promise<{ action: PlannedAction; live?: unknown; applied?: unknown }> {
     let before: Manifest | undefined;
     try {
       before = await this.read(obj);
     } catch (err) {
       // The kind is not served yet (its CRD is applied first): nothing of it can exist.
-      if (err instanceof Error && /Unrecognized API version and kind/.test(err.message)) return 'create';
+      if (err instanceof Error && /Unrecognized API version and kind/.test(err.message)) return { action: 'create' };
       throw err;
     }
-    if (!before) return 'create';
+    if (!before) return { action: 'create' };
     const after = await this.patch(obj, true).catch((err: unknown) => {
       if (statusCode(err) === 404) return undefined;
       throw err;
     });
-    if (!after) return 'create';
-    return JSON.stringify(comparable(before)) === JSON.stringify(comparable(after)) ? 'unchanged' : 'update';
+    if (!after) return { action: 'create' };
+    const live = comparable(before);
+    const applied = comparable(after);
+    return { action: JSON.stringify(live) === JSON.stringify(applied) ? 'unchanged' : 'update', live, applied };
   }
 
   private patch(obj: Manifest, dryRun: boolean): Promise<Manifest> {
