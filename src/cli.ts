@@ -3,7 +3,7 @@
 const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 12)) {
   process.stderr.write(
-    `fleetdeck: needs Node.js 22.12 or newer (this is ${process.version}, ${process.execPath}); put a newer node first on PATH, or in the project's checkout run it through npm (npm run fleetdeck -- …)\n`,
+    `fleetdeck: needs Node.js 22.12 or newer (this is ${process.version}, ${process.execPath}); install Node.js 22.12 or newer (nodejs.org, or your system's packages) and put it first on PATH\n`,
   );
   process.exit(1);
 }

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { runCli } from './helpers/cli/cli.js';
+import { CLI, runCli, runProgram } from './helpers/cli/cli.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-cli-'));
 const emptyHome = path.join(tmp, 'home');
@@ -80,6 +80,18 @@ describe('fleetdeck command line', () => {
     const r = await runCli(['--version'], { env });
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('on a Node older than 22.12: one line saying which Node it needs and how to get it, exit 1', async () => {
+    // The Node that runs it says it is 20.20.2 (this machine's system Node may be anything).
+    const older = 'data:text/javascript,Object.defineProperty(process.versions,"node",{value:"20.20.2"})';
+    const r = await runProgram(process.execPath, ['--import', older, CLI, 'status'], { env: { ...process.env, ...env } });
+    expect(r.code).toBe(1);
+    expectOneLine(
+      r.stderr,
+      /^fleetdeck: needs Node\.js 22\.12 or newer \(this is v\d+.*\); install Node\.js 22\.12 or newer .* put it first on PATH$/,
+    );
+    expect(r.stderr).not.toMatch(/checkout|npm run/);
   });
 
   it.each([

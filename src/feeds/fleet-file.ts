@@ -10,6 +10,8 @@ import type { Session } from '../session/session.js';
 import { setBanner, type FleetStore } from '../store/fleet-store.js';
 
 export const FLEET_FILE_POLL_MS = 2_000;
+/** How long the notice that a file changed stays on the bottom line. */
+export const NOTICE_MS = 15_000;
 
 /** What tells one version of the file from another (undefined: no file). */
 function signature(file: string): string | undefined {
@@ -78,7 +80,7 @@ export function followSessionFleet(file: string, o: SessionFleetOptions, interva
           ? `the fleet file changed: watching the fleet hosted in ${next.fleet.hostingContext}`
           : 'the fleet file no longer defines a fleet: watching the contexts'
         : `${kubeconfigs.join(', ')} changed: its contexts read again`;
-      setBanner(o.store, { kind: 'info', text });
+      setBanner(o.store, { kind: 'info', text }, NOTICE_MS);
     } catch (err) {
       setBanner(o.store, { kind: 'error', text: err instanceof Error ? err.message : String(err) });
     }

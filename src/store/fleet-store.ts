@@ -86,6 +86,14 @@ export function setContexts(store: FleetStore, contexts: ContextInfo[], fleet?: 
   }));
 }
 
-export function setBanner(store: FleetStore, banner: Banner | undefined): void {
+/**
+ * Shows `banner` on the bottom line until another replaces it; with `forMs`, a notice that clears
+ * itself after that long (unless another banner replaced it meanwhile).
+ */
+export function setBanner(store: FleetStore, banner: Banner | undefined, forMs?: number): void {
   store.setState({ banner });
+  if (!banner || forMs === undefined) return;
+  setTimeout(() => {
+    if (store.getState().banner === banner) store.setState({ banner: undefined });
+  }, forMs).unref();
 }
