@@ -52,7 +52,7 @@ export async function runDashboard(opts: GlobalOptions): Promise<number> {
     const state = await upWithInterrupt(sandboxDir(), 2, 6, (l) => process.stderr.write(`sandbox: ${l}\n`));
     opts = { ...opts, kubeconfig: state.kubeconfig };
   }
-  const session = openSession(opts, { useFleetFile: !sandboxMode });
+  const session = openSession(opts, { useFleetFile: !sandboxMode, showFleetProblems: true });
   if (!interactive(opts)) {
     const { runStatus } = await import('./status.js');
     return runStatus(opts, session);

@@ -39,6 +39,7 @@ function installOptions(opts: InstallCommandOptions, r: Resolved, fleetFile: str
     kubeconfigPath: controlPlaneKubeconfigPath(fleetFile, r.controlPlaneContext),
     ...(opts.mergeKubeconfig && r.loaded.files[0] ? { mergeKubeconfig: r.loaded.files[0] } : {}),
     fleetFile,
+    kubeconfigFiles: r.loaded.files,
   };
 }
 

@@ -18,7 +18,7 @@ const write = (text: string) => process.stdout.write(text.endsWith('\n') ? text 
  * `fleetdeck status`: the fleet checklist and every context once; exit 0 when healthy,
  * 1 when not. With --watch it keeps watching and prints each change as a line.
  */
-export async function runStatus(opts: GlobalOptions, sel: Session = openSession(opts)): Promise<number> {
+export async function runStatus(opts: GlobalOptions, sel: Session = openSession(opts, { showFleetProblems: true })): Promise<number> {
   const output = requireOutput(opts.output);
   const ascii = asciiOnly(opts);
   const { contexts, files, fleet } = sel;

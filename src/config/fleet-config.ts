@@ -1,9 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { YAMLParseError, parseDocument, stringify } from 'yaml';
 import { UserError } from '../errors.js';
+import { identityOf } from '../kube/config/identity.js';
 import type { FleetConfig } from '../kube/fleet/fleet.js';
+import { checkIdentities, type Identities } from './fleet-identity.js';
 
 export const DEFAULT_CONTROL_PLANE_CONTEXT = 'nova';
 export const DEFAULT_NAMESPACE = 'elotl';
@@ -18,6 +21,8 @@ export interface FleetFile {
   kubeconfig?: string;
   /** Rollouts of these contexts run in the cluster by default (their nodes can pull `image`). */
   inClusterRollouts?: InClusterRollouts;
+  /** Per context of the fleet: the cluster it pointed at when the fleet was recorded (src/config/fleet-identity.ts). */
+  identities?: Identities;
 }
 
 export interface InClusterRollouts {
@@ -68,7 +73,15 @@ export function readFleetFile(file: string): FleetFile | undefined {
   if (value === null || value === undefined) return {};
   if (typeof value !== 'object' || Array.isArray(value))
     fail(file, 1, 'expected a mapping with hostingContext, controlPlaneContext, namespace, workloads');
-  const known = new Set(['hostingContext', 'controlPlaneContext', 'namespace', 'workloads', 'kubeconfig', 'inClusterRollouts']);
+  const known = new Set([
+    'hostingContext',
+    'controlPlaneContext',
+    'namespace',
+    'workloads',
+    'kubeconfig',
+    'inClusterRollouts',
+    'identities',
+  ]);
   const obj = value as Record<string, unknown>;
   const lineOfKey = (key: string) => {
     const pair = (doc.contents as { items?: { key?: { value?: unknown; range?: [number] } }[] })?.items?.find((p) => p.key?.value === key);
@@ -93,6 +106,7 @@ export function readFleetFile(file: string): FleetFile | undefined {
   }
   if (obj.inClusterRollouts !== undefined)
     checkInCluster(obj.inClusterRollouts, (what) => fail(file, lineOfKey('inClusterRollouts'), what));
+  if (obj.identities !== undefined) checkIdentities(obj.identities, (what) => fail(file, lineOfKey('identities'), what));
   return obj as FleetFile;
 }
 
@@ -111,7 +125,7 @@ function checkInCluster(v: unknown, bad: (what: string) => never): void {
 }
 
 /** Written by the install wizard; 0600 like other files that name credentials' contexts. */
-export function writeFleetFile(file: string, fleet: FleetConfig, extra: { kubeconfig?: string } = {}): void {
+export function writeFleetFile(file: string, fleet: FleetConfig, extra: { kubeconfig?: string; identities?: Identities } = {}): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   // Settings the install does not own are kept.
   let kept: InClusterRollouts | undefined;
@@ -127,10 +141,28 @@ export function writeFleetFile(file: string, fleet: FleetConfig, extra: { kubeco
     workloads: fleet.workloads.map((w) => (w.clusterName === w.context ? w.context : w)),
     ...(extra.kubeconfig ? { kubeconfig: extra.kubeconfig } : {}),
     ...(kept ? { inClusterRollouts: kept } : {}),
+    ...(extra.identities && Object.keys(extra.identities).length ? { identities: extra.identities } : {}),
   };
+  writeAtomically(file, body);
+}
+
+function writeAtomically(file: string, body: FleetFile): void {
   const tmp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, stringify(body), { mode: 0o600 });
   fs.renameSync(tmp, file);
+}
+
+/**
+ * Records `context`'s cluster as `kc` says now (fleetdeck handed its CA over: a rotation); nothing
+ * when the file records no identity for it.
+ */
+export function rerecordIdentity(file: string, context: string, kc: KubeConfig): void {
+  const body = readFleetFile(file);
+  const old = body?.identities?.[context];
+  const now = identityOf(kc, context);
+  if (!body?.identities || !old || !now) return;
+  body.identities[context] = { ...old, ...now };
+  writeAtomically(file, body);
 }
 
 /**

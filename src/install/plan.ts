@@ -35,6 +35,8 @@ export interface InstallOptions {
   mergeKubeconfig?: string;
   /** Where the fleet is recorded at the end. */
   fleetFile: string;
+  /** The kubeconfig files the fleet's contexts were read from (the fleet file records them). */
+  kubeconfigFiles?: string[];
 }
 
 /** The control plane's kubeconfig, next to the fleet file: `<config dir>/fleetdeck/<context>.kubeconfig`. */

@@ -72,6 +72,19 @@ export function fleetChecklist(state: FleetState, now: number = Date.now()): Che
       },
     ];
   }
+  // The hosting cluster is not the fleet's: nothing of the fleet is checked against this kubeconfig.
+  const away = fleet.problems?.[fleet.hostingContext];
+  if (away)
+    return [
+      {
+        id: 'fleet/elsewhere',
+        label: `The fleet hosted in ${fleet.hostingContext}`,
+        state: 'fail',
+        detail: `not checked: ${away.detail}`,
+        hint: away.hint,
+        unknown: true,
+      },
+    ];
   const cp = state.status.contexts[fleet.controlPlaneContext]?.controlPlane;
   const placement = cp?.synced ? placementItems(cp, fleet.controlPlaneContext) : [];
   return [...hostingItems(state, fleet, now), ...crdItems(state, fleet), ...placement, ...workloadItems(state, fleet)];

@@ -5,7 +5,8 @@
  * --read-only no request that would change a cluster leaves a client made from one.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { fleetContextNames, fleetFilePath, readFleetFile, resolveFleet } from '../config/fleet-config.js';
+import { type FleetFile, fleetContextNames, fleetFilePath, readFleetFile, resolveFleet } from '../config/fleet-config.js';
+import { identityProblem } from '../config/fleet-identity.js';
 import { UsageError, UserError } from '../errors.js';
 import type { FleetConfig } from '../kube/fleet/fleet.js';
 import {
@@ -73,6 +74,13 @@ export interface Session extends LoadedKubeconfig {
 export interface SessionOptions {
   /** false: no fleet file (the sandbox fleet has none of its own); the flags may still describe a fleet. */
   useFleetFile?: boolean;
+  /**
+   * true (the dashboard, `status`): a fleet whose contexts are missing or are not the clusters
+   * the fleet file recorded is kept, its problems on `fleet.problems` for the checklist to show,
+   * and the kubeconfig's own contexts are shown when its hosting cluster is not the fleet's.
+   * Otherwise such a fleet is refused in one line (exit 2): a command never acts on the wrong cluster.
+   */
+  showFleetProblems?: boolean;
 }
 
 /** What the sessions of a run made from one another share: the gate, and each kubeconfig read once. */
@@ -94,23 +102,56 @@ function readOnce(shared: Shared, src: KubeconfigSource): KubeconfigRead {
   return read;
 }
 
-function fleetContexts(opts: GlobalOptions, loaded: LoadedKubeconfig, fleet: FleetConfig, file: string | undefined): ContextInfo[] {
-  const names = new Set(contextInfos(loaded.config).map((c) => c.name));
+/** What is wrong with the fleet's contexts here: each one missing, or not the cluster the fleet file recorded. */
+function fleetProblems(
+  opts: GlobalOptions,
+  read: KubeconfigRead,
+  fleet: FleetConfig,
+  file: string | undefined,
+  fleetFile: FleetFile | undefined,
+) {
+  const problems: NonNullable<FleetConfig['problems']> = {};
+  const names = new Set(contextInfos(read.config).map((c) => c.name));
   const from = opts.hostingContext ? '--hosting-context' : `the fleet file ${file}`;
-  if (!names.has(fleet.hostingContext)) {
-    throw new UserError(
-      `hosting context "${fleet.hostingContext}" (from ${from}) is not in the kubeconfig; check --hosting-context or --kubeconfig`,
-      2,
-    );
+  // A fleet the flags define is the one the user means: only the file's record is checked.
+  const recorded = opts.hostingContext ? undefined : fleetFile?.identities;
+  const roles = [fleet.hostingContext, fleet.controlPlaneContext, ...fleet.workloads.map((w) => w.context)];
+  for (const context of roles) {
+    const p = identityProblem(context, recorded?.[context], read.config, file ?? '');
+    if (p) problems[context] = p;
+    else if (!names.has(context) && context === fleet.hostingContext)
+      problems[context] = {
+        detail: `hosting context "${context}" (from ${from}) is not in the kubeconfig`,
+        hint: 'check --hosting-context or --kubeconfig',
+      };
+    else if (!names.has(context) && context !== fleet.controlPlaneContext)
+      problems[context] = {
+        detail: `workload context "${context}" is not in the kubeconfig`,
+        hint: 'check --context, the fleet file or --kubeconfig',
+      };
   }
-  for (const w of fleet.workloads) {
-    if (!names.has(w.context)) {
-      throw new UserError(`workload context "${w.context}" is not in the kubeconfig; check --context, the fleet file or --kubeconfig`, 2);
-    }
+  return problems;
+}
+
+function fleetContexts(
+  opts: GlobalOptions,
+  o: SessionOptions,
+  shared: Shared,
+  read: KubeconfigRead,
+  fleet: FleetConfig,
+  problems: NonNullable<FleetConfig['problems']>,
+): ContextInfo[] {
+  const first = Object.values(problems)[0];
+  if (first && !o.showFleetProblems) {
+    const more = Object.keys(problems).length - 1;
+    throw new UserError(`${first.detail}${more ? ` (and ${more} more context${more > 1 ? 's' : ''})` : ''}; ${first.hint}`, 2);
   }
+  // The hosting cluster is not the fleet's: the kubeconfig's own contexts, none of the fleet file's kubeconfig.
+  if (problems[fleet.hostingContext]) return selectContexts(readOnce(shared, { kubeconfig: opts.kubeconfig }).config, []);
+  const names = new Set(contextInfos(read.config).map((c) => c.name));
   // The control plane's context may not exist yet (before the install): the checklist says so.
   return selectContexts(
-    loaded.config,
+    read.config,
     fleetContextNames(fleet).filter((n) => names.has(n)),
   );
 }
@@ -122,7 +163,8 @@ interface FleetView {
 }
 
 /** The fleet from the fleet file and the flags (flags win), else the --context ones: what the session watches. */
-function fleetView(opts: GlobalOptions, useFleetFile: boolean, shared: Shared): FleetView {
+function fleetView(opts: GlobalOptions, o: SessionOptions, shared: Shared): FleetView {
+  const useFleetFile = o.useFleetFile ?? true;
   if (opts.namespace !== undefined && !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(opts.namespace)) {
     throw new UsageError(`"${opts.namespace}" is not a valid namespace name (lower-case letters, digits and -)`);
   }
@@ -134,14 +176,16 @@ function fleetView(opts: GlobalOptions, useFleetFile: boolean, shared: Shared): 
   if (!fleet && (opts.controlPlaneContext || opts.namespace)) {
     throw new UsageError('--control-plane-context and --namespace describe a fleet: pass --hosting-context too (or define the fleet file)');
   }
-  const contexts = fleet ? fleetContexts(opts, read, fleet, file) : selectContexts(read.config, opts.context ?? []);
-  return { read, ...(fleet ? { fleet } : {}), contexts };
+  if (!fleet) return { read, contexts: selectContexts(read.config, opts.context ?? []) };
+  const problems = fleetProblems(opts, read, fleet, file, fleetFile);
+  const contexts = fleetContexts(opts, o, shared, read, fleet, problems);
+  return { read, fleet: Object.keys(problems).length ? { ...fleet, problems } : fleet, contexts };
 }
 
-function build(opts: GlobalOptions, useFleetFile: boolean, shared: Shared): Session {
+function build(opts: GlobalOptions, o: SessionOptions, shared: Shared): Session {
   let view: FleetView | undefined;
   const fleetPart = () => {
-    view ??= fleetView(opts, useFleetFile, shared);
+    view ??= fleetView(opts, o, shared);
     return view;
   };
   const user = () => readOnce(shared, { kubeconfig: opts.kubeconfig });
@@ -170,9 +214,8 @@ function build(opts: GlobalOptions, useFleetFile: boolean, shared: Shared): Sess
     several: (what) => severalContexts(opts, user(), what),
     userKubeconfig: user,
     readKubeconfig: (file) => readOnce(shared, { kubeconfig: file }),
-    withContexts: (names) => build({ ...opts, context: names }, useFleetFile, shared),
-    reopened: (changes, o = {}) =>
-      opened(build({ ...opts, ...changes }, o.useFleetFile ?? useFleetFile, { gate: shared.gate, reads: new Map() })),
+    withContexts: (names) => build({ ...opts, context: names }, o, shared),
+    reopened: (changes, again = {}) => opened(build({ ...opts, ...changes }, { ...o, ...again }, { gate: shared.gate, reads: new Map() })),
   };
 }
 
@@ -183,8 +226,8 @@ function build(opts: GlobalOptions, useFleetFile: boolean, shared: Shared): Sess
  * fleet file and the flags (flags win); without one, `--context` picks contexts as in kubectl.
  * `useFleetFile: false` ignores the file.
  */
-export function startSession(opts: GlobalOptions, { useFleetFile = true }: SessionOptions = {}): Session {
-  return build(opts, useFleetFile, { gate: writeGate(!!opts.readOnly), reads: new Map() });
+export function startSession(opts: GlobalOptions, o: SessionOptions = {}): Session {
+  return build(opts, o, { gate: writeGate(!!opts.readOnly), reads: new Map() });
 }
 
 /**

@@ -113,4 +113,35 @@ describe('fleet checklist', () => {
       expect(items[0]!.hint).toContain(flag);
     }
   });
+
+  it('a hosting context that is another cluster than the fleet file recorded: one row naming both and the fix, nothing checked', () => {
+    const base = healthy();
+    const problem = { detail: 'context kind-cp is another cluster than the fleet file recorded: …', hint: 'point KUBECONFIG at …' };
+    const state: FleetState = { ...base, fleet: { ...base.fleet!, problems: { 'kind-cp': problem } } };
+    const items = fleetChecklist(state, NOW);
+    expect(items).toEqual([
+      {
+        id: 'fleet/elsewhere',
+        label: 'The fleet hosted in kind-cp',
+        state: 'fail',
+        detail: `not checked: ${problem.detail}`,
+        hint: problem.hint,
+        unknown: true,
+      },
+    ]);
+    expect(fleetHealthy(state, NOW)).toBe(false);
+  });
+
+  it('a workload context that is another cluster: its agent row says so, the others are checked', () => {
+    const base = healthy();
+    const problem = { detail: 'context kind-workload-2 is another cluster than the fleet file recorded: …', hint: 'point KUBECONFIG at …' };
+    const state: FleetState = { ...base, fleet: { ...base.fleet!, problems: { 'kind-workload-2': problem } } };
+    // (What the control plane says of its Cluster follows: that is read from the control plane.)
+    expect(item(state, 'agent/kind-workload-2')).toMatchObject({
+      state: 'fail',
+      detail: expect.stringMatching(/^not checked: context kind-workload-2 is another cluster than the fleet file recorded: …(, |$)/),
+      hint: problem.hint,
+    });
+    expect(item(state, 'agent/kind-workload-1').state).toBe('ok');
+  });
 });

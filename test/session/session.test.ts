@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { stringify } from 'yaml';
 import { UserError } from '../../src/errors.js';
 import { makeClient } from '../../src/kube/transport/client.js';
 import { ReadOnlyRefusal } from '../../src/kube/transport/gate.js';
@@ -137,5 +138,87 @@ describe('the session and its write gate', () => {
       if (before === undefined) delete process.env.KUBECONFIG;
       else process.env.KUBECONFIG = before;
     }
+  });
+});
+
+describe('a fleet file whose clusters are not this kubeconfig’s', () => {
+  /** A kubeconfig whose contexts kind-cp and kind-workload-1 point at `port`, and a fleet file that recorded them at 6443. */
+  function twoFleets(port: number) {
+    const kubeconfig = path.join(dir, `same-names-${port}`);
+    fs.writeFileSync(
+      kubeconfig,
+      [
+        'apiVersion: v1',
+        'kind: Config',
+        `clusters: [{name: c, cluster: {server: "https://127.0.0.1:${port}", insecure-skip-tls-verify: true}}]`,
+        'users: [{name: u, user: {token: t}}]',
+        'contexts: [{name: kind-cp, context: {cluster: c, user: u}}, {name: kind-workload-1, context: {cluster: c, user: u}}, {name: mine, context: {cluster: c, user: u}}]',
+        'current-context: kind-cp',
+      ].join('\n'),
+    );
+    const fleetFile = path.join(dir, `fleet-${port}.yaml`);
+    const id = { server: 'https://127.0.0.1:6443', ca: [], kubeconfig: '/home/me/.kube/sandbox' };
+    fs.writeFileSync(
+      fleetFile,
+      stringify({
+        hostingContext: 'kind-cp',
+        workloads: ['kind-workload-1'],
+        identities: { 'kind-cp': id, 'kind-workload-1': id },
+      }),
+    );
+    vi.stubEnv('FLEETDECK_FLEET_FILE', fleetFile);
+    return { kubeconfig, fleetFile };
+  }
+  afterEach(() => vi.unstubAllEnvs());
+
+  it('the dashboard and status keep the fleet with its problems and show the kubeconfig’s own contexts', () => {
+    const { kubeconfig } = twoFleets(7443);
+    const s = openSession({ kubeconfig }, { showFleetProblems: true });
+    expect(s.contexts.map((c) => c.name)).toEqual(['kind-cp', 'kind-workload-1', 'mine']);
+    expect(s.fleet?.problems?.['kind-cp']?.detail).toBe(
+      'context kind-cp is another cluster than the fleet file recorded: it recorded https://127.0.0.1:6443 (no CA), the kubeconfig says https://127.0.0.1:7443 (no CA)',
+    );
+    expect(Object.keys(s.fleet?.problems ?? {})).toEqual(['kind-cp', 'kind-workload-1']);
+  });
+
+  it('a command refuses it in one line, exit 2, naming the fix; the same kubeconfig at the recorded server is the fleet', () => {
+    const { kubeconfig } = twoFleets(7444);
+    let err: unknown;
+    try {
+      void openSession({ kubeconfig }).fleet;
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(UserError);
+    expect((err as UserError).exitCode).toBe(2);
+    expect((err as Error).message).toMatch(
+      /^context kind-cp is another cluster than the fleet file recorded: .* \(and 1 more context\); point KUBECONFIG \(or --kubeconfig\) at the kubeconfig of the fleet recorded \(\/home\/me\/\.kube\/sandbox\); /,
+    );
+    expect((err as Error).message).not.toContain('\n');
+    const same = twoFleets(6443);
+    const s = openSession({ kubeconfig: same.kubeconfig });
+    expect(s.fleet?.problems).toBeUndefined();
+    expect(s.contexts.map((c) => c.name)).toEqual(['kind-cp', 'kind-workload-1']);
+  });
+
+  it('a fleet the flags name is the one meant: its record is not asked', () => {
+    const { kubeconfig } = twoFleets(7445);
+    const s = openSession({ kubeconfig, hostingContext: 'kind-cp', context: ['kind-workload-1'] });
+    expect(s.fleet?.problems).toBeUndefined();
+  });
+
+  it('a recorded hosting context that is gone: the dashboard shows the contexts there are; a command says which is missing', () => {
+    const kubeconfig = kubeconfigFile('no-fleet-here');
+    const fleetFile = path.join(dir, 'fleet-gone.yaml');
+    fs.writeFileSync(fleetFile, 'hostingContext: kind-cp\nworkloads: [kind-workload-1]\n');
+    vi.stubEnv('FLEETDECK_FLEET_FILE', fleetFile);
+    const s = openSession({ kubeconfig }, { showFleetProblems: true });
+    expect(s.contexts.map((c) => c.name)).toEqual(['a', 'b']);
+    expect(s.fleet?.problems?.['kind-cp']?.detail).toMatch(
+      /^hosting context "kind-cp" \(from the fleet file .*fleet-gone\.yaml\) is not in the kubeconfig$/,
+    );
+    expect(() => openSession({ kubeconfig }).contexts).toThrow(
+      /^hosting context "kind-cp" .* is not in the kubeconfig \(and 1 more context\); check --hosting-context or --kubeconfig$/,
+    );
   });
 });

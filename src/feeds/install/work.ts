@@ -41,6 +41,7 @@ export function installOptionsFor(session: Session, flags: InstallFlags, c: Inst
     kubeconfigPath,
     ...(c.mergeKubeconfig && session.files[0] ? { mergeKubeconfig: session.files[0] } : {}),
     fleetFile,
+    kubeconfigFiles: session.files,
   };
 }
 

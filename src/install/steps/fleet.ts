@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { recordIdentities } from '../../config/fleet-identity.js';
 import type { FleetConfig } from '../../kube/fleet/fleet.js';
 import { mergeKubeConfigs } from '../../kube/config/kubeconfig.js';
 import { writeFleetFile } from '../../config/fleet-config.js';
@@ -19,7 +21,11 @@ function fleetOf(run: InstallRun): FleetConfig {
 export async function fleetStep(run: InstallRun, row: RowControl): Promise<string> {
   const { opts } = run;
   const fleet = fleetOf(run);
-  writeFleetFile(opts.fleetFile, fleet, { kubeconfig: opts.kubeconfigPath });
+  const roles = [opts.hosting, ...opts.workloads, ...(run.cpKc ? [{ context: opts.controlPlaneContext, kc: run.cpKc }] : [])];
+  const identities = recordIdentities(roles, opts.kubeconfigFiles?.join(path.delimiter));
+  // The control plane's context comes from the kubeconfig the install wrote.
+  if (identities[opts.controlPlaneContext]) identities[opts.controlPlaneContext]!.kubeconfig = opts.kubeconfigPath;
+  writeFleetFile(opts.fleetFile, fleet, { kubeconfig: opts.kubeconfigPath, identities });
   row.progress('checking the fleet as `fleetdeck status` does');
   const kc = mergeKubeConfigs([...[opts.hosting, ...opts.workloads].map((t) => t.kc), run.cpKc!], opts.controlPlaneContext);
   const contexts = [opts.hosting.context, opts.controlPlaneContext, ...opts.workloads.map((x) => x.context)];

@@ -78,4 +78,9 @@ export interface FleetConfig {
   controlPlaneContext: string;
   namespace: string;
   workloads: { context: string; clusterName: string }[];
+  /**
+   * Contexts of the fleet that are not the cluster the fleet file recorded (another server or CA,
+   * or gone): no check runs against them; their rows say this, and the fix.
+   */
+  problems?: Record<string, { detail: string; hint: string }>;
 }

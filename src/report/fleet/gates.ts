@@ -53,6 +53,8 @@ export function contextGate(
   role: 'hosting' | 'control plane' | 'workload',
   fleet: FleetConfig,
 ): Gate | undefined {
+  const problem = fleet.problems?.[name];
+  if (problem) return { state: 'fail', detail: `not checked: ${problem.detail}`, hint: problem.hint };
   const c = state.status.contexts[name];
   if (!c)
     return { state: 'fail', detail: `unknown: context ${name} is not in the kubeconfig`, hint: missingContextHint(role, name, fleet) };

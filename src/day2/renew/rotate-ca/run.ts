@@ -5,7 +5,10 @@
  * re-connected. Every phase is recorded in the cluster; a killed run continues at its phase with
  * the same new CAs (kept in their `-next` Secrets).
  */
+import fs from 'node:fs';
+import { fleetFilePath, rerecordIdentity } from '../../../config/fleet-config.js';
 import { DEFAULT_CERT_VALIDITY_DAYS } from '../../../install/certs/specs.js';
+import { loadKubeconfig } from '../../../kube/config/kubeconfig.js';
 import type { CertSet } from '../../../install/certs/types.js';
 import type { StepRunner } from '../../../install/runner.js';
 import { Applier, type Manifest } from '../../../kube/api/apply.js';
@@ -134,7 +137,14 @@ export async function runRotate(t: RenewTarget, names: readonly string[], runner
       if (p === 'leaves' && ph.restarts.some((x) => x.component === 'apiserver'))
         await runner.run('leaves:serving', () => servingInUse(t, serialOf(set.apiserver.certPem)));
       const edit = kubeconfigEdit(rotation, p, set.admin);
-      if (ph.kubeconfigs.length) await runner.run(`${p}:kubeconfigs`, async () => editKubeconfigFiles(t, edit));
+      if (ph.kubeconfigs.length)
+        await runner.run(`${p}:kubeconfigs`, async () => {
+          const done = editKubeconfigFiles(t, edit);
+          // The fleet file knows the control plane by its CA: it learns the one handed over.
+          if (fs.existsSync(t.kubeconfigPath))
+            rerecordIdentity(fleetFilePath(), t.controlPlane.context, loadKubeconfig({ kubeconfig: t.kubeconfigPath }).config);
+          return done;
+        });
       if (ph.initKubeconfigs.length)
         await runner.run(`${p}:init`, (row) =>
           editInitKubeconfigs(t, kubeconfigEdit(rotation, p, set.agentBootstrap), (d) => row.progress(d)),
