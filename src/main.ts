@@ -8,6 +8,7 @@ import { registerBackup } from './program/backup.js';
 import { registerCerts } from './program/certs.js';
 import { registerInstall } from './program/install.js';
 import { registerUpgrade } from './program/upgrade.js';
+import { checkGlobalFlags } from './program/global-flags.js';
 import { commandName, isKubectlPlugin } from './program/invocation.js';
 import { KUBECTL_PLUGIN_HELP, kubectlPluginArgs } from './program/kubectl-plugin.js';
 import { registerLogs } from './program/logs.js';
@@ -60,9 +61,11 @@ export function buildProgram(): Command {
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({ writeErr: () => {}, outputError: () => {} })
-    // Set once, before any command runs: the whole-request deadline of --request-timeout. (The
-    // write gate of --read-only is the session's: src/session/session.ts.)
+    // Before any command runs: a targeting global flag it does not use is refused
+    // (src/program/global-flags.ts); then, set once, the whole-request deadline of
+    // --request-timeout. (The write gate of --read-only is the session's: src/session/session.ts.)
     .hook('preAction', (_program, action) => {
+      checkGlobalFlags(action);
       setRequestTimeout(action.optsWithGlobals<GlobalOptions>().requestTimeout);
     })
     .action(async (_opts, cmd: Command) => {

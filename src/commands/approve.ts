@@ -49,9 +49,10 @@ export async function runApproveCommand(opts: ApproveCommandOptions): Promise<nu
   const changing = opts.auto || names.length > 0 || opts.allFrom !== undefined;
   const session = startSession(opts);
   if (changing) session.assertWritable(`approve ${opts.deny ? 'denies' : 'approves'} certificate requests`);
+  // The context checked before --yes is asked for.
+  const { kc, context } = session.one('approve works on one cluster');
   if (changing && !opts.yes && !interactive())
     throw new UsageError(`${opts.deny ? 'denying' : 'approving'} changes the cluster: confirm with --yes`);
-  const { kc, context } = session.one('approve works on one cluster');
   if (opts.auto) return runAuto(kc, context, opts.requester!, opts.signer!, opts, output);
 
   let all: CsrSummary[];

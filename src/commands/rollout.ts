@@ -26,7 +26,7 @@ import { startInCluster } from '../rollout/in-cluster/start.js';
 import { runAsRunner } from './rollout/runner-mode.js';
 import { dryRunJson, dryRunLines, planLines, write } from './rollout/lines.js';
 import { rolloutRows, rolloutTable } from './rollout/list.js';
-import { chooseName, explicitName, readFileSpec, specFromOptions } from './rollout/spec.js';
+import { chooseName, explicitName, readFileSpec, requireInputs, specFromOptions } from './rollout/spec.js';
 import { watchUntilEnd } from './rollout/watch.js';
 import { document, type OutputFormat, streamItem } from '../output/format.js';
 import { ROLLOUT_WRITES } from '../report/rollout/writes.js';
@@ -103,16 +103,18 @@ export async function runRolloutCreate(opts: RolloutCreateOptions): Promise<numb
   const ascii = asciiOnly(opts);
   const session = startSession(opts);
   if (!opts.dryRun) session.assertWritable(ROLLOUT_WRITES.create, ' (use --dry-run to see what it would do)');
+  // Every missing input in one line, then every flag and the context checked, then --yes:
+  // all before anything is read from the cluster.
+  const fileSpec = readFileSpec(opts.filename);
+  requireInputs(opts, fileSpec);
+  const given = explicitName(opts, fileSpec);
+  const { kc, context } = rolloutContext(session, true);
+  const draft = specFromOptions(opts, context, given ?? 'draft', fileSpec);
+  const runner = inClusterRunner(opts, context);
   if (!opts.dryRun && !opts.yes && !interactive())
     throw new UsageError('rollout create changes the cluster: confirm with --yes (or look first with --dry-run)');
-  const fileSpec = readFileSpec(opts.filename);
-  const { kc, context } = rolloutContext(session, true);
-  const given = explicitName(opts, fileSpec);
-  // Validates every flag before anything is read from the cluster.
-  const draft = specFromOptions(opts, context, given ?? 'draft', fileSpec);
   const spec: RolloutSpec = { ...draft, name: await chooseName(kc, context, given) };
   const plan = resolvePlan(await listPlanNodes(kc, context), spec);
-  const runner = inClusterRunner(opts, context);
   const refused = printPlan(spec, plan, await dryRunRollout(kc, spec, plan), output, ascii);
   if (runner && output === 'text') for (const l of inClusterPlanLines(initialState(spec, plan), runner)) write(l);
   if (opts.dryRun) return refused.length ? 1 : 0;
@@ -149,6 +151,8 @@ export async function runRolloutResume(name: string, opts: RolloutCommandOptions
   session.assertWritable(ROLLOUT_WRITES.resume);
   const { kc, context } = rolloutContext(session, false);
   if (opts.runner) return runAsRunner(kc, name, context, { output, ascii }, opts);
+  // --runner-namespace and --image checked before the cluster is read.
+  const runner = opts.inCluster ? runnerSettings(opts) : undefined;
   const { state } = await mustReadRollout(kc, name, context);
   if (state.phase === 'Completed' || state.phase === 'Aborted')
     throw new UserError(`rollout ${name} is ${state.phase}: there is nothing to resume`);
@@ -160,8 +164,7 @@ export async function runRolloutResume(name: string, opts: RolloutCommandOptions
       `Resuming rollout ${name} on ${context}: ${state.phase}, ${done}/${state.nodes.length} nodes done${state.message ? ` (${state.message})` : ''}`,
     );
   }
-  if (opts.inCluster) {
-    const runner = runnerSettings(opts);
+  if (runner) {
     if (output === 'text') for (const l of inClusterPlanLines(state, runner)) write(l);
     if (!opts.yes && !interactive()) throw new UsageError('rollout resume --in-cluster changes the cluster: confirm with --yes');
     if (!opts.yes && !(await confirm(`Start a Job in ${runner.namespace} to resume rollout ${name}, with the RBAC above?`))) {
@@ -181,8 +184,8 @@ export async function runRolloutAbort(name: string, opts: RolloutCommandOptions)
   const output = requireOutput(opts.output);
   const session = startSession(opts);
   session.assertWritable(ROLLOUT_WRITES.abort);
-  if (!opts.yes && !interactive()) throw new UsageError('rollout abort stops the rollout: confirm with --yes');
   const { kc, context } = rolloutContext(session, false);
+  if (!opts.yes && !interactive()) throw new UsageError('rollout abort stops the rollout: confirm with --yes');
   const { state } = await mustReadRollout(kc, name, context);
   if (state.phase === 'Completed') throw new UserError(`rollout ${name} is Completed: there is nothing to abort`);
   const owner = await blockingHolder(kc, state);

@@ -20,10 +20,11 @@ export async function runRolloutCleanup(opts: CleanupOptions): Promise<number> {
   const ascii = asciiOnly(opts);
   const session = startSession(opts);
   if (!opts.dryRun) session.assertWritable('rollout cleanup deletes Jobs and RBAC', ' (use --dry-run to see what it would delete)');
-  if (!opts.dryRun && !opts.yes && !interactive())
-    throw new UsageError('rollout cleanup deletes objects: confirm with --yes (or look first with --dry-run)');
+  // The flags and the context checked before --yes is asked for.
   const s = runnerSettings(opts);
   const { kc, context } = session.one('a cleanup works on one cluster');
+  if (!opts.dryRun && !opts.yes && !interactive())
+    throw new UsageError('rollout cleanup deletes objects: confirm with --yes (or look first with --dry-run)');
   const plan = await cleanupPlan(kc, s);
   const say = (l: string) => write(ascii ? toAscii(l) : l);
   if (output === 'text') {

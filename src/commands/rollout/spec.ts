@@ -17,6 +17,22 @@ import {
 } from '../../rollout/types.js';
 import type { RolloutCreateOptions } from '../rollout.js';
 
+const NEEDS_CONTEXT = '--context (the cluster whose nodes are replaced)';
+const NEEDS_NODES = 'nodes: --selector SEL [--priority N], --node NAME [--priority N], or -f NODEROLLOUT.yaml';
+
+/**
+ * What `rollout create` cannot start without — the cluster (--context, never the current context)
+ * and the nodes (flags or -f) — every one missing said in one line, before the flags are checked
+ * further and before --yes is asked for.
+ */
+export function requireInputs(opts: RolloutCreateOptions, fileSpec?: NodeRolloutSpec): void {
+  const missing: string[] = [];
+  if (!(opts.context ?? []).some(Boolean)) missing.push(NEEDS_CONTEXT);
+  const nodes = (opts.targets?.length ?? 0) + (fileSpec?.nodeSelectors.length ?? 0) + (fileSpec?.nodeNames.length ?? 0);
+  if (nodes === 0) missing.push(NEEDS_NODES);
+  if (missing.length) throw new UsageError(`rollout create needs ${missing.join(' and ')}`);
+}
+
 /** The flags' selectors and names, added to the file's; each checked. */
 function targetsOf(opts: RolloutCreateOptions, fileSpec?: NodeRolloutSpec): Pick<RolloutSpec, 'nodeSelectors' | 'nodeNames'> {
   const nodeSelectors = [...(fileSpec?.nodeSelectors ?? [])];
@@ -31,7 +47,7 @@ function targetsOf(opts: RolloutCreateOptions, fileSpec?: NodeRolloutSpec): Pick
     }
   }
   if (nodeSelectors.length === 0 && nodeNames.length === 0) {
-    throw new UsageError('rollout create needs nodes: --selector SEL [--priority N], --node NAME [--priority N], or -f NODEROLLOUT.yaml');
+    throw new UsageError(`rollout create needs ${NEEDS_NODES}`);
   }
   return { nodeSelectors, nodeNames };
 }
