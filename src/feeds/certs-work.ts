@@ -29,7 +29,8 @@ export function certsWork(session: () => Session): CertsWork {
   return {
     read: async () => {
       const s = session();
-      const fleet = s.fleet;
+      // A fleet whose hosting cluster is not this kubeconfig's is not read: the kubeconfig's own certificates are.
+      const fleet = s.fleet?.problems?.[s.fleet.hostingContext] ? undefined : s.fleet;
       const sources = await readFleetCerts(s, {
         hosting: fleet?.hostingContext,
         namespace: fleet?.namespace ?? DEFAULT_NAMESPACE,

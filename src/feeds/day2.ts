@@ -9,6 +9,7 @@ import { fleetFilePath } from '../config/fleet-config.js';
 import type { Day2Fleet, Day2Operation, Day2Target } from '../day2/operation.js';
 import type { Day2Registry } from '../day2/registry.js';
 import { contextInfos } from '../kube/config/kubeconfig.js';
+import { fleetProblemLine } from '../kube/fleet/fleet.js';
 import { refusalOf } from '../kube/transport/gate.js';
 import type { Session } from '../session/session.js';
 import type { CertsActions, Day2Actions } from '../store/actions.js';
@@ -38,6 +39,8 @@ const defaultRegistry = async (): Promise<Day2Registry> => (await import('../day
 export function controlPlaneOf(session: Session): Day2Target | string {
   const context = session.fleet?.controlPlaneContext;
   if (!context) return 'no fleet is defined: install one first (the Install tab, enter)';
+  const problem = fleetProblemLine(session.fleet);
+  if (problem) return problem;
   if (!contextInfos(session.config).some((c) => c.name === context))
     return `the control plane's context "${context}" is in no kubeconfig (is it installed?)`;
   return { context, kc: session.kc(context), ...fleetOf(session) };

@@ -8,7 +8,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { type FleetFile, fleetContextNames, fleetFilePath, readFleetFile, resolveFleet } from '../config/fleet-config.js';
 import { identityProblem } from '../config/fleet-identity.js';
 import { UsageError, UserError } from '../errors.js';
-import type { FleetConfig } from '../kube/fleet/fleet.js';
+import { type FleetConfig, fleetProblemLine } from '../kube/fleet/fleet.js';
 import {
   contextConfigs,
   contextInfos,
@@ -141,11 +141,11 @@ function fleetContexts(
   fleet: FleetConfig,
   problems: NonNullable<FleetConfig['problems']>,
 ): ContextInfo[] {
-  const first = Object.values(problems)[0];
-  if (first && !o.showFleetProblems) {
-    const more = Object.keys(problems).length - 1;
-    throw new UserError(`${first.detail}${more ? ` (and ${more} more context${more > 1 ? 's' : ''})` : ''}; ${first.hint}`, 2);
-  }
+  // A context the flags name that is not there is a mistyped flag: said at once, even by the dashboard.
+  const named = new Set([...(opts.hostingContext ? [opts.hostingContext] : []), ...(opts.context ?? [])]);
+  const refused = o.showFleetProblems ? Object.keys(problems).filter((c) => named.has(c)) : Object.keys(problems);
+  const line = fleetProblemLine({ ...fleet, problems }, refused);
+  if (line) throw new UserError(line, 2);
   // The hosting cluster is not the fleet's: the kubeconfig's own contexts, none of the fleet file's kubeconfig.
   if (problems[fleet.hostingContext]) return selectContexts(readOnce(shared, { kubeconfig: opts.kubeconfig }).config, []);
   const names = new Set(contextInfos(read.config).map((c) => c.name));

@@ -9,6 +9,7 @@ import { fleetFilePath } from '../../config/fleet-config.js';
 import { UsageError, UserError } from '../../errors.js';
 import { configForContext, contextInfos } from '../../kube/config/kubeconfig.js';
 import type { FleetTargets } from '../../day2/fleet-of.js';
+import { fleetProblemLine } from '../../kube/fleet/fleet.js';
 import { requireCredentials, type Session } from '../../session/session.js';
 import { controlPlaneKubeconfigPath } from '../install/resolve.js';
 
@@ -39,6 +40,9 @@ export function controlPlaneConfig(
 export function controlPlaneTarget(sel: Session, what: string): ControlPlaneTarget {
   if (!sel.fleet)
     throw new UsageError(`${what} works on the control plane of a fleet: pass --hosting-context (or install one: fleetdeck install)`);
+  // Clusters that are not the ones the fleet file recorded are never acted on (the dashboard shows them).
+  const problem = fleetProblemLine(sel.fleet);
+  if (problem) throw new UserError(problem, 2);
   const context = sel.fleet.controlPlaneContext;
   const written = controlPlaneKubeconfigPath(fleetFilePath(), context);
   // Your kubeconfig first (its entry wins, as in the session), then the install's file.

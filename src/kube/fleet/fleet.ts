@@ -14,10 +14,27 @@ export interface FleetWatch {
   stop(): Promise<void>;
 }
 
-/** What to watch in a context: pods and events everywhere, more for the fleet's roles. */
+/** The fleet's problems in one line (the first, and how many more, with its fix); undefined when it has none. */
+export function fleetProblemLine(fleet: FleetConfig | undefined, only?: readonly string[]): string | undefined {
+  const names = Object.keys(fleet?.problems ?? {}).filter((c) => !only || only.includes(c));
+  const first = names[0] === undefined ? undefined : fleet!.problems![names[0]];
+  if (!first) return undefined;
+  const more = names.length - 1;
+  return `${first.detail}${more ? ` (and ${more} more context${more > 1 ? 's' : ''})` : ''}; ${first.hint}`;
+}
+
+/**
+ * Whether `context` plays its fleet role here: not when it is another cluster than the fleet file
+ * recorded (or gone), and no context does when the hosting cluster is not the fleet's.
+ */
+function playsRole(context: string, fleet: FleetConfig): boolean {
+  return !fleet.problems?.[context] && !fleet.problems?.[fleet.hostingContext];
+}
+
+/** What to watch in a context: pods and events everywhere, more for the fleet's roles (never against the wrong cluster). */
 export function watchersFor(context: string, fleet: FleetConfig | undefined): WatcherFactory[] {
   const factories: WatcherFactory[] = [watchPods, watchWarningEvents];
-  if (!fleet) return factories;
+  if (!fleet || !playsRole(context, fleet)) return factories;
   if (context === fleet.hostingContext) factories.push(watchFleetNamespace(fleet.namespace, 'hosting'));
   else if (fleet.workloads.some((w) => w.context === context)) factories.push(watchFleetNamespace(fleet.namespace, 'workload'));
   if (context === fleet.controlPlaneContext) factories.push(watchControlPlane);
@@ -26,7 +43,7 @@ export function watchersFor(context: string, fleet: FleetConfig | undefined): Wa
 
 /** A context with a role in the fleet watches more than its cluster's nodes, pods and events: never shared. */
 function hasFleetRole(context: string, fleet: FleetConfig | undefined): boolean {
-  if (!fleet) return false;
+  if (!fleet || !playsRole(context, fleet)) return false;
   return context === fleet.hostingContext || context === fleet.controlPlaneContext || fleet.workloads.some((w) => w.context === context);
 }
 
