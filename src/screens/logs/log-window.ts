@@ -1,10 +1,12 @@
 /**
- * Which rows of the log fit the window: the lines held, merged, cut or wrapped to the width,
- * from a bottom line (the newest while following, else the line the operator scrolled to) up.
+ * Which rows of the log fit the window: the lines held, merged, cut (around a search hit past
+ * the width) or wrapped to the width, from a bottom line (the newest while following, else the
+ * line the operator scrolled to) up.
  * Pure, so the view and its tests share it.
  */
 import { width as textWidth } from '../../components/theme/index.js';
 import { formatLine, type LogLine, type LogSource } from '../../store/logs.js';
+import { cutToHit } from './cut-line.js';
 
 /** One row on screen: its text, and where the search term is in it. */
 export interface LogRow {
@@ -44,20 +46,6 @@ export function hardWrap(s: string, w: number): string[] {
   }
   if (line || out.length === 0) out.push(line);
   return out;
-}
-
-/** Cut to `w` columns, the last one an ellipsis when cut. */
-function cut(s: string, w: number, ellipsis: string): string {
-  if (textWidth(s) <= w) return s;
-  let out = '';
-  let used = 0;
-  for (const ch of s) {
-    const cw = textWidth(ch);
-    if (used + cw > w - 1) break;
-    out += ch;
-    used += cw;
-  }
-  return out + ellipsis;
 }
 
 function hitsOf(text: string, term: string): [number, number][] {
@@ -104,7 +92,8 @@ export function logWindow(lines: readonly LogLine[], sources: readonly LogSource
   for (let i = bottom; i >= 0 && rows.length < o.height; i--) {
     const l = lines[i]!;
     const text = cleanText(formatLine(sources, l, o.timestamps));
-    const pieces = o.wrap ? hardWrap(text, o.width) : [cut(text, o.width, o.ellipsis)];
+    // Wrap off: cut at the width, or around the search term when it is past the width (cut-line.ts).
+    const pieces = o.wrap ? hardWrap(text, o.width) : [cutToHit(text, o.width, o.ellipsis, o.search)];
     for (let p = pieces.length - 1; p >= 0 && rows.length < o.height; p--) {
       rows.push({ seq: l.seq, text: pieces[p]!, hits: hitsOf(pieces[p]!, o.search) });
     }

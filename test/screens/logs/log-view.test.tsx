@@ -13,6 +13,9 @@ import { appProps, KEYS, renderApp, threeContexts } from '../../helpers/screens/
 
 const LONG = `payload ${'x'.repeat(120)} END-OF-LONG-LINE`;
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: styles (a hit shown inverse) are what is taken out
+const unstyled = (frame: string) => frame.replace(/\u001B\[[0-9;]*m/g, '');
+
 const POD: LogPod = logPod('api-7d9', [{ name: 'app', restarts: 2 }, { name: 'sidecar' }]);
 
 function linesFor(opts: PodLogOptions): string[] {
@@ -120,6 +123,26 @@ describe('log view', () => {
     expect(screen.frame()).toContain('wrap on');
     await screen.press('t');
     await screen.waitFor('2026-01-01T10:00:00Z ready on :8080');
+  });
+
+  it('with wrap off, a search hit past the width shows: the line is shifted to it, a leading … for what is left out', async () => {
+    // Given the log at 80 columns, wrap off, its long line cut before its end
+    const { screen } = await openOnDetail({ columns: 80, rows: 24 });
+    expect(screen.frame()).not.toContain('END-OF-LONG');
+
+    // When the operator searches for what is at the end of the long line
+    await screen.press('/', 'l', 'o', 'n', 'g', '-', 'l', 'i', 'n', 'e', KEYS.enter);
+    const frame = await screen.waitFor('match 1/1');
+
+    // Then that line shows the hit, after a leading … (the start of the line is left out), within the width
+    const line =
+      unstyled(frame)
+        .split('\n')
+        .find((l) => l.includes('LONG-LINE')) ?? '';
+    expect(line).toMatch(/^…x+ END-OF-LONG-LINE$/);
+    expect([...line].length).toBeLessThanOrEqual(80);
+    // And the other lines are as they were
+    expect(frame).toContain('error: cannot reach db');
   });
 
   it('s saves the lines to a new file and says where', async () => {

@@ -32,6 +32,20 @@ describe('log window', () => {
     expect(logWindow(mergedLines(s), s, { ...opts, width: 40, search: 'error' })[0]!.hits).toEqual([[3, 8]]);
   });
 
+  it('with wrap off, shifts a line whose hit is past the width to the hit, … on the side cut', () => {
+    const line = `${'a'.repeat(30)} needle ${'b'.repeat(30)}`;
+    const s = [source([line, `${'c'.repeat(30)} needle`, 'needle first, then a long tail'])];
+    const rows = logWindow(mergedLines(s), s, { ...opts, width: 20, search: 'NEEDLE' });
+    // In the middle: a third of the width before the hit, the rest after it
+    expect(rows[0]!.text).toBe('…aaaaa needle bbbbb…');
+    expect(rows[0]!.hits).toEqual([[7, 13]]);
+    // Near the end: the end of the line, as much before the hit as fits
+    expect(rows[1]!.text).toBe('…cccccccccccc needle');
+    // Already in sight: cut at the end as before
+    expect(rows[2]!.text).toBe('needle first, then …');
+    for (const r of rows) expect([...r.text]).toHaveLength(20);
+  });
+
   it('takes escape sequences and control characters out, tabs become spaces', () => {
     expect(cleanText('\u001B[31mred\u001B[0m\tx\u0007')).toBe('red    x');
   });

@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import { useMemo, useRef } from 'react';
 import { useStore } from 'zustand';
-import { Table } from '../../../components/table/index.js';
+import { keepMatchedColumns, Table } from '../../../components/table/index.js';
 import { truncate, useTheme } from '../../../components/theme/index.js';
 import { fleetColumns, type FleetKind, type FleetPodRow, type FleetRow } from '../../../report/fleet-rows.js';
 import type { FleetStore } from '../../../store/fleet-store.js';
@@ -77,7 +77,11 @@ export function FleetRowsView({ store, kind, state, nav, active, height, width }
     active,
   );
 
-  const columns = useMemo(() => fleetTableColumns(kind, sort, now, theme.ascii), [kind, sort, now, theme.ascii]);
+  // A row the filter matched by a column narrow tables leave out (a node's zone) keeps it in sight.
+  const columns = useMemo(
+    () => keepMatchedColumns(fleetTableColumns(kind, sort, now, theme.ascii), rows, state.rowFilter),
+    [kind, sort, now, theme.ascii, rows, state.rowFilter],
+  );
   const shown = rows.slice(start, start + budget);
   const footer = () => {
     const where =

@@ -11,7 +11,7 @@ import { useStatusKeys } from '../use-status-keys.js';
 import { fleetLines } from './fleet-lines.js';
 import { fleetSummary, fleetTitle } from './fleet-summary.js';
 import { FleetSummaryLine } from './fleet-summary-line.js';
-import { CursorLines } from '../cursor-lines.js';
+import { CursorLines, POINTER_WIDTH } from '../cursor-lines.js';
 import { lineRows } from './line-rows.js';
 import { clusterLogTarget, fleetItemLogTarget } from './log-targets.js';
 import { useFleetChecklist } from './use-fleet-checklist.js';
@@ -36,14 +36,15 @@ function targetOf(id: string | undefined, store: FleetStore): LogTarget | undefi
 
 /**
  * The whole fleet checklist, live, in the wording of `kubectl nova status`, and the registered
- * clusters, with a cursor: `l` on a row that stands for pods opens their logs. Without a
- * fleet, how to define one.
+ * clusters, with a cursor (the pointer on its row, as in the tables): `l` on a row that stands
+ * for pods opens their logs. Without a fleet, how to define one.
  */
 export function FleetPanel({ store, height, width, isActive, onOpenLogs }: FleetPanelProps) {
   const theme = useTheme();
   const fleet = useStore(store, (s) => s.fleet);
   const { items, clusters } = useFleetChecklist(store);
-  const lines = fleetLines(items, clusters, width, { ascii: theme.ascii });
+  // With a fleet, its rows are laid out beside the pointer's gutter (the selection shows without colour).
+  const lines = fleetLines(items, clusters, fleet ? width - POINTER_WIDTH : width, { ascii: theme.ascii });
   const rows = lineRows(lines);
   const pageHeight = Math.max(1, height - 2);
   const view = viewSize(lines.length, pageHeight, 1);
@@ -70,7 +71,7 @@ export function FleetPanel({ store, height, width, isActive, onOpenLogs }: Fleet
         width={width}
       />
       <Box marginTop={1}>
-        <CursorLines lines={lines} row={row} offset={offset} height={pageHeight} width={width} />
+        <CursorLines lines={lines} row={row} offset={offset} height={pageHeight} width={width} pointer />
       </Box>
     </Box>
   );
