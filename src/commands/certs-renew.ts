@@ -5,7 +5,7 @@
 import { fleetFilePath } from '../config/fleet-config.js';
 import { UsageError } from '../errors.js';
 import { type RenewPlan, planRenew } from '../day2/renew/plan.js';
-import { planLines } from '../day2/renew/plan-lines.js';
+import { planLines, renewedLines } from '../day2/renew/plan-lines.js';
 import { type RenewResult, runRenew } from '../day2/renew/run.js';
 import type { RenewTarget } from '../day2/renew/target.js';
 import { rotatePlanLines, selectCas } from '../day2/renew/rotate-ca/plan.js';
@@ -90,7 +90,7 @@ export async function runCertsRenew(names: string[], opts: CertsRenewOptions): P
   const runner = new StepRunner(text ? lineReporter(asciiOnly(opts)) : () => {});
   const result = await runRenew(target, names, runner, runSignal());
   if (!text) write(document(output, resultDoc(result.plan, false, result, runner.items())));
-  else if (result.ok) write('\nRenewed. fleetdeck certs shows the new not-after dates.');
+  else if (result.ok) write(`\n${renewedLines(result.plan, result.certs).join('\n')}`);
   else write('\nThe renewal stopped. Fix what the failed row says and run the same command again: it continues where it stopped.');
   return result.ok ? 0 : 1;
 }

@@ -165,7 +165,7 @@ describe('npm pack, then npm install -g of the tarball into an empty prefix, off
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(
       new RegExp(
-        `^fleetdeck: needs Node\\.js 22\\.12 or newer \\(this is ${systemNode.replace(/\./g, '\\.')}, /usr/bin/node\\); put a newer node first on PATH[^\\n]*\\n$`,
+        `^fleetdeck: needs Node\\.js 22\\.12 or newer \\(this is ${systemNode.replace(/\./g, '\\.')}, /usr/bin/node\\); install Node\\.js 22\\.12 or newer \\(nodejs\\.org, or your system.s packages\\) and put it first on PATH\\n$`,
       ),
     );
   });

@@ -143,6 +143,8 @@ const LB_CLOUDS: Record<string, string> = {
   exoscale: 'Exoscale',
   vultr: 'Vultr',
   openstack: 'OpenStack',
+  // The sandbox's nodes: its simulated cloud controller gives every LoadBalancer Service an address.
+  sandbox: 'the sandbox’s simulated cloud',
 };
 
 /** The cloud a node runs in, from its providerID scheme, when that cloud provisions load balancers. */

@@ -21,9 +21,12 @@ export function certCounts(inv: CertInventory, now: number, warnDays: number): R
   return counts;
 }
 
-/** The table: symbol, NAME, SUBJECT, ISSUER, NOT AFTER, RESIDUAL, USED BY, SANS (last: it can be long); then a summary. */
+/** A serial as the table shows it: enough hex digits to tell a renewed certificate from the one before. */
+const shortSerial = (serial: string | undefined) => (!serial ? '-' : serial.length > 12 ? `${serial.slice(0, 12)}…` : serial);
+
+/** The table: symbol, NAME, SUBJECT, ISSUER, SERIAL, NOT AFTER, RESIDUAL, USED BY, SANS (last: it can be long); then a summary. */
 export function certsText(inv: CertInventory, now: number, warnDays: number, ascii: boolean): string {
-  const header = ['', 'NAME', 'SUBJECT', 'ISSUER', 'NOT AFTER', 'RESIDUAL', 'USED BY', 'SANS'];
+  const header = ['', 'NAME', 'SUBJECT', 'ISSUER', 'SERIAL', 'NOT AFTER', 'RESIDUAL', 'USED BY', 'SANS'];
   const cells = inv.rows.map((r) => {
     const state = certState(r, now, warnDays);
     const notAfter = r.problem ? r.problem : (iso(r.notAfter) ?? '-');
@@ -32,6 +35,7 @@ export function certsText(inv: CertInventory, now: number, warnDays: number, asc
       r.name,
       r.problem ? '-' : short(r.subject),
       r.problem ? '-' : short(r.issuer),
+      r.problem ? '-' : shortSerial(r.serial),
       r.problem ? '-' : notAfter,
       r.problem ? r.problem : residual(r, now),
       r.usedBy,

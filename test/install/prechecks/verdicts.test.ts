@@ -196,6 +196,10 @@ describe('ingressCheck', () => {
     expect(loadBalancerCloud([{ name: 'n', labels: {}, providerID: 'gce://proj/zone/n' }])).toBe('Google Cloud');
     expect(loadBalancerCloud([{ name: 'n', labels: {}, providerID: 'aws:///eu-west-1a/i-0abc' }])).toBe('AWS');
     expect(loadBalancerCloud([{ name: 'n', labels: {}, providerID: 'kind://docker/kind/kind-control-plane' }])).toBeUndefined();
+    // The sandbox's simulated cloud gives LoadBalancer Services an address at once: no warning there.
+    expect(loadBalancerCloud([{ name: 'n', labels: {}, providerID: 'sandbox://kind-cp/kind-cp-node-1' }])).toBe(
+      'the sandbox’s simulated cloud',
+    );
     expect(loadBalancerCloud([{ name: 'n', labels: {} }])).toBeUndefined();
   });
 });

@@ -51,20 +51,25 @@ const inv: CertInventory = {
 };
 
 describe('certs table', () => {
-  it('aligns the columns with SANs last, marks each row and sums up', () => {
+  it('aligns the columns with SANs last, marks each row (with its serial, what tells a renewed certificate) and sums up', () => {
     const lines = certsText(inv, NOW, 30, false).split('\n');
 
-    expect(lines[0]).toMatch(/^\s+NAME\s+SUBJECT\s+ISSUER\s+NOT AFTER\s+RESIDUAL\s+USED BY\s+SANS$/);
+    expect(lines[0]).toMatch(/^\s+NAME\s+SUBJECT\s+ISSUER\s+SERIAL\s+NOT AFTER\s+RESIDUAL\s+USED BY\s+SANS$/);
     const col = lines[0]!.indexOf('RESIDUAL');
     expect(lines[1]).toMatch(
-      /^√\s+apiserver\s+kube-apiserver\s+nova-ca\s+2027-11-25T12:00:00Z\s+364d\s+kube-apiserver \(serving\)\s+apiserver,10\.96\.0\.1$/,
+      /^√\s+apiserver\s+kube-apiserver\s+nova-ca\s+0A\s+2027-11-25T12:00:00Z\s+364d\s+kube-apiserver \(serving\)\s+apiserver,10\.96\.0\.1$/,
     );
     expect(lines[1]!.indexOf('364d')).toBe(col);
-    expect(lines[2]).toMatch(/^✗\s+alice\s+alice\/devs\s+throwaway\s+\S+\s+expired 3d ago\s+context dev$/);
-    expect(lines[3]).toMatch(/^✗\s+admin\s+-\s+-\s+-\s+cannot read \(forbidden: x\)/);
-    expect(lines[4]).toMatch(/^√\s+service-account-key\s+-\s+-\s+-\s+no expiry/);
+    expect(lines[2]).toMatch(/^✗\s+alice\s+alice\/devs\s+throwaway\s+-\s+\S+\s+expired 3d ago\s+context dev$/);
+    expect(lines[3]).toMatch(/^✗\s+admin\s+-\s+-\s+-\s+-\s+cannot read \(forbidden: x\)/);
+    expect(lines[4]).toMatch(/^√\s+service-account-key\s+-\s+-\s+-\s+-\s+no expiry/);
     expect(lines.at(-2)).toBe('2 ok, 0 expiring within 30 days, 2 expired or unreadable');
     expect(lines.at(-1)).toBe('not certificate-based, not listed: sso (exec plugin)');
+  });
+
+  it('shows a long serial by its first 12 hex digits', () => {
+    const one = { ...inv, rows: [{ ...inv.rows[0]!, serial: '5A3F9C0B12D4E6F70819AABB' }] };
+    expect(certsText(one, NOW, 30, false).split('\n')[1]).toContain(' 5A3F9C0B12D4… ');
   });
 
   it('uses ASCII symbols with --ascii', () => {

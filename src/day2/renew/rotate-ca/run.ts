@@ -53,6 +53,14 @@ export function rotateSteps(plan: RotatePlan, t: Pick<RenewTarget, 'workloads'>)
   return rows;
 }
 
+/** The kubeconfig files edited; the fleet file, which knows the control plane by its CA, learns the one handed over. */
+function editAndRecord(t: RenewTarget, edit: Parameters<typeof editKubeconfigFiles>[1]): string {
+  const done = editKubeconfigFiles(t, edit);
+  if (fs.existsSync(t.kubeconfigPath))
+    rerecordIdentity(fleetFilePath(), t.controlPlane.context, loadKubeconfig({ kubeconfig: t.kubeconfigPath }).config);
+  return done;
+}
+
 /** The pods running now (they load the files of the phase before). */
 async function snapshot(t: RenewTarget): Promise<Pick<RotationRecord, 'stalePods' | 'staleAgents'>> {
   const stalePods: Record<string, string[]> = {};
@@ -137,14 +145,7 @@ export async function runRotate(t: RenewTarget, names: readonly string[], runner
       if (p === 'leaves' && ph.restarts.some((x) => x.component === 'apiserver'))
         await runner.run('leaves:serving', () => servingInUse(t, serialOf(set.apiserver.certPem)));
       const edit = kubeconfigEdit(rotation, p, set.admin);
-      if (ph.kubeconfigs.length)
-        await runner.run(`${p}:kubeconfigs`, async () => {
-          const done = editKubeconfigFiles(t, edit);
-          // The fleet file knows the control plane by its CA: it learns the one handed over.
-          if (fs.existsSync(t.kubeconfigPath))
-            rerecordIdentity(fleetFilePath(), t.controlPlane.context, loadKubeconfig({ kubeconfig: t.kubeconfigPath }).config);
-          return done;
-        });
+      if (ph.kubeconfigs.length) await runner.run(`${p}:kubeconfigs`, async () => editAndRecord(t, edit));
       if (ph.initKubeconfigs.length)
         await runner.run(`${p}:init`, (row) =>
           editInitKubeconfigs(t, kubeconfigEdit(rotation, p, set.agentBootstrap), (d) => row.progress(d)),
