@@ -1,5 +1,5 @@
 /**
- * The layers (README, Layout): kube → workflows → feeds → store → screens, commands on top.
+ * The layers (docs/design.md, The layers): kube → workflows → feeds → store → screens, commands on top.
  * `npm run lint` runs this; a violation fails it.
  */
 const ABOVE_KUBE = '^src/(store|screens|components|commands|feeds|session|install|day2|rollout|storage|preflight|logs|backup|placement|report|config|checklist|sandbox|bench)/';

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { CLI, runCli, runProgram } from './helpers/cli/cli.js';
+import { expectMatchesSchema } from './helpers/schema.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-cli-'));
 const emptyHome = path.join(tmp, 'home');
@@ -149,6 +150,7 @@ describe('fleetdeck command line', () => {
     const r = await runCli(['status', '-o', 'json', '--kubeconfig', deadKubeconfig], { env });
     expect(r.code).toBe(1);
     const json = JSON.parse(r.stdout);
+    expectMatchesSchema(json, 'status');
     expect(json.contexts).toHaveLength(1);
     expect(json.contexts[0]).toMatchObject({ name: 'dead', reachable: false, error: 'connection refused', version: null });
     expect(json.contexts[0].unreachableSince).toMatch(/^\d{4}-/);

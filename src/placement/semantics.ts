@@ -1,6 +1,6 @@
 /**
  * Where Nova's documentation is silent, the choices this project makes — in one place, so they
- * can change together (README, "Placement: the choices made"):
+ * can change together (docs/placement.md, "The choices made where Nova's documentation is silent"):
  * - Several policies match one object: the oldest policy wins (creation time, then name); the
  *   others are reported as a conflict.
  * - The annotation `nova.elotl.co/cluster` wins over any policy.

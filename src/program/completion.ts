@@ -7,7 +7,7 @@ import { type Command, Option } from 'commander';
 export function registerCompletion(program: Command): void {
   program
     .command('completion')
-    .description('print the completion script of a shell (bash, zsh, fish); see the README for installing it')
+    .description('print the completion script of a shell (bash, zsh, fish); docs/commands/completion.md says how to install it')
     .addArgument(program.createArgument('<shell>', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish']))
     .action(async (shell: 'bash' | 'zsh' | 'fish') => {
       const { completionScript } = await import('../completion/script.js');

@@ -1,6 +1,6 @@
 /**
  * `fleetdeck get nodes|pods` output: the fleet rows (src/report/fleet-rows.ts) as a kubectl-like
- * table, or as JSON / YAML objects of one shape (documented in the README), and why a context's
+ * table, or as JSON / YAML objects of one shape (docs/commands/status.md), and why a context's
  * rows could not be read.
  */
 import { document, type OutputFormat } from '../output/format.js';

@@ -18,7 +18,7 @@ import type { PodPhase, PodProblem } from '../kube/pods/pods.js';
 import type { WarningEvent } from '../kube/events/events.js';
 import { type ClusterOverview, fleetChecklist, novaClusters, novaClustersTable } from './fleet-checklist.js';
 
-/** The JSON shape of `fleetdeck status -o json` (documented in the README). */
+/** The JSON shape of `fleetdeck status -o json` (docs/commands/status.md, docs/schemas/status.schema.json). */
 export interface StatusJson {
   /** The fleet watched, or null when none is defined. */
   fleet: FleetConfig | null;

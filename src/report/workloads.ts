@@ -1,7 +1,7 @@
 /**
  * `fleetdeck workloads` as text: one row per control-plane workload (kubectl's column style),
  * then one line per workload that needs a look, saying why. The JSON and YAML shape is the
- * rows themselves (placement/rows.ts, README "workloads -o json").
+ * rows themselves (placement/rows.ts, docs/commands/workloads.md).
  */
 import type { WorkloadRow } from '../placement/rows.js';
 import { formatTable } from './status.js';

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { KUBELET_CLIENT_SIGNER, type CsrSummary } from '../../src/kube/csr/index.js';
 import { eventually, runCli } from '../helpers/cli/cli.js';
 import { csrFixture, type CsrFixture } from '../helpers/sandbox/csr-sandbox.js';
+import { expectMatchesSchema } from '../helpers/schema.js';
 
 const CONTEXT = 'kind-workload-2';
 const kubeconfig = inject('kubeconfig');
@@ -33,6 +34,7 @@ describe('fleetdeck approve on a sandbox cluster', () => {
     expect(listed.stdout).toContain(`subject   CN=system:node:${f.nodeName}, O=system:nodes`);
     expect(listed.stdout).toContain(`‼ node ${f.nodeName} is also claimed by pending requests from ${f.REQ_B}`);
     const json = JSON.parse((await runCli(['approve', ...base, '-o', 'json'])).stdout) as { context: string; pending: CsrSummary[] };
+    expectMatchesSchema(json, 'approve');
     expect(json.context).toBe(CONTEXT);
     expect(json.pending.find((c) => c.name === `${f.P}-cli-2`)).toMatchObject({ requester: f.REQ_B, condition: 'Pending' });
 
@@ -62,6 +64,7 @@ describe('fleetdeck approve on a sandbox cluster', () => {
     const fromB = await runCli(['approve', ...base, '--all-from', f.REQ_B, '--deny', '--yes', '-o', 'json']);
     expect(fromB.code, fromB.stdout + fromB.stderr).toBe(0);
     const res = JSON.parse(fromB.stdout) as { decision: string; results: { name: string; outcome: string }[] };
+    expectMatchesSchema(res, 'approve');
     expect(res.decision).toBe('Denied');
     // REQ_B's pending ones: these two and client-b made first.
     expect(res.results.map((r) => r.name).sort()).toEqual([`${f.P}-cli-2`, `${f.P}-cli-3`, `${f.P}-client-b`]);

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { makeClient } from '../../src/kube/transport/client.js';
 import { type NovaFleet, novaFleet } from '../helpers/sandbox/nova-fleet.js';
+import { expectMatchesSchema } from '../helpers/schema.js';
 
 const TEAM = 'team-s';
 const PASSWORD = 'correct-horse-battery-staple';
@@ -58,6 +59,7 @@ describe('fleetdeck backup', () => {
     const secret = docs(withSecrets).find((d) => d.kind === 'Secret');
     expect(secret?.data).toEqual({ password: b64 });
     const out = JSON.parse(full.stdout) as { includeSecrets: boolean; kinds: { kind: string; objects: number }[] };
+    expectMatchesSchema(out, 'backup');
     expect(out.includeSecrets).toBe(true);
     expect(out.kinds.find((k) => k.kind === 'Secret')?.objects).toBe(1);
     for (const text of [plain.stdout, plain.stderr, full.stdout, full.stderr]) {
@@ -73,6 +75,9 @@ describe('fleetdeck backup', () => {
     const dry = await fleet.cli(['--read-only', 'restore', file, '--dry-run']);
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toContain('0 to create, 0 to update, 2 unchanged.');
+    const dryJson = await fleet.cli(['--read-only', 'restore', file, '--dry-run', '-o', 'json']);
+    expect(dryJson.code, dryJson.stderr).toBe(0);
+    expectMatchesSchema(JSON.parse(dryJson.stdout), 'restore');
     const refused = await fleet.cli(['--read-only', 'restore', file, '--yes']);
     expect(refused.code).toBe(2);
     expect(refused.stderr.trim().split('\n')).toEqual([
@@ -90,6 +95,7 @@ describe('fleetdeck backup', () => {
       ),
     );
     const none = await fleet.cli([...args, '--no-backup', '-o', 'json']);
+    expectMatchesSchema(JSON.parse(none.stdout), 'uninstall');
     expect(JSON.parse(none.stdout)).toMatchObject({ dryRun: true, backup: null });
     const text = await fleet.cli([...args, '--no-backup']);
     expect(text.stdout).toContain('Backup: none (--no-backup)');

@@ -6,6 +6,7 @@ import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { createAuthority, issueCertificate } from '../../src/kube/certs/pki.js';
 import { runCli } from '../helpers/cli/cli.js';
 import { writeCertSecrets } from '../helpers/sandbox/cert-secrets.js';
+import { expectMatchesSchema } from '../helpers/schema.js';
 
 const kubeconfig = inject('kubeconfig');
 const readOnlyKubeconfig = inject('readOnlyKubeconfig');
@@ -45,6 +46,7 @@ describe('fleetdeck certs', () => {
 
     expect(res.stderr).toBe('');
     const doc = JSON.parse(res.stdout) as { certificates: CertJson[]; summary: Record<string, number> };
+    expectMatchesSchema(doc, 'certs');
     const byName = new Map(doc.certificates.map((c) => [c.name, c]));
     for (const name of ['cluster-ca', 'etcd-ca', 'front-proxy-ca', 'apiserver', 'apiserver-etcd-client', 'front-proxy-client']) {
       expect(byName.get(name)).toMatchObject({ group: 'control-plane', state: 'ok', problem: null });

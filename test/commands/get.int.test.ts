@@ -10,6 +10,7 @@ import { configForContext, loadKubeconfig } from '../../src/kube/config/kubeconf
 import type { NodeRowJson, PodRowJson } from '../../src/report/fleet-output.js';
 import { eventually, runCli } from '../helpers/cli/cli.js';
 import { createNamespace } from '../helpers/sandbox/namespace.js';
+import { expectMatchesSchema } from '../helpers/schema.js';
 
 /**
  * `fleetdeck get nodes|pods` on the sandbox: every context's nodes as kubectl sees them, in
@@ -89,6 +90,7 @@ describe('fleetdeck get nodes', () => {
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
     const rows = JSON.parse(res.stdout) as NodeRowJson[];
+    expectMatchesSchema(rows, 'get-nodes');
     for (const context of CONTEXTS) {
       expect(rows.filter((r) => r.context === context).map(withoutAge)).toEqual(kubectlNodes(context));
     }
@@ -144,6 +146,7 @@ describe('fleetdeck get pods', () => {
   it('--all-contexts lists the pod that cannot be scheduled, as kubectl shows it Pending', async () => {
     const json = await runCli(['get', 'pods', '--all-contexts', '--kubeconfig', KUBECONFIG, '-o', 'json']);
     expect(json.code).toBe(0);
+    expectMatchesSchema(JSON.parse(json.stdout), 'get-pods');
     const pod = (JSON.parse(json.stdout) as PodRowJson[]).find((p) => p.namespace === NS && p.name === 'stuck');
     expect(pod).toMatchObject({ context: W2, phase: 'Pending', restarts: 0, node: null });
     expect(pod?.reason).toMatch(/^Unschedulable: /);

@@ -6,6 +6,7 @@ import { configForContext, loadKubeconfig } from '../../src/kube/config/kubeconf
 import { CLI, eventually, runCli } from '../helpers/cli/cli.js';
 import { startCli, stopCli } from '../helpers/sandbox/fault-sandbox.js';
 import { createNamespace } from '../helpers/sandbox/namespace.js';
+import { expectMatchesSchema } from '../helpers/schema.js';
 
 /**
  * `fleetdeck logs` on the sandbox: targets resolved to pods, the lines of several pods merged with
@@ -193,6 +194,7 @@ describe('fleetdeck logs: reading', () => {
     expect(objs.length).toBeGreaterThan(0);
     expect(objs.length).toBeLessThanOrEqual(6);
     for (const o of objs) {
+      expectMatchesSchema(o, 'logs-line');
       expect(Object.keys(o)).toEqual(['context', 'namespace', 'pod', 'container', 'time', 'line']);
       expect(o).toMatchObject({ context: W1, namespace: NS, container: 'app' });
       expect(Number.isNaN(Date.parse(o.time!))).toBe(false);

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT, runCli } from '../helpers/cli/cli.js';
+import { expectMatchesSchema } from '../helpers/schema.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-preflight-cli-'));
 const env = { HOME: tmp, KUBECONFIG: '' };
@@ -55,6 +56,7 @@ describe('fleetdeck preflight --root FIXTURE', () => {
     const r = await preflight('--root', fixture('rotate'), '-o', 'json');
     expect(r.code).toBe(1);
     const j = JSON.parse(r.stdout);
+    expectMatchesSchema(j, 'preflight');
     const rotate = j.checks.find((c: { id: string }) => c.id === 'resolv-rotate');
     expect(rotate).toMatchObject({ label: 'No "options rotate" in resolv.conf', state: 'fail' });
     expect(rotate.detail).toMatch(/resolv\.conf: "options timeout:2 rotate attempts:3"$/);

@@ -21,6 +21,7 @@ import {
   pauseDeployment,
 } from '../helpers/sandbox/nova.js';
 import { createNamespace } from '../helpers/sandbox/namespace.js';
+import { expectMatchesSchema } from '../helpers/schema.js';
 
 const kubeconfig = inject('kubeconfig');
 const readOnlyKubeconfig = inject('readOnlyKubeconfig');
@@ -168,6 +169,7 @@ describe('fleet status on a sandbox fleet', () => {
     const res = await runCli(['status', '-o', 'json', '--kubeconfig', kubeconfig], { env });
     expect(res.code).toBe(1);
     const json = JSON.parse(res.stdout) as StatusJson & { checklist: { id: string; state: string; label: string }[] };
+    expectMatchesSchema(json, 'status');
     expect(json.fleet).toMatchObject({ hostingContext: 'kind-cp', controlPlaneContext: 'kind-cp', namespace: NS });
     expect(json.clusters.map((c) => c.name)).toEqual(['e2e-w1']);
     const byLabel = (l: string) => json.checklist.find((i) => i.label === l);
@@ -217,6 +219,7 @@ describe('fleet status on a sandbox fleet', () => {
         60_000,
       );
       expect(agent2().length).toBeGreaterThan(0);
+      for (const l of lines) expectMatchesSchema(l, 'status-watch-line');
     } finally {
       child.kill('SIGINT');
       await new Promise((r) => child.on('close', r));

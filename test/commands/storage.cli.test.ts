@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { runCli } from '../helpers/cli/cli.js';
+import { expectMatchesSchema } from '../helpers/schema.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-storage-cli-'));
 const emptyHome = path.join(tmp, 'home');
@@ -58,6 +59,7 @@ describe('fleetdeck storage estimate --local (this machine’s lsblk)', () => {
     );
     expect(r.stderr).toBe('');
     const j = JSON.parse(r.stdout);
+    expectMatchesSchema(j, 'storage-estimate');
     expect(j.source).toBe('local');
     expect(j.context).toBeNull();
     expect(j.catalogue.name).toBe('kloudspot-example');

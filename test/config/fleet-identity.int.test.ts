@@ -18,6 +18,7 @@ import type { StatusJson } from '../../src/report/status.js';
 import { readAuditEvents } from '../../src/sandbox/audit.js';
 import { readState } from '../../src/sandbox/state.js';
 import { runCli } from '../helpers/cli/cli.js';
+import { expectMatchesSchema } from '../helpers/schema.js';
 
 const kubeconfig = inject('kubeconfig');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-fleet-identity-'));
@@ -56,6 +57,7 @@ describe('a fleet file and a kubeconfig whose contexts have the same names but o
     const since = new Date();
     const r = await runCli(['status', '-o', 'json', '--kubeconfig', other], { env });
     const status = JSON.parse(r.stdout) as StatusJson;
+    expectMatchesSchema(status, 'status');
     expect(r.code).toBe(1);
     expect(status.checklist.map((i) => [i.id, i.state])).toEqual([['fleet/elsewhere', 'fail']]);
     const row = status.checklist[0]!;

@@ -9,6 +9,7 @@ import { makeClient, statusCode } from '../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
 import { installSteps } from '../../src/install/plan.js';
 import { CLI, eventually, runCli } from '../helpers/cli/cli.js';
+import { expectMatchesSchema } from '../helpers/schema.js';
 
 const kubeconfig = inject('kubeconfig');
 const NS = 'nova-e2e';
@@ -118,6 +119,7 @@ describe('install, end to end on the sandbox', () => {
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
     const out = JSON.parse(res.stdout) as { ok: boolean; dryRun: boolean; objects: { context: string; ref: string; action: string }[] };
+    expectMatchesSchema(out, 'install');
     expect(out).toMatchObject({ ok: true, dryRun: true });
     const refs = out.objects.map((o) => `${o.context}: ${o.ref} ${o.action}`);
     expect(refs).toContain(`kind-cp: Namespace ${NS} created`);
@@ -169,6 +171,7 @@ describe('install, end to end on the sandbox', () => {
       address: string;
       kubeconfig: string;
     };
+    expectMatchesSchema(out, 'install');
     expect(out.steps.filter((s) => s.state !== 'ok').map((s) => `${s.id}: ${s.state} ${s.detail ?? ''}`)).toEqual([]);
     expect(out.ok).toBe(true);
     expect(done.code).toBe(0);

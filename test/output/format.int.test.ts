@@ -15,6 +15,7 @@ import { csrFixture, type CsrFixture } from '../helpers/sandbox/csr-sandbox.js';
 import { timeless } from '../helpers/kubeconfig/fake-contexts.js';
 import { createNamespace } from '../helpers/sandbox/namespace.js';
 import { state } from '../helpers/objects/rollout.js';
+import { expectMatchesSchema } from '../helpers/schema.js';
 
 const kubeconfig = inject('kubeconfig');
 const CONTEXT = 'kind-workload-1';
@@ -76,6 +77,7 @@ describe('-o yaml is -o json in YAML, on a cluster', () => {
   it('rollout list', async () => {
     const { json, yaml } = await both(['rollout', 'list', ...base()]);
     const obj = JSON.parse(json) as { rollouts: { name: string }[] };
+    expectMatchesSchema(obj, 'rollout-list');
     expect(obj.rollouts.map((r) => r.name)).toContain(ROLLOUT);
     expect(timeless(parse(yaml))).toEqual(timeless(obj));
   });

@@ -11,6 +11,7 @@ import { REPLACE_WHEN_DRAINED_ANNOTATION } from '../../src/sandbox/sim/index.js'
 import { isOurs, processCmdline, readState, recordedPids } from '../../src/sandbox/state.js';
 import { CLI, eventually, runCli } from '../helpers/cli/cli.js';
 import { ETCD_IMAGE } from '../helpers/sandbox/control-plane.js';
+import { expectMatchesSchema } from '../helpers/schema.js';
 
 const kubeconfig = inject('kubeconfig');
 const sandboxDir = inject('sandboxDir');
@@ -183,6 +184,7 @@ describe('the shared sandbox, seen through the CLI', () => {
     const res = await runCli(['sandbox', 'status', '-o', 'json', '--dir', sandboxDir]);
     expect(res.code).toBe(0);
     const s = JSON.parse(res.stdout) as { running: boolean; clusters: { context: string; apiserver: string; nodes: { ready: number } }[] };
+    expectMatchesSchema(s, 'sandbox-status');
     expect(s.running).toBe(true);
     expect(s.clusters.map((c) => [c.context, c.apiserver, c.nodes.ready])).toEqual([
       ['kind-cp', 'ready', 6],

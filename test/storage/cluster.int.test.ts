@@ -14,6 +14,7 @@ import { describeNodeStorage } from '../../src/report/storage/describe.js';
 import type { ClusterStorage } from '../../src/storage/inventory.js';
 import { eventually } from '../helpers/cli/cli.js';
 import { createNamespace } from '../helpers/sandbox/namespace.js';
+import { expectMatchesSchema } from '../helpers/schema.js';
 
 const kubeconfig = inject('kubeconfig');
 const readOnlyKubeconfig = inject('readOnlyKubeconfig');
@@ -255,6 +256,7 @@ describe('fleetdeck storage estimate on the sandbox', () => {
       available: { shared: number; unshared: number };
       ok: boolean;
     };
+    expectMatchesSchema(est, 'storage-estimate');
     // The seed's rule: unshared is the unshared group's free space, shared the shared group's size, in whole GB.
     expect(est.available).toEqual({ shared: gib(size('vg_share')), unshared: gib(free('vg_data')) });
     expect(est.required).toEqual({ shared: 20, unshared: 14 });

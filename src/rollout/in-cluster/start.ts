@@ -72,7 +72,7 @@ export async function startInCluster(
   if (pod.stuck) {
     await new Applier(kc).delete(job).catch(() => {});
     throw new UserError(
-      `the runner of rollout ${name} cannot start: pod ${pod.name}: ${pod.stuck}; its Job was deleted and the rollout stays ${state.phase}: push the image (see the README) or pass --image, then fleetdeck rollout resume ${name} --in-cluster`,
+      `the runner of rollout ${name} cannot start: pod ${pod.name}: ${pod.stuck}; its Job was deleted and the rollout stays ${state.phase}: push the image (docs/sandbox.md, The runner image) or pass --image, then fleetdeck rollout resume ${name} --in-cluster`,
     );
   }
   return { job: job.metadata.name, pod };

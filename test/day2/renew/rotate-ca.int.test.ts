@@ -13,6 +13,7 @@ import { loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
 import { apiAnswers } from '../../../src/kube/certs/serving-cert.js';
 import { CLI, eventually } from '../../helpers/cli/cli.js';
 import { longestFailureRun, renewFleet, serial, watcher } from '../../helpers/sandbox/renew-fleet.js';
+import { expectMatchesSchema } from '../../helpers/schema.js';
 
 const fleet = renewFleet('rotca');
 const { kubeconfig, env, written, cli, cpKc, secretText, servingMatchesSecret } = fleet;
@@ -47,6 +48,7 @@ describe('fleetdeck certs renew --rotate-ca', { timeout: 900_000 }, () => {
   it('--dry-run prints the three phases and writes nothing; a leaf name is refused', async () => {
     const dry = await cli(['certs', 'renew', 'all', '--rotate-ca', '--dry-run', '-o', 'json']);
     expect(dry.code, dry.stderr).toBe(0);
+    expectMatchesSchema(JSON.parse(dry.stdout), 'certs-renew');
     const plan = (JSON.parse(dry.stdout) as { plan: { cas: { name: string }[]; phases: { phase: string }[] } }).plan;
     expect(plan.cas.map((c) => c.name)).toEqual(['cluster-ca', 'etcd-ca', 'front-proxy-ca']);
     expect(plan.phases.map((p) => p.phase)).toEqual(['bundle', 'leaves', 'drop']);

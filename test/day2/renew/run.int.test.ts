@@ -13,6 +13,7 @@ import { loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
 import { apiAnswers } from '../../../src/kube/certs/serving-cert.js';
 import { CLI, eventually } from '../../helpers/cli/cli.js';
 import { longestFailureRun, renewFleet, serial, watcher } from '../../helpers/sandbox/renew-fleet.js';
+import { expectMatchesSchema } from '../../helpers/schema.js';
 
 const fleet = renewFleet('renew');
 const { kubeconfig, env, written, cli, cpKc, secretText, versions, servingMatchesSecret } = fleet;
@@ -32,6 +33,7 @@ describe('fleetdeck certs renew', () => {
     ]);
     const dry = await cli(['certs', 'renew', '--dry-run', '-o', 'json']);
     expect(dry.code, dry.stderr).toBe(0);
+    expectMatchesSchema(JSON.parse(dry.stdout), 'certs-renew');
     const plan = (JSON.parse(dry.stdout) as { plan: { certs: { name: string }[]; restarts: { component: string }[]; agents: string[] } })
       .plan;
     expect(plan.certs).toHaveLength(13);
@@ -77,6 +79,7 @@ describe('fleetdeck certs renew', () => {
     const run = await cli(['certs', 'renew', 'admin', 'apiserver', '--yes', '-o', 'json']);
     expect(run.code, run.stderr).toBe(0);
     const out = JSON.parse(run.stdout) as { ok: boolean; certs: { name: string; serial: string }[] };
+    expectMatchesSchema(out, 'certs-renew');
     expect(out.ok).toBe(true);
     expect(out.certs.map((c) => c.name)).toEqual(['apiserver', 'admin']);
     expect(out.certs[1]?.serial).not.toBe(before);

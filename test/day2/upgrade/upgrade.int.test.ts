@@ -14,6 +14,7 @@ import { makeClient } from '../../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
 import { ROOT } from '../../helpers/cli/cli.js';
 import { type NovaFleet, novaFleet } from '../../helpers/sandbox/nova-fleet.js';
+import { expectMatchesSchema } from '../../helpers/schema.js';
 
 const CP = ['apiserver', 'controller-manager', 'nova-scheduler'];
 const WORKLOADS = ['kind-workload-1', 'kind-workload-2'];
@@ -105,6 +106,7 @@ describe('fleetdeck upgrade', () => {
     const before = await versions();
     const dry = await fleet.cli(['upgrade', '--bundle', newer, '--dry-run', '-o', 'json']);
     expect(dry.code, dry.stderr).toBe(0);
+    expectMatchesSchema(JSON.parse(dry.stdout), 'upgrade');
     const plan = (JSON.parse(dry.stdout) as UpgradeJson).plan;
     const changed = plan.objects.filter((o) => o.action === 'update').map((o) => o.ref);
     expect(changed).toEqual([
@@ -133,6 +135,7 @@ describe('fleetdeck upgrade', () => {
     const run = await fleet.cli(['upgrade', '--bundle', newer, '--canary', 'kind-workload-2', '--yes', '-o', 'json'], 600_000);
     expect(run.code, run.stderr + run.stdout).toBe(0);
     const out = JSON.parse(run.stdout) as UpgradeJson;
+    expectMatchesSchema(out, 'upgrade');
     expect(out.rolled).toEqual(['apiserver', 'controller-manager', 'scheduler', 'agent:kind-workload-2', 'agent:kind-workload-1']);
     expect(out.steps.map((s) => s.id).slice(-2)).toEqual(['agent:kind-workload-2', 'agent:kind-workload-1']);
     expect(out.steps.every((s) => s.state === 'ok')).toBe(true);

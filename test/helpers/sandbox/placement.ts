@@ -12,6 +12,7 @@ import { makeClient } from '../../../src/kube/transport/client.js';
 import type { WorkloadRow } from '../../../src/placement/rows.js';
 import { eventually } from '../cli/cli.js';
 import { novaFleet } from './nova-fleet.js';
+import { expectMatchesSchema } from '../schema.js';
 
 export const W1 = 'kind-workload-1';
 export const W2 = 'kind-workload-2';
@@ -27,7 +28,9 @@ export function placementFleet(prefix: string) {
   };
   async function rows(): Promise<{ code: number | null; rows: WorkloadRow[]; stderr: string }> {
     const r = await fleet.cli(['workloads', '-o', 'json']);
-    return { code: r.code, rows: r.stdout ? (JSON.parse(r.stdout) as { workloads: WorkloadRow[] }).workloads : [], stderr: r.stderr };
+    const doc = r.stdout ? (JSON.parse(r.stdout) as { workloads: WorkloadRow[] }) : undefined;
+    if (doc) expectMatchesSchema(doc, 'workloads');
+    return { code: r.code, rows: doc?.workloads ?? [], stderr: r.stderr };
   }
   return {
     fleet,

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeClient } from '../../../../src/kube/transport/client.js';
 import { eventually } from '../../../helpers/cli/cli.js';
 import { placementFleet, W1, W2 } from '../../../helpers/sandbox/placement.js';
+import { expectMatchesSchema } from '../../../helpers/schema.js';
 
 const p = placementFleet('place');
 const MERGE_PATCH = () => setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
@@ -357,6 +358,7 @@ describe('fleetdeck explain', { timeout: 240_000 }, () => {
     );
     const r = await p.fleet.cli(['policy', 'check', file, '-o', 'json']);
     const check = JSON.parse(r.stdout) as { catches: { ref: string }[]; units: { members: string[]; targets: { cluster: string }[] }[] };
+    expectMatchesSchema(check, 'policy-check');
     expect(check.catches.map((c) => c.ref)).toContain(`ConfigMap/${p.ns}/loose`);
     expect(check.units.find((u) => u.members.includes(`ConfigMap/${p.ns}/loose`))?.targets).toEqual([{ cluster: 'w2', replicas: null }]);
     // Nothing was applied.
