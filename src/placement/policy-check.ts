@@ -17,6 +17,8 @@ import { clusterView, namespaceLabelsOf, policyView, workloadView } from './view
 
 export interface PolicyCheck {
   policy: string;
+  /** The file's own workloads, counted as if applied with the policy (refs). */
+  fromFile?: string[];
   catches: { ref: string; usedPolicy: string; overlaps: string[] }[];
   clusters: { name: string; ready: boolean }[];
   units: {
@@ -84,6 +86,7 @@ export function checkPolicy(read: PlacementRead, candidate: ApiObject): PolicyCh
 
 export function policyCheckText(c: PolicyCheck): string {
   const lines = [`SchedulePolicy ${c.policy} (not applied; as if applied now):`];
+  if (c.fromFile?.length) lines.push(`  with the file's ${c.fromFile.length} workload(s) as if applied too: ${c.fromFile.join(', ')}`);
   lines.push(
     `  selects ${c.clusters.length} cluster(s): ${c.clusters.map((x) => `${x.name}${x.ready ? '' : ' (not Ready)'}`).join(', ') || 'none'}`,
   );

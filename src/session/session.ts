@@ -179,7 +179,9 @@ function fleetView(opts: GlobalOptions, o: SessionOptions, shared: Shared): Flee
   if (!fleet) return { read, contexts: selectContexts(read.config, opts.context ?? []) };
   const problems = fleetProblems(opts, read, fleet, file, fleetFile);
   const contexts = fleetContexts(opts, o, shared, read, fleet, problems);
-  return { read, fleet: Object.keys(problems).length ? { ...fleet, problems } : fleet, contexts };
+  // The hosting cluster is not the fleet's: the kubeconfig alone, none of the fleet file's kubeconfig.
+  const own = problems[fleet.hostingContext] ? readOnce(shared, { kubeconfig: opts.kubeconfig }) : read;
+  return { read: own, fleet: Object.keys(problems).length ? { ...fleet, problems } : fleet, contexts };
 }
 
 function build(opts: GlobalOptions, o: SessionOptions, shared: Shared): Session {

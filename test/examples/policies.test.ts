@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import type { ApiObject } from '../../src/kube/api/api-resources.js';
 import { checkPolicy, policyFromText } from '../../src/placement/policy-check.js';
+import { withFileObjects } from '../../src/placement/policy-file.js';
 import { placementRead } from '../helpers/screens/workloads.js';
 
 const FILE = path.join(import.meta.dirname, '..', '..', 'examples', 'policies.yaml');
@@ -28,9 +29,9 @@ describe('examples/policies.yaml', () => {
   });
 
   it('its policy catches the Deployment and divides its 4 replicas over both clusters', () => {
-    const read = placementRead();
-    read.cp.namespaces.push(objects[0]!);
-    read.cp.objects.push(objects[2]!);
+    // As `fleetdeck policy check examples/policies.yaml` reads it: the file's objects as if applied.
+    const { read, fromFile } = withFileObjects(placementRead(), text);
+    expect(fromFile).toEqual(['Deployment/team-a/web']);
     const check = checkPolicy(read, policyFromText(text, FILE));
     expect(check.catches).toEqual([{ ref: 'Deployment/team-a/web', usedPolicy: 'team-a-spread', overlaps: [] }]);
     expect(check.clusters).toEqual([

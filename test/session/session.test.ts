@@ -158,9 +158,12 @@ describe('a fleet file whose clusters are not this kubeconfig’s', () => {
     );
     const fleetFile = path.join(dir, `fleet-${port}.yaml`);
     const id = { server: 'https://127.0.0.1:6443', ca: [], kubeconfig: '/home/me/.kube/sandbox' };
+    // The control plane's kubeconfig the install wrote, beside the fleet file.
+    const written = writeUnreachableKubeconfig(path.join(dir, `nova-${port}.kubeconfig`), ['nova']);
     fs.writeFileSync(
       fleetFile,
       stringify({
+        kubeconfig: written,
         hostingContext: 'kind-cp',
         workloads: ['kind-workload-1'],
         identities: { 'kind-cp': id, 'kind-workload-1': id },
@@ -179,6 +182,8 @@ describe('a fleet file whose clusters are not this kubeconfig’s', () => {
       'context kind-cp is another cluster than the fleet file recorded: it recorded https://127.0.0.1:6443 (no CA), the kubeconfig says https://127.0.0.1:7443 (no CA)',
     );
     expect(Object.keys(s.fleet?.problems ?? {})).toEqual(['kind-cp', 'kind-workload-1']);
+    // The kubeconfig's alone: not the control plane's context nor the file of the fleet file.
+    expect(s.files).toEqual([kubeconfig]);
   });
 
   it('a command refuses it in one line, exit 2, naming the fix; the same kubeconfig at the recorded server is the fleet', () => {
@@ -198,7 +203,8 @@ describe('a fleet file whose clusters are not this kubeconfig’s', () => {
     const same = twoFleets(6443);
     const s = openSession({ kubeconfig: same.kubeconfig });
     expect(s.fleet?.problems).toBeUndefined();
-    expect(s.contexts.map((c) => c.name)).toEqual(['kind-cp', 'kind-workload-1']);
+    expect(s.contexts.map((c) => c.name)).toEqual(['kind-cp', 'nova', 'kind-workload-1']);
+    expect(s.files).toHaveLength(2);
   });
 
   it('a fleet the flags name is the one meant: its record is not asked', () => {

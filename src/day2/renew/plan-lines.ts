@@ -1,5 +1,6 @@
 /** A renewal's plan as the text `certs renew` prints and the Day 2 page shows. */
 import type { RenewPlan } from './plan.js';
+import { shortSerial } from '../../output/serial.js';
 import type { RenewedCert } from './run.js';
 
 const day = (iso: string | undefined) => (iso ? iso.slice(0, 10) : 'unreadable');
@@ -25,18 +26,18 @@ export function planLines(plan: RenewPlan): string[] {
 
 /**
  * What a finished renewal made, as `certs renew` ends: each certificate with its new serial (what
- * tells a renewed certificate from the old one) and its not-after, and why a date is earlier than
- * asked (capped by its CA).
+ * tells a renewed certificate from the old one, as `fleetdeck certs` shows it) and its not-after,
+ * and why a date is earlier than asked (capped by its CA).
  */
 export function renewedLines(plan: RenewPlan, certs: readonly RenewedCert[]): string[] {
   const w = Math.max(...certs.map((c) => c.name.length), 4);
   const capped = new Set(plan.certs.filter((c) => c.cappedByCa).map((c) => c.name));
-  return [
+  const lines = [
     'Renewed:',
-    ...certs.map(
-      (c) =>
-        `  ${c.name.padEnd(w)}  serial ${c.serial}  not after ${day(c.notAfter)}${capped.has(c.name) ? ' (capped by its CA: renew the CA with --rotate-ca to go further)' : ''}`,
-    ),
-    'fleetdeck certs lists every certificate with its serial and not-after date.',
+    `  ${'NAME'.padEnd(w)}  ${'SERIAL'.padEnd(13)}  NOT AFTER`,
+    ...certs.map((c) => `  ${c.name.padEnd(w)}  ${shortSerial(c.serial).padEnd(13)}  ${day(c.notAfter)}${capped.has(c.name) ? ' *' : ''}`),
   ];
+  if (certs.some((c) => capped.has(c.name))) lines.push('  * capped by its CA’s not-after: certs renew --rotate-ca renews the CAs too');
+  lines.push('fleetdeck certs lists every certificate with its serial and not-after date.');
+  return lines;
 }

@@ -1,5 +1,6 @@
 /** `fleetdeck certs` output (pure): the table for people and the JSON document. */
 import { checkSymbol, toAscii } from '../../checklist/checklist.js';
+import { shortSerial } from '../../output/serial.js';
 import { type CertInventory, type CertState, certState, residual } from './inventory.js';
 
 const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z'));
@@ -20,9 +21,6 @@ export function certCounts(inv: CertInventory, now: number, warnDays: number): R
   for (const r of inv.rows) counts[certState(r, now, warnDays)]++;
   return counts;
 }
-
-/** A serial as the table shows it: enough hex digits to tell a renewed certificate from the one before. */
-const shortSerial = (serial: string | undefined) => (!serial ? '-' : serial.length > 12 ? `${serial.slice(0, 12)}…` : serial);
 
 /** The table: symbol, NAME, SUBJECT, ISSUER, SERIAL, NOT AFTER, RESIDUAL, USED BY, SANS (last: it can be long); then a summary. */
 export function certsText(inv: CertInventory, now: number, warnDays: number, ascii: boolean): string {

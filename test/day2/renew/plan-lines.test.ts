@@ -19,8 +19,10 @@ describe('what a finished renewal says', () => {
       ]),
     ).toEqual([
       'Renewed:',
-      '  apiserver  serial 5A3F  not after 2027-03-01 (capped by its CA: renew the CA with --rotate-ca to go further)',
-      '  admin      serial 5A40  not after 2027-11-28',
+      '  NAME       SERIAL         NOT AFTER',
+      '  apiserver  5A3F           2027-03-01 *',
+      '  admin      5A40           2027-11-28',
+      '  * capped by its CA’s not-after: certs renew --rotate-ca renews the CAs too',
       'fleetdeck certs lists every certificate with its serial and not-after date.',
     ]);
   });

@@ -5,7 +5,9 @@ export type FleetRole = 'hosting' | 'control plane' | 'workload';
 
 /** The roles of a context in the fleet, in that order; none when there is no fleet or it is not part of it. */
 export function contextRoles(fleet: FleetConfig | undefined, name: string): FleetRole[] {
-  if (!fleet) return [];
+  // A context that is not the cluster the fleet file recorded plays no role, nor any when the
+  // hosting one is not (as the status feed watches them: src/kube/fleet/fleet.ts, playsRole).
+  if (!fleet || fleet.problems?.[name] || fleet.problems?.[fleet.hostingContext]) return [];
   const roles: FleetRole[] = [];
   if (fleet.hostingContext === name) roles.push('hosting');
   if (fleet.controlPlaneContext === name) roles.push('control plane');
