@@ -7,25 +7,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
 import { runCli } from '../helpers/cli/cli.js';
+import { writeUnreachableKubeconfig } from '../helpers/kubeconfig/fake-contexts.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-rollout-cli-'));
 const env = { HOME: tmp, KUBECONFIG: '' };
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-const kubeconfig = path.join(tmp, 'dead.yaml');
-fs.writeFileSync(
-  kubeconfig,
-  stringify({
-    apiVersion: 'v1',
-    kind: 'Config',
-    clusters: [{ name: 'dead', cluster: { server: 'https://127.0.0.1:1' } }],
-    users: [{ name: 'u', user: { token: 'x' } }],
-    contexts: [{ name: 'dead', context: { cluster: 'dead', user: 'u' } }],
-    'current-context': 'dead',
-  }),
-);
+const kubeconfig = writeUnreachableKubeconfig(path.join(tmp, 'dead.yaml'), ['dead']);
 const rollout = (...args: string[]) => runCli(['rollout', ...args, '--kubeconfig', kubeconfig], { env });
 
 /** One line on stderr (`line` exactly, or matching it), exit 2, nothing on stdout. */

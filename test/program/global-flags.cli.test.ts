@@ -6,26 +6,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
 import { runCli } from '../helpers/cli/cli.js';
+import { writeUnreachableKubeconfig } from '../helpers/kubeconfig/fake-contexts.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-global-flags-cli-'));
 const env = { HOME: tmp, KUBECONFIG: '', XDG_STATE_HOME: path.join(tmp, 'state') };
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 /** A kubeconfig with one context, `dead`, whose server nothing answers (no test here reaches it). */
-const kubeconfig = path.join(tmp, 'dead.yaml');
-fs.writeFileSync(
-  kubeconfig,
-  stringify({
-    apiVersion: 'v1',
-    kind: 'Config',
-    clusters: [{ name: 'dead', cluster: { server: 'https://127.0.0.1:1' } }],
-    users: [{ name: 'u', user: { token: 'x' } }],
-    contexts: [{ name: 'dead', context: { cluster: 'dead', user: 'u' } }],
-    'current-context': 'dead',
-  }),
-);
+const kubeconfig = writeUnreachableKubeconfig(path.join(tmp, 'dead.yaml'), ['dead']);
 
 function expectRefused(r: { code: number | null; stdout: string; stderr: string }, line: string) {
   expect(r.stderr).toBe(`${line}\n`);
