@@ -32,7 +32,21 @@ export async function runRolloutCleanup(opts: CleanupOptions): Promise<number> {
     for (const l of cleanupLines(plan, s)) say(l);
   }
   if (opts.dryRun) {
-    if (output !== 'text') write(streamItem(output, { kind: 'plan', jobs: plan.jobs, access: plan.access, keptFor: plan.keptFor }));
+    if (output !== 'text')
+      write(
+        streamItem(output, {
+          kind: 'plan',
+          jobs: plan.jobs,
+          access: plan.access,
+          accessObjects: plan.accessObjects,
+          keptFor: plan.keptFor,
+        }),
+      );
+    return 0;
+  }
+  // Nothing there: nothing to confirm.
+  if (plan.jobs.length === 0 && !plan.access) {
+    if (output !== 'text') write(streamItem(output, { kind: 'result', deleted: [], keptFor: plan.keptFor }));
     return 0;
   }
   if (!opts.yes && !(await confirm('Delete these?'))) {

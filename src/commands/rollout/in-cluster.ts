@@ -39,8 +39,10 @@ export function startedJson(name: string, s: RunnerSettings, started: Started): 
 
 export function cleanupLines(plan: CleanupPlan, s: RunnerSettings): string[] {
   const lines = plan.jobs.map((j) => `  delete Job ${j.namespace}/${j.name}: ${j.why}`);
-  if (plan.access) lines.push(...accessLines(runnerAccess(s.namespace, true)).map((l) => `  delete (where it exists) ${l.split(':')[0]}`));
-  else lines.push(`  keep the runner's account and RBAC: in use by ${plan.keptFor.join(', ')}`);
+  lines.push(...plan.accessObjects.map((ref) => `  delete ${ref}`));
+  if (plan.keptFor.length) lines.push(`  keep the runner's account and RBAC: in use by ${plan.keptFor.join(', ')}`);
+  if (lines.length === 0)
+    lines.push(`  nothing to delete: no finished runner Job, and the runner's account is not in namespace ${s.namespace}`);
   return lines;
 }
 

@@ -4,7 +4,7 @@
  * them again). A namespace goes only when fleetdeck created it.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { Applier } from '../../kube/api/apply.js';
+import { Applier, objectRef } from '../../kube/api/apply.js';
 import { deleteObjects, listRunnerJobs } from '../../kube/records/runner-job.js';
 import { listRollouts } from '../state.js';
 import { MANAGED_BY_LABEL, ROLLOUT_LABEL } from '../types.js';
@@ -15,8 +15,10 @@ const UNFINISHED = new Set(['Pending', 'Running', 'Paused', 'Failed']);
 
 export interface CleanupPlan {
   jobs: { namespace: string; name: string; rollout: string; why: string }[];
-  /** The runner's account and RBAC go too: no in-cluster rollout is left unfinished. */
+  /** The runner's account and RBAC go too: no in-cluster rollout is left unfinished, and some of it is there. */
   access: boolean;
+  /** Which of the account's objects are in the cluster (`ClusterRole fleetdeck-rollout-runner`…; the namespace only when fleetdeck made it). */
+  accessObjects: string[];
   /** Rollouts whose runner runs (or is about to): they keep the account. */
   keptFor: string[];
 }
@@ -28,7 +30,7 @@ export async function cleanupPlan(kc: KubeConfig, s: RunnerSettings): Promise<Cl
     listRollouts(kc),
   ]);
   const byName = new Map(rollouts.map((r) => [r.spec.name, r]));
-  const out: CleanupPlan = { jobs: [], access: false, keptFor: [] };
+  const out: CleanupPlan = { jobs: [], access: false, accessObjects: [], keptFor: [] };
   for (const j of jobs) {
     const r = byName.get(j.rollout);
     const why = !r
@@ -44,8 +46,19 @@ export async function cleanupPlan(kc: KubeConfig, s: RunnerSettings): Promise<Cl
   const running = new Set(jobs.filter((j) => !j.finished && !out.jobs.some((d) => d.name === j.name)).map((j) => j.rollout));
   for (const r of rollouts) if (r.runner && (r.phase === 'Running' || r.phase === 'Pending')) running.add(r.spec.name);
   out.keptFor = [...running].sort();
-  out.access = out.keptFor.length === 0;
+  out.accessObjects = out.keptFor.length === 0 ? await accessHere(kc, s) : [];
+  out.access = out.accessObjects.length > 0;
   return out;
+}
+
+/** The runner's account and RBAC objects in the cluster now; its namespace only when fleetdeck created it. */
+async function accessHere(kc: KubeConfig, s: RunnerSettings): Promise<string[]> {
+  const applier = new Applier(kc);
+  const objects = runnerAccess(s.namespace, true);
+  const found = await Promise.all(objects.map((o) => applier.read(o).catch(() => undefined)));
+  return objects
+    .filter((o, i) => found[i] && (o.kind !== 'Namespace' || found[i].metadata.labels?.[MANAGED_BY_LABEL] === 'fleetdeck'))
+    .map(objectRef);
 }
 
 /** Carries the plan out; what was deleted. */

@@ -365,6 +365,7 @@ describe('a rollout run in the cluster', () => {
     const plan = await cli(['rollout', 'cleanup', '--dry-run']);
     expect(plan.code, plan.stderr).toBe(0);
     expect(plan.stdout).toContain(`delete Job ${RUNNER_NS}/runner-${names[0]}-1: finished (succeeded)`);
+    expect(plan.stdout).toContain('  delete ClusterRole fleetdeck-rollout-runner\n');
     const clean = await cli(['rollout', 'cleanup', '--yes', '-o', 'json']);
     expect(clean.code, clean.stderr).toBe(0);
     const result = JSON.parse(clean.stdout.trim().split('\n').at(-1)!) as { deleted: string[]; keptFor: string[] };
@@ -389,5 +390,10 @@ describe('a rollout run in the cluster', () => {
           (err: { code?: number }) => err.code === 404,
         ),
     );
+    // Nothing left: the plan says so and lists nothing to delete.
+    const again = await cli(['rollout', 'cleanup', '--dry-run']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).not.toMatch(/^ {2}delete /m);
+    expect(again.stdout).toContain(`nothing to delete: no finished runner Job, and the runner's account is not in namespace ${RUNNER_NS}`);
   });
 });
