@@ -1,6 +1,7 @@
 import type { CoreV1Api, V1Container, V1ContainerStatus, V1Pod, V1PodCondition, V1PodStatus } from '@kubernetes/client-node';
 import { describeError } from '../../kube/transport/client.js';
 import { imageID } from './container.js';
+import { pullable, unpullableImage } from './images.js';
 import type { RealPod } from './real-pod.js';
 
 /**
@@ -12,9 +13,16 @@ export const FAULT_ANNOTATION = 'sandbox.fleetdeck.io/fault';
 export type Fault = 'CrashLoopBackOff' | 'ImagePullBackOff' | 'NotReady';
 const FAULTS: readonly string[] = ['CrashLoopBackOff', 'ImagePullBackOff', 'NotReady'];
 
+/** The failure the pod shows: the one FAULT_ANNOTATION asks for, else ImagePullBackOff when an image cannot be pulled (images.ts). */
 export function faultOf(pod: V1Pod): Fault | undefined {
   const f = pod.metadata?.annotations?.[FAULT_ANNOTATION];
-  return f && FAULTS.includes(f) ? (f as Fault) : undefined;
+  if (f && FAULTS.includes(f)) return f as Fault;
+  return unpulled(pod) === undefined ? undefined : 'ImagePullBackOff';
+}
+
+/** The pod's first image (init containers first) the sandbox cannot pull. */
+export function unpulled(pod: V1Pod): string | undefined {
+  return unpullableImage([...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])]);
 }
 
 /** What the pod's status reports now, in the same terms. */
@@ -91,6 +99,15 @@ function failingStatus(pod: V1Pod, c: V1Container, fault: Fault, now: Date): V1C
   };
 }
 
+/** One container's status: failing as the pod's fault says; with a pull failure, only a container whose image it is. */
+function containerStatus(pod: V1Pod, c: V1Container, fault: Fault | undefined, now: Date): V1ContainerStatus {
+  const uid = pod.metadata?.uid ?? '';
+  if (!fault) return runningStatus(uid, c, now);
+  const pullOnly = fault === 'ImagePullBackOff' && !pod.metadata?.annotations?.[FAULT_ANNOTATION];
+  if (pullOnly && pullable(c.image ?? '')) return { ...runningStatus(uid, c, now), ready: false };
+  return failingStatus(pod, c, fault, now);
+}
+
 /**
  * The status a kubelet reports once it started the pod at `podIP` on the node at `hostIP`: what
  * the pod's real containers do (`real`), or Running and Ready, or failing as FAULT_ANNOTATION asks.
@@ -123,30 +140,53 @@ export function podStatus(pod: V1Pod, hostIP: string, podIP: string, real?: Real
     podIP,
     podIPs: [{ ip: podIP }],
     startTime: old.startTime ?? now,
-    containerStatuses: (pod.spec?.containers ?? []).map(
-      (c) => real?.status(c) ?? (fault ? failingStatus(pod, c, fault, now) : runningStatus(uid, c, now)),
-    ),
+    containerStatuses: (pod.spec?.containers ?? []).map((c) => real?.status(c) ?? containerStatus(pod, c, fault, now)),
   };
   if (initContainers.length > 0) status.initContainerStatuses = initContainers.map((c) => completedStatus(uid, c, now));
   return status;
 }
 
-/** The Warning event a kubelet records for the failure, so event views see it as they would. */
+/** The events a kubelet records for the failure (a pull: Pulling, Failed, ErrImagePull, BackOff, ImagePullBackOff), so event views see it as they would. */
 export async function recordFault(core: CoreV1Api, pod: V1Pod, fault: Fault, log: (line: string) => void): Promise<void> {
-  const container = pod.spec?.containers?.[0];
-  const [reason, message] =
+  const image = unpulled(pod);
+  const all = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
+  const container = (image === undefined ? undefined : all.find((c) => c.image === image)) ?? pod.spec?.containers?.[0];
+  const pulling = image ?? container?.image ?? '';
+  const events: [type: string, reason: string, message: string][] =
     fault === 'CrashLoopBackOff'
-      ? ['BackOff', `Back-off restarting failed container ${container?.name ?? ''} in pod ${pod.metadata?.name ?? ''}`]
+      ? [['Warning', 'BackOff', `Back-off restarting failed container ${container?.name ?? ''} in pod ${pod.metadata?.name ?? ''}`]]
       : fault === 'ImagePullBackOff'
-        ? ['Failed', `Failed to pull image "${container?.image ?? ''}": rpc error: code = NotFound desc = image not found`]
-        : ['Unhealthy', 'Readiness probe failed: connection refused'];
+        ? [
+            ['Normal', 'Pulling', `Pulling image "${pulling}"`],
+            [
+              'Warning',
+              'Failed',
+              `Failed to pull image "${pulling}": rpc error: code = NotFound desc = failed to pull and unpack image "${pulling}": not found`,
+            ],
+            ['Warning', 'Failed', 'Error: ErrImagePull'],
+            ['Normal', 'BackOff', `Back-off pulling image "${pulling}"`],
+            ['Warning', 'Failed', 'Error: ImagePullBackOff'],
+          ]
+        : [['Warning', 'Unhealthy', 'Readiness probe failed: connection refused']];
+  for (const [i, [type, reason, message]] of events.entries()) await recordEvent(core, pod, container, { type, reason, message, i }, log);
+}
+
+/** One Event about `container` of `pod`, from the kubelet. */
+async function recordEvent(
+  core: CoreV1Api,
+  pod: V1Pod,
+  container: V1Container | undefined,
+  e: { type: string; reason: string; message: string; i: number },
+  log: (line: string) => void,
+): Promise<void> {
+  const { type, reason, message } = e;
   const now = new Date();
   const namespace = pod.metadata?.namespace ?? '';
   try {
     await core.createNamespacedEvent({
       namespace,
       body: {
-        metadata: { name: `${pod.metadata?.name ?? 'pod'}.${now.getTime().toString(16)}`, namespace },
+        metadata: { name: `${pod.metadata?.name ?? 'pod'}.${now.getTime().toString(16)}${e.i}`, namespace },
         involvedObject: {
           kind: 'Pod',
           apiVersion: 'v1',
@@ -155,7 +195,7 @@ export async function recordFault(core: CoreV1Api, pod: V1Pod, fault: Fault, log
           uid: pod.metadata?.uid,
           fieldPath: `spec.containers{${container?.name ?? ''}}`,
         },
-        type: 'Warning',
+        type,
         reason,
         message,
         count: 1,

@@ -5,7 +5,7 @@ import { ResilientWatch } from '../../kube/watch/watch.js';
 import { FIELD_MANAGER, isConflict, isNotFound, AddressPool, watchErrorLogger, type SimContext } from './context.js';
 import type { ClusterNetwork } from './network.js';
 import { PodCache } from './pod-cache.js';
-import { faultOf, isTerminal, podStatus, recordFault, reported } from './pod-status.js';
+import { faultOf, isTerminal, podStatus, recordFault, reported, unpulled } from './pod-status.js';
 import { WorkQueue } from './queue.js';
 import type { LogTarget } from './kubelet-server.js';
 import { RealPod, realPorts, runsForReal } from './real-pod.js';
@@ -131,8 +131,9 @@ export class PodRunner {
     return uid ? this.real.get(uid)?.ip : undefined;
   }
 
+  /** Runs for real: a container the sandbox runs (real-pod.ts), every image pullable (else it waits on the pull, as a node does). */
   private isReal(pod: V1Pod): boolean {
-    return !!this.ctx.runtime && !!this.net && runsForReal(pod);
+    return !!this.ctx.runtime && !!this.net && runsForReal(pod) && unpulled(pod) === undefined;
   }
 
   private stopReal(uid: string, graceMs: number): Promise<void> {

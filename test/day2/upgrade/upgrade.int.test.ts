@@ -9,7 +9,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AppsV1Api, CoreV1Api, type V1Deployment } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { FAULT_ANNOTATION } from '../../../src/sandbox/sim/index.js';
 import { makeClient } from '../../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
 import { ROOT } from '../../helpers/cli/cli.js';
@@ -19,6 +18,8 @@ import { expectMatchesSchema } from '../../helpers/schema.js';
 const CP = ['apiserver', 'controller-manager', 'nova-scheduler'];
 const WORKLOADS = ['kind-workload-1', 'kind-workload-2'];
 const FLAG = '--concurrent-deployment-syncs=10';
+/** The controller-manager's image with its name misspelt. */
+const MISSPELT = 'registry.k8s.io/kube-controler-manager:v1.28.5';
 let fleet: NovaFleet;
 let newer: string;
 let broken: string;
@@ -83,18 +84,13 @@ beforeAll(async () => {
       out = out.replace('            - --bind-address=0.0.0.0\n', `            - --bind-address=0.0.0.0\n            - ${FLAG}\n`);
     return out;
   });
-  // An image that cannot be pulled: the sandbox's kubelet reports ImagePullBackOff for it.
+  // A misspelt image: the sandbox's kubelet cannot pull it, as a node cannot (ImagePullBackOff).
   broken = bundleCopy('broken', (f) => {
     const out = fs.readFileSync(path.join(newer, f), 'utf8');
     if (!f.endsWith('base/control-plane/kube-controller-manager.yaml')) return out;
-    return out
-      .replace('kube-controller-manager:v1.28.5', 'kube-controller-manager:v1.28.99-missing')
-      .replace(
-        '  template:\n    metadata:\n',
-        `  template:\n    metadata:\n      annotations:\n        ${FAULT_ANNOTATION}: ImagePullBackOff\n`,
-      );
+    return out.replace('registry.k8s.io/kube-controller-manager:v1.28.5', MISSPELT);
   });
-  expect(fs.readFileSync(path.join(broken, 'base/control-plane/kube-controller-manager.yaml'), 'utf8')).toContain('v1.28.99-missing');
+  expect(fs.readFileSync(path.join(broken, 'base/control-plane/kube-controller-manager.yaml'), 'utf8')).toContain(MISSPELT);
 }, 900_000);
 
 afterAll(async () => {
@@ -177,7 +173,7 @@ describe('fleetdeck upgrade', () => {
     // Nothing after the failed component ran: the agents are as they were.
     const paused = await specs();
     expect(paused['agent:kind-workload-1']).toEqual(good['agent:kind-workload-1']);
-    expect(containers(paused['controller-manager'])[0]?.image).toContain('v1.28.99-missing');
+    expect(containers(paused['controller-manager'])[0]?.image).toBe(MISSPELT);
 
     const back = await fleet.cli(['upgrade', '--rollback', '--yes', '-o', 'json'], 600_000);
     expect(back.code, back.stderr + back.stdout).toBe(0);

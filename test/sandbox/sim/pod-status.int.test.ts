@@ -44,4 +44,45 @@ describe('the pod status the simulated kubelet reports', () => {
     });
     expect(Object.fromEntries(reasons)).toEqual({ crashloopbackoff: 'BackOff', imagepullbackoff: 'Failed', notready: 'Unhealthy' });
   });
+
+  it('an image it cannot pull (misspelt) waits as on a real node: Pending, ImagePullBackOff, the kubelet’s pull events; the others run', async () => {
+    const core = makeClient(ctx(kubeconfig, 'kind-cp'), CoreV1Api);
+    await createNamespace(core, 'pulls');
+    const create = (name: string, containers: { name: string; image: string }[]) =>
+      core.createNamespacedPod({ namespace: 'pulls', body: { metadata: { name }, spec: { containers } } });
+    await create('typo', [
+      { name: 'app', image: 'registry.k8s.io/pauze:3.9' },
+      { name: 'side', image: 'nginx:1.27' },
+    ]);
+    await create('fine', [{ name: 'app', image: 'registry.example/app:1' }]);
+    const typo = await eventually('the pull failure reported', async () => {
+      const p = await core.readNamespacedPod({ name: 'typo', namespace: 'pulls' });
+      return p.status?.containerStatuses?.length ? p : undefined;
+    });
+    expect(typo.status?.phase).toBe('Pending');
+    const byName = Object.fromEntries((typo.status?.containerStatuses ?? []).map((c) => [c.name, c]));
+    expect(byName.app?.state?.waiting).toEqual({
+      reason: 'ImagePullBackOff',
+      message: 'Back-off pulling image "registry.k8s.io/pauze:3.9"',
+    });
+    expect(byName.side?.state?.running).toBeDefined();
+    const events = await eventually('the kubelet’s pull events', async () => {
+      const list = (await core.listNamespacedEvent({ namespace: 'pulls', fieldSelector: 'involvedObject.name=typo' })).items;
+      return list.length >= 5 ? list : undefined;
+    });
+    expect(events.map((e) => `${e.type} ${e.reason}: ${e.message}`)).toEqual(
+      expect.arrayContaining([
+        'Normal Pulling: Pulling image "registry.k8s.io/pauze:3.9"',
+        expect.stringMatching(/^Warning Failed: Failed to pull image "registry\.k8s\.io\/pauze:3\.9": rpc error: code = NotFound/),
+        'Warning Failed: Error: ErrImagePull',
+        'Normal BackOff: Back-off pulling image "registry.k8s.io/pauze:3.9"',
+        'Warning Failed: Error: ImagePullBackOff',
+      ]),
+    );
+    expect(events.every((e) => e.involvedObject.fieldPath === 'spec.containers{app}')).toBe(true);
+    await eventually('the pod of an example registry runs', async () => {
+      const p = await core.readNamespacedPod({ name: 'fine', namespace: 'pulls' });
+      return p.status?.phase === 'Running';
+    });
+  });
 });
