@@ -31,9 +31,11 @@ function contexts(opts: GetOptions) {
   const given = (opts.context ?? []).filter(Boolean);
   if (opts.allContexts && given.length > 0) throw new UsageError('get: give --all-contexts or --context, not both');
   const global: GlobalOptions = { ...opts, output: undefined, namespace: undefined };
+  // Every context: the kubeconfig's and the control plane's the install wrote, as the dashboard shows them.
+  if (opts.allContexts) return startSession(global, { showFleetProblems: true, allContexts: true });
   const session = startSession(global, { useFleetFile: false });
   // Checked as every multi-context command checks them (known, credentials loadable).
-  const names = opts.allContexts ? [] : session.several('get').map((c) => c.context);
+  const names = session.several('get').map((c) => c.context);
   const picked = session.withContexts(names);
   void picked.contexts;
   return picked;

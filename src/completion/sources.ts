@@ -44,9 +44,20 @@ function readNames(file: string): KubeconfigNames {
   }
 }
 
-/** Every context name of the line's kubeconfig files (the first file's first), without repeats. */
+/** The control plane's kubeconfig the install wrote, as the fleet file names it (read after the user's, as the dashboard reads it). */
+function fleetKubeconfig(env: NodeJS.ProcessEnv): string[] {
+  try {
+    const doc: unknown = parse(fs.readFileSync(fleetFilePath(env), 'utf8'));
+    const file = (doc as { kubeconfig?: unknown } | null)?.kubeconfig;
+    return typeof file === 'string' && file ? [file] : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Every context name of the line's kubeconfig files (the first file's first), then the control plane's the install wrote, without repeats. */
 export function contextNames(words: readonly string[], env: NodeJS.ProcessEnv = process.env): string[] {
-  const names = kubeconfigFilesOf(words, env).flatMap((f) => {
+  const names = [...kubeconfigFilesOf(words, env), ...fleetKubeconfig(env)].flatMap((f) => {
     const { contexts } = readNames(f);
     return Array.isArray(contexts) ? contexts : [];
   });

@@ -81,6 +81,11 @@ export interface SessionOptions {
    * Otherwise such a fleet is refused in one line (exit 2): a command never acts on the wrong cluster.
    */
   showFleetProblems?: boolean;
+  /**
+   * Every context there is (`get --all-contexts`): the kubeconfig's and the control plane's the
+   * install wrote — not that one when the fleet's hosting cluster is not this kubeconfig's.
+   */
+  allContexts?: boolean;
 }
 
 /** What the sessions of a run made from one another share: the gate, and each kubeconfig read once. */
@@ -178,9 +183,9 @@ function fleetView(opts: GlobalOptions, o: SessionOptions, shared: Shared): Flee
   }
   if (!fleet) return { read, contexts: selectContexts(read.config, opts.context ?? []) };
   const problems = fleetProblems(opts, read, fleet, file, fleetFile);
-  const contexts = fleetContexts(opts, o, shared, read, fleet, problems);
   // The hosting cluster is not the fleet's: the kubeconfig alone, none of the fleet file's kubeconfig.
   const own = problems[fleet.hostingContext] ? readOnce(shared, { kubeconfig: opts.kubeconfig }) : read;
+  const contexts = o.allContexts ? selectContexts(own.config, []) : fleetContexts(opts, o, shared, read, fleet, problems);
   return { read: own, fleet: Object.keys(problems).length ? { ...fleet, problems } : fleet, contexts };
 }
 

@@ -119,6 +119,18 @@ describe('completion of context names', () => {
     fs.rmSync(path.join(home, '.kube', 'config'));
   });
 
+  it('then the control plane’s context from the kubeconfig the install wrote (the fleet file’s), as the dashboard shows it', async () => {
+    const nova = kubeconfig('nova.kubeconfig', ['nova']);
+    const fleetFile = path.join(tmp, 'fleet.yaml');
+    fs.writeFileSync(fleetFile, `hostingContext: prod-eu\nkubeconfig: ${nova}\n`);
+    expect(await values(['get', 'nodes', '--context', ''], { HOME: home, KUBECONFIG: a, FLEETDECK_FLEET_FILE: fleetFile })).toEqual([
+      'prod-eu',
+      'prod-us',
+      'staging',
+      'nova',
+    ]);
+  });
+
   it('nothing (and no error) when the kubeconfig is missing or not YAML', async () => {
     expect(await values(['--kubeconfig', path.join(tmp, 'missing'), '--context', ''])).toEqual([]);
     const bad = path.join(tmp, 'bad.yaml');

@@ -207,6 +207,15 @@ describe('a fleet file whose clusters are not this kubeconfig’s', () => {
     expect(s.files).toHaveLength(2);
   });
 
+  it('every context (get --all-contexts): the control plane’s the install wrote too, unless the fleet is not this kubeconfig’s', () => {
+    const here = twoFleets(6443);
+    const all = openSession({ kubeconfig: here.kubeconfig }, { showFleetProblems: true, allContexts: true });
+    expect(all.contexts.map((c) => c.name)).toEqual(['kind-cp', 'kind-workload-1', 'mine', 'nova']);
+    const elsewhere = twoFleets(7446);
+    const mixed = openSession({ kubeconfig: elsewhere.kubeconfig }, { showFleetProblems: true, allContexts: true });
+    expect(mixed.contexts.map((c) => c.name)).toEqual(['kind-cp', 'kind-workload-1', 'mine']);
+  });
+
   it('a fleet the flags name is the one meant: its record is not asked', () => {
     const { kubeconfig } = twoFleets(7445);
     const s = openSession({ kubeconfig, hostingContext: 'kind-cp', context: ['kind-workload-1'] });
