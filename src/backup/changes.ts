@@ -1,7 +1,7 @@
 /**
  * What an update of the restore changes: the fields where the object as it is live and the object
  * as the restore would leave it (a server-side dry run; bookkeeping and status removed) differ,
- * each with its value before and after. A Secret's data is never shown, only that it changes.
+ * each with its value before and after. A Secret's data (and annotations) are never shown, only that they change.
  */
 import diff from 'microdiff';
 
@@ -28,9 +28,13 @@ function valueText(v: unknown): string {
   return s.length > VALUE_WIDTH ? `${s.slice(0, VALUE_WIDTH - 1)}…` : s;
 }
 
-/** A Secret's `data` and `stringData` values are hidden. */
+/**
+ * A Secret's `data` and `stringData` values are hidden, and its annotations' (kubectl's
+ * last-applied-configuration holds the whole Secret, data included).
+ */
 function hidden(kind: string, path: readonly (string | number)[]): boolean {
-  return kind === 'Secret' && (path[0] === 'data' || path[0] === 'stringData');
+  if (kind !== 'Secret') return false;
+  return path[0] === 'data' || path[0] === 'stringData' || (path[0] === 'metadata' && path[1] === 'annotations');
 }
 
 /** The fields that differ between `live` and `applied`, in the order of the objects' fields. */

@@ -65,7 +65,7 @@ function targetFile(opts: BackupOptions, context: string): string {
 /** Exit 0 when the file is written; 1 when the control plane could not be read; 2 usage. */
 export async function runBackupCommand(opts: BackupOptions): Promise<number> {
   const output = requireOutput(opts.output);
-  const { context, kc } = controlPlaneTarget(startSession(opts), 'backup');
+  const { context, kc } = controlPlaneTarget(startSession(opts, { needs: 'control-plane' }), 'backup');
   const file = targetFile(opts, context);
   const includeSecrets = opts.includeSecrets === true;
   const result =

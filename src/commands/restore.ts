@@ -57,7 +57,7 @@ export async function runRestoreCommand(fileArg: string, opts: RestoreOptions): 
   const text = output === 'text';
   const file = path.resolve(fileArg);
   const objects = readBackupFile(file);
-  const session = startSession(opts);
+  const session = startSession(opts, { needs: 'control-plane' });
   if (!opts.dryRun) session.assertWritable('restore writes to the control plane', ' (use --dry-run to see its plan)');
   const { context, kc } = controlPlaneTarget(session, 'restore');
   const signal = runSignal();

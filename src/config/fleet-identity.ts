@@ -10,7 +10,9 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { type ClusterIdentity, identityOf } from '../kube/config/identity.js';
 
 /** What the fleet file records of one context. */
-export interface RecordedIdentity extends ClusterIdentity {
+export interface RecordedIdentity extends Omit<ClusterIdentity, 'ca'> {
+  /** SHA-256 fingerprints of the CAs the context trusted (none: it skipped verification, or the file predates them). */
+  ca?: string[];
   /** The kubeconfig file(s) the context was read from (`:`-joined, as KUBECONFIG). */
   kubeconfig?: string;
 }
@@ -48,12 +50,25 @@ export function recordIdentities(contexts: readonly { context: string; kc: KubeC
   return out;
 }
 
+/** A server URL as compared: scheme and host in lower case, no default port, no trailing slash. */
+export function sameServer(a: string, b: string): boolean {
+  const norm = (u: string) => {
+    try {
+      const url = new URL(u);
+      return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+    } catch {
+      return u.replace(/\/+$/, '').toLowerCase();
+    }
+  };
+  return norm(a) === norm(b);
+}
+
 const shortCa = (ca: readonly string[]) => {
   const f = ca[0];
   if (!f) return 'no CA';
   return `CA ${f.slice(0, 8)}…${f.slice(-5)}${ca.length > 1 ? ` +${ca.length - 1}` : ''}`;
 };
-const described = (id: ClusterIdentity) => `${id.server} (${shortCa(id.ca)})`;
+const described = (id: RecordedIdentity) => `${id.server} (${shortCa(id.ca ?? [])})`;
 
 /** The problem of `context` against its record, or undefined when it is the cluster recorded (or nothing was recorded). */
 export function identityProblem(
@@ -64,13 +79,17 @@ export function identityProblem(
 ): IdentityProblem | undefined {
   if (!recorded) return undefined;
   const from = recorded.kubeconfig ? ` (${recorded.kubeconfig})` : '';
-  const hint = `point KUBECONFIG (or --kubeconfig) at the kubeconfig of the fleet recorded${from}; to make this kubeconfig's clusters the fleet, pass --hosting-context (and --context for each workload cluster) or install again; if that fleet is gone, remove ${fleetFile}`;
+  const hint = `point KUBECONFIG (or --kubeconfig) at the kubeconfig of the fleet recorded${from}; if that fleet is gone (or these are its clusters now), remove ${fleetFile} and install again, which records them`;
   const now = identityOf(config, context);
   if (!now) return { detail: `context ${context} is not in the kubeconfig (the fleet file recorded it as ${described(recorded)})`, hint };
-  const caDiffers = recorded.ca.length > 0 && now.ca.length > 0 && !recorded.ca.some((f) => now.ca.includes(f));
-  if (now.server === recorded.server && !caDiffers) return undefined;
+  const ca = recorded.ca ?? [];
+  const caDiffers = ca.length > 0 && now.ca.length > 0 && !ca.some((f) => now.ca.includes(f));
+  const server = sameServer(now.server, recorded.server);
+  if (server && !caDiffers) return undefined;
   return {
-    detail: `context ${context} is another cluster than the fleet file recorded: it recorded ${described(recorded)}, the kubeconfig says ${described(now)}`,
+    detail: server
+      ? `context ${context} trusts another CA than the fleet file recorded (a new cluster at the same address, or a rotated CA): it recorded ${described(recorded)}, the kubeconfig says ${described(now)}`
+      : `context ${context} is another cluster than the fleet file recorded: it recorded ${described(recorded)}, the kubeconfig says ${described(now)}`,
     hint,
   };
 }

@@ -34,7 +34,8 @@ export function certsWork(session: () => Session): CertsWork {
       const sources = await readFleetCerts(s, {
         hosting: fleet?.hostingContext,
         namespace: fleet?.namespace ?? DEFAULT_NAMESPACE,
-        workloads: fleet?.workloads.map((w) => w.context) ?? [],
+        // A workload context that is gone or another cluster is not read.
+        workloads: fleet?.workloads.map((w) => w.context).filter((c) => !fleet.problems?.[c]) ?? [],
       });
       return { sources, noFleet: fleet === undefined };
     },

@@ -71,7 +71,9 @@ export function followSessionFleet(file: string, o: SessionFleetOptions, interva
   const changed = async (which: string[]) => {
     try {
       const next = o.reopen();
-      const fleetChanged = JSON.stringify(next.fleet) !== JSON.stringify(o.session().fleet);
+      // The fleet as the file defines it: its problems (a kubeconfig's context now another cluster) are the checklist's to say.
+      const defined = (f: Session['fleet']) => JSON.stringify(f && { ...f, problems: undefined });
+      const fleetChanged = defined(next.fleet) !== defined(o.session().fleet);
       const kubeconfigs = which.filter((f) => f !== file);
       if (!fleetChanged && kubeconfigs.length === 0) return;
       await o.setSession(next);

@@ -23,7 +23,11 @@ export function withFileObjects(read: PlacementRead, text: string): { read: Plac
     .map((d) => d.toJS() as ApiObject | null)
     .filter((o): o is ApiObject => typeof o?.kind === 'string' && typeof o.metadata?.name === 'string');
   const namespaces = docs.filter((o) => o.kind === 'Namespace' && o.apiVersion === 'v1');
-  const objects = docs.filter((o) => placeable(o) && o.metadata.namespace && isWorkload(o));
+  // Without a namespace, as `kubectl apply -f` puts it: in `default`.
+  const objects = docs
+    .filter(placeable)
+    .map((o) => (o.metadata.namespace ? o : { ...o, metadata: { ...o.metadata, namespace: 'default' } }))
+    .filter(isWorkload);
   if (namespaces.length + objects.length === 0) return { read, fromFile: [] };
   const cp = {
     ...read.cp,

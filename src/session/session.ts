@@ -86,6 +86,12 @@ export interface SessionOptions {
    * install wrote — not that one when the fleet's hosting cluster is not this kubeconfig's.
    */
   allContexts?: boolean;
+  /**
+   * `control-plane`: a command that works on the control plane alone (backup, restore) is refused
+   * only when the hosting or the control plane's context is not the recorded cluster; a workload
+   * cluster gone does not stop it.
+   */
+  needs?: 'fleet' | 'control-plane';
 }
 
 /** What the sessions of a run made from one another share: the gate, and each kubeconfig read once. */
@@ -118,8 +124,9 @@ function fleetProblems(
   const problems: NonNullable<FleetConfig['problems']> = {};
   const names = new Set(contextInfos(read.config).map((c) => c.name));
   const from = opts.hostingContext ? '--hosting-context' : `the fleet file ${file}`;
-  // A fleet the flags define is the one the user means: only the file's record is checked.
-  const recorded = opts.hostingContext ? undefined : fleetFile?.identities;
+  // Every context the fleet file recorded is checked, whether the file or a flag names it: a
+  // recorded name that now points at another cluster is never the fleet's, however it is named.
+  const recorded = fleetFile?.identities;
   const roles = [fleet.hostingContext, fleet.controlPlaneContext, ...fleet.workloads.map((w) => w.context)];
   for (const context of roles) {
     const p = identityProblem(context, recorded?.[context], read.config, file ?? '');
@@ -148,11 +155,12 @@ function fleetContexts(
 ): ContextInfo[] {
   // A context the flags name that is not there is a mistyped flag: said at once, even by the dashboard.
   const named = new Set([...(opts.hostingContext ? [opts.hostingContext] : []), ...(opts.context ?? [])]);
-  const refused = o.showFleetProblems ? Object.keys(problems).filter((c) => named.has(c)) : Object.keys(problems);
+  const needed = o.needs === 'control-plane' ? [fleet.hostingContext, fleet.controlPlaneContext] : Object.keys(problems);
+  const refused = Object.keys(problems).filter((c) => (o.showFleetProblems ? named.has(c) : needed.includes(c)));
   const line = fleetProblemLine({ ...fleet, problems }, refused);
   if (line) throw new UserError(line, 2);
   // The hosting cluster is not the fleet's: the kubeconfig's own contexts, none of the fleet file's kubeconfig.
-  if (problems[fleet.hostingContext]) return selectContexts(readOnce(shared, { kubeconfig: opts.kubeconfig }).config, []);
+  if (problems[fleet.hostingContext]) return selectContexts(readOnce(shared, { kubeconfig: opts.kubeconfig }).config, opts.context ?? []);
   const names = new Set(contextInfos(read.config).map((c) => c.name));
   // The control plane's context may not exist yet (before the install): the checklist says so.
   return selectContexts(

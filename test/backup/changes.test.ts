@@ -24,8 +24,18 @@ describe('the fields an update changes', () => {
   });
 
   it("never shows a Secret's data, only that it changes", () => {
-    const changes = fieldChanges('Secret', { data: { password: 'b2xk' }, type: 'Opaque' }, { data: { password: 'bmV3' }, type: 'Opaque' });
-    expect(changes).toEqual([{ path: 'data.password', from: '(hidden)', to: '(hidden)' }]);
+    const applied = (pw: string) => ({
+      metadata: { annotations: { 'kubectl.kubernetes.io/last-applied-configuration': `{"data":{"password":"${pw}"}}` } },
+    });
+    const changes = fieldChanges(
+      'Secret',
+      { ...applied('b2xk'), data: { password: 'b2xk' }, type: 'Opaque' },
+      { ...applied('bmV3'), data: { password: 'bmV3' }, type: 'Opaque' },
+    );
+    expect(changes).toEqual([
+      { path: 'metadata.annotations["kubectl.kubernetes.io/last-applied-configuration"]', from: '(hidden)', to: '(hidden)' },
+      { path: 'data.password', from: '(hidden)', to: '(hidden)' },
+    ]);
     expect(JSON.stringify(changes)).not.toMatch(/b2xk|bmV3/);
   });
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readFleetFile, rerecordIdentity, writeFleetFile } from '../../src/config/fleet-config.js';
-import { identityProblem, recordIdentities } from '../../src/config/fleet-identity.js';
+import { identityProblem, recordIdentities, sameServer } from '../../src/config/fleet-identity.js';
 import { UserError } from '../../src/errors.js';
 import { createAuthority } from '../../src/kube/certs/pki.js';
 
@@ -42,8 +42,8 @@ describe('the fleet file knows its clusters', () => {
     expect(p?.detail).toBe(
       'context kind-cp is another cluster than the fleet file recorded: it recorded https://127.0.0.1:6443 (CA AA:AA:AA…AA:AA), the kubeconfig says https://127.0.0.1:7443 (no CA)',
     );
-    expect(p?.hint).toMatch(
-      /^point KUBECONFIG \(or --kubeconfig\) at the kubeconfig of the fleet recorded \(\/a\/kubeconfig\); .* remove \/f\.yaml$/,
+    expect(p?.hint).toBe(
+      'point KUBECONFIG (or --kubeconfig) at the kubeconfig of the fleet recorded (/a/kubeconfig); if that fleet is gone (or these are its clusters now), remove /f.yaml and install again, which records them',
     );
   });
 
@@ -58,12 +58,22 @@ describe('the fleet file knows its clusters', () => {
     });
     const id = recordIdentities([{ context: 'minikube', kc }]).minikube!;
     expect(id.ca).toHaveLength(1);
-    expect(identityProblem('minikube', { ...id, ca: [FA] }, kc, '/f.yaml')?.detail).toMatch(/another cluster than the fleet file recorded/);
-    expect(identityProblem('minikube', { ...id, ca: [FA, ...id.ca] }, kc, '/f.yaml')).toBeUndefined();
+    expect(identityProblem('minikube', { ...id, ca: [FA] }, kc, '/f.yaml')?.detail).toMatch(
+      /^context minikube trusts another CA than the fleet file recorded \(a new cluster at the same address, or a rotated CA\)/,
+    );
+    expect(identityProblem('minikube', { ...id, ca: [FA, ...(id.ca ?? [])] }, kc, '/f.yaml')).toBeUndefined();
     // A kubeconfig that trusts no CA (skips verification): the server alone decides.
     expect(
       identityProblem('kind-cp', { server: 'https://127.0.0.1:6443', ca: [FA] }, config('https://127.0.0.1:6443'), '/f.yaml'),
     ).toBeUndefined();
+  });
+
+  it('the same server written otherwise is the same; a record without CAs is judged by its server', () => {
+    const kc = config('https://127.0.0.1:6443');
+    expect(sameServer('https://LOCALHOST:443/', 'https://localhost')).toBe(true);
+    expect(sameServer('https://127.0.0.1:6443/', 'https://127.0.0.1:6443')).toBe(true);
+    expect(sameServer('https://127.0.0.1:6443', 'https://127.0.0.1:6444')).toBe(false);
+    expect(identityProblem('kind-cp', { server: 'https://127.0.0.1:6443/' }, kc, '/f.yaml')).toBeUndefined();
   });
 
   it('a context that is gone names what was recorded', () => {

@@ -47,6 +47,10 @@ describe('policy check on a file with more than the policy', () => {
     const webs = read.cp.objects.filter((o) => o.metadata.name === 'web');
     expect(webs).toHaveLength(1);
     expect(webs[0]!.metadata.labels).toEqual({ placement: 'none' });
+    // One without a namespace goes where kubectl apply -f puts it: default.
+    expect(withFileObjects(placementRead(), 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg}\n').fromFile).toEqual([
+      'ConfigMap/default/cfg',
+    ]);
     const only = withFileObjects(placementRead(), 'apiVersion: policy.elotl.co/v1alpha1\nkind: SchedulePolicy\nmetadata: {name: p}\n');
     expect(only.fromFile).toEqual([]);
     expect(only.read).toEqual(placementRead());

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { stringify } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { UserError } from '../../src/errors.js';
 import { makeClient } from '../../src/kube/transport/client.js';
 import { ReadOnlyRefusal } from '../../src/kube/transport/gate.js';
@@ -216,10 +216,23 @@ describe('a fleet file whose clusters are not this kubeconfig’s', () => {
     expect(mixed.contexts.map((c) => c.name)).toEqual(['kind-cp', 'kind-workload-1', 'mine']);
   });
 
-  it('a fleet the flags name is the one meant: its record is not asked', () => {
+  it('a command of the control plane alone (backup, restore) is not stopped by a workload cluster that is gone', () => {
+    const { kubeconfig, fleetFile } = twoFleets(6443);
+    const record = parse(fs.readFileSync(fleetFile, 'utf8'));
+    record.workloads = ['kind-workload-1', 'gone'];
+    fs.writeFileSync(fleetFile, stringify(record));
+    expect(() => openSession({ kubeconfig }).contexts).toThrow(/^workload context "gone" is not in the kubeconfig/);
+    expect(openSession({ kubeconfig }, { needs: 'control-plane' }).fleet?.problems?.gone).toBeDefined();
+  });
+
+  it('a context the fleet file recorded is checked however it is named: by the file or by a flag', () => {
     const { kubeconfig } = twoFleets(7445);
-    const s = openSession({ kubeconfig, hostingContext: 'kind-cp', context: ['kind-workload-1'] });
-    expect(s.fleet?.problems).toBeUndefined();
+    expect(() => openSession({ kubeconfig, hostingContext: 'kind-cp', context: ['kind-workload-1'] }).contexts).toThrow(
+      /^context kind-cp is another cluster than the fleet file recorded: /,
+    );
+    const s = openSession({ kubeconfig, context: ['mine'] }, { showFleetProblems: true });
+    // Its hosting cluster elsewhere: the kubeconfig's contexts the flags name, not the fleet's.
+    expect(s.contexts.map((c) => c.name)).toEqual(['mine']);
   });
 
   it('a recorded hosting context that is gone: the dashboard shows the contexts there are; a command says which is missing', () => {

@@ -40,8 +40,9 @@ export function controlPlaneConfig(
 export function controlPlaneTarget(sel: Session, what: string): ControlPlaneTarget {
   if (!sel.fleet)
     throw new UsageError(`${what} works on the control plane of a fleet: pass --hosting-context (or install one: fleetdeck install)`);
-  // Clusters that are not the ones the fleet file recorded are never acted on (the dashboard shows them).
-  const problem = fleetProblemLine(sel.fleet);
+  // Clusters that are not the ones the fleet file recorded are never acted on (the dashboard shows
+  // them); the control plane's own commands need only its hosting cluster and itself.
+  const problem = fleetProblemLine(sel.fleet, [sel.fleet.hostingContext, sel.fleet.controlPlaneContext]);
   if (problem) throw new UserError(problem, 2);
   const context = sel.fleet.controlPlaneContext;
   const written = controlPlaneKubeconfigPath(fleetFilePath(), context);
@@ -62,6 +63,9 @@ export function fleetTargets(sel: Session, what: string): FleetTargets {
   const fleet = sel.fleet;
   if (!fleet)
     throw new UsageError(`${what} works on the control plane of a fleet: pass --hosting-context (or install one: fleetdeck install)`);
+  // Every cluster of the fleet is reached: each must be the one the fleet file recorded.
+  const problem = fleetProblemLine(fleet);
+  if (problem) throw new UserError(problem, 2);
   const kcOf = (context: string) => {
     const kc = sel.kc(context);
     requireCredentials(context, kc);

@@ -4,6 +4,7 @@ import { UsageError, UserError } from '../../errors.js';
 import type { Target, WorkloadTarget } from '../../install/plan.js';
 import { configForContext, contextInfos, type LoadedKubeconfig } from '../../kube/config/kubeconfig.js';
 import type { GlobalOptions } from '../../session/options.js';
+import { identityProblem } from '../../config/fleet-identity.js';
 import { requireCredentials, type Session } from '../../session/session.js';
 
 export interface InstallCommandOptions extends GlobalOptions {
@@ -82,6 +83,11 @@ export function resolve(session: Session, opts: InstallCommandOptions, fleetFile
   for (const w of workloads) check(w.context, '--workload');
   if (workloads.some((w) => w.context === hostingName))
     throw new UsageError(`"${hostingName}" is the hosting context; a workload cluster must be another context`);
+  // An uninstall removes what the fleet file recorded: never from a cluster that is not the one recorded.
+  for (const name of [hostingName, ...workloads.map((w) => w.context)]) {
+    const problem = identityProblem(name, file?.identities?.[name], loaded.config, fleetFile);
+    if (problem) throw new UserError(`${problem.detail}; ${problem.hint}`, 2);
+  }
   const hosting = { context: hostingName, kc: configForContext(loaded.config, hostingName) };
   const targets = workloads.map((w) => ({ ...w, kc: configForContext(loaded.config, w.context) }));
   for (const t of [hosting, ...targets]) requireCredentials(t.context, t.kc);

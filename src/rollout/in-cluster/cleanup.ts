@@ -55,7 +55,8 @@ export async function cleanupPlan(kc: KubeConfig, s: RunnerSettings): Promise<Cl
 async function accessHere(kc: KubeConfig, s: RunnerSettings): Promise<string[]> {
   const applier = new Applier(kc);
   const objects = runnerAccess(s.namespace, true);
-  const found = await Promise.all(objects.map((o) => applier.read(o).catch(() => undefined)));
+  // A read that fails (forbidden, timed out) is said, never taken for "not there".
+  const found = await Promise.all(objects.map((o) => applier.read(o)));
   return objects
     .filter((o, i) => found[i] && (o.kind !== 'Namespace' || found[i].metadata.labels?.[MANAGED_BY_LABEL] === 'fleetdeck'))
     .map(objectRef);

@@ -9,7 +9,8 @@
  */
 import { FLEETDECK_IMAGE } from './processes.js';
 
-const SEMVER_TAG = /^v\d+\.\d+\.\d+$/;
+/** Kubernetes' release tags: vX.Y.Z, and its pre-releases (-alpha.N, -beta.N, -rc.N). */
+const SEMVER_TAG = /^v\d+\.\d+\.\d+(-(alpha|beta|rc)\.\d+)?$/;
 const ANY_TAG = /^[\w][\w.-]{0,127}$/;
 
 /** Repositories it pulls, each with the tags it has (Kubernetes' own are released as vX.Y.Z). */
@@ -20,6 +21,7 @@ export const PULLABLE: readonly { repository: string; tag: RegExp }[] = [
   { repository: 'registry.k8s.io/kube-proxy', tag: SEMVER_TAG },
   { repository: 'registry.k8s.io/etcd', tag: /^\d+\.\d+\.\d+(-\d+)?$/ },
   { repository: 'quay.io/coreos/etcd', tag: SEMVER_TAG },
+  { repository: 'gcr.io/etcd-development/etcd', tag: SEMVER_TAG },
   { repository: 'registry.k8s.io/pause', tag: /^\d+\.\d+(\.\d+)?$/ },
   { repository: 'registry.k8s.io/coredns/coredns', tag: SEMVER_TAG },
   { repository: 'elotl/nova-agent', tag: SEMVER_TAG },
@@ -34,7 +36,12 @@ export function parseImage(image: string): { repository: string; tag?: string; d
   const colon = name.lastIndexOf(':');
   const tag = colon > slash ? name.slice(colon + 1) : undefined;
   let repository = colon > slash ? name.slice(0, colon) : name;
-  repository = repository.replace(/^(docker\.io|index\.docker\.io)\/(library\/)?/, '');
+  // Registry hosts are case-insensitive; Docker Hub has several names, and its official images a `library/` prefix.
+  const first = repository.split('/')[0]!;
+  if (repository.includes('/') && /[.:]|^localhost$/.test(first)) repository = `${first.toLowerCase()}${repository.slice(first.length)}`;
+  repository = repository.replace(/^(docker\.io|index\.docker\.io|registry-1\.docker\.io)\//, '').replace(/^library\//, '');
+  // k8s.gcr.io is registry.k8s.io's former name (it redirects there).
+  repository = repository.replace(/^k8s\.gcr\.io\//, 'registry.k8s.io/');
   return { repository, ...(tag ? { tag } : {}), ...(digest ? { digest } : {}) };
 }
 

@@ -27,8 +27,9 @@ export function unpulled(pod: V1Pod): string | undefined {
 
 /** What the pod's status reports now, in the same terms. */
 export function reported(pod: V1Pod): Fault | 'Running' | undefined {
-  const waiting = pod.status?.containerStatuses?.[0]?.state?.waiting?.reason;
-  if (waiting === 'CrashLoopBackOff' || waiting === 'ImagePullBackOff') return waiting;
+  const statuses = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])];
+  const reasons = statuses.map((c) => c.state?.waiting?.reason);
+  for (const waiting of ['ImagePullBackOff', 'CrashLoopBackOff'] as const) if (reasons.includes(waiting)) return waiting;
   if (pod.status?.phase !== 'Running') return undefined;
   const ready = pod.status.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
   return ready ? 'Running' : 'NotReady';
@@ -142,7 +143,22 @@ export function podStatus(pod: V1Pod, hostIP: string, podIP: string, real?: Real
     startTime: old.startTime ?? now,
     containerStatuses: (pod.spec?.containers ?? []).map((c) => real?.status(c) ?? containerStatus(pod, c, fault, now)),
   };
-  if (initContainers.length > 0) status.initContainerStatuses = initContainers.map((c) => completedStatus(uid, c, now));
+  // An init container whose image cannot be pulled waits on it, and the containers after it wait for it (Init:ImagePullBackOff).
+  const initBlocked = !real && unpullableImage(initContainers) !== undefined;
+  if (initContainers.length > 0)
+    status.initContainerStatuses = initContainers.map((c) =>
+      initBlocked && !pullable(c.image ?? '') ? failingStatus(pod, c, 'ImagePullBackOff', now) : completedStatus(uid, c, now),
+    );
+  if (initBlocked)
+    status.containerStatuses = (pod.spec?.containers ?? []).map((c) => ({
+      name: c.name,
+      image: c.image ?? '',
+      imageID: '',
+      ready: false,
+      started: false,
+      restartCount: 0,
+      state: { waiting: { reason: 'PodInitializing' } },
+    }));
   return status;
 }
 

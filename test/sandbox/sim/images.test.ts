@@ -17,6 +17,12 @@ describe('the images the sandbox can pull', () => {
       'registry.example/app:1',
       'example.com/shop:1.0',
       'registry.example.com/team/app:3',
+      'REGISTRY.EXAMPLE/app:1',
+      'library/nginx:1.27',
+      'registry-1.docker.io/library/redis:7',
+      'k8s.gcr.io/kube-apiserver:v1.20.2',
+      'gcr.io/etcd-development/etcd:v3.5.9',
+      'registry.k8s.io/kube-apiserver:v1.31.0-rc.1',
     ])
       expect(pullable(image), image).toBe(true);
   });
