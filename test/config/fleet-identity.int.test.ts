@@ -72,14 +72,18 @@ describe('a fleet file and a kubeconfig whose contexts have the same names but o
     expect(asked.map((e) => `${e.verb} ${e.requestURI}`)).toEqual([]);
   });
 
-  it('a command acting on the fleet refuses in one line, exit 2', async () => {
-    const r = await runCli(['workloads', '--kubeconfig', other], { env });
-    expect(r.code).toBe(2);
-    expect(r.stderr.trimEnd().split('\n')).toEqual([
-      expect.stringMatching(
-        /^fleetdeck: context kind-cp is another cluster than the fleet file recorded: .*; point KUBECONFIG \(or --kubeconfig\) at /,
-      ),
-    ]);
+  it('a command acting on the fleet refuses in one line, exit 2; so does an uninstall, before it removes anything', async () => {
+    const backup = path.join(dir, 'backup.yaml');
+    fs.writeFileSync(backup, 'apiVersion: v1\nkind: Namespace\nmetadata: {name: team-a}\n', { mode: 0o600 });
+    for (const args of [['workloads'], ['uninstall', '--yes', '--no-backup'], ['restore', backup, '--dry-run']]) {
+      const r = await runCli([...args, '--kubeconfig', other], { env });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr.trimEnd().split('\n')).toEqual([
+        expect.stringMatching(
+          /^fleetdeck: context kind-cp is another cluster than the fleet file recorded: .*; point KUBECONFIG \(or --kubeconfig\) at /,
+        ),
+      ]);
+    }
   });
 
   it('through the kubeconfig it was recorded from, the same fleet file is the fleet, checked as usual', async () => {
