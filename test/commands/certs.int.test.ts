@@ -90,7 +90,7 @@ describe('fleetdeck certs', () => {
 
     // Then that row is marked failed with how long ago it expired, the others are fine
     const row = res.stdout.split('\n').find((l) => /\sold-user\s/.test(l));
-    expect(row).toMatch(/^✗\s+old-user\s+old-user\s+throwaway-ca\s+\S+\s+expired 7d ago\s+context old/);
+    expect(row).toMatch(/^✗\s+old-user\s+old-user\s+throwaway-ca\s+[0-9A-F]+…?\s+\S+\s+expired 7d ago\s+context old/);
     expect(res.stdout).toMatch(/^√\s+apiserver\s+kube-apiserver\s+nova-ca\s/m);
     expect(res.stdout).toMatch(/ 1 expired or unreadable$/m);
     expect(res.code).toBe(1);
