@@ -18,11 +18,13 @@ export interface RunnerJob {
   failed: number;
   /** Complete or Failed (the Job's conditions). */
   finished: boolean;
+  /** Being deleted (a cleanup's foreground deletion under way): as good as gone. */
+  deleting?: boolean;
   createdAt?: string;
 }
 
 interface JobObject {
-  metadata?: { name?: string; namespace?: string; labels?: Record<string, string>; creationTimestamp?: string };
+  metadata?: { name?: string; namespace?: string; labels?: Record<string, string>; creationTimestamp?: string; deletionTimestamp?: string };
   status?: { active?: number; succeeded?: number; failed?: number; conditions?: { type: string; status: string }[] };
 }
 
@@ -59,6 +61,7 @@ export async function listRunnerJobs(kc: KubeConfig, namespace: string | undefin
         failed: j.status?.failed ?? 0,
         finished: conditions.some((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True'),
       };
+      if (j.metadata?.deletionTimestamp) job.deleting = true;
       if (j.metadata?.creationTimestamp) job.createdAt = j.metadata.creationTimestamp;
       return job;
     })

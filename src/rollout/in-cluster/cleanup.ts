@@ -32,6 +32,7 @@ export async function cleanupPlan(kc: KubeConfig, s: RunnerSettings): Promise<Cl
   const byName = new Map(rollouts.map((r) => [r.spec.name, r]));
   const out: CleanupPlan = { jobs: [], access: false, accessObjects: [], keptFor: [] };
   for (const j of jobs) {
+    if (j.deleting) continue;
     const r = byName.get(j.rollout);
     const why = !r
       ? 'its rollout is gone'
@@ -43,7 +44,7 @@ export async function cleanupPlan(kc: KubeConfig, s: RunnerSettings): Promise<Cl
     if (why) out.jobs.push({ namespace: j.namespace, name: j.name, rollout: j.rollout, why });
   }
   // A paused rollout resumed in the cluster gets the account again: only a running one keeps it.
-  const running = new Set(jobs.filter((j) => !j.finished && !out.jobs.some((d) => d.name === j.name)).map((j) => j.rollout));
+  const running = new Set(jobs.filter((j) => !j.deleting && !j.finished && !out.jobs.some((d) => d.name === j.name)).map((j) => j.rollout));
   for (const r of rollouts) if (r.runner && (r.phase === 'Running' || r.phase === 'Pending')) running.add(r.spec.name);
   out.keptFor = [...running].sort();
   out.accessObjects = out.keptFor.length === 0 ? await accessHere(kc, s) : [];
@@ -57,8 +58,10 @@ async function accessHere(kc: KubeConfig, s: RunnerSettings): Promise<string[]> 
   const objects = runnerAccess(s.namespace, true);
   // A read that fails (forbidden, timed out) is said, never taken for "not there".
   const found = await Promise.all(objects.map((o) => applier.read(o)));
+  // One already being deleted (a namespace terminating) is as good as gone.
+  const here = (i: number) => found[i] !== undefined && !found[i].metadata.deletionTimestamp;
   return objects
-    .filter((o, i) => found[i] && (o.kind !== 'Namespace' || found[i].metadata.labels?.[MANAGED_BY_LABEL] === 'fleetdeck'))
+    .filter((o, i) => here(i) && (o.kind !== 'Namespace' || found[i]!.metadata.labels?.[MANAGED_BY_LABEL] === 'fleetdeck'))
     .map(objectRef);
 }
 

@@ -67,7 +67,10 @@ describe('the pod status the simulated kubelet reports', () => {
     });
     expect(byName.side?.state?.running).toBeDefined();
     const events = await eventually('the kubelet’s pull events', async () => {
-      const list = (await core.listNamespacedEvent({ namespace: 'pulls', fieldSelector: 'involvedObject.name=typo' })).items;
+      // The kubelet's (the scheduler's Scheduled event is there too).
+      const list = (await core.listNamespacedEvent({ namespace: 'pulls', fieldSelector: 'involvedObject.name=typo' })).items.filter(
+        (e) => e.source?.component === 'kubelet',
+      );
       return list.length >= 5 ? list : undefined;
     });
     expect(events.map((e) => `${e.type} ${e.reason}: ${e.message}`)).toEqual(
