@@ -12,8 +12,8 @@ import { listPlanNodes } from '../rollout/nodes.js';
 import { abortRollout, readAbortNodes } from '../rollout/runner/abort.js';
 import { abortDoneText, abortPreviewLines } from '../rollout/runner/abort-nodes.js';
 import { dryRunRollout, type RolloutDryRun } from '../rollout/runner/dry-run.js';
-import { blockingHolder, listRolloutLeases, ownedElsewhereMessage } from '../rollout/ownership.js';
-import { createRollout, listRollouts, mustReadRollout } from '../rollout/state.js';
+import { blockingHolder, ownedElsewhereMessage } from '../rollout/ownership.js';
+import { createRollout, mustReadRollout } from '../rollout/state.js';
 import type { RolloutSpec } from '../rollout/types.js';
 import { toAscii } from '../checklist/checklist.js';
 import { asciiOnly, requireOutput, type GlobalOptions } from '../session/options.js';
@@ -25,10 +25,9 @@ import { inClusterPlanLines, startedJson, startedLines } from './rollout/in-clus
 import { startInCluster } from '../rollout/in-cluster/start.js';
 import { runAsRunner } from './rollout/runner-mode.js';
 import { dryRunJson, dryRunLines, planLines, write } from './rollout/lines.js';
-import { rolloutRows, rolloutTable } from './rollout/list.js';
 import { chooseName, explicitName, readFileSpec, requireInputs, specFromOptions } from './rollout/spec.js';
 import { watchUntilEnd } from './rollout/watch.js';
-import { document, type OutputFormat, streamItem } from '../output/format.js';
+import { type OutputFormat, streamItem } from '../output/format.js';
 import { ROLLOUT_WRITES } from '../report/rollout/writes.js';
 
 /** A --selector or --node flag, with the --priority that followed it. */
@@ -217,16 +216,4 @@ export async function runRolloutWatch(name: string | undefined, opts: RolloutCom
   if (name) await mustReadRollout(kc, name, context);
   const live = name ? liveView(opts, ascii, `reading rollout ${name}…`) : undefined;
   return watchUntilEnd({ kc, context, name, output, ascii, live });
-}
-
-/** `fleetdeck rollout list`: the rollouts recorded in the cluster, newest first. */
-export async function runRolloutList(opts: RolloutCommandOptions): Promise<number> {
-  const output = requireOutput(opts.output);
-  const { kc, context } = rolloutContext(startSession(opts), false);
-  const [states, leases] = await Promise.all([listRollouts(kc), listRolloutLeases(kc)]);
-  const rows = rolloutRows(states, leases, Date.now());
-  if (output !== 'text') write(document(output, { context, rollouts: rows }));
-  else if (rows.length === 0) write(`No rollouts in ${context}.`);
-  else for (const line of rolloutTable(rows, Date.now(), asciiOnly(opts))) write(line);
-  return 0;
 }

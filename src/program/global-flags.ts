@@ -115,7 +115,8 @@ export const GLOBAL_FLAG_USE: Readonly<Record<string, Declaration>> = {
   'rollout resume': single('a rollout', { namespace: runnerNamespace }),
   'rollout abort': single('a rollout'),
   'rollout watch': single('a rollout'),
-  'rollout list': single('a rollout'),
+  // Every context of the dashboard, or each --context.
+  'rollout list': { uses: ['context', 'output'] },
   'rollout cleanup': single('a cleanup', { namespace: runnerNamespace }),
   sandbox: GROUP,
   'sandbox up': sandboxCommand('up'),

@@ -55,10 +55,10 @@ export function registerRollout(program: Command): void {
     });
   rollout
     .command('list')
-    .description('the rollouts recorded in the cluster, newest first')
+    .description('the rollouts recorded in every context (or each --context), newest first')
     .addOption(outputOption())
     .action(async (_opts, cmd: Command) => {
-      const { runRolloutList } = await import('../commands/rollout.js');
+      const { runRolloutList } = await import('../commands/rollout/list-run.js');
       process.exitCode = await runRolloutList(cmd.optsWithGlobals());
     });
   rollout

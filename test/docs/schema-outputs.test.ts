@@ -167,7 +167,17 @@ describe('the documents the report code builds match their schemas', () => {
       ['r1', { holderIdentity: 'pod/fleetdeck-runner-x', renewTime: '2026-11-26T11:50:28.000000Z', leaseDurationSeconds: 30 }],
     ]);
     expectMatchesSchema(
-      { context: 'kind-workload-1', rollouts: rolloutRows([state('r1', 'Running'), state('r2', 'Completed')], leases, NOW) },
+      {
+        context: null,
+        contexts: ['kind-workload-1', 'kind-workload-2'],
+        rollouts: rolloutRows('kind-workload-1', [state('r1', 'Running'), state('r2', 'Completed')], leases, NOW),
+        errors: [
+          {
+            context: 'kind-workload-2',
+            error: 'cannot list rollouts (ConfigMaps in fleetdeck-system labelled fleetdeck.io/rollout): connection refused',
+          },
+        ],
+      },
       'rollout-list',
     );
   });

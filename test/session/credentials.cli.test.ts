@@ -106,7 +106,7 @@ describe('credentials that cannot be loaded', () => {
   });
 
   it('a command on one context prints one line naming the file and exits 2', async () => {
-    const r = await runCli(['rollout', 'list', '--kubeconfig', kubeconfig]);
+    const r = await runCli(['rollout', 'list', '--context', 'ci', '--kubeconfig', kubeconfig]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(

@@ -22,6 +22,8 @@ export interface OwnerRow {
 }
 
 export interface RolloutRow {
+  /** The context the rollout was read in. */
+  context: string;
   name: string;
   phase: string;
   done: number;
@@ -51,8 +53,14 @@ function ownerRow(state: RolloutState, lease: LeaseTimes | undefined, now: numbe
 }
 
 /** The rows of the rollouts, each with its holder from `leases` (by rollout name). */
-export function rolloutRows(states: readonly RolloutState[], leases: ReadonlyMap<string, LeaseTimes>, now: number): RolloutRow[] {
+export function rolloutRows(
+  context: string,
+  states: readonly RolloutState[],
+  leases: ReadonlyMap<string, LeaseTimes>,
+  now: number,
+): RolloutRow[] {
   return states.map((s) => ({
+    context,
     name: s.spec.name,
     phase: s.phase,
     done: s.nodes.filter((n) => n.phase === 'done').length,
@@ -66,11 +74,15 @@ export function rolloutRows(states: readonly RolloutState[], leases: ReadonlyMap
   }));
 }
 
-/** The table: NAME PHASE NODES REPLACE OWNER UPDATED MESSAGE, columns padded, the last one not. */
-export function rolloutTable(rows: readonly RolloutRow[], now: number, ascii: boolean): string[] {
+/**
+ * The table: NAME PHASE NODES REPLACE OWNER UPDATED MESSAGE (CONTEXT first when the rows come
+ * from several contexts), columns padded, the last one not.
+ */
+export function rolloutTable(rows: readonly RolloutRow[], now: number, ascii: boolean, withContext = false): string[] {
   const table = [
-    ['NAME', 'PHASE', 'NODES', 'REPLACE', 'OWNER', 'UPDATED', 'MESSAGE'],
+    [...(withContext ? ['CONTEXT'] : []), 'NAME', 'PHASE', 'NODES', 'REPLACE', 'OWNER', 'UPDATED', 'MESSAGE'],
     ...rows.map((r) => [
+      ...(withContext ? [r.context] : []),
       r.name,
       r.phase,
       `${r.done}/${r.total}${r.failed ? ` (${r.failed} failed)` : ''}`,

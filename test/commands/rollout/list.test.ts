@@ -29,7 +29,7 @@ describe('rollout list', () => {
       ['r-free', { leaseDurationSeconds: 30 }],
     ]);
 
-    const rows = rolloutRows([live, expired, dead, old, released], leases, NOW);
+    const rows = rolloutRows('kind-w1', [live, expired, dead, old, released], leases, NOW);
     expect(rows.map((r) => [r.name, r.owner?.holder, r.owner?.live, r.owner?.state, r.owner?.detail])).toEqual([
       ['r-live', 'pod/fleetdeck-runner-x-abcde', true, 'live', 'live'],
       ['r-expired', 'elsewhere/12', false, 'expired', 'expired (not renewed for 2m)'],
@@ -44,5 +44,18 @@ describe('rollout list', () => {
     expect(table[2]).toContain('elsewhere/12 expired (not renewed for 2m)');
     expect(table[3]).toContain(`${os.hostname()}/${2 ** 30} dead (pid ${2 ** 30} gone)`);
     expect(table[5]).toMatch(/^r-free\s.*\s-\s/);
+    expect(rows.every((r) => r.context === 'kind-w1')).toBe(true);
+  });
+
+  it('puts a CONTEXT column first when the rows come from several contexts', () => {
+    const rows = [
+      ...rolloutRows('kind-w1', [running('a')], new Map(), NOW),
+      ...rolloutRows('kind-workload-2', [running('b')], new Map(), NOW),
+    ];
+    const table = rolloutTable(rows, NOW, false, true);
+    expect(table[0]).toMatch(/^CONTEXT\s+NAME\s+PHASE/);
+    expect(table[1]).toMatch(/^kind-w1\s+a\s+Running/);
+    expect(table[2]).toMatch(/^kind-workload-2 {2}b\s+Running/);
+    expect(rolloutTable(rows, NOW, false)[0]).toMatch(/^NAME\s/);
   });
 });
