@@ -40,6 +40,8 @@ export interface MonitorOptions {
   /** Only the initial lists, no watches after them: a one-shot report (`fleetdeck status`). */
   listOnly?: boolean;
   now?: () => number;
+  /** The clock round trips are measured on (default performance.now). */
+  clock?: () => number;
 }
 
 /**
@@ -54,6 +56,7 @@ export class ContextMonitor {
   private readonly probeIntervalMs: number;
   private readonly probeTimeoutMs: number;
   private readonly now: () => number;
+  private readonly clock: () => number;
   private timer: NodeJS.Timeout | undefined;
   private probing: Promise<void> | undefined;
   private reachable: boolean | undefined;
@@ -84,6 +87,7 @@ export class ContextMonitor {
     this.probeIntervalMs = opts.probeIntervalMs ?? 5_000;
     this.probeTimeoutMs = opts.probeTimeoutMs ?? 3_000;
     this.now = opts.now ?? Date.now;
+    this.clock = opts.clock ?? (() => performance.now());
     const client = makeJsonClient(kc, opts.requestTimeoutMs ?? 15_000);
     this.probeClient = makeJsonClient(kc, this.probeTimeoutMs);
     const name = info.name;
@@ -192,23 +196,26 @@ export class ContextMonitor {
     return this.probing;
   }
 
+  /**
+   * One probe. The latency is the round trip of one GET /readyz on the context's pooled
+   * connection: after a (re)connection, the /readyz that follows discovery and /version, so the
+   * TLS handshake and the discovery requests are never counted as latency.
+   */
   private async probeOnce(): Promise<void> {
-    const started = performance.now();
-    this.lastProbe = started;
+    this.lastProbe = performance.now();
     try {
       const full = this.versionDue || !this.discovered || this.down;
       let d: Awaited<ReturnType<typeof discover>> | undefined;
-      let notReady: string | undefined;
       if (full) {
         d = this.discovered ? undefined : await discover(this.kc, this.probeTimeoutMs);
         this.version = d?.version ?? (await serverVersion(this.kc, this.probeTimeoutMs));
         this.versionDue = false;
-      } else {
-        // Reachable a moment ago: /readyz alone says whether it still answers, and is ready.
-        notReady = await notReadyReason(this.probeClient);
       }
-      const latencyMs = Math.round(performance.now() - started);
-      if (full) notReady = await this.readiness();
+      const started = this.clock();
+      // Reachable a moment ago: /readyz alone says whether it still answers, and is ready.
+      // After a (re)connection it cannot make the server unreachable: its failure is the reason.
+      const notReady = full ? await this.readiness() : await notReadyReason(this.probeClient);
+      const latencyMs = Math.round(this.clock() - started);
       if (this.stopped) return;
       const wasDown = this.down || this.reachable === undefined;
       this.reachable = true;
