@@ -2,17 +2,18 @@
  * The layers (docs/design.md, The layers): kube → workflows → feeds → store → screens, commands on top.
  * `npm run lint` runs this; a violation fails it.
  */
-const ABOVE_KUBE = '^src/(store|screens|components|commands|feeds|session|install|day2|rollout|storage|preflight|logs|backup|placement|report|config|checklist|sandbox|bench)/';
 const WORKFLOWS = '^src/(install|day2|rollout|storage|preflight|logs|backup|placement)/';
 
 module.exports = {
   forbidden: [
     {
       name: 'kube-imports-nothing-above',
-      comment: 'src/kube talks to clusters and imports nothing above it; it writes through the sink interface.',
+      comment:
+        'src/kube talks to clusters and imports nothing above it; it writes through the sink interface. ' +
+        'Named positively: of src, only src/kube and the two base-layer leaves (the error classes, the duration formatter).',
       severity: 'error',
       from: { path: '^src/kube/' },
-      to: { path: ABOVE_KUBE },
+      to: { path: '^src/', pathNot: '^src/(kube/|errors\\.ts$|duration\\.ts$)' },
     },
     {
       name: 'client-node-only-in-kube',

@@ -50,6 +50,13 @@ describe('the layer rules (npm run lint)', () => {
     expect(found.filter((v) => v.includes('src/kube/types-only.ts'))).toEqual([]);
   });
 
+  it('refuse src/kube importing any part of src above it, named in no list; allow it the errors and the duration formatter', async () => {
+    expect(await found()).toContain('kube-imports-nothing-above: src/kube/apply.ts → src/program/options.ts');
+    expect((await found()).filter((v) => v.startsWith('kube-imports-nothing-above: src/kube/apply.ts → '))).toEqual([
+      'kube-imports-nothing-above: src/kube/apply.ts → src/program/options.ts',
+    ]);
+  });
+
   it("refuse a screen using a workflow's code; allow a screen importing a workflow's types", async () => {
     expect(await found()).toContain('screens-import-no-workflow-values: src/screens/rollout-rows.ts → src/rollout/view.ts');
     // src/screens/view.ts imports the RolloutView type of the same module: allowed.

@@ -3,7 +3,7 @@
  * what the PODS cell shows in each state, and the timing of each change (store, screen, watch event).
  */
 import type { CoreV1Api, V1Pod, V1PodStatus } from '@kubernetes/client-node';
-import type { StatusFeed } from '../feeds/status-feed.js';
+import type { StatusWatch } from '../feeds/status-feed.js';
 import { BENCH_NAMESPACE, PAUSE_IMAGE } from './populate.js';
 import { errorLine, progress, sleep, waitFor } from './util.js';
 import { tableCell, type VirtualTerminal } from './vterm.js';
@@ -39,7 +39,7 @@ export async function setReady(api: CoreV1Api, pod: V1Pod, ready: boolean, start
 /** The running benchmark: the bench pod as last stored, the dashboard's store and terminal, and the side watch's listener. */
 export interface ChangeBench {
   readonly api: CoreV1Api;
-  readonly store: StatusFeed['store'];
+  readonly store: StatusWatch['store'];
   readonly vt: VirtualTerminal;
   readonly context: string;
   readonly started: Date;

@@ -7,7 +7,7 @@
  */
 import { benchDashboard } from './dashboard.js';
 import { Watch, type CoreV1Api, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
-import type { StatusFeed } from '../feeds/status-feed.js';
+import type { StatusWatch } from '../feeds/status-feed.js';
 import { configForContext } from '../kube/config/kubeconfig.js';
 import { renderApp } from '../screens/render.js';
 import { BENCH_NAMESPACE, core, ensureNamespace, keepNodesAlive, pausePod, staticNode } from './populate.js';
@@ -33,7 +33,7 @@ async function createNode(kc: KubeConfig, api: CoreV1Api, context: string): Prom
 
 /** The bench pod (Running and Ready), the dashboard rendered on `vt`, and the side watch. */
 async function setUp(
-  fleet: StatusFeed,
+  fleet: StatusWatch,
   kc: KubeConfig,
   api: CoreV1Api,
   vt: VirtualTerminal,
@@ -113,7 +113,7 @@ function report(b: ChangeBench, warm: Warm, m: Awaited<ReturnType<typeof measure
 }
 
 export async function changeFigure(
-  fleet: StatusFeed,
+  fleet: StatusWatch,
   config: KubeConfig,
   context: string,
   kubeconfigFile: string,

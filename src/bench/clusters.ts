@@ -21,7 +21,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
-import { startStatusFeed, type StatusFeed } from '../feeds/status-feed.js';
+import { startStatusFeed, type StatusWatch } from '../feeds/status-feed.js';
 import { configForContext, contextInfos, loadKubeconfig } from '../kube/config/kubeconfig.js';
 import { changeFigure } from './change.js';
 import { idleFigure } from './idle.js';
@@ -193,7 +193,7 @@ export async function runClusterFigures(o: ClusterBenchOptions = DEFAULTS): Prom
   const offSignals = onSignals();
   const abort = new AbortController();
   const want = (f: Figure) => !o.only || o.only.has(f);
-  let fleet: StatusFeed | undefined;
+  let fleet: StatusWatch | undefined;
   let scale: Promise<ScaleCluster> | undefined;
   try {
     // The scale cluster starts and fills meanwhile when only figure 4 runs; else after figure 1.

@@ -11,7 +11,7 @@
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { startStatusFeed, type StatusFeed } from '../feeds/status-feed.js';
+import { startStatusFeed, type StatusWatch } from '../feeds/status-feed.js';
 import { configForContext } from '../kube/config/kubeconfig.js';
 import type { FleetState } from '../store/fleet-store.js';
 import { statusRow } from '../store/selectors.js';
@@ -70,7 +70,7 @@ function clientLists(): { counts: Map<string, number>; stop: () => void } {
  * Waits until every context is reachable with its nodes listed (or throws), then for its pods
  * and events; returns the slices not listed on every context within 60 s.
  */
-async function initialSync(fleet: StatusFeed, names: readonly string[]): Promise<string[]> {
+async function initialSync(fleet: StatusWatch, names: readonly string[]): Promise<string[]> {
   const unsynced: string[] = [];
   await waitFor('every context reachable with its nodes listed', () => names.every((n) => synced(fleet.store.getState(), n, 'nodes')), {
     timeoutMs: 120_000,
@@ -91,7 +91,7 @@ async function initialSync(fleet: StatusFeed, names: readonly string[]): Promise
  * Runs the figure and returns the fleet watcher, still running (the next figure renders the
  * dashboard on its store). The caller stops it.
  */
-export async function idleFigure(config: KubeConfig, contexts: ContextInfo[], windowMs = 60_000): Promise<StatusFeed> {
+export async function idleFigure(config: KubeConfig, contexts: ContextInfo[], windowMs = 60_000): Promise<StatusWatch> {
   const kcs = contexts.map((c) => configForContext(config, c.name));
   const secs = Math.round(windowMs / 1000);
   progress(`figure 2: counting LIST requests for ${secs} s without fleetdeck (baseline)`);

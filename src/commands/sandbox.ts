@@ -1,7 +1,7 @@
 import { UsageError, UserError } from '../errors.js';
 import { describeError } from '../kube/transport/client.js';
 import { annotateNode, listLabeledNodes } from '../kube/nodes/nodes.js';
-import { configForContext, loadKubeconfig } from '../kube/config/kubeconfig.js';
+import { ReadOnlyRefusal } from '../kube/transport/gate.js';
 import { controlProcess, exportLine, sandboxDown, sandboxStatus, sandboxUp } from '../sandbox/commands.js';
 import type { SandboxStatus } from '../sandbox/health.js';
 import { ensureBinaries } from '../sandbox/binaries.js';
@@ -9,6 +9,7 @@ import { REPLACE_WHEN_DRAINED_ANNOTATION, SANDBOX_NODE_ANNOTATION } from '../san
 import { sandboxDir, type SandboxState } from '../sandbox/state.js';
 import { supervise } from '../sandbox/supervisor.js';
 import { requireOutput, type GlobalOptions } from '../session/options.js';
+import { type Session, startSession } from '../session/session.js';
 import { releaseSignals, runSignal, signalExitCode } from '../session/signals.js';
 import { document } from '../output/format.js';
 
@@ -48,23 +49,35 @@ export async function upWithInterrupt(
  * Annotates the simulated nodes of every sandbox cluster for replacement when drained, for a
  * sandbox that was already running with `--no-replace` and is given `--replace-drained` (the
  * nodes it registers from now on are not). Returns how many nodes were annotated.
+ *
+ * The clients come from `session` (one on the sandbox's kubeconfig: see sandboxSession), so the
+ * annotations pass its write gate: under --read-only it is refused before anything is read.
  */
-export async function annotateForReplacement(state: SandboxState): Promise<number> {
-  const kc = loadKubeconfig({ kubeconfig: state.kubeconfig }).config;
+export async function annotateForReplacement(state: SandboxState, session: Pick<Session, 'kc' | 'assertWritable'>): Promise<number> {
+  session.assertWritable("sandbox up --replace-drained annotates the running sandbox's nodes");
   let annotated = 0;
   for (const c of state.clusters) {
-    const ckc = configForContext(kc, c.context);
+    const kc = session.kc(c.context);
     try {
-      for (const node of await listLabeledNodes(ckc)) {
+      for (const node of await listLabeledNodes(kc)) {
         if (!node.annotations[SANDBOX_NODE_ANNOTATION] || node.annotations[REPLACE_WHEN_DRAINED_ANNOTATION] === 'true') continue;
-        await annotateNode(ckc, node.name, { [REPLACE_WHEN_DRAINED_ANNOTATION]: 'true' });
+        await annotateNode(kc, node.name, { [REPLACE_WHEN_DRAINED_ANNOTATION]: 'true' });
         annotated++;
       }
     } catch (err) {
+      if (err instanceof ReadOnlyRefusal) throw err;
       throw new UserError(`${c.context}: cannot annotate the nodes for replacement: ${describeError(err)}`);
     }
   }
   return annotated;
+}
+
+/**
+ * The session of the sandbox's own clusters: its kubeconfig alone (no fleet file, none of the
+ * fleet flags), with the run's write gate (--read-only).
+ */
+export function sandboxSession(state: Pick<SandboxState, 'kubeconfig'>, opts: Pick<GlobalOptions, 'readOnly'>): Session {
+  return startSession({ kubeconfig: state.kubeconfig, readOnly: opts.readOnly }, { useFleetFile: false });
 }
 
 /** `sandbox status` as text: a verdict, a table of the clusters, a line per cluster that is not healthy. */
@@ -99,7 +112,7 @@ export async function runSandbox(opts: GlobalOptions & SandboxCommandOptions): P
         replaceDrained: replacing(opts),
       });
       if (opts.replaceDrained) {
-        const n = await annotateForReplacement(state);
+        const n = await annotateForReplacement(state, sandboxSession(state, opts));
         if (n > 0) err(`sandbox: already running; annotated ${n} node${n === 1 ? '' : 's'} ${REPLACE_WHEN_DRAINED_ANNOTATION}=true`);
       }
       for (const c of state.clusters) out(`${c.context.padEnd(18)} https://127.0.0.1:${c.ports.apiserver}`);

@@ -16,7 +16,7 @@ import {
 } from '../store/approvals.js';
 import type { Session } from '../session/session.js';
 import { updateSlice, type FleetStore } from '../store/fleet-store.js';
-import { type FeedFactory, heldSession } from './feed.js';
+import { type FeedFactory, type HeldActions, heldSession } from './feed.js';
 import { lazyFeed } from './lazy.js';
 
 /** What the feed calls, by context name (src/feeds/approvals-work.ts binds it to the session; tests pass fakes). */
@@ -27,13 +27,7 @@ export interface ApprovalsWork {
   decide: (context: string, name: string, decision: 'Approved' | 'Denied') => Promise<string>;
 }
 
-export interface ApprovalsFeed extends ApprovalActions {
-  /** Watch the open context again (the session changed: new KubeConfigs). */
-  restart(): void;
-  stop(): void;
-}
-
-export function startApprovalsFeed(store: FleetStore, work: ApprovalsWork): ApprovalsFeed {
+export function startApprovalsFeed(store: FleetStore, work: ApprovalsWork): HeldActions<'approvals'> {
   const update = (change: (s: ApprovalsSlice) => ApprovalsSlice) => updateSlice(store, 'approvals', change);
   let stopWatch: (() => void) | undefined;
 
@@ -73,6 +67,7 @@ export function startApprovalsFeed(store: FleetStore, work: ApprovalsWork): Appr
     },
     approve: (name) => decide(name, 'Approved'),
     deny: (name) => decide(name, 'Denied'),
+    /** Watch the open context again (the session changed: new KubeConfigs). */
     restart() {
       const context = store.getState().approvals.context;
       if (context !== undefined) watch(context);

@@ -6,12 +6,11 @@
  */
 import type { CertSources } from '../kube/certs/cert-sources.js';
 import type { CertSummary } from '../kube/certs/certs.js';
-import type { CertsActions } from '../store/actions.js';
 import { certsCleared, certsFailed, certsRead, certsReading, certsShown, type CertsSlice } from '../store/certs.js';
 import type { Session } from '../session/session.js';
 import { updateSlice, type FleetState, type FleetStore } from '../store/fleet-store.js';
 import { certsWork } from './certs-work.js';
-import { type FeedFactory, heldSession } from './feed.js';
+import { type FeedFactory, type HeldActions, heldSession } from './feed.js';
 
 /** What the feed calls (src/feeds/certs-work.ts binds it to the session; tests may pass their own). */
 export interface CertsWork {
@@ -23,12 +22,6 @@ export interface CertsFeedOptions {
   /** How often the sources are read again while shown (default 60 s). */
   intervalMs?: number;
   now?: () => number;
-}
-
-export interface CertsFeed extends CertsActions {
-  /** The session changed: what was read is of the old one; read again if shown. */
-  restart(): void;
-  stop(): void;
 }
 
 /** The certificate Secrets of the hosting context as the status feed last saw them (undefined: not watched or not known). */
@@ -103,7 +96,7 @@ export function startCertsFeed(
   store: FleetStore,
   work: CertsWork,
   { intervalMs = 60_000, now = Date.now }: CertsFeedOptions = {},
-): CertsFeed {
+): HeldActions<'certs'> {
   const update: Update = (change) => updateSlice(store, 'certs', change);
   let shown = false;
   /** The views showing the certificates now: the reads go on while one is. */
@@ -142,6 +135,7 @@ export function startCertsFeed(
     refresh() {
       if (shown) read();
     },
+    /** The session changed: what was read is of the old one; read again if shown. */
     restart() {
       newSession();
       update(certsCleared);

@@ -12,23 +12,16 @@ import { contextInfos } from '../kube/config/kubeconfig.js';
 import { fleetProblemLine } from '../kube/fleet/fleet.js';
 import { refusalOf } from '../kube/transport/gate.js';
 import type { Session } from '../session/session.js';
-import type { CertsActions, Day2Actions } from '../store/actions.js';
+import type { CertsActions } from '../store/actions.js';
 import { day2Answer, day2Busy, day2Closed, type Day2Entry, day2Facts, day2Opened, day2Stage, type Day2Stage } from '../store/day2.js';
 import { updateSlice, type FleetStore } from '../store/fleet-store.js';
-import { type FeedFactory, heldSession } from './feed.js';
+import { type FeedFactory, type HeldActions, heldSession } from './feed.js';
 
 export interface Day2FeedOptions {
   /** The operations (default: the real registry, loaded when the page first opens). */
   registry?: () => Promise<Day2Registry> | Day2Registry;
   /** The Certificates reads, shown with the page (their nearest expiry is one of its facts). */
   certs?: CertsActions;
-}
-
-export interface Day2Feed extends Day2Actions {
-  /** The session changed: an open page's operations and facts are read again through it. */
-  restart(): void;
-  /** Stop (the dashboard quits): a run under way stops where it is; resolves once it did. */
-  stop(): Promise<void>;
 }
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
@@ -234,7 +227,8 @@ class Day2Page {
   }
 }
 
-export function startDay2Feed(store: FleetStore, session: () => Session, opts: Day2FeedOptions = {}): Day2Feed {
+/** The page's actions; restart reads an open page again through the new session, stop stops a run where it is (resolves once it did). */
+export function startDay2Feed(store: FleetStore, session: () => Session, opts: Day2FeedOptions = {}): HeldActions<'day2'> {
   const page = new Day2Page(store, session, opts);
   return {
     open: () => page.open(),

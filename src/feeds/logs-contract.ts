@@ -1,8 +1,8 @@
 /** The log view feed's contract: what it calls (LogsWork, bound to the session in logs-work.ts), its options, what it offers. */
+import type { HeldActions } from './feed.js';
 import type { ObjectEvent } from '../kube/events/object-events.js';
 import type { LogEntry, PodLogOptions } from '../kube/pods/pod-logs.js';
 import type { LogPod, PodWatchHandlers } from '../kube/pods/workloads.js';
-import type { LogActions } from '../store/actions.js';
 
 /** What the feed calls, by context name (logs-work.ts binds it to the session; tests and the bench pass their own). */
 export interface LogsWork {
@@ -35,10 +35,8 @@ export interface LogsFeedOptions {
   now?: () => Date;
 }
 
-export interface LogsFeed extends LogActions {
+/** The view's actions and held-session calls (restart: the open view reads again with the new session's KubeConfigs), with what tests read. */
+export type HeldLogActions = HeldActions<'logs'> & {
   /** Streams open now (0 once the view closed and they ended). */
   openStreams(): number;
-  /** The session changed: the open view reads again with its new KubeConfigs. */
-  restart(): void;
-  stop(): void;
-}
+};

@@ -17,10 +17,10 @@ import type { Session } from '../session/session.js';
 import { type FeedFactory, heldSession } from './feed.js';
 import { saveLog } from './log-save.js';
 import { ViewStreams, type StreamsShared } from './log-streams.js';
-import type { LogsFeed, LogsFeedOptions, LogsWork } from './logs-contract.js';
+import type { HeldLogActions, LogsFeedOptions, LogsWork } from './logs-contract.js';
 import { logsWork } from './logs-work.js';
 
-export type { LogsFeed, LogsFeedOptions, LogsWork } from './logs-contract.js';
+export type { HeldLogActions, LogsFeedOptions, LogsWork } from './logs-contract.js';
 
 const EVENTS_EVERY_MS = 15_000;
 
@@ -39,7 +39,7 @@ const message = (err: unknown) => (err instanceof Error ? err.message : String(e
 const containerOf = (pod: LogPod, wanted: string | undefined) =>
   wanted === undefined ? defaultContainer(pod) : podContainers(pod).includes(wanted) ? wanted : '';
 
-export function startLogsFeed(store: FleetStore, work: LogsWork, opts: LogsFeedOptions = {}): LogsFeed {
+export function startLogsFeed(store: FleetStore, work: LogsWork, opts: LogsFeedOptions = {}): HeldLogActions {
   const feed = new LogsFeedImpl(store, work, opts);
   return {
     openLogs: (target) => feed.openLogs(target),

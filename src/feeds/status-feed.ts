@@ -1,7 +1,9 @@
 /**
  * The Status tab's feed: one monitor per context (src/kube) writing through the store's
  * batcher into the contexts slice. The dashboard, `fleetdeck status` and `status --watch` all
- * read the store this feed fills.
+ * read the store this feed fills. Its per-context helper is watchFleet (src/kube/fleet/fleet.ts),
+ * not PerContext: contexts that reach the same API server as the same user share one monitor,
+ * and the fleet's round trips publish on one timer (see feed.ts).
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { watchFleet, type FleetConfig } from '../kube/fleet/fleet.js';
@@ -11,9 +13,10 @@ import type { Session } from '../session/session.js';
 import { createFleetStore, setBanner, setContexts, type FleetState, type FleetStore } from '../store/fleet-store.js';
 import { UpdateBatcher } from '../store/status.js';
 import { settled } from '../store/selectors.js';
-import type { Feed, FeedFactory } from './feed.js';
+import { type FeedFactory, heldSession } from './feed.js';
 
-export interface StatusFeed {
+/** The watches of a set of contexts into a store (the Status feed's, `status --watch`'s, `status`'s one read). */
+export interface StatusWatch {
   store: FleetStore;
   monitors: ContextMonitor[];
   /** Apply pending updates now (tests, one-shot reports). */
@@ -35,7 +38,7 @@ export function startStatusFeed(
   kc: KubeConfig | ((context: string) => KubeConfig),
   contexts: ContextInfo[],
   opts: StatusFeedOptions = {},
-): StatusFeed {
+): StatusWatch {
   const store = opts.store ?? createFleetStore(contexts, opts.fleet, opts.warnDays);
   const batch = new UpdateBatcher(store, opts.batchIntervalMs ?? 50);
   const kcFor = typeof kc === 'function' ? kc : (context: string) => configForContext(kc, context);
@@ -91,35 +94,40 @@ export async function collectStatus(
   }
 }
 
+/** What the watches start with: the session's, read when the restart was asked (they start once the old ones stopped). */
+type Watched = { kc: Session['kc']; contexts: ContextInfo[]; fleet: FleetConfig | undefined };
+
 /** The Status tab's feed: the session's contexts watched into the status slice; a new session's contexts replace them. */
 export function statusFeed(o: Omit<StatusFeedOptions, 'store' | 'fleet'> = {}): FeedFactory {
-  return ({ store }): Feed => {
-    let running: StatusFeed | undefined;
-    const start = (s: Session) => {
-      running = s.contexts.length ? startStatusFeed(s.kc, s.contexts, { ...o, store, fleet: s.fleet }) : undefined;
-    };
-    let stopping: Promise<void> = Promise.resolve();
-    return {
-      start,
-      restart(s) {
-        setContexts(store, s.contexts, s.fleet, s.files);
-        // The new session's watches start once the old ones stopped (their last writes are of the old
-        // contexts); a restart after this one stops what this one starts.
-        stopping = stopping
-          .then(async () => {
-            await running?.stop();
-            running = undefined;
-            start(s);
-          })
-          // A session it cannot watch (a kubeconfig caught half-edited): said, and the next one still followed.
-          .catch((err: unknown) =>
-            setBanner(store, { kind: 'error', text: `status: ${err instanceof Error ? err.message : String(err)}` }),
-          );
-      },
-      async stop() {
-        await stopping;
-        await running?.stop();
-      },
-    };
-  };
+  return ({ store }) =>
+    heldSession((session) => {
+      let running: StatusWatch | undefined;
+      const watch = ({ kc, contexts, fleet }: Watched) => {
+        running = contexts.length ? startStatusFeed(kc, contexts, { ...o, store, fleet }) : undefined;
+      };
+      let stopping: Promise<void> = Promise.resolve();
+      return {
+        start: () => watch({ kc: session.kc, contexts: session.contexts, fleet: session.fleet }),
+        restart() {
+          const next: Watched = { kc: session.kc, contexts: session.contexts, fleet: session.fleet };
+          setContexts(store, next.contexts, next.fleet, session.files);
+          // The new session's watches start once the old ones stopped (their last writes are of the old
+          // contexts); a restart after this one stops what this one starts.
+          stopping = stopping
+            .then(async () => {
+              await running?.stop();
+              running = undefined;
+              watch(next);
+            })
+            // A session it cannot watch (a kubeconfig caught half-edited): said, and the next one still followed.
+            .catch((err: unknown) =>
+              setBanner(store, { kind: 'error', text: `status: ${err instanceof Error ? err.message : String(err)}` }),
+            );
+        },
+        async stop() {
+          await stopping;
+          await running?.stop();
+        },
+      };
+    });
 }

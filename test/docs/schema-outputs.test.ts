@@ -17,7 +17,7 @@ import { statusJson } from '../../src/report/status.js';
 import { rolloutRows } from '../../src/commands/rollout/list.js';
 import type { RolloutState } from '../../src/rollout/types.js';
 import { expectMatchesSchema } from '../helpers/schema.js';
-import { novaFleet } from '../helpers/screens/screen.js';
+import { novaFleet } from '../helpers/screens/fleets.js';
 
 const NOW = Date.parse('2026-11-26T11:50:30Z');
 

@@ -7,7 +7,7 @@
  */
 import { CoreV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStatusFeed, type StatusFeed } from '../../src/feeds/status-feed.js';
+import { startStatusFeed, type StatusWatch } from '../../src/feeds/status-feed.js';
 import { makeClient } from '../../src/kube/transport/client.js';
 import { contextInfos, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
 import { eventually } from '../helpers/cli/cli.js';
@@ -35,7 +35,7 @@ const NODE = 'workload-1-node-2';
 const allowed = (first: number) => first + Math.max(GROWTH.bytes, first * GROWTH.share);
 
 let sandbox: FaultSandbox;
-let feed: StatusFeed | undefined;
+let feed: StatusWatch | undefined;
 let watch: RunningCli | undefined;
 
 beforeAll(async () => {

@@ -6,7 +6,7 @@
  */
 import { CoreV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStatusFeed, type StatusFeed } from '../../src/feeds/status-feed.js';
+import { startStatusFeed, type StatusWatch } from '../../src/feeds/status-feed.js';
 import { describeError, makeClient } from '../../src/kube/transport/client.js';
 import { contextInfos, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
 import { contextRow } from '../../src/screens/status/context-row.js';
@@ -17,7 +17,7 @@ const CONTEXT = 'kind-workload-1';
 const NODE = 'workload-1-node-2';
 
 let sandbox: FaultSandbox;
-let feed: StatusFeed | undefined;
+let feed: StatusWatch | undefined;
 let watch: RunningCli | undefined;
 let etcdStopped = false;
 

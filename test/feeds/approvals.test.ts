@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { startApprovalsFeed, type ApprovalsWork } from '../../src/feeds/approvals.js';
 import type { CsrSummary } from '../../src/kube/csr/index.js';
 import { createFleetStore } from '../../src/store/fleet-store.js';
-import { info } from '../helpers/screens/screen.js';
+import { info } from '../helpers/screens/fleets.js';
 
 const csr = (name: string, condition: CsrSummary['condition'] = 'Pending') => ({ name, condition }) as CsrSummary;
 

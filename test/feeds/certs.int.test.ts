@@ -1,8 +1,9 @@
 import { CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type CertsFeed, startCertsFeed } from '../../src/feeds/certs.js';
+import { startCertsFeed } from '../../src/feeds/certs.js';
 import { certsWork } from '../../src/feeds/certs-work.js';
-import { type StatusFeed, startStatusFeed } from '../../src/feeds/status-feed.js';
+import type { HeldActions } from '../../src/feeds/feed.js';
+import { type StatusWatch, startStatusFeed } from '../../src/feeds/status-feed.js';
 import { makeClient } from '../../src/kube/transport/client.js';
 import { createAuthority, issueCertificate } from '../../src/kube/certs/pki.js';
 import { type CertRow, certInventory, certState, residual } from '../../src/report/certs/inventory.js';
@@ -22,7 +23,7 @@ const NS = 'certs-feed-e2e';
 const DAY = 86_400_000;
 
 let secrets: Awaited<ReturnType<typeof writeCertSecrets>>;
-let feeds: { certs?: CertsFeed; status?: StatusFeed } = {};
+let feeds: { certs?: HeldActions<'certs'>; status?: StatusWatch } = {};
 
 beforeAll(async () => {
   secrets = await writeCertSecrets(kubeconfig, NS, 'kind-cp', 'kind-workload-1');

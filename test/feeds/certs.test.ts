@@ -4,7 +4,7 @@ import type { CertSources } from '../../src/kube/certs/cert-sources.js';
 import type { CertSummary } from '../../src/kube/certs/certs.js';
 import { createFleetStore } from '../../src/store/fleet-store.js';
 import { UpdateBatcher } from '../../src/store/status.js';
-import { info, NOVA_FLEET } from '../helpers/screens/screen.js';
+import { info, NOVA_FLEET } from '../helpers/screens/fleets.js';
 
 const sources = (namespace: string): CertSources => ({ namespace, agents: [], credentials: [] });
 

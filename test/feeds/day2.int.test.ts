@@ -10,7 +10,8 @@ import { CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { day2Registry } from '../../src/day2/registry.js';
-import { type Day2Feed, startDay2Feed } from '../../src/feeds/day2.js';
+import { startDay2Feed } from '../../src/feeds/day2.js';
+import type { HeldActions } from '../../src/feeds/feed.js';
 import { makeClient } from '../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
 import { openSession } from '../../src/session/session.js';
@@ -21,7 +22,7 @@ import { type NovaFleet, novaFleet } from '../helpers/sandbox/nova-fleet.js';
 const TEAM = 'team-d';
 let fleet: NovaFleet;
 let store: FleetStore;
-let feed: Day2Feed;
+let feed: HeldActions<'day2'>;
 const before = process.env.FLEETDECK_FLEET_FILE;
 
 /** Resolves with the slice once `ok` holds for it. */

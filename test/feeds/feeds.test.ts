@@ -10,7 +10,7 @@ import { createFleetStore } from '../../src/store/fleet-store.js';
 import { statusFeed } from '../../src/feeds/status-feed.js';
 import { approvalsFeed } from '../../src/feeds/approvals.js';
 import { fakeRolloutWork } from '../helpers/feeds/rollouts-feed.js';
-import { info } from '../helpers/screens/screen.js';
+import { info } from '../helpers/screens/fleets.js';
 import { unreachableKubeConfig } from '../helpers/kubeconfig/fake-contexts.js';
 
 /** A session with no context to watch (no status feed), whose KubeConfigs are named after it. */

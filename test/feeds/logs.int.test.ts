@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { AppsV1Api, CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startLogsFeed, type LogsFeed } from '../../src/feeds/logs.js';
+import { type HeldLogActions, startLogsFeed } from '../../src/feeds/logs.js';
 import { logsWork } from '../../src/feeds/logs-work.js';
 import { makeClient } from '../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
@@ -37,7 +37,7 @@ async function logsServed(pod: string): Promise<boolean> {
 describe('logs feed against the sandbox', () => {
   let core: CoreV1Api;
   let store: FleetStore;
-  let feed: LogsFeed;
+  let feed: HeldLogActions;
   let pods: string[] = [];
   let served = false;
 

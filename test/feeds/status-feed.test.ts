@@ -5,7 +5,7 @@ import type { Session } from '../../src/session/session.js';
 import { DEFAULT_WARN_DAYS } from '../../src/store/certs.js';
 import { createFleetStore } from '../../src/store/fleet-store.js';
 import { startFeed } from '../helpers/feeds/feeds.js';
-import { info } from '../helpers/screens/screen.js';
+import { info } from '../helpers/screens/fleets.js';
 import { unreachableKubeConfig } from '../helpers/kubeconfig/fake-contexts.js';
 
 /** A session of these contexts over a closed port; `kc` of a context in `broken` throws, as a half-edited kubeconfig's. */

@@ -2,7 +2,7 @@ import { ApiextensionsV1Api, AppsV1Api, CoreV1Api, type KubeConfig } from '@kube
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { makeClient } from '../../src/kube/transport/client.js';
 import { NOVA_CRDS } from '../../src/kube/fleet/control-plane.js';
-import { startStatusFeed, type StatusFeed } from '../../src/feeds/status-feed.js';
+import { startStatusFeed, type StatusWatch } from '../../src/feeds/status-feed.js';
 import { configForContext, contextInfos, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
 import { createAuthority, issueCertificate } from '../../src/kube/certs/pki.js';
 import { fleetChecklist } from '../../src/report/fleet-checklist.js';
@@ -41,7 +41,7 @@ const b64 = (s: string) => Buffer.from(s).toString('base64');
 const find = (items: CheckItem[], id: string) => items.find((i) => i.id === id);
 
 describe('fleet watchers on real API servers', () => {
-  let fleet: StatusFeed;
+  let fleet: StatusWatch;
   const createdCrds: string[] = [];
   const state = (name: string): ContextState => fleet.store.getState().status.contexts[name]!;
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { fleetRows, formatFleetRows } from '../../src/report/fleet-output.js';
 import { createFleetStore } from '../../src/store/fleet-store.js';
 import { UpdateBatcher } from '../../src/store/status.js';
-import { info, node, pods, problem } from '../helpers/screens/screen.js';
+import { info, node, pods, problem } from '../helpers/screens/fleets.js';
 
 const NOW = Date.parse('2026-11-26T12:00:00Z');
 const CREATED = '2026-11-24T11:00:00.000Z';

@@ -13,7 +13,7 @@ import {
 } from '../../src/report/fleet-rows.js';
 import { createFleetStore } from '../../src/store/fleet-store.js';
 import { UpdateBatcher } from '../../src/store/status.js';
-import { info, node, pods, problem } from '../helpers/screens/screen.js';
+import { info, node, pods, problem } from '../helpers/screens/fleets.js';
 
 const NOW = Date.parse('2026-11-26T12:00:00Z');
 const HOUR = 3_600_000;

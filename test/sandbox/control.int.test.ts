@@ -1,6 +1,6 @@
 import { CoreV1Api, PatchStrategy, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startStatusFeed, type StatusFeed } from '../../src/feeds/status-feed.js';
+import { startStatusFeed, type StatusWatch } from '../../src/feeds/status-feed.js';
 import { makeClient } from '../../src/kube/transport/client.js';
 import { configForContext, contextInfos, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
 import { eventually, runCli } from '../helpers/cli/cli.js';
@@ -13,7 +13,7 @@ function ctx(name: string): KubeConfig {
 }
 
 describe('an API server stopped and started again (sandbox stop-apiserver, start-apiserver)', () => {
-  let fleet: StatusFeed;
+  let fleet: StatusWatch;
   beforeAll(() => {
     const { config } = loadKubeconfig({ kubeconfig });
     fleet = startStatusFeed(

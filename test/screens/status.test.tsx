@@ -2,7 +2,8 @@ import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { setBanner } from '../../src/store/fleet-store.js';
 import { UpdateBatcher } from '../../src/store/status.js';
-import { appProps, node, renderApp, threeContexts } from '../helpers/screens/screen.js';
+import { node, threeContexts } from '../helpers/screens/fleets.js';
+import { appProps, renderApp } from '../helpers/screens/screen.js';
 
 afterEach(() => cleanup());
 

@@ -8,10 +8,9 @@
  */
 import type { CheckItem } from '../../checklist/checklist.js';
 import type { Session } from '../../session/session.js';
-import type { InstallActions } from '../../store/actions.js';
 import type { FleetStore } from '../../store/fleet-store.js';
 import type { InstallChoices, InstallPlanBundle, InstallSetup } from '../../store/install.js';
-import { type FeedFactory, heldSession } from '../feed.js';
+import { type FeedFactory, type HeldActions, heldSession } from '../feed.js';
 import { InstallWizard } from './wizard.js';
 
 export interface ChecksOutcome {
@@ -56,18 +55,16 @@ export interface InstallFeedOptions extends InstallFlags {
   reopen?: () => Session;
 }
 
-export interface InstallFeed extends InstallActions {
-  /** Stop: steps under way stop where they are; resolves once they did. */
-  stop(): Promise<void>;
-}
-
-/** `session` is read at every call (a view of the current one); `setSession` makes the dashboard watch another. */
+/**
+ * The wizard's actions, and its stop: steps under way stop where they are; resolves once they did.
+ * `session` is read at every call (a view of the current one); `setSession` makes the dashboard watch another.
+ */
 export function startInstallFeed(
   store: FleetStore,
   session: Session,
   o: InstallFeedOptions = {},
   setSession?: (next: Session) => Promise<void>,
-): InstallFeed {
+): HeldActions<'install', 'stop'> {
   const wizard = new InstallWizard(store, session, o, setSession);
   return {
     open: () => wizard.open(),

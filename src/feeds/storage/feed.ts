@@ -8,9 +8,8 @@
 import type { Catalogue } from '../../storage/catalogue.js';
 import type { ClusterStorage } from '../../storage/inventory.js';
 import type { Session } from '../../session/session.js';
-import type { StorageActions } from '../../store/actions.js';
 import { updateSlice } from '../../store/fleet-store.js';
-import { type FeedFactory, heldSession } from '../feed.js';
+import { type FeedFactory, type HeldActions, heldSession } from '../feed.js';
 import { lazyFeed } from '../lazy.js';
 
 /** What the feed reads, by context name (work.ts binds it to the session; tests pass fakes). */
@@ -25,11 +24,12 @@ export interface StorageWork {
   catalogueFiles?: string[];
 }
 
-/** The feed once started: everything the tab asks for but showing it. */
-export interface StorageFeed extends Omit<StorageActions, 'show'> {
-  /** The session changed: every target read so far is read again through it (what was read stays shown until then). */
-  reread(): void;
-}
+/**
+ * The feed's work once started (start.ts): everything the tab asks for but showing it, and the
+ * contract's restart: every target read so far is read again through the new session (what was
+ * read stays shown until then).
+ */
+export type StartedStorage = Omit<HeldActions<'storage', 'restart'>, 'show'>;
 
 export interface StorageFeedOptions {
   /** The readers bound to a session (default: work.ts, loaded when the tab is first shown). */
@@ -67,7 +67,7 @@ export function storageFeed(o: StorageFeedOptions = {}): FeedFactory {
           },
         },
         // What was read came through the old session: read again through the new one.
-        restart: () => load.current()?.reread(),
+        restart: () => load.current()?.restart(),
       };
     });
 }

@@ -16,11 +16,11 @@ import {
   targetKey,
 } from '../../store/storage.js';
 import { StorageEstimate } from './estimate.js';
-import type { StorageFeed, StorageWork } from './feed.js';
+import type { StartedStorage, StorageWork } from './feed.js';
 
 const firstLine = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
 
-export function startStorageFeed(store: FleetStore, work: StorageWork, now: () => number = Date.now): StorageFeed {
+export function startStorageFeed(store: FleetStore, work: StorageWork, now: () => number = Date.now): StartedStorage {
   const update = (change: (s: StorageSlice) => StorageSlice) => updateSlice(store, 'storage', change);
   const files: (string | undefined)[] = [undefined, ...(work.catalogueFiles ?? [])];
   update((s) => {
@@ -58,7 +58,7 @@ export function startStorageFeed(store: FleetStore, work: StorageWork, now: () =
       );
     },
     estimate,
-    reread() {
+    restart() {
       for (const target of read.values()) this.read(target);
     },
   };

@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { setBanner } from '../../../src/store/fleet-store.js';
 import { UpdateBatcher } from '../../../src/store/status.js';
 import { everyTab } from '../../helpers/screens/every-tab.js';
-import { appProps, KEYS, novaFleet, renderApp, threeContexts, warning } from '../../helpers/screens/screen.js';
+import { novaFleet, threeContexts, warning } from '../../helpers/screens/fleets.js';
+import { appProps, KEYS, renderApp } from '../../helpers/screens/screen.js';
 
 afterEach(() => cleanup());
 

@@ -1,6 +1,7 @@
 import { cleanup } from 'ink-testing-library';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { appProps, KEYS, novaFleet, renderApp, threeContexts } from '../../helpers/screens/screen.js';
+import { novaFleet, threeContexts } from '../../helpers/screens/fleets.js';
+import { appProps, KEYS, renderApp } from '../../helpers/screens/screen.js';
 
 // Ink colors through its own chalk, which decides when it loads: force colors
 // before the imports so "color off" has something to prove.

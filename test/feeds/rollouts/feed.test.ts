@@ -6,7 +6,7 @@ import type { RolloutSpec, RolloutState } from '../../../src/rollout/types.js';
 import type { RolloutActions } from '../../../src/store/actions.js';
 import { createFleetStore, type FleetStore, setContexts } from '../../../src/store/fleet-store.js';
 import { startFeed, storeSession } from '../../helpers/feeds/feeds.js';
-import { info } from '../../helpers/screens/screen.js';
+import { info } from '../../helpers/screens/fleets.js';
 
 const NOT_INSTALLED: NavarchosState = { installed: false, synced: true, rollouts: [], replacements: [] };
 

@@ -3,7 +3,7 @@ import { followHolders } from '../../../src/feeds/rollouts/holders.js';
 import type { RolloutState } from '../../../src/rollout/types.js';
 import { createFleetStore, updateSlice } from '../../../src/store/fleet-store.js';
 import { leaseChanged, rolloutChanged, rolloutDeleted, watchedContexts } from '../../../src/store/rollouts.js';
-import { info } from '../../helpers/screens/screen.js';
+import { info } from '../../helpers/screens/fleets.js';
 
 const state = (name: string): RolloutState => ({
   spec: {

@@ -12,7 +12,7 @@ import { createFleetStore } from '../../../src/store/fleet-store.js';
 import { fakeRolloutWork } from '../../helpers/feeds/rollouts-feed.js';
 import { startFeed } from '../../helpers/feeds/feeds.js';
 import { rolloutsFeed } from '../../../src/feeds/rollouts/feed.js';
-import { info } from '../../helpers/screens/screen.js';
+import { info } from '../../helpers/screens/fleets.js';
 
 const NODES: PlanNode[] = ['a', 'b'].map((x) => ({ name: `w-${x}`, labels: { role: 'worker' }, unschedulable: false, ready: true }));
 const fits = (nodes: string[]): RolloutDryRun => ({

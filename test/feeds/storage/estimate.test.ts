@@ -6,7 +6,7 @@ import type { ClusterStorage } from '../../../src/storage/inventory.js';
 import { createFleetStore, type FleetStore } from '../../../src/store/fleet-store.js';
 import { estimateRefusal, type StorageTarget } from '../../../src/store/storage.js';
 import type { EstimateState } from '../../../src/store/storage-estimate.js';
-import { info } from '../../helpers/screens/screen.js';
+import { info } from '../../helpers/screens/fleets.js';
 import { seedCluster } from '../../helpers/objects/seed-storage.js';
 
 const CP: StorageTarget = { kind: 'context', name: 'kind-cp' };

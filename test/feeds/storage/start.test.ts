@@ -4,7 +4,7 @@ import { startStorageFeed } from '../../../src/feeds/storage/start.js';
 import type { Catalogue } from '../../../src/storage/catalogue.js';
 import type { ClusterStorage } from '../../../src/storage/inventory.js';
 import { createFleetStore } from '../../../src/store/fleet-store.js';
-import { info } from '../../helpers/screens/screen.js';
+import { info } from '../../helpers/screens/fleets.js';
 
 const CATALOGUE: Catalogue = { name: 'c', features: [] } as unknown as Catalogue;
 const storage = (n: number): ClusterStorage => ({

@@ -6,10 +6,11 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { type Day2Operation, notAvailable } from '../../../src/day2/operation.js';
 import type { Day2Registry } from '../../../src/day2/registry.js';
-import { type Day2Feed, startDay2Feed } from '../../../src/feeds/day2.js';
+import { startDay2Feed } from '../../../src/feeds/day2.js';
+import type { HeldActions } from '../../../src/feeds/feed.js';
 import type { Session } from '../../../src/session/session.js';
 import type { FleetStore } from '../../../src/store/fleet-store.js';
-import { NOVA_FLEET } from '../screens/screen.js';
+import { NOVA_FLEET } from '../screens/fleets.js';
 
 /** A session whose control plane `nova` is at an address nothing answers, with the Nova fleet. */
 export function day2Session(): Session {
@@ -33,7 +34,7 @@ function fileOperation(id: string, label: string): Day2Operation {
   };
 }
 
-export function fakeDay2Feed(store: FleetStore): Day2Feed {
+export function fakeDay2Feed(store: FleetStore): HeldActions<'day2'> {
   const registry: Day2Registry = {
     operations: [
       fileOperation('backup', 'Back up now'),

@@ -26,7 +26,8 @@ import { gatedSession } from './install.js';
 import { fakeDay2Feed } from '../feeds/day2.js';
 import { cannedLogsWork } from '../feeds/log-work.js';
 import { fakeRolloutsFeed } from '../feeds/rollouts-feed.js';
-import { type AppOverrides, appProps, novaFleet } from './screen.js';
+import { novaFleet } from './fleets.js';
+import { type AppOverrides, appProps } from './screen.js';
 
 const MIN = 60_000;
 const GB = 1024 ** 3;

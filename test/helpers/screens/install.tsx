@@ -9,7 +9,8 @@ import { GateProvider } from '../../../src/components/key-actions/index.js';
 import { UiProvider } from '../../../src/components/theme/index.js';
 import { writeGate } from '../../../src/kube/transport/gate.js';
 import { gateView } from '../../../src/dashboard/gate-view.js';
-import { type InstallFeed, type InstallFeedOptions, type InstallWork, startInstallFeed } from '../../../src/feeds/install/feed.js';
+import { type InstallFeedOptions, type InstallWork, startInstallFeed } from '../../../src/feeds/install/feed.js';
+import type { HeldActions } from '../../../src/feeds/feed.js';
 import { StandaloneWizard } from '../../../src/screens/install/standalone.js';
 import type { Session } from '../../../src/session/session.js';
 import { createFleetStore, type FleetStore } from '../../../src/store/fleet-store.js';
@@ -79,7 +80,7 @@ export function installFeedOver(
   store: FleetStore = createFleetStore([]),
   readOnly = false,
 ) {
-  const feed: InstallFeed = startInstallFeed(store, gatedSession(readOnly), { ...o, work: () => work });
+  const feed: HeldActions<'install', 'stop'> = startInstallFeed(store, gatedSession(readOnly), { ...o, work: () => work });
   return { store, feed };
 }
 

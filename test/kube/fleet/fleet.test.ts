@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fleetProblemLine, watchersFor } from '../../../src/kube/fleet/fleet.js';
-import { NOVA_FLEET } from '../../helpers/screens/screen.js';
+import { NOVA_FLEET } from '../../helpers/screens/fleets.js';
 
 const fleet = NOVA_FLEET;
 const elsewhere = { detail: 'context kind-workload-2 is another cluster than the fleet file recorded: …', hint: 'point KUBECONFIG at …' };

@@ -2,7 +2,7 @@ import diagnostics from 'node:diagnostics_channel';
 import { AppsV1Api, CoreV1Api, KubeConfig, type CoreV1Event } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { makeClient, makeJsonClient } from '../../../src/kube/transport/client.js';
-import { startStatusFeed, type StatusFeed } from '../../../src/feeds/status-feed.js';
+import { startStatusFeed, type StatusWatch } from '../../../src/feeds/status-feed.js';
 import { configForContext, contextInfos, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
 import { listJsonPaged } from '../../../src/kube/watch/list.js';
 import { slimPod } from '../../../src/kube/pods/pods.js';
@@ -20,7 +20,7 @@ function adminConfig(): KubeConfig {
   return configForContext(loadKubeconfig({ kubeconfig }).config, CONTEXT);
 }
 
-function startFleet(kc: KubeConfig): StatusFeed {
+function startFleet(kc: KubeConfig): StatusWatch {
   return startStatusFeed(
     kc,
     contextInfos(kc).filter((c) => c.name === CONTEXT),
@@ -30,7 +30,7 @@ function startFleet(kc: KubeConfig): StatusFeed {
 const pause = { name: 'app', image: 'registry.k8s.io/pause:3.9' };
 
 describe('pod and Warning-event summaries from live watches on a real API server', () => {
-  let fleet: StatusFeed;
+  let fleet: StatusWatch;
   let core: CoreV1Api;
   let apps: AppsV1Api;
   const state = (): ContextState => fleet.store.getState().status.contexts[CONTEXT]!;
@@ -245,7 +245,7 @@ describe('pod and Warning-event summaries from live watches on a real API server
 });
 
 describe('a user who may not list pods or events', () => {
-  let fleet: StatusFeed;
+  let fleet: StatusWatch;
   beforeAll(() => {
     // The admin impersonates a user no RBAC binding names: the server itself answers 403.
     const base = adminConfig();

@@ -8,7 +8,8 @@ import { updateSlice } from '../../../src/store/fleet-store.js';
 import { withMissingPermission } from '../../../src/kube/transport/forbidden.js';
 import { csrsFailed } from '../../../src/store/approvals.js';
 import { everyTab, FORBIDDEN_APPROVAL } from '../../helpers/screens/every-tab.js';
-import { appProps, KEYS, renderApp, threeContexts } from '../../helpers/screens/screen.js';
+import { threeContexts } from '../../helpers/screens/fleets.js';
+import { appProps, KEYS, renderApp } from '../../helpers/screens/screen.js';
 
 afterEach(() => cleanup());
 

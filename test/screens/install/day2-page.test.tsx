@@ -13,7 +13,8 @@ import { startDay2Feed } from '../../../src/feeds/day2.js';
 import { writeGate } from '../../../src/kube/transport/gate.js';
 import type { Session } from '../../../src/session/session.js';
 import { day2Session } from '../../helpers/feeds/day2.js';
-import { appProps, KEYS, renderApp, threeContexts } from '../../helpers/screens/screen.js';
+import { threeContexts } from '../../helpers/screens/fleets.js';
+import { appProps, KEYS, renderApp } from '../../helpers/screens/screen.js';
 
 afterEach(() => {
   cleanup();

@@ -10,7 +10,8 @@ import { installFeed } from '../../../src/feeds/install/feed.js';
 import { createFeeds } from '../../../src/feeds/feeds.js';
 import type { Session } from '../../../src/session/session.js';
 import { fakeInstallWork, gatedSession } from '../../helpers/screens/install.js';
-import { appProps, KEYS, renderApp, threeContexts, type Screen } from '../../helpers/screens/screen.js';
+import { threeContexts } from '../../helpers/screens/fleets.js';
+import { appProps, KEYS, renderApp, type Screen } from '../../helpers/screens/screen.js';
 
 afterEach(() => cleanup());
 

@@ -6,7 +6,8 @@ import type { CheckItem } from '../../../src/checklist/checklist.js';
 import { startPrepareFeed } from '../../../src/feeds/prepare.js';
 import type { Session } from '../../../src/session/session.js';
 import type { Actions } from '../../../src/store/actions.js';
-import { appProps, KEYS, renderApp, renderScreen, threeContexts } from '../../helpers/screens/screen.js';
+import { threeContexts } from '../../helpers/screens/fleets.js';
+import { appProps, KEYS, renderApp, renderScreen } from '../../helpers/screens/screen.js';
 
 /** The dashboard's store and its Prepare nodes actions (the prepare feed) running `preflight` instead of this host's checks. */
 function withPreflight(preflight: () => Promise<CheckItem[]>, more: Actions = {}) {

@@ -9,7 +9,8 @@ import type { LogPod } from '../../../src/kube/pods/workloads.js';
 import type { LogTarget } from '../../../src/store/log-target.js';
 import { logPod } from '../../helpers/objects/log-pod.js';
 import { cannedLogsWork } from '../../helpers/feeds/log-work.js';
-import { appProps, KEYS, renderApp, threeContexts } from '../../helpers/screens/screen.js';
+import { threeContexts } from '../../helpers/screens/fleets.js';
+import { appProps, KEYS, renderApp } from '../../helpers/screens/screen.js';
 
 const LONG = `payload ${'x'.repeat(120)} END-OF-LONG-LINE`;
 

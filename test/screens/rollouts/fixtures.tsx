@@ -9,7 +9,8 @@ import type { NodeStatus, PlanNode, RolloutSpec, RolloutState } from '../../../s
 import { updateSlice } from '../../../src/store/fleet-store.js';
 import { leaseChanged, navarchosSeen, rolloutChanged } from '../../../src/store/rollouts.js';
 import { fakeRolloutsFeed, NAVARCHOS_NOT_INSTALLED } from '../../helpers/feeds/rollouts-feed.js';
-import { appProps, renderApp, threeContexts, type Screen } from '../../helpers/screens/screen.js';
+import { threeContexts } from '../../helpers/screens/fleets.js';
+import { appProps, renderApp, type Screen } from '../../helpers/screens/screen.js';
 
 /**
  * Start times show as a clock time on the day they happened and as a date before it: the rollouts

@@ -1,7 +1,8 @@
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UpdateBatcher } from '../../../src/store/status.js';
-import { appProps, KEYS, node, novaFleet, pods, problem, renderApp, warning, type Screen } from '../../helpers/screens/screen.js';
+import { node, novaFleet, pods, problem, warning } from '../../helpers/screens/fleets.js';
+import { appProps, KEYS, renderApp, type Screen } from '../../helpers/screens/screen.js';
 
 afterEach(() => cleanup());
 

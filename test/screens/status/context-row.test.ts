@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { contextRow } from '../../../src/screens/status/context-row.js';
 import { emptyContext } from '../../../src/store/status.js';
-import { AT_10_42_07, info, NOVA_FLEET, pods, warning } from '../../helpers/screens/screen.js';
+import { AT_10_42_07, info, NOVA_FLEET, pods, warning } from '../../helpers/screens/fleets.js';
 
 describe('contextRow', () => {
   it('keeps STATUS short and puts since when and why under the row; pods, warnings and denied lists', () => {

@@ -1,7 +1,8 @@
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFleetStore, setBanner, setContexts } from '../../../src/store/fleet-store.js';
-import { appProps, info, renderApp } from '../../helpers/screens/screen.js';
+import { info } from '../../helpers/screens/fleets.js';
+import { appProps, renderApp } from '../../helpers/screens/screen.js';
 
 afterEach(() => cleanup());
 

@@ -2,19 +2,8 @@ import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFleetStore, setBanner } from '../../../src/store/fleet-store.js';
 import { UpdateBatcher } from '../../../src/store/status.js';
-import {
-  appProps,
-  info,
-  KEYS,
-  NOVA_FLEET,
-  novaFleet,
-  pods,
-  problem,
-  renderApp,
-  threeContexts,
-  warning,
-  type Screen,
-} from '../../helpers/screens/screen.js';
+import { info, NOVA_FLEET, novaFleet, pods, problem, threeContexts, warning } from '../../helpers/screens/fleets.js';
+import { appProps, KEYS, renderApp, type Screen } from '../../helpers/screens/screen.js';
 
 afterEach(() => cleanup());
 

@@ -1,6 +1,7 @@
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { appProps, KEYS, renderApp, threeContexts } from '../../helpers/screens/screen.js';
+import { threeContexts } from '../../helpers/screens/fleets.js';
+import { appProps, KEYS, renderApp } from '../../helpers/screens/screen.js';
 
 afterEach(() => cleanup());
 

@@ -2,7 +2,8 @@ import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LogActions } from '../../../src/store/actions.js';
 import type { LogTarget } from '../../../src/store/log-target.js';
-import { appProps, KEYS, novaFleet, renderApp } from '../../helpers/screens/screen.js';
+import { novaFleet } from '../../helpers/screens/fleets.js';
+import { appProps, KEYS, renderApp } from '../../helpers/screens/screen.js';
 
 afterEach(() => cleanup());
 

@@ -9,7 +9,8 @@ import { EXAMPLE_CATALOGUE_FILE, loadCatalogue, type Catalogue } from '../../../
 import type { ClusterStorage } from '../../../src/storage/inventory.js';
 import type { StorageActions } from '../../../src/store/actions.js';
 import { createFleetStore, updateSlice } from '../../../src/store/fleet-store.js';
-import { appProps, info, KEYS, renderApp, type Screen } from '../../helpers/screens/screen.js';
+import { info } from '../../helpers/screens/fleets.js';
+import { appProps, KEYS, renderApp, type Screen } from '../../helpers/screens/screen.js';
 
 const GB = 1024 ** 3;
 const gb = (n: number) => Math.round(n * GB);

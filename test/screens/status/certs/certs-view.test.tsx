@@ -4,7 +4,8 @@ import type { CertSources } from '../../../../src/kube/certs/cert-sources.js';
 import type { CertDetail } from '../../../../src/kube/certs/certs.js';
 import type { CertsActions } from '../../../../src/store/actions.js';
 import { updateSlice, type FleetStore } from '../../../../src/store/fleet-store.js';
-import { appProps, KEYS, novaFleet, renderApp } from '../../../helpers/screens/screen.js';
+import { novaFleet } from '../../../helpers/screens/fleets.js';
+import { appProps, KEYS, renderApp } from '../../../helpers/screens/screen.js';
 
 afterEach(() => cleanup());
 

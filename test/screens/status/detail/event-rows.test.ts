@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { recentWarnings } from '../../../../src/screens/status/detail/event-rows.js';
-import { warning } from '../../../helpers/screens/screen.js';
+import { warning } from '../../../helpers/screens/fleets.js';
 
 describe('recentWarnings', () => {
   it('keeps one row per reason and object, the newest message, the counts added up, newest first', () => {

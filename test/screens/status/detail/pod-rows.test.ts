@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { phaseLine, podsFooter } from '../../../../src/screens/status/detail/pod-rows.js';
-import { pods, problem } from '../../../helpers/screens/screen.js';
+import { pods, problem } from '../../../helpers/screens/fleets.js';
 
 describe('pods', () => {
   it('counts by phase, leaving out empty phases', () => {

@@ -2,7 +2,8 @@ import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFleetStore } from '../../../../src/store/fleet-store.js';
 import { UpdateBatcher } from '../../../../src/store/status.js';
-import { appProps, info, KEYS, node, novaFleet, pods, problem, renderApp, threeContexts } from '../../../helpers/screens/screen.js';
+import { info, node, novaFleet, pods, problem, threeContexts } from '../../../helpers/screens/fleets.js';
+import { appProps, KEYS, renderApp } from '../../../helpers/screens/screen.js';
 
 afterEach(() => cleanup());
 

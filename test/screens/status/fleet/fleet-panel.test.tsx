@@ -4,7 +4,8 @@ import { fleetChecklist } from '../../../../src/report/fleet-checklist.js';
 import { checklistLines } from '../../../../src/checklist/checklist.js';
 import { UpdateBatcher } from '../../../../src/store/status.js';
 import { fleetSummary } from '../../../../src/screens/status/fleet/fleet-summary.js';
-import { appProps, KEYS, novaFleet, renderApp, threeContexts } from '../../../helpers/screens/screen.js';
+import { novaFleet, threeContexts } from '../../../helpers/screens/fleets.js';
+import { appProps, KEYS, renderApp } from '../../../helpers/screens/screen.js';
 
 afterEach(() => cleanup());
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { contextRoles, roleDescription, roleLabel } from '../../../../src/screens/status/fleet/fleet-roles.js';
-import { NOVA_FLEET } from '../../../helpers/screens/screen.js';
+import { NOVA_FLEET } from '../../../helpers/screens/fleets.js';
 
 describe('fleet roles', () => {
   it('names each context’s role in the fleet', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clusterLogTarget, fleetItemLogTarget } from '../../../../src/screens/status/fleet/log-targets.js';
-import { novaFleet } from '../../../helpers/screens/screen.js';
+import { novaFleet } from '../../../helpers/screens/fleets.js';
 
 describe('the pods behind a row of the fleet checklist', () => {
   it('a control-plane component: its pods in the hosting context, by the label the checklist knows it by', () => {

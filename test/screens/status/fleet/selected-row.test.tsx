@@ -1,6 +1,7 @@
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import { appProps, novaFleet, renderApp } from '../../../helpers/screens/screen.js';
+import { novaFleet } from '../../../helpers/screens/fleets.js';
+import { appProps, renderApp } from '../../../helpers/screens/screen.js';
 
 afterEach(() => cleanup());
 
