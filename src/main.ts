@@ -8,9 +8,11 @@ import { registerBackup } from './program/backup.js';
 import { registerCerts } from './program/certs.js';
 import { registerInstall } from './program/install.js';
 import { registerUpgrade } from './program/upgrade.js';
+import { selectFleetForRun } from './config/fleets.js';
 import { checkGlobalFlags } from './program/global-flags.js';
 import { commandName, isKubectlPlugin } from './program/invocation.js';
 import { KUBECTL_PLUGIN_HELP, kubectlPluginArgs } from './program/kubectl-plugin.js';
+import { registerFleet } from './program/fleet.js';
 import { registerLogs } from './program/logs.js';
 import { collect, intIn, outputOption, quiet, requestTimeoutValue } from './program/parsers.js';
 import { registerPreflight } from './program/preflight.js';
@@ -34,6 +36,10 @@ export function buildProgram(): Command {
     .version(VERSION, '--version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .option('--kubeconfig <file>', 'kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)')
+    .option(
+      '--fleet <name>',
+      'the recorded fleet to work on (default: $FLEETDECK_FLEET, else the fleet file’s current one; fleetdeck fleet list)',
+    )
     .option(
       '--context <name>',
       'kube context to show (repeatable, or comma separated; default: all); with a fleet: its workload contexts',
@@ -66,7 +72,10 @@ export function buildProgram(): Command {
     // --request-timeout. (The write gate of --read-only is the session's: src/session/session.ts.)
     .hook('preAction', (_program, action) => {
       checkGlobalFlags(action);
-      setRequestTimeout(action.optsWithGlobals<GlobalOptions>().requestTimeout);
+      const opts = action.optsWithGlobals<GlobalOptions>();
+      setRequestTimeout(opts.requestTimeout);
+      // The fleet of the whole run: whatever reads the fleet file reads that fleet (src/config/fleets.ts).
+      if (opts.fleet !== undefined) selectFleetForRun(opts.fleet);
     })
     .action(async (_opts, cmd: Command) => {
       // Commands load what they need when they run: --help and --version stay instant.
@@ -76,6 +85,7 @@ export function buildProgram(): Command {
 
   for (const register of [
     registerStatus,
+    registerFleet,
     registerInstall,
     registerUpgrade,
     registerSandbox,

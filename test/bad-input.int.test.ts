@@ -119,11 +119,20 @@ const CASES: Case[] = [
   usage('logs --max-log-requests 0', ['logs', ...W1, '-f', 'deploy/web', '--max-log-requests', '0'], /--max-log-requests "0"/),
   usage('logs -l that does not parse', ['logs', ...W1, '-l', 'zone in (a'], /invalid selector "zone in \(a"/),
   usage('logs -n that is no namespace', ['logs', ...W1, 'deploy/web', '-n', 'Bad_NS'], /"Bad_NS" is not a valid namespace name/),
-  usage('logs --fleet of something else', ['logs', ...W1, '--fleet', 'everything'], /--fleet "everything": use agents or control-plane/),
   usage(
-    'logs --fleet without a fleet',
+    'logs --agents with a TARGET',
+    ['logs', ...W1, '--agents', 'deploy/web'],
+    /give one of TARGET, -l SELECTOR, --agents or --control-plane \(got TARGET and --agents\)/,
+  ),
+  usage(
+    'logs --agents without a fleet',
+    ['logs', '--kubeconfig', inject('kubeconfig'), '--agents'],
+    /--agents: no fleet defined; run fleetdeck install/,
+  ),
+  usage(
+    'logs --fleet naming what is now --agents',
     ['logs', '--kubeconfig', inject('kubeconfig'), '--fleet', 'agents'],
-    /no fleet defined; run fleetdeck install/,
+    /no fleet "agents" in .*the logs of the fleet's agents: fleetdeck logs --agents/,
   ),
   usage(
     'logs on an unknown --context',

@@ -69,7 +69,8 @@ describe('fleetdeck command line', () => {
       '--tail',
       '--timestamps',
       '--selector',
-      '--fleet',
+      '--agents',
+      '--control-plane',
       '--max-log-requests',
       '--output',
     ]) {

@@ -1,12 +1,12 @@
 /**
  * The last backup made from this machine (by `fleetdeck backup` or the dashboard's Day 2 page):
- * its file, when, and of which control plane, kept beside the fleet file
- * (`<config>/fleetdeck/last-backup.json`). The Day 2 page shows it and offers it to restore.
+ * its file, when, and of which control plane, kept with the fleet's files
+ * (`<config>/fleetdeck/last-backup.json`, `…/fleets/NAME/last-backup.json` for a named fleet). The Day 2 page shows it and offers it to restore.
  * Only a record: a missing or unreadable record is no backup known.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fleetFilePath } from '../config/fleet-config.js';
+import { fleetFilePath, fleetFilesDir } from '../config/fleet-config.js';
 
 export interface LastBackup {
   file: string;
@@ -16,7 +16,7 @@ export interface LastBackup {
 }
 
 export function lastBackupPath(env: NodeJS.ProcessEnv = process.env): string {
-  return path.join(path.dirname(fleetFilePath(env)), 'last-backup.json');
+  return path.join(fleetFilesDir(fleetFilePath(env)), 'last-backup.json');
 }
 
 /** Records a backup just written; a record that cannot be written is left out (the backup itself is fine). */

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { DEFAULT_NAMESPACE, fleetFilePath, readFleetFile } from '../config/fleet-config.js';
+import { DEFAULT_NAMESPACE, fleetFileMention, fleetFilePath, readFleetFile } from '../config/fleet-config.js';
 import { UsageError } from '../errors.js';
 import { loadBundle } from '../install/bundle.js';
 import { runInstall, type InstallResult } from '../install/install.js';
@@ -114,7 +114,7 @@ function printResult(output: OutputFormat, o: InstallOptions, plan: BundlePlan, 
 export async function runInstallCommand(opts: InstallCommandOptions): Promise<number> {
   const output = requireOutput(opts.output);
   const ascii = asciiOnly(opts);
-  const session = startSession(opts);
+  const session = startSession(opts, { creatingFleet: true });
   if (!opts.dryRun) session.assertWritable(INSTALL_WRITES, ' (use --dry-run to see what it would do)');
   const fleetFile = fleetFilePath();
   if (interactive() && opts.output === undefined && !opts.yes && !opts.dryRun && !process.env.CI) return runWizard(opts, fleetFile);
@@ -152,9 +152,9 @@ export async function runInstallCommand(opts: InstallCommandOptions): Promise<nu
 
 /** The files the uninstall removes, and what it takes out of the kubeconfigs the install merged into (nothing changes). */
 function uninstallFilesLines(fleetFile: string, kubeconfigPath: string, removeFleetFile: boolean): string[] {
-  const files = [removeFleetFile ? fleetFile : undefined, kubeconfigPath, mergeRecordPath(kubeconfigPath)].filter(
-    (f): f is string => f !== undefined && fs.existsSync(f),
-  );
+  const files = [removeFleetFile ? fleetFile : undefined, kubeconfigPath, mergeRecordPath(kubeconfigPath)]
+    .filter((f): f is string => f !== undefined && fs.existsSync(f))
+    .map((f) => (f === fleetFile ? fleetFileMention(f) : f));
   const merged = unmergeLines(unmergeKubeconfigs(mergeRecordPath(kubeconfigPath), { dryRun: true }), true);
   return [...merged.map((l) => `Kubeconfig: ${l}.`), files.length ? `Files: would remove ${files.join(', ')}.` : 'Files: none to remove.'];
 }

@@ -29,7 +29,8 @@ export interface LogsOptions extends GlobalOptions {
   tail?: string;
   timestamps?: boolean;
   selector?: string;
-  fleet?: string;
+  agents?: boolean;
+  controlPlane?: boolean;
   maxLogRequests?: string;
 }
 
@@ -52,24 +53,24 @@ export function logRequest(opts: LogsOptions): LogRequest {
   return req;
 }
 
-/** What selects the pods: TARGET, -l or --fleet (exactly one). */
+/** What selects the pods: TARGET, -l, --agents or --control-plane (exactly one). */
 function selection(target: string | undefined, opts: LogsOptions): PodSelection | 'agents' | 'control-plane' {
-  const given = [target !== undefined && 'TARGET', opts.selector !== undefined && '-l', opts.fleet !== undefined && '--fleet'].filter(
-    Boolean,
-  );
-  if (given.length > 1) throw new UsageError(`give one of TARGET, -l SELECTOR or --fleet (got ${given.join(' and ')})`);
-  if (opts.fleet !== undefined) {
-    if (opts.fleet !== 'agents' && opts.fleet !== 'control-plane')
-      throw new UsageError(`--fleet "${opts.fleet}": use agents or control-plane`);
-    return opts.fleet;
-  }
+  const given = [
+    target !== undefined && 'TARGET',
+    opts.selector !== undefined && '-l',
+    opts.agents && '--agents',
+    opts.controlPlane && '--control-plane',
+  ].filter(Boolean);
+  if (given.length > 1) throw new UsageError(`give one of TARGET, -l SELECTOR, --agents or --control-plane (got ${given.join(' and ')})`);
+  if (opts.agents) return 'agents';
+  if (opts.controlPlane) return 'control-plane';
   if (opts.selector !== undefined) {
     if (parseSelector(opts.selector).length === 0) throw new UsageError('-l needs a selector (e.g. -l app=web)');
     return { selector: opts.selector };
   }
   if (target === undefined) {
     throw new UsageError(
-      'give a TARGET (pod/NAME, deployment/NAME, statefulset/NAME, daemonset/NAME), -l SELECTOR or --fleet agents|control-plane',
+      'give a TARGET (pod/NAME, deployment/NAME, statefulset/NAME, daemonset/NAME), -l SELECTOR, --agents or --control-plane',
     );
   }
   return { target: parseTarget(target) };
@@ -90,13 +91,13 @@ function scopes(target: string | undefined, opts: LogsOptions): LogScope[] {
   const fleet = session.fleet;
   if (!fleet) {
     throw new UserError(
-      `--fleet ${sel}: no fleet defined; run fleetdeck install, or pass --hosting-context (with --context for each workload cluster), or write ${fleetFilePath()}`,
+      `--${sel}: no fleet defined; run fleetdeck install, or pass --hosting-context (with --context for each workload cluster), or write ${fleetFilePath()}`,
       2,
     );
   }
   const namespace = opts.namespace ?? fleet.namespace;
   const contexts = sel === 'agents' ? fleet.workloads.map((w) => w.context) : [fleet.hostingContext];
-  if (contexts.length === 0) throw new UserError('--fleet agents: the fleet has no workload contexts', 2);
+  if (contexts.length === 0) throw new UserError('--agents: the fleet has no workload contexts', 2);
   return contexts.map((context) => {
     const kc = session.kc(context);
     requireCredentials(context, kc);

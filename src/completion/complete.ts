@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 import { completionModel } from './model.js';
 import { leafSpecs } from '../install/certs/specs.js';
-import { contextNames, fleetClusterNames, rolloutNames } from './sources.js';
+import { contextNames, fleetClusterNames, fleetNames, rolloutNames } from './sources.js';
 
 /** Options whose value is a context name. */
 const CONTEXT_OPTIONS = ['context', 'hosting-context', 'control-plane-context'];
@@ -62,13 +62,19 @@ export async function completionLines(program: Command, words: string[], env: No
     option: {
       ...Object.fromEntries(CONTEXT_OPTIONS.map((o) => [o, contexts])),
       canary: (complete) => {
-        for (const name of fleetClusterNames(env)) complete(name, 'workload cluster of the fleet');
+        for (const name of fleetClusterNames(line, env)) complete(name, 'workload cluster of the fleet');
+      },
+      fleet: (complete) => {
+        for (const name of fleetNames(env)) complete(name, 'fleet of the fleet file');
       },
     },
     argument: {
       ...Object.fromEntries(ROLLOUT_COMMANDS.map((c) => [`${c}:name`, offerRollouts])),
       'certs renew:names': (complete) => {
         for (const [name, what] of RENEW_NAMES) complete(name, what);
+      },
+      'fleet use:name': (complete) => {
+        for (const name of fleetNames(env)) complete(name, 'fleet of the fleet file');
       },
       'get:resource': (complete) => {
         for (const [name, what] of GET_RESOURCES) complete(name, what);

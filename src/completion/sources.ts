@@ -9,7 +9,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { fleetFilePath } from '../config/fleet-config.js';
+import { type FleetFile, fleetFilePath } from '../config/fleet-config.js';
+import { type FleetsDoc, fleetsOf, selectedName } from '../config/fleets.js';
 
 /** The value of `--flag V` or `--flag=V` on the line (the last one given). */
 export function flagValue(words: readonly string[], flag: string): string | undefined {
@@ -44,20 +45,39 @@ function readNames(file: string): KubeconfigNames {
   }
 }
 
-/** The control plane's kubeconfig the install wrote, as the fleet file names it (read after the user's, as the dashboard reads it). */
-function fleetKubeconfig(env: NodeJS.ProcessEnv): string[] {
+/** The fleet file's fleets, read without judging them; none on any problem. */
+function fleetsDoc(env: NodeJS.ProcessEnv): FleetsDoc {
   try {
     const doc: unknown = parse(fs.readFileSync(fleetFilePath(env), 'utf8'));
-    const file = (doc as { kubeconfig?: unknown } | null)?.kubeconfig;
-    return typeof file === 'string' && file ? [file] : [];
+    return doc && typeof doc === 'object' && !Array.isArray(doc) ? fleetsOf(doc as FleetFile) : fleetsOf(undefined);
   } catch {
-    return [];
+    return fleetsOf(undefined);
   }
+}
+
+/** The fleet the line works on: its --fleet, else FLEETDECK_FLEET, else the file's current one, else its only one. */
+function lineFleet(words: readonly string[], env: NodeJS.ProcessEnv): FleetFile | undefined {
+  const doc = fleetsDoc(env);
+  const flag = flagValue(words, '--fleet');
+  const name = selectedName(doc, flag ? { ...env, FLEETDECK_FLEET: flag } : env);
+  const fleet = name === undefined ? undefined : doc.fleets[name];
+  return fleet && typeof fleet === 'object' ? fleet : undefined;
+}
+
+/** The names of the fleets the fleet file records (for --fleet and `fleet use`). */
+export function fleetNames(env: NodeJS.ProcessEnv = process.env): string[] {
+  return Object.keys(fleetsDoc(env).fleets);
+}
+
+/** The control plane's kubeconfig the install wrote, as the line's fleet names it (read after the user's, as the dashboard reads it). */
+function fleetKubeconfig(words: readonly string[], env: NodeJS.ProcessEnv): string[] {
+  const file = lineFleet(words, env)?.kubeconfig;
+  return typeof file === 'string' && file ? [file] : [];
 }
 
 /** Every context name of the line's kubeconfig files (the first file's first), then the control plane's the install wrote, without repeats. */
 export function contextNames(words: readonly string[], env: NodeJS.ProcessEnv = process.env): string[] {
-  const names = [...kubeconfigFilesOf(words, env), ...fleetKubeconfig(env)].flatMap((f) => {
+  const names = [...kubeconfigFilesOf(words, env), ...fleetKubeconfig(words, env)].flatMap((f) => {
     const { contexts } = readNames(f);
     return Array.isArray(contexts) ? contexts : [];
   });
@@ -88,19 +108,15 @@ export async function rolloutNames(words: readonly string[], deadlineMs = 3_000)
   }
 }
 
-/** The cluster names of the fleet file's workloads (for `upgrade --canary`); [] when there is none. */
-export function fleetClusterNames(env: NodeJS.ProcessEnv = process.env): string[] {
-  try {
-    const doc = parse(fs.readFileSync(fleetFilePath(env), 'utf8')) as { workloads?: unknown } | null;
-    const workloads = Array.isArray(doc?.workloads) ? (doc.workloads as unknown[]) : [];
-    return workloads
-      .map((w) =>
-        typeof w === 'string'
-          ? w
-          : ((w as { clusterName?: unknown; context?: unknown } | null)?.clusterName ?? (w as { context?: unknown } | null)?.context),
-      )
-      .filter((n): n is string => typeof n === 'string' && n !== '');
-  } catch {
-    return [];
-  }
+/** The cluster names of the line's fleet's workloads (for `upgrade --canary`); [] when there is none. */
+export function fleetClusterNames(words: readonly string[] = [], env: NodeJS.ProcessEnv = process.env): string[] {
+  const workloads: unknown = lineFleet(words, env)?.workloads;
+  if (!Array.isArray(workloads)) return [];
+  return workloads
+    .map((w: unknown) =>
+      typeof w === 'string'
+        ? w
+        : ((w as { clusterName?: unknown; context?: unknown } | null)?.clusterName ?? (w as { context?: unknown } | null)?.context),
+    )
+    .filter((n): n is string => typeof n === 'string' && n !== '');
 }

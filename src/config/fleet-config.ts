@@ -2,11 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { YAMLParseError, parseDocument, stringify } from 'yaml';
-import { UserError } from '../errors.js';
+import { stringify } from 'yaml';
 import { identityOf } from '../kube/config/identity.js';
 import type { FleetConfig } from '../kube/fleet/fleet.js';
-import { checkIdentities, type Identities } from './fleet-identity.js';
+import { readFleetsDoc } from './fleet-file-check.js';
+import type { Identities } from './fleet-identity.js';
+import { bodyOf, fleetDir, type FleetsDoc, fleetsOf, selectedName, selectFleet, withFleet, withoutFleet } from './fleets.js';
 
 export const DEFAULT_CONTROL_PLANE_CONTEXT = 'nova';
 export const DEFAULT_NAMESPACE = 'elotl';
@@ -46,91 +47,34 @@ export function fleetFilePath(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(base, 'fleetdeck', 'fleet.yaml');
 }
 
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-
-function fail(file: string, line: number | undefined, what: string): never {
-  throw new UserError(`${file}${line ? ` line ${line}` : ''}: ${what}; fix the fleet file or pass --hosting-context`, 2);
+/**
+ * The fleet this run works on (--fleet, else the file's current one, else its only one);
+ * undefined when the file does not exist or records none. `creating`: an install may name a
+ * fleet the file does not record yet. Errors name the line.
+ */
+export function readFleetFile(file: string, creating = false): FleetFile | undefined {
+  return selectFleet(readFleetsDoc(file), file, creating);
 }
 
-/** Reads and checks the fleet file; undefined when it does not exist. Errors name the line. */
-export function readFleetFile(file: string): FleetFile | undefined {
-  let text: string;
+export { readFleetsDoc };
+
+/** The file's fleets, or none when it cannot be read (a write keeps what it can). */
+function readForWrite(file: string): FleetsDoc {
   try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new UserError(`${file}: cannot be read (${(err as Error).message})`, 2);
+    return readFleetsDoc(file);
+  } catch {
+    return fleetsOf(undefined);
   }
-  const doc = parseDocument(text);
-  const lineOf = (offset: number | undefined) => (offset === undefined ? undefined : text.slice(0, offset).split('\n').length);
-  const first = doc.errors[0];
-  if (first) {
-    const line = first instanceof YAMLParseError ? first.linePos?.[0]?.line : undefined;
-    const what = (first.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
-    fail(file, line, `not valid YAML (${what})`);
-  }
-  const value: unknown = doc.toJS();
-  if (value === null || value === undefined) return {};
-  if (typeof value !== 'object' || Array.isArray(value))
-    fail(file, 1, 'expected a mapping with hostingContext, controlPlaneContext, namespace, workloads');
-  const known = new Set([
-    'hostingContext',
-    'controlPlaneContext',
-    'namespace',
-    'workloads',
-    'kubeconfig',
-    'inClusterRollouts',
-    'identities',
-  ]);
-  const obj = value as Record<string, unknown>;
-  const lineOfKey = (key: string) => {
-    const pair = (doc.contents as { items?: { key?: { value?: unknown; range?: [number] } }[] })?.items?.find((p) => p.key?.value === key);
-    return lineOf(pair?.key?.range?.[0]);
-  };
-  for (const key of Object.keys(obj)) {
-    if (!known.has(key)) fail(file, lineOfKey(key), `unknown field "${key}" (known: ${[...known].join(', ')})`);
-  }
-  for (const key of ['hostingContext', 'controlPlaneContext', 'namespace', 'kubeconfig']) {
-    if (obj[key] !== undefined && (typeof obj[key] !== 'string' || obj[key] === ''))
-      fail(file, lineOfKey(key), `"${key}" must be a non-empty string`);
-  }
-  if (typeof obj.namespace === 'string' && !DNS_LABEL.test(obj.namespace)) {
-    fail(file, lineOfKey('namespace'), `"${obj.namespace}" is not a valid namespace name`);
-  }
-  if (obj.workloads !== undefined) {
-    if (!Array.isArray(obj.workloads)) fail(file, lineOfKey('workloads'), '"workloads" must be a list');
-    for (const w of obj.workloads) {
-      const ok = typeof w === 'string' || (typeof w === 'object' && w !== null && typeof (w as { context?: unknown }).context === 'string');
-      if (!ok) fail(file, lineOfKey('workloads'), 'each workload is a context name or {context, clusterName}');
-    }
-  }
-  if (obj.inClusterRollouts !== undefined)
-    checkInCluster(obj.inClusterRollouts, (what) => fail(file, lineOfKey('inClusterRollouts'), what));
-  if (obj.identities !== undefined) checkIdentities(obj.identities, (what) => fail(file, lineOfKey('identities'), what));
-  return obj as FleetFile;
 }
 
-function checkInCluster(v: unknown, bad: (what: string) => never): void {
-  const o = v as Record<string, unknown> | null;
-  if (typeof o !== 'object' || o === null || Array.isArray(o)) bad('"inClusterRollouts" must be a mapping with contexts, image, namespace');
-  const contexts = o.contexts;
-  if (!Array.isArray(contexts) || contexts.some((c) => typeof c !== 'string' || !c))
-    bad('"inClusterRollouts.contexts" must be a list of context names');
-  for (const key of Object.keys(o))
-    if (!['contexts', 'image', 'namespace'].includes(key))
-      bad(`unknown field "inClusterRollouts.${key}" (known: contexts, image, namespace)`);
-  for (const key of ['image', 'namespace'])
-    if (o[key] !== undefined && (typeof o[key] !== 'string' || o[key] === '')) bad(`"inClusterRollouts.${key}" must be a non-empty string`);
-  if (typeof o.namespace === 'string' && !DNS_LABEL.test(o.namespace)) bad(`"${o.namespace}" is not a valid namespace name`);
-}
-
-/** Written by the install wizard; 0600 like other files that name credentials' contexts. */
+/** Written by the install: the fleet of this run, beside the others; 0600 like other files that name credentials' contexts. */
 export function writeFleetFile(file: string, fleet: FleetConfig, extra: { kubeconfig?: string; identities?: Identities } = {}): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
+  const doc = readForWrite(file);
   // Settings the install does not own are kept.
   let kept: InClusterRollouts | undefined;
   try {
-    kept = readFleetFile(file)?.inClusterRollouts;
+    kept = selectFleet(doc, file, true)?.inClusterRollouts;
   } catch {
     kept = undefined;
   }
@@ -143,13 +87,43 @@ export function writeFleetFile(file: string, fleet: FleetConfig, extra: { kubeco
     ...(kept ? { inClusterRollouts: kept } : {}),
     ...(extra.identities && Object.keys(extra.identities).length ? { identities: extra.identities } : {}),
   };
-  writeAtomically(file, body);
+  writeAtomically(file, withFleet(doc, body));
 }
 
-function writeAtomically(file: string, body: FleetFile): void {
+function writeAtomically(file: string, doc: FleetsDoc): void {
   const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, stringify(body), { mode: 0o600 });
+  fs.writeFileSync(tmp, stringify(bodyOf(doc)), { mode: 0o600 });
   fs.renameSync(tmp, file);
+}
+
+/**
+ * The directory of the files of the fleet this run works on (the control plane's kubeconfig,
+ * backups): beside the fleet file, or in `fleets/NAME/` beside it for a fleet named other than
+ * `default`.
+ */
+export function fleetFilesDir(file: string): string {
+  return fleetDir(file, readForWrite(file));
+}
+
+/** How an uninstall names what it takes from the fleet file: the file, or `FILE (fleet NAME)` when other fleets stay in it. */
+export function fleetFileMention(file: string): string {
+  const doc = readForWrite(file);
+  return Object.keys(withoutFleet(doc).fleets).length ? `${file} (fleet ${selectedName(doc)})` : file;
+}
+
+/** Forgets the fleet of this run (an uninstall); the file goes with its last fleet. Returns what was removed, as fleetFileMention says it. */
+export function forgetFleet(file: string): string {
+  const said = fleetFileMention(file);
+  const doc = withoutFleet(readForWrite(file));
+  if (Object.keys(doc.fleets).length === 0) fs.rmSync(file, { force: true });
+  else writeAtomically(file, doc);
+  return said;
+}
+
+/** Makes `name` the fleet file's current fleet (`fleetdeck fleet use`); the caller checked it is recorded. */
+export function setCurrentFleet(file: string, name: string): void {
+  const doc = readFleetsDoc(file);
+  writeAtomically(file, { ...doc, current: name });
 }
 
 /**
@@ -157,12 +131,13 @@ function writeAtomically(file: string, body: FleetFile): void {
  * when the file records no identity for it.
  */
 export function rerecordIdentity(file: string, context: string, kc: KubeConfig): void {
-  const body = readFleetFile(file);
+  const doc = readFleetsDoc(file);
+  const body = selectFleet(doc, file);
   const old = body?.identities?.[context];
   const now = identityOf(kc, context);
   if (!body?.identities || !old || !now) return;
   body.identities[context] = { ...old, ...now };
-  writeAtomically(file, body);
+  writeAtomically(file, withFleet(doc, body));
 }
 
 /**

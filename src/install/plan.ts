@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { fleetFilesDir } from '../config/fleet-config.js';
 
 /** A context the install works in, with its own KubeConfig (one per context). */
 export interface Target {
@@ -41,7 +42,7 @@ export interface InstallOptions {
 
 /** The control plane's kubeconfig, next to the fleet file: `<config dir>/fleetdeck/<context>.kubeconfig`. */
 export function controlPlaneKubeconfigPath(fleetFile: string, context: string): string {
-  return path.join(path.dirname(fleetFile), `${context}.kubeconfig`);
+  return path.join(fleetFilesDir(fleetFile), `${context}.kubeconfig`);
 }
 
 export const DEFAULT_TOPOLOGY_KEY = 'topology.kubernetes.io/zone';

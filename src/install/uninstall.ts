@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { forgetFleet } from '../config/fleet-config.js';
 import { Applier, type Manifest } from '../kube/api/apply.js';
 import { waitFor } from '../kube/watch/wait.js';
 import type { CheckItem } from '../checklist/checklist.js';
@@ -32,7 +33,9 @@ function removeFiles(opts: UninstallOptions, result: UninstallResult): { lines: 
   const record = opts.kubeconfigPath ? mergeRecordPath(opts.kubeconfigPath) : undefined;
   result.kubeconfigs = record ? unmergeKubeconfigs(record) : [];
   const removed: string[] = [];
-  for (const f of [opts.removeFleetFile ? opts.fleetFile : undefined, opts.kubeconfigPath, record]) {
+  // The fleet file keeps the other fleets it records.
+  if (opts.removeFleetFile && opts.fleetFile && fs.existsSync(opts.fleetFile)) removed.push(forgetFleet(opts.fleetFile));
+  for (const f of [opts.kubeconfigPath, record]) {
     if (f && fs.existsSync(f)) {
       fs.rmSync(f);
       removed.push(f);

@@ -16,6 +16,7 @@ import { commandName } from './invocation.js';
 
 /** The targeting global flags, by their attribute name on the root program, as the user types them. */
 export const TARGETING_FLAGS = {
+  fleet: '--fleet',
   context: '--context',
   hostingContext: '--hosting-context',
   controlPlaneContext: '--control-plane-context',
@@ -40,7 +41,7 @@ export interface Declaration {
 
 const ALL = Object.keys(TARGETING_FLAGS) as TargetingFlag[];
 /** The flags that describe a fleet (with the fleet file: they override it). */
-const FLEET: readonly TargetingFlag[] = ['context', 'hostingContext', 'controlPlaneContext', 'namespace'];
+const FLEET: readonly TargetingFlag[] = ['fleet', 'context', 'hostingContext', 'controlPlaneContext', 'namespace'];
 /** A command that only groups subcommands: it runs none of them and its own usage error says more. */
 const GROUP: Declaration = { uses: ALL };
 
@@ -77,7 +78,7 @@ export const GLOBAL_FLAG_USE: Readonly<Record<string, Declaration>> = {
   '': { uses: ALL },
   status: { uses: [...FLEET, 'warnDays', 'output'] },
   certs: {
-    uses: ['context', 'hostingContext', 'namespace', 'warnDays', 'output'],
+    uses: ['fleet', 'context', 'hostingContext', 'namespace', 'warnDays', 'output'],
     hints: {
       controlPlaneContext: () => "the control plane's certificates are read from its Secrets in the hosting cluster (--hosting-context)",
     },
@@ -86,37 +87,37 @@ export const GLOBAL_FLAG_USE: Readonly<Record<string, Declaration>> = {
     uses: [...FLEET, 'output'],
     hints: { warnDays: () => 'fleetdeck certs --warn-days N lists the certificates that expire soon' },
   },
-  install: { uses: ['hostingContext', 'controlPlaneContext', 'namespace', 'output'], hints: { context: workload } },
-  uninstall: { uses: ['hostingContext', 'controlPlaneContext', 'namespace', 'output'], hints: { context: workload } },
+  install: { uses: ['fleet', 'hostingContext', 'controlPlaneContext', 'namespace', 'output'], hints: { context: workload } },
+  uninstall: { uses: ['fleet', 'hostingContext', 'controlPlaneContext', 'namespace', 'output'], hints: { context: workload } },
   upgrade: { uses: [...FLEET, 'output'] },
-  backup: { uses: ['hostingContext', 'controlPlaneContext', 'output'], hints: { context: controlPlane } },
-  restore: { uses: ['hostingContext', 'controlPlaneContext', 'output'], hints: { context: controlPlane } },
-  workloads: { uses: ['context', 'hostingContext', 'controlPlaneContext', 'output'] },
-  explain: { uses: ['context', 'hostingContext', 'controlPlaneContext'], hints: { namespace: workloadNamespace } },
-  move: { uses: ['context', 'hostingContext', 'controlPlaneContext'], hints: { namespace: workloadNamespace } },
+  backup: { uses: ['fleet', 'hostingContext', 'controlPlaneContext', 'output'], hints: { context: controlPlane } },
+  restore: { uses: ['fleet', 'hostingContext', 'controlPlaneContext', 'output'], hints: { context: controlPlane } },
+  workloads: { uses: ['fleet', 'context', 'hostingContext', 'controlPlaneContext', 'output'] },
+  explain: { uses: ['fleet', 'context', 'hostingContext', 'controlPlaneContext'], hints: { namespace: workloadNamespace } },
+  move: { uses: ['fleet', 'context', 'hostingContext', 'controlPlaneContext'], hints: { namespace: workloadNamespace } },
   policy: GROUP,
-  'policy check': { uses: ['context', 'hostingContext', 'controlPlaneContext', 'output'] },
+  'policy check': { uses: ['fleet', 'context', 'hostingContext', 'controlPlaneContext', 'output'] },
   // --namespace: the pods' namespace; --hosting-context (and --context): the fleet of --fleet.
   logs: {
-    uses: ['context', 'hostingContext', 'namespace', 'output'],
+    uses: ['fleet', 'context', 'hostingContext', 'namespace', 'output'],
     hints: {
-      controlPlaneContext: () => "--fleet control-plane reads the control plane's pods in the hosting cluster (--hosting-context)",
+      controlPlaneContext: () => "--control-plane reads the control plane's pods in the hosting cluster (--hosting-context)",
       logLines: (value) => `the last lines of each container are --tail N${eg('--tail', value)}`,
     },
   },
   // --hosting-context (and --control-plane-context with it) adds those contexts to the ones read.
-  get: { uses: ['context', 'hostingContext', 'controlPlaneContext', 'output'] },
+  get: { uses: ['fleet', 'context', 'hostingContext', 'controlPlaneContext', 'output'] },
   approve: single('approve', { namespace: () => 'certificate signing requests belong to no namespace' }),
   preflight: single('preflight'),
   storage: GROUP,
   'storage estimate': single('storage estimate'),
   rollout: GROUP,
-  'rollout create': single('a rollout', { namespace: runnerNamespace }),
-  'rollout resume': single('a rollout', { namespace: runnerNamespace }),
+  'rollout create': { ...single('a rollout', { namespace: runnerNamespace }), uses: ['fleet', 'context', 'output'] },
+  'rollout resume': { ...single('a rollout', { namespace: runnerNamespace }), uses: ['fleet', 'context', 'output'] },
   'rollout abort': single('a rollout'),
   'rollout watch': single('a rollout'),
   // Every context of the dashboard, or each --context.
-  'rollout list': { uses: ['context', 'output'] },
+  'rollout list': { uses: ['fleet', 'context', 'output'] },
   'rollout cleanup': single('a cleanup', { namespace: runnerNamespace }),
   sandbox: GROUP,
   'sandbox up': sandboxCommand('up'),
@@ -127,12 +128,16 @@ export const GLOBAL_FLAG_USE: Readonly<Record<string, Declaration>> = {
   'sandbox stop-etcd': sandboxCommand('stop-etcd'),
   'sandbox start-etcd': sandboxCommand('start-etcd'),
   'sandbox __supervise': sandboxCommand('__supervise'),
+  fleet: GROUP,
+  'fleet list': { uses: ['fleet', 'output'] },
+  'fleet use': { uses: [] },
   completion: { uses: [] },
   complete: { uses: [] },
 };
 
 /** Hints for a flag whatever the command (a command's own hint wins). */
 const FLAG_HINTS: Partial<Record<TargetingFlag, (value: string) => string>> = {
+  fleet: () => 'it chooses the fleet of the commands that read the fleet file (fleetdeck fleet list shows them)',
   sandbox: () => 'it starts the sandbox for the dashboard (fleetdeck --sandbox); start it with fleetdeck sandbox up',
   warnDays: () => 'it is read by the dashboard, status and certs',
   logLines: () => "it sets the lines the dashboard's log view keeps",

@@ -20,7 +20,8 @@ export function registerLogs(program: Command): void {
     .option('--tail <lines>', 'the last N lines of each container (-1: all; default all)')
     .option('--timestamps', "print the runtime's RFC 3339 timestamp of each line (after the prefix)")
     .option('-l, --selector <selector>', 'the pods matching this label selector instead of a TARGET (kubectl syntax)')
-    .option('--fleet <which>', "agents: the nova-agent pods of every workload context; control-plane: the control plane's components")
+    .option('--agents', 'the nova-agent pods of every workload context of the fleet instead of a TARGET')
+    .option('--control-plane', "the control plane's components in the fleet's hosting context instead of a TARGET")
     .option('--max-log-requests <n>', 'most streams followed at once with -f (default 50)')
     .addOption(outputOption())
     .action(async (target: string | undefined, _opts, cmd: Command) => {

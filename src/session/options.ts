@@ -4,6 +4,8 @@ import { OUTPUT_FORMATS, type OutputFormat } from '../output/formats.js';
 /** Options every command understands (commander's optsWithGlobals). */
 export interface GlobalOptions {
   kubeconfig?: string;
+  /** --fleet: the recorded fleet of the run (src/config/fleets.ts). */
+  fleet?: string;
   context?: string[];
   output?: OutputFormat;
   readOnly?: boolean;

@@ -92,6 +92,8 @@ export interface SessionOptions {
    * cluster gone does not stop it.
    */
   needs?: 'fleet' | 'control-plane';
+  /** An install: --fleet may name a fleet the fleet file does not record yet (it records it). */
+  creatingFleet?: boolean;
 }
 
 /** What the sessions of a run made from one another share: the gate, and each kubeconfig read once. */
@@ -182,7 +184,7 @@ function fleetView(opts: GlobalOptions, o: SessionOptions, shared: Shared): Flee
     throw new UsageError(`"${opts.namespace}" is not a valid namespace name (lower-case letters, digits and -)`);
   }
   const file = useFleetFile ? fleetFilePath() : undefined;
-  const fleetFile = file ? readFleetFile(file) : undefined;
+  const fleetFile = file ? readFleetFile(file, o.creatingFleet) : undefined;
   // The control plane's kubeconfig the install wrote is read after the user's (theirs wins).
   const read = readOnce(shared, { kubeconfig: opts.kubeconfig, ...(fleetFile?.kubeconfig ? { extra: [fleetFile.kubeconfig] } : {}) });
   const fleet = resolveFleet(fleetFile, opts);

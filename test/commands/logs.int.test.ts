@@ -101,10 +101,10 @@ describe('fleetdeck logs: targets and errors', () => {
 
   it('--fleet: the agent Deployment of each workload context, the components in the hosting context', async () => {
     const fleet = ['--kubeconfig', inject('kubeconfig'), '--hosting-context', 'kind-cp', '--context', W1, '--namespace', NS];
-    const agents = await runCli(['logs', ...fleet, '--fleet', 'agents']);
+    const agents = await runCli(['logs', ...fleet, '--agents']);
     expect(agents.code).toBe(1);
     expect(agents.stderr.trim()).toBe(`fleetdeck: context ${W1}: deployment "nova-agent" not found in namespace ${NS}`);
-    const cp = await runCli(['logs', ...fleet, '--fleet', 'control-plane']);
+    const cp = await runCli(['logs', ...fleet, '--control-plane']);
     expect(cp.code).toBe(1);
     expect(cp.stderr.trim()).toMatch(
       new RegExp(

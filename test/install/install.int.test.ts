@@ -240,7 +240,7 @@ describe('install, end to end on the sandbox', () => {
     expect(ours).toEqual(theirs.trimEnd().split('\n'));
 
     // The fleet's control plane: etcd's own output among the components' lines.
-    const cp = await runCli(['logs', '--kubeconfig', kubeconfig, '--fleet', 'control-plane', '-o', 'json'], { env, timeoutMs: 60_000 });
+    const cp = await runCli(['logs', '--kubeconfig', kubeconfig, '--control-plane', '-o', 'json'], { env, timeoutMs: 60_000 });
     expect(cp.code).toBe(0);
     const lines = cp.stdout
       .trimEnd()

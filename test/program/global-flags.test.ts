@@ -23,6 +23,7 @@ const FLAGS = Object.keys(TARGETING_FLAGS) as TargetingFlag[];
 
 /** Each flag as typed on a command line, with a value its parser takes. */
 const FLAG_ARGS: Record<TargetingFlag, string[]> = {
+  fleet: ['--fleet', 'prod'],
   context: ['--context', 'a,b'],
   hostingContext: ['--hosting-context', 'h'],
   controlPlaneContext: ['--control-plane-context', 'cp'],

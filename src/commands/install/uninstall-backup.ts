@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { defaultBackupName } from '../../backup/file.js';
+import { fleetFilesDir } from '../../config/fleet-config.js';
 import { UserError } from '../../errors.js';
 import type { Session } from '../../session/session.js';
 import { backupTo } from '../backup.js';
@@ -16,7 +17,7 @@ export interface UninstallBackup {
 
 /** Where the uninstall's backup goes: beside the fleet file, in `backups/`. */
 export function uninstallBackupPath(fleetFile: string, context: string, at = new Date()): string {
-  return path.join(path.dirname(fleetFile), 'backups', defaultBackupName(context, at));
+  return path.join(fleetFilesDir(fleetFile), 'backups', defaultBackupName(context, at));
 }
 
 /** The plan's line about the backup. */

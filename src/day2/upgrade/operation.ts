@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { defaultBackupName } from '../../backup/file.js';
+import { fleetFilesDir } from '../../config/fleet-config.js';
 import { fleetOf, fleetTargetsOf } from '../fleet-of.js';
 import type { Day2Operation, Day2Target, OperationInputs } from '../operation.js';
 import { runWithRows } from '../run-rows.js';
@@ -15,9 +16,9 @@ import type { UpgradeTargets } from './targets.js';
 
 const targets = (target: Day2Target): UpgradeTargets => fleetTargetsOf(target, 'An upgrade');
 
-/** The backup an upgrade makes first: beside the fleet file, in `backups/`, as uninstall's. */
+/** The backup an upgrade makes first: with the fleet's files, in `backups/`, as uninstall's. */
 const backupFile = (target: Day2Target) =>
-  path.join(path.dirname(fleetOf(target, 'An upgrade').fleetFile), 'backups', defaultBackupName(target.context, new Date()));
+  path.join(fleetFilesDir(fleetOf(target, 'An upgrade').fleetFile), 'backups', defaultBackupName(target.context, new Date()));
 
 function options(inputs: OperationInputs, rollback: boolean, t: UpgradeTargets, signal: AbortSignal) {
   const canary = inputs.canary?.trim();
