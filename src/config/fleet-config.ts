@@ -58,6 +58,12 @@ export function readFleetFile(file: string, creating = false): FleetFile | undef
 
 export { readFleetsDoc };
 
+/** The name of the fleet this run works on when the file records fleets by name (none in the one-fleet form). */
+export function recordedFleetName(file: string): string | undefined {
+  const doc = readForWrite(file);
+  return doc.single ? undefined : selectedName(doc);
+}
+
 /** The file's fleets, or none when it cannot be read (a write keeps what it can). */
 function readForWrite(file: string): FleetsDoc {
   try {

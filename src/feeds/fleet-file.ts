@@ -79,7 +79,7 @@ export function followSessionFleet(file: string, o: SessionFleetOptions, interva
       await o.setSession(next);
       const text = fleetChanged
         ? next.fleet
-          ? `the fleet file changed: watching the fleet hosted in ${next.fleet.hostingContext}`
+          ? `the fleet file changed: watching the fleet ${next.fleet.name ? `${next.fleet.name}, ` : ''}hosted in ${next.fleet.hostingContext}`
           : 'the fleet file no longer defines a fleet: watching the contexts'
         : `${kubeconfigs.join(', ')} changed: its contexts read again`;
       setBanner(o.store, { kind: 'info', text }, NOTICE_MS);

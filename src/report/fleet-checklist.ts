@@ -78,7 +78,7 @@ export function fleetChecklist(state: FleetState, now: number = Date.now()): Che
     return [
       {
         id: 'fleet/elsewhere',
-        label: `The fleet hosted in ${fleet.hostingContext}`,
+        label: `The fleet ${fleet.name ? `${fleet.name}, ` : ''}hosted in ${fleet.hostingContext}`,
         state: 'fail',
         detail: `not checked: ${away.detail}`,
         hint: away.hint,

@@ -5,7 +5,14 @@
  * --read-only no request that would change a cluster leaves a client made from one.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { type FleetFile, fleetContextNames, fleetFilePath, readFleetFile, resolveFleet } from '../config/fleet-config.js';
+import {
+  type FleetFile,
+  fleetContextNames,
+  fleetFilePath,
+  readFleetFile,
+  recordedFleetName,
+  resolveFleet,
+} from '../config/fleet-config.js';
 import { identityProblem } from '../config/fleet-identity.js';
 import { UsageError, UserError } from '../errors.js';
 import { type FleetConfig, fleetProblemLine } from '../kube/fleet/fleet.js';
@@ -187,7 +194,10 @@ function fleetView(opts: GlobalOptions, o: SessionOptions, shared: Shared): Flee
   const fleetFile = file ? readFleetFile(file, o.creatingFleet) : undefined;
   // The control plane's kubeconfig the install wrote is read after the user's (theirs wins).
   const read = readOnce(shared, { kubeconfig: opts.kubeconfig, ...(fleetFile?.kubeconfig ? { extra: [fleetFile.kubeconfig] } : {}) });
-  const fleet = resolveFleet(fleetFile, opts);
+  const resolved = resolveFleet(fleetFile, opts);
+  // Its name, when it is the fleet the file records (not one the flags describe).
+  const name = file && fleetFile && resolved && !opts.hostingContext ? recordedFleetName(file) : undefined;
+  const fleet = resolved && name ? { name, ...resolved } : resolved;
   if (!fleet && (opts.controlPlaneContext || opts.namespace)) {
     throw new UsageError('--control-plane-context and --namespace describe a fleet: pass --hosting-context too (or define the fleet file)');
   }

@@ -25,7 +25,7 @@ fleets:
 const env = { HOME: dir, FLEETDECK_FLEET_FILE: file };
 
 interface Status {
-  fleet: { hostingContext: string; namespace: string };
+  fleet: { name?: string; hostingContext: string; namespace: string };
   contexts: { name: string }[];
 }
 
@@ -39,10 +39,10 @@ async function status(...args: string[]): Promise<Status> {
 describe('two fleets in one fleet file', () => {
   it('status reads the current fleet alone, --fleet the other; fleet use switches the default', async () => {
     const current = await status();
-    expect(current.fleet).toMatchObject({ hostingContext: 'kind-workload-1', namespace: 'fleet-one' });
+    expect(current.fleet).toMatchObject({ name: 'one', hostingContext: 'kind-workload-1', namespace: 'fleet-one' });
     expect(current.contexts.map((c) => c.name)).toEqual(['kind-workload-1']);
     const other = await status('--fleet', 'two');
-    expect(other.fleet).toMatchObject({ hostingContext: 'kind-workload-2', namespace: 'fleet-two' });
+    expect(other.fleet).toMatchObject({ name: 'two', hostingContext: 'kind-workload-2', namespace: 'fleet-two' });
     expect(other.contexts.map((c) => c.name)).toEqual(['kind-workload-2']);
     expect((await runCli(['fleet', 'use', 'two'], { env })).code).toBe(0);
     expect((await status()).fleet.hostingContext).toBe('kind-workload-2');

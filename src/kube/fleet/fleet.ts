@@ -91,6 +91,8 @@ export function watchFleet(
  * context, and the workload contexts (agents in `namespace`, registered under `clusterName`).
  */
 export interface FleetConfig {
+  /** Its name in a fleet file that records several fleets (none in the one-fleet form). */
+  name?: string;
   hostingContext: string;
   controlPlaneContext: string;
   namespace: string;

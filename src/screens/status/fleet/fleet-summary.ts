@@ -35,9 +35,9 @@ export function fleetSummary(items: readonly CheckItem[]): FleetSummary {
   return { state: 'ok', text: `healthy (${plural(total, 'check')})` };
 }
 
-/** "Fleet elotl on kind-cp": the namespace of the control plane and the context that hosts it. */
+/** "Fleet elotl on kind-cp" ("Fleet staging: elotl on kind-staging"): its name, the namespace of the control plane and the context that hosts it. */
 export function fleetTitle(fleet: FleetConfig): string {
-  return `Fleet ${fleet.namespace} on ${fleet.hostingContext}`;
+  return `Fleet ${fleet.name ? `${fleet.name}: ` : ''}${fleet.namespace} on ${fleet.hostingContext}`;
 }
 
 /** Every failed or warning item, at any depth, without its children: what needs doing, hints included. */

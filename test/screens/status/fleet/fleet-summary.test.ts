@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fleetProblems, fleetSummary } from '../../../../src/screens/status/fleet/fleet-summary.js';
+import { fleetProblems, fleetSummary, fleetTitle } from '../../../../src/screens/status/fleet/fleet-summary.js';
 
 describe('fleetSummary', () => {
   it('counts failures and warnings at any depth, says healthy when all pass, checking while some run', () => {
@@ -19,5 +19,13 @@ describe('fleetSummary', () => {
     ).toEqual({ state: 'running', text: 'checking… (1 of 2 done)' });
     expect(fleetSummary([{ id: 'a', label: 'A', state: 'ok' }])).toEqual({ state: 'ok', text: 'healthy (1 check)' });
     expect(fleetSummary([])).toEqual({ state: 'info', text: 'no checks yet' });
+  });
+});
+
+describe('fleetTitle', () => {
+  it('names the fleet when the fleet file records several by name', () => {
+    const fleet = { hostingContext: 'kind-cp', controlPlaneContext: 'nova', namespace: 'elotl', workloads: [] };
+    expect(fleetTitle(fleet)).toBe('Fleet elotl on kind-cp');
+    expect(fleetTitle({ ...fleet, name: 'staging' })).toBe('Fleet staging: elotl on kind-cp');
   });
 });
