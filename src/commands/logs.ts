@@ -62,6 +62,10 @@ function selection(target: string | undefined, opts: LogsOptions): PodSelection 
     opts.controlPlane && '--control-plane',
   ].filter(Boolean);
   if (given.length > 1) throw new UsageError(`give one of TARGET, -l SELECTOR, --agents or --control-plane (got ${given.join(' and ')})`);
+  // `logs --fleet agents` as it was written before --fleet named a recorded fleet.
+  if (given.length === 0 && (opts.fleet === 'agents' || opts.fleet === 'control-plane')) {
+    throw new UsageError(`--fleet names a recorded fleet; the logs of the fleet's ${opts.fleet}: fleetdeck logs --${opts.fleet}`);
+  }
   if (opts.agents) return 'agents';
   if (opts.controlPlane) return 'control-plane';
   if (opts.selector !== undefined) {

@@ -58,6 +58,22 @@ export function readFleetFile(file: string, creating = false): FleetFile | undef
 
 export { readFleetsDoc };
 
+/**
+ * The other recorded fleets that use one of `contexts` with the same `namespace` (an install or
+ * uninstall there would take their control plane or agents): "fleet default uses namespace elotl
+ * in kind-workload-2 too".
+ */
+export function fleetsSharing(file: string, contexts: readonly string[], namespace: string): string[] {
+  const doc = readForWrite(file);
+  const mine = selectedName(doc);
+  return Object.entries(doc.fleets).flatMap(([name, f]) => {
+    if (name === mine || (f.namespace ?? DEFAULT_NAMESPACE) !== namespace) return [];
+    const used = [f.hostingContext, ...(f.workloads ?? []).map((w) => (typeof w === 'string' ? w : w.context))];
+    const shared = contexts.filter((c) => used.includes(c));
+    return shared.length ? [`fleet ${name} uses namespace ${namespace} in ${shared.join(', ')} too`] : [];
+  });
+}
+
 /** The name of the fleet this run works on when the file records fleets by name (none in the one-fleet form). */
 export function recordedFleetName(file: string): string | undefined {
   const doc = readForWrite(file);

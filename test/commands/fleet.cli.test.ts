@@ -89,4 +89,40 @@ describe('fleetdeck fleet', () => {
     }
     expect(fs.readFileSync(f.file, 'utf8')).toBe(TWO);
   });
+
+  it('uninstall --fleet NAME removes that fleet as recorded (its namespace), and forgets it alone', async () => {
+    const f = fleetFile(`current: default
+fleets:
+  default: {hostingContext: kind-cp, workloads: [kind-w1]}
+  staging: {hostingContext: kind-staging, namespace: stg, workloads: [kind-s1]}
+`);
+    const r = await runCli(['uninstall', '--fleet', 'staging', '--dry-run'], { env: f.env });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Plan: remove the control plane from kind-staging (namespace stg) and the agents from kind-s1:');
+    expect(r.stdout).toContain(`Files: would remove ${f.file} (fleet staging).`);
+    expect(r.stdout).toContain(path.join(path.dirname(f.file), 'fleets', 'staging', 'backups'));
+  });
+
+  it('two fleets never share a namespace of a cluster: install and uninstall refuse in one line, exit 2, nothing changed', async () => {
+    const text = `current: default
+fleets:
+  default: {hostingContext: kind-cp, workloads: [kind-w1, kind-s1]}
+  staging: {hostingContext: kind-staging, workloads: [kind-s1]}
+`;
+    const f = fleetFile(text);
+    const install = await runCli(['install', '--fleet', 'qa', '--hosting-context', 'kind-staging', '--workload', 'kind-w1', '--yes'], {
+      env: f.env,
+    });
+    expect(install.stderr).toBe(
+      'fleetdeck: fleet default uses namespace elotl in kind-w1 too; fleet staging uses namespace elotl in kind-staging too: two fleets in one namespace would share their agents; choose another --namespace\n',
+    );
+    expect(install.code).toBe(2);
+    const uninstall = await runCli(['uninstall', '--fleet', 'staging', '--dry-run'], { env: f.env });
+    expect(uninstall.stderr).toBe(
+      'fleetdeck: fleet default uses namespace elotl in kind-s1 too: the uninstall would delete its agents there; leave those clusters out with --workload\n',
+    );
+    expect(uninstall.code).toBe(2);
+    expect(fs.readFileSync(f.file, 'utf8')).toBe(text);
+  });
 });

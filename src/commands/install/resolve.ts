@@ -1,5 +1,5 @@
 /** The install command's targets: flags and the fleet file resolved against the kubeconfig. */
-import { DEFAULT_CONTROL_PLANE_CONTEXT, DEFAULT_NAMESPACE, readFleetFile } from '../../config/fleet-config.js';
+import { DEFAULT_CONTROL_PLANE_CONTEXT, DEFAULT_NAMESPACE, fleetsSharing, readFleetFile } from '../../config/fleet-config.js';
 import { UsageError, UserError } from '../../errors.js';
 import type { Target, WorkloadTarget } from '../../install/plan.js';
 import { configForContext, contextInfos, type LoadedKubeconfig } from '../../kube/config/kubeconfig.js';
@@ -60,10 +60,12 @@ function fleetFileWorkloads(file: ReturnType<typeof readFleetFile>, hostingName:
 
 /** The install's (or uninstall's) clusters, from the session's kubeconfig alone (each with the session's write gate). */
 export function resolve(session: Session, opts: InstallCommandOptions, fleetFile: string, forUninstall: boolean): Resolved {
-  const namespace = opts.namespace ?? DEFAULT_NAMESPACE;
-  if (!NAME.test(namespace)) throw new UsageError(`"${namespace}" is not a valid namespace name (lower-case letters, digits and -)`);
   const file = forUninstall ? readFleetFile(fleetFile) : undefined;
   const hostingName = opts.hostingContext ?? file?.hostingContext;
+  // An uninstall of the recorded fleet removes what it recorded: its namespace and its control plane's context.
+  const recorded = file?.hostingContext === hostingName ? file : undefined;
+  const namespace = opts.namespace ?? recorded?.namespace ?? DEFAULT_NAMESPACE;
+  if (!NAME.test(namespace)) throw new UsageError(`"${namespace}" is not a valid namespace name (lower-case letters, digits and -)`);
   if (!hostingName)
     throw new UsageError(
       `${forUninstall ? 'uninstall' : 'install'} needs --hosting-context (the context of the cluster that hosts the control plane)`,
@@ -88,6 +90,14 @@ export function resolve(session: Session, opts: InstallCommandOptions, fleetFile
     const problem = identityProblem(name, file?.identities?.[name], loaded.config, fleetFile);
     if (problem) throw new UserError(`${problem.detail}; ${problem.hint}`, 2);
   }
+  // Two fleets never share a namespace of a cluster: the install would take over the other's agents, an uninstall delete them.
+  const sharing = fleetsSharing(fleetFile, [hostingName, ...workloads.map((w) => w.context)], namespace);
+  if (sharing.length > 0) {
+    const fix = forUninstall
+      ? 'the uninstall would delete its agents there; leave those clusters out with --workload'
+      : 'two fleets in one namespace would share their agents; choose another --namespace';
+    throw new UserError(`${sharing.join('; ')}: ${fix}`, 2);
+  }
   const hosting = { context: hostingName, kc: configForContext(loaded.config, hostingName) };
   const targets = workloads.map((w) => ({ ...w, kc: configForContext(loaded.config, w.context) }));
   for (const t of [hosting, ...targets]) requireCredentials(t.context, t.kc);
@@ -96,6 +106,6 @@ export function resolve(session: Session, opts: InstallCommandOptions, fleetFile
     hosting,
     workloads: targets,
     namespace,
-    controlPlaneContext: opts.controlPlaneContext ?? DEFAULT_CONTROL_PLANE_CONTEXT,
+    controlPlaneContext: opts.controlPlaneContext ?? recorded?.controlPlaneContext ?? DEFAULT_CONTROL_PLANE_CONTEXT,
   };
 }
