@@ -13,7 +13,9 @@
  *  5. `fleetdeck logs -f` of a pod writing 1,000 lines/s: lines a second, lines lost, CPU, RSS, exit on SIGINT;
  *  workloads: the Workloads tab on 5,000 control-plane objects over 3 workload clusters: first full frame, RSS;
  *  fleet: the dashboard on N contexts (default 30) over the 3 clusters of figure 1: first full frame,
- *  idle CPU and RSS (fleet.ts), right after figure 1.
+ *  idle CPU and RSS (fleet.ts), right after figure 1;
+ *  faults: on a sandbox of its own, an API server stopped and started 10 times, then its etcd, under the
+ *  status feed and `status --watch`: times to mark unreachable and to recover, memory growth, crashes (faults.ts).
  *
  * `--only drain,oneshot,scale` (or FLEETDECK_BENCH_ONLY) runs only those figures (names in
  * FIGURES) and prepares only what they need.
@@ -27,6 +29,7 @@ import { changeFigure } from './change.js';
 import { idleFigure } from './idle.js';
 import { logsFollowFigure } from './logs-follow.js';
 import { drainFigure } from './drain.js';
+import { faultsFigure } from './faults.js';
 import { fleetFigure } from './fleet.js';
 import { fleetKubeconfig } from './fleet-kubeconfig.js';
 import { oneShotFigure } from './oneshot.js';
@@ -54,12 +57,14 @@ export interface ClusterBenchOptions {
   fleetIdleMs: number;
   /** Control-plane objects of the Workloads figure. */
   workloadObjects: number;
+  /** API server stop/start cycles of the fault figure (FLEETDECK_BENCH_FAULT_CYCLES). */
+  faultCycles: number;
   /** Only these figures (all when undefined). */
   only?: ReadonlySet<Figure>;
 }
 
 /** The figures by name, for `--only`. */
-export const FIGURES = ['drain', 'oneshot', 'fleet', 'idle', 'change', 'scale', 'logs', 'workloads'] as const;
+export const FIGURES = ['drain', 'oneshot', 'fleet', 'idle', 'change', 'scale', 'logs', 'workloads', 'faults'] as const;
 export type Figure = (typeof FIGURES)[number];
 
 /** Goals of the one-shot: fleetdeck's time at most this many times the raw floor's. */
@@ -101,6 +106,7 @@ export const DEFAULTS: ClusterBenchOptions = {
   followSeconds: 30,
   fleetContexts: envInt('FLEETDECK_BENCH_FLEET_CONTEXTS', 30),
   fleetIdleMs: envInt('FLEETDECK_BENCH_FLEET_IDLE_SECONDS', 60) * 1000,
+  faultCycles: envInt('FLEETDECK_BENCH_FAULT_CYCLES', 10),
 };
 
 /** 2,000 Running pods per cluster: pause pods bound to the simulated nodes, which the sandbox's kubelet gives Running/Ready status. */
@@ -256,6 +262,7 @@ export async function runClusterFigures(o: ClusterBenchOptions = DEFAULTS): Prom
         await placementFigure(placed);
         await stopSandbox(placed.sandbox);
       });
+    if (want('faults')) await guarded('faults', () => faultsFigure(o.faultCycles));
   } finally {
     abort.abort();
     await fleet?.stop().catch(() => {});

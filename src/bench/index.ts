@@ -9,8 +9,12 @@
  *    and stops itself (clusters.ts): the drain as whole commands against kubectl's, one-shot
  *    status against the raw-transfer floor (curl) and kubectl on 3 and 30 contexts, LIST requests while idle,
  *    change-to-screen latency, first render and memory with 5,000 nodes / 50,000 pods, and
- *    `fleetdeck logs -f` of a pod writing 1,000 lines/s (lines a second, lines lost, CPU, RSS);
- *  - `--only drain,oneshot,…` (or FLEETDECK_BENCH_ONLY): only those cluster figures, nothing else;
+ *    `fleetdeck logs -f` of a pod writing 1,000 lines/s (lines a second, lines lost, CPU, RSS),
+ *    and the faults (faults.ts): an API server stopped and started 10 times, then its etcd,
+ *    under the status feed and `status --watch` — max time to mark unreachable and to recover
+ *    (goal ≤ 5 s), heap and RSS after cycle 10 against cycle 1, crashes (goal 0);
+ *  - `--only drain,oneshot,…` (or FLEETDECK_BENCH_ONLY): only those cluster figures, nothing else
+ *    (`--only faults`: the fault figure alone, on its own sandbox);
  *  - with FLEETDECK_BENCH_KUBECONFIG (existing clusters): `fleetdeck status -o json` against
  *    the raw floor and kubectl's node and pod lists for every context, and the ratio.
  */

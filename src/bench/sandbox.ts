@@ -102,6 +102,12 @@ export async function startSandbox(name: string, workloads: number, nodes: numbe
   return { name, dir, kubeconfig: line.slice('export KUBECONFIG='.length) };
 }
 
+/** `fleetdeck sandbox stop-<role>|start-<role> CONTEXT --dir DIR` (the fault figure's drills); throws when it fails. */
+export async function sandboxDrill(sb: BenchSandbox, action: 'stop' | 'start', role: 'apiserver' | 'etcd', context: string): Promise<void> {
+  const { code, stdout } = await runCli(['sandbox', `${action}-${role}`, context, '--dir', sb.dir], sb.name, 120_000);
+  if (code !== 0) throw new Error(`sandbox ${action}-${role} ${context}: exit ${code}: ${stdout.trim()}`);
+}
+
 /** Stops one sandbox (idempotent) and removes its directory. */
 export function stopSandbox(sb: Pick<BenchSandbox, 'dir'>): Promise<void> {
   const entry = started.find((s) => s.dir === sb.dir);

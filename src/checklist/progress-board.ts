@@ -65,7 +65,7 @@ export class ProgressBoard {
   }
 
   /** Marks a row as skipped (`info`), e.g. nothing to do in a dry run; no time is recorded. */
-  skip(key: RowKey, detail: string): void {
+  markSkipped(key: RowKey, detail: string): void {
     const r = this.row(key);
     r.state = 'info';
     r.detail = detail;

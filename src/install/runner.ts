@@ -92,7 +92,7 @@ export class StepRunner {
   }
 
   /** Marks a declared step as skipped (e.g. nothing to do in a dry run). */
-  skip(id: string, detail: string): void {
-    this.board.skip(id, detail);
+  markSkipped(id: string, detail: string): void {
+    this.board.markSkipped(id, detail);
   }
 }

@@ -5,6 +5,7 @@ describe('onlyFigures (--only)', () => {
   it('reads --only a,b, --only=a and FLEETDECK_BENCH_ONLY; nothing means every figure', () => {
     expect(onlyFigures(['node', 'index.js', '--clusters', '--only', 'oneshot,scale'], {})).toEqual(new Set(['oneshot', 'scale']));
     expect(onlyFigures(['node', 'index.js', '--only=drain'], {})).toEqual(new Set(['drain']));
+    expect(onlyFigures(['node', 'index.js', '--only', 'faults'], {})).toEqual(new Set(['faults']));
     expect(onlyFigures(['node', 'index.js'], { FLEETDECK_BENCH_ONLY: 'scale' })).toEqual(new Set(['scale']));
     expect(onlyFigures(['node', 'index.js', '--clusters'], {})).toBeUndefined();
   });

@@ -27,7 +27,7 @@ describe('ProgressBoard', () => {
     expect(board.running()).toBe(true);
     board.finish(child, 'done');
     board.finish('a', 'all done');
-    board.skip('b', 'dry run');
+    board.markSkipped('b', 'dry run');
 
     // Then the rows say so, and nothing runs any more
     const [a, b] = board.items();

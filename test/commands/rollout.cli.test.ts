@@ -19,11 +19,9 @@ const rollout = (...args: string[]) => runCli(['rollout', ...args, '--kubeconfig
 
 /** One line on stderr (`line` exactly, or matching it), exit 2, nothing on stdout. */
 function expectRefused(r: { code: number | null; stdout: string; stderr: string }, line: string | RegExp) {
-  if (typeof line === 'string') expect(r.stderr).toBe(`fleetdeck: ${line}\n`);
-  else {
-    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
-    expect(r.stderr).toMatch(line);
-  }
+  const said = typeof line === 'string' ? new RegExp(`^fleetdeck: ${line.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\n$`) : line;
+  expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+  expect(r.stderr).toMatch(said);
   expect(r.code).toBe(2);
   expect(r.stdout).toBe('');
 }

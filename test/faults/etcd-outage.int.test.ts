@@ -1,7 +1,9 @@
 /**
  * Fault suite: etcd of one cluster stopped. Its API server still answers, but with errors and
  * timeouts; the dashboard's store, `fleetdeck status` and `status --watch` say the context is not
- * ready and why (etcd failed), nothing crashes, and everything recovers once etcd is back. On a
+ * ready and why (etcd failed), nothing crashes, and everything recovers once etcd is back.
+ * Asserted without a clock (`status --watch` lines looked for by their order); how long showing
+ * and recovering take are figures of `npm run bench -- --only faults` (src/bench/faults.ts). On a
  * sandbox of its own.
  */
 import { CoreV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
@@ -11,7 +13,7 @@ import { describeError, makeClient } from '../../src/kube/transport/client.js';
 import { contextInfos, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
 import { contextRow } from '../../src/screens/status/context-row.js';
 import { eventually, runCli } from '../helpers/cli/cli.js';
-import { type FaultSandbox, faultSandbox, type RunningCli, secs, startCli, stopCli, summary } from '../helpers/sandbox/fault-sandbox.js';
+import { type FaultSandbox, faultSandbox, type RunningCli, startCli, stopCli, summary } from '../helpers/sandbox/fault-sandbox.js';
 
 const CONTEXT = 'kind-workload-1';
 const NODE = 'workload-1-node-2';
@@ -56,22 +58,26 @@ describe('etcd of one cluster stopped', () => {
     await eventually('the store has the nodes', () => state().reachability === 'reachable' && state().nodes.synced, 30_000);
     await eventually('status --watch reports the context', () => watch!.find(0, (t) => watchLine(t, (l) => l.state === 'ok')), 30_000);
 
+    const beforeStop = watch.lines.length;
     await sandbox.drill('stop', 'etcd', CONTEXT);
     etcdStopped = true;
-    const stopped = Date.now();
     // The API server itself still answers, with an error or not in time.
     const listed = core.listNamespace().then(
       () => 'answered',
       (err: unknown) => describeError(err),
     );
-    await eventually('the store says not ready: etcd failed', () => state().notReady === 'etcd failed', 30_000, 50);
-    const shown = Date.now();
+    await eventually('the store says not ready: etcd failed', () => state().notReady === 'etcd failed', 60_000, 50);
     expect(state().reachability).toBe('reachable');
     expect(contextRow(state(), undefined)).toMatchObject({ status: 'not ready', reason: expect.stringMatching(/etcd failed$/) });
     // The last known nodes stay on screen.
     expect(Object.keys(state().nodes.items)).toHaveLength(2);
-    const line = await eventually('status --watch prints it not ready', () =>
-      watch!.find(stopped, (t) => watchLine(t, (l) => l.state === 'fail' && /not ready since .*\(etcd failed\)/.test(l.detail ?? ''))),
+    await eventually(
+      'status --watch prints it not ready',
+      () =>
+        watch!.findFrom(beforeStop, (t) =>
+          watchLine(t, (l) => l.state === 'fail' && /not ready since .*\(etcd failed\)/.test(l.detail ?? '')),
+        ),
+      60_000,
     );
     const failure = await listed;
     expect(failure).toMatch(/^HTTP 5\d\d|^no response from the server within \d+s|^the response did not finish within \d+s/);
@@ -87,7 +93,7 @@ describe('etcd of one cluster stopped', () => {
 
     await sandbox.drill('start', 'etcd', CONTEXT);
     etcdStopped = false;
-    const started = Date.now();
+    const afterStart = watch.lines.length;
     // Right after etcd comes back the API server may still time out a write: retry until it takes it.
     await eventually('the API server takes a cordon again', () => cordon(true), 60_000, 500);
     await eventually(
@@ -96,21 +102,14 @@ describe('etcd of one cluster stopped', () => {
       60_000,
       50,
     );
-    const storeBack = Date.now();
-    const back = await eventually(
+    await eventually(
       'status --watch prints it reachable with the cordon',
-      () => watch!.find(started, (t) => watchLine(t, (l) => /^reachable,.*1 cordoned/.test(l.detail ?? ''))),
+      () => watch!.findFrom(afterStart, (t) => watchLine(t, (l) => /^reachable,.*1 cordoned/.test(l.detail ?? ''))),
       60_000,
     );
     await eventually('the API server takes the uncordon', () => cordon(null), 60_000, 500);
-    const alive = watch.child.exitCode === null && watch.child.signalCode === null;
-    summary('etcd stopped', {
-      'API server answered': failure,
-      crashes: alive ? 0 : 1,
-      'not ready shown after (store / status --watch)': `${secs(shown - stopped)} / ${secs(line.at - stopped)}`,
-      'recovered after (store / status --watch)': `${secs(storeBack - started)} / ${secs(back.at - started)}`,
-    });
-    expect(alive, `status --watch ended: ${watch.stderr()}`).toBe(true);
+    summary('etcd stopped', { 'API server answered': failure, crashes: watch.alive() ? 0 : 1 });
+    expect(watch.alive(), `status --watch ended: ${watch.stderr()}`).toBe(true);
     expect(watch.stderr()).toBe('');
   });
 });

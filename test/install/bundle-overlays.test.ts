@@ -1,14 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_BUNDLE_DIR, type KubeObject, loadBundle } from '../../src/install/bundle.js';
 import { bundleImages } from '../../src/install/bundle-images.js';
 import { bundleLines, summarizeBundle } from '../../src/install/bundle-summary.js';
 import { renderBundle } from '../../src/install/bundle-render.js';
 import { UserError } from '../../src/errors.js';
 import { writeTree } from '../helpers/kubeconfig/file-tree.js';
-import { hasKubectl } from '../helpers/cli/kubectl.js';
+import { requireTool } from '../helpers/cli/tools.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-overlays-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -85,7 +85,11 @@ const JSON_PATCH = `- op: add
   value: --v=4
 `;
 
-describe.skipIf(!hasKubectl)("a bundle's overlays beyond images (kubectl kustomize)", { timeout: 60_000 }, () => {
+describe("a bundle's overlays beyond images (kubectl kustomize)", { timeout: 60_000 }, () => {
+  beforeAll(() => {
+    requireTool('kubectl');
+  });
+
   it('gives the objects kubectl kustomize overlays/cp-ha gives: patches, replicas, commonLabels, and still the images', async () => {
     const dir = release('patched', {
       'overlays/cp-ha/kustomization.yaml': CP_HA,

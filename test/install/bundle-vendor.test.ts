@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_BUNDLE_DIR, forNamespace, loadBundle, withClusterName, withHA, withoutHA, type Bundle } from '../../src/install/bundle.js';
 import { UserError } from '../../src/errors.js';
 import { writeTree } from '../helpers/kubeconfig/file-tree.js';
-import { hasKubectl } from '../helpers/cli/kubectl.js';
+import { requireTool } from '../helpers/cli/tools.js';
 import { args, byKey, failure, find } from './bundle-lookup.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-bundle-'));
@@ -135,41 +135,37 @@ describe('vendor bundles (--bundle DIR)', () => {
     }
   });
 
-  it.skipIf(!hasKubectl)(
-    "kustomization directories rendered by kubectl: Nova's overlays equal the transforms",
-    async () => {
-      // A vendor bundle whose bases are the default bundle's overlays: base/control-plane renders
-      // overlays/cp-ha (apiserver.yaml and nova_crds.yaml beside it, as the install guide applies them),
-      // base/agent renders overlays/workload-cluster-1.
-      const dir = path.join(tmp, 'kustomized');
-      fs.cpSync(DEFAULT_BUNDLE_DIR, path.join(dir, 'upstream'), { recursive: true });
-      tree('kustomized', {
-        'base/control-plane/Kustomization': 'resources:\n  - ../../upstream/overlays/cp-ha\n',
-        'base/control-plane/apiserver.yaml': fs.readFileSync(path.join(DEFAULT_BUNDLE_DIR, 'base/control-plane/apiserver.yaml'), 'utf8'),
-        'base/control-plane/nova_crds.yaml': fs.readFileSync(path.join(DEFAULT_BUNDLE_DIR, 'base/control-plane/nova_crds.yaml'), 'utf8'),
-        'base/agent/kustomization.yml': 'resources:\n  - ../../upstream/overlays/workload-cluster-1\n',
-      });
-      const b = await loadBundle(dir);
-      expect(b.service).toEqual(bundle.service);
-      expect(b.crds).toEqual(bundle.crds);
-      expect(byKey(b.controlPlane)).toEqual(
-        byKey(withHA(bundle.controlPlane, { replicas: 3, topologyKey: 'topology.kubernetes.io/zone' })),
-      );
-      expect(byKey(withoutHA(b.controlPlane))).toEqual(byKey(bundle.controlPlane));
-      expect(byKey(b.agent)).toEqual(byKey(forNamespace(withClusterName(bundle.agent, 'kind-workload-1'), 'elotl')));
-      // The second example overlay names its cluster kind-workload-2.
-      const second = path.join(tmp, 'kustomized-2');
-      fs.cpSync(dir, second, { recursive: true });
-      fs.writeFileSync(path.join(second, 'base/agent/kustomization.yml'), 'resources:\n  - ../../upstream/overlays/workload-cluster-2\n');
-      expect(args(find((await loadBundle(second)).agent, 'Deployment', 'nova-agent'))).toEqual([
-        '--cluster-name=kind-workload-2',
-        '--kubeconfig=/etc/nova/init/kubeconfig',
-      ]);
-    },
-    60_000,
-  );
+  it("kustomization directories rendered by kubectl: Nova's overlays equal the transforms", async () => {
+    requireTool('kubectl');
+    // A vendor bundle whose bases are the default bundle's overlays: base/control-plane renders
+    // overlays/cp-ha (apiserver.yaml and nova_crds.yaml beside it, as the install guide applies them),
+    // base/agent renders overlays/workload-cluster-1.
+    const dir = path.join(tmp, 'kustomized');
+    fs.cpSync(DEFAULT_BUNDLE_DIR, path.join(dir, 'upstream'), { recursive: true });
+    tree('kustomized', {
+      'base/control-plane/Kustomization': 'resources:\n  - ../../upstream/overlays/cp-ha\n',
+      'base/control-plane/apiserver.yaml': fs.readFileSync(path.join(DEFAULT_BUNDLE_DIR, 'base/control-plane/apiserver.yaml'), 'utf8'),
+      'base/control-plane/nova_crds.yaml': fs.readFileSync(path.join(DEFAULT_BUNDLE_DIR, 'base/control-plane/nova_crds.yaml'), 'utf8'),
+      'base/agent/kustomization.yml': 'resources:\n  - ../../upstream/overlays/workload-cluster-1\n',
+    });
+    const b = await loadBundle(dir);
+    expect(b.service).toEqual(bundle.service);
+    expect(b.crds).toEqual(bundle.crds);
+    expect(byKey(b.controlPlane)).toEqual(byKey(withHA(bundle.controlPlane, { replicas: 3, topologyKey: 'topology.kubernetes.io/zone' })));
+    expect(byKey(withoutHA(b.controlPlane))).toEqual(byKey(bundle.controlPlane));
+    expect(byKey(b.agent)).toEqual(byKey(forNamespace(withClusterName(bundle.agent, 'kind-workload-1'), 'elotl')));
+    // The second example overlay names its cluster kind-workload-2.
+    const second = path.join(tmp, 'kustomized-2');
+    fs.cpSync(dir, second, { recursive: true });
+    fs.writeFileSync(path.join(second, 'base/agent/kustomization.yml'), 'resources:\n  - ../../upstream/overlays/workload-cluster-2\n');
+    expect(args(find((await loadBundle(second)).agent, 'Deployment', 'nova-agent'))).toEqual([
+      '--cluster-name=kind-workload-2',
+      '--kubeconfig=/etc/nova/init/kubeconfig',
+    ]);
+  }, 60_000);
 
-  it.skipIf(!hasKubectl)('a failing kustomization: kubectl error in one line', async () => {
+  it('a failing kustomization: kubectl error in one line', async () => {
+    requireTool('kubectl');
     const dir = tree('kustomize-fails', {
       'base/control-plane/apiserver.yaml': SERVICE,
       'base/agent/kustomization.yaml': 'namespace: elotl\nresources:\n  - missing.yaml\n',

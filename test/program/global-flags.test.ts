@@ -78,16 +78,27 @@ describe('the table of targeting global flags', () => {
   });
 });
 
-describe.each(commands.map((cmd) => [commandPath(cmd) || '(the dashboard)', cmd] as const))('%s', (_name, cmd) => {
-  const path = commandPath(cmd);
-  const uses = GLOBAL_FLAG_USE[path]?.uses ?? [];
-  it.each(FLAGS)('with %s: allowed by its declaration, or refused in one line, exit 2', async (flag) => {
-    const args = [...commandLine(cmd), ...FLAG_ARGS[flag]];
-    if (uses.includes(flag)) {
-      expect(globalFlagRefusal(path, { [flag]: 'x' })).toBeUndefined();
-      await expect(inertProgram().parseAsync(args, { from: 'user' })).resolves.toBeDefined();
-      return;
-    }
+/** Every command with each flag its declaration uses (or does not): [the command's name, the flag, its path, its command line with the flag]. */
+const pairs = (used: boolean): [name: string, flag: TargetingFlag, path: string, args: string[]][] =>
+  commands.flatMap((cmd) => {
+    const path = commandPath(cmd);
+    return FLAGS.filter((flag) => (GLOBAL_FLAG_USE[path]?.uses ?? []).includes(flag) === used).map((flag) => [
+      path || '(the dashboard)',
+      flag,
+      path,
+      [...commandLine(cmd), ...FLAG_ARGS[flag]],
+    ]);
+  });
+
+describe('a targeting flag its declaration allows', () => {
+  it.each(pairs(true))('%s with %s: not refused, and parsed', async (_name, flag, path, args) => {
+    expect(globalFlagRefusal(path, { [flag]: 'x' })).toBeUndefined();
+    await expect(inertProgram().parseAsync(args, { from: 'user' })).resolves.toBeDefined();
+  });
+});
+
+describe('a targeting flag its declaration does not allow', () => {
+  it.each(pairs(false))('%s with %s: refused in one line, exit 2', async (_name, flag, path, args) => {
     const line = globalFlagRefusal(path, { [flag]: 'x' });
     expect(line).toMatch(new RegExp(`^${path || 'fleetdeck'} does not use ${TARGETING_FLAGS[flag]}(;|$)`));
     const err: string[] = [];

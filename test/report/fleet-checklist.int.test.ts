@@ -227,14 +227,20 @@ describe('fleet watchers on real API servers', () => {
       },
       60_000,
     );
-    // And nothing spins: the revision settles while the CRDs stay absent
-    const settle = async () => {
-      const r = fleet.store.getState().status.contexts[HOST]!.controlPlane;
-      await new Promise((res) => setTimeout(res, 1500));
-      return r === fleet.store.getState().status.contexts[HOST]!.controlPlane;
-    };
-    expect(await eventually('control plane slice stable', settle, 20_000)).toBe(true);
-    expect(formatChecklist(fleetChecklist(fleet.store.getState()))).toContain('* Cluster CRD presence... not installed ✗');
+    const checklist = () => formatChecklist(fleetChecklist(fleet.store.getState()));
+    await eventually('the checklist says the Cluster CRD is gone', () => checklist().includes('* Cluster CRD presence... not installed ✗'));
+    // And nothing spins while the CRDs stay absent: the slice is replaced for what changes in it
+    // (a second SchedulePolicy, its CRD still there), never to say again what it said.
+    const replaced: (number | undefined)[] = [];
+    const unsubscribe = fleet.store.subscribe((now, prev) => {
+      const cp = now.status.contexts[HOST]?.controlPlane;
+      if (cp !== prev.status.contexts[HOST]?.controlPlane) replaced.push(cp?.schedulePolicies);
+    });
+    await createSchedulePolicy(kc, 'fw-policy-2');
+    await eventually('the second SchedulePolicy seen', () => state(HOST).controlPlane?.schedulePolicies === 2, 20_000);
+    unsubscribe();
+    expect(replaced, 'the SchedulePolicy count of each new control plane slice').toEqual([2]);
+    expect(state(HOST).controlPlane).toMatchObject({ crds: { cluster: false, scheduleGroup: false, schedulePolicy: true }, clusters: [] });
 
     // When the Cluster CRD comes back, the watch starts again
     await eventually('Cluster CRD re-created', () => ext.createCustomResourceDefinition({ body: CRDS[0]! }).then(() => true), 60_000, 500);

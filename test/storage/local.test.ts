@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SEED_NMSC02_LINES } from '../helpers/objects/seed-storage.js';
 import { describe, expect, it } from 'vitest';
+import { requireTool } from '../helpers/cli/tools.js';
 import { describeNodeStorage } from '../../src/report/storage/describe.js';
 import { LSBLK_ARGS, PVS_ARGS, VGS_ARGS, parseLsblk, readLocalInventory, type Run } from '../../src/storage/local.js';
 
@@ -153,22 +154,17 @@ describe('the local host without LVM tools or with failing ones', () => {
 });
 
 describe("this machine's real lsblk", () => {
-  const hasLsblk = (() => {
-    try {
-      execFileSync('lsblk', ['--version'], { stdio: 'ignore' });
-      return true;
-    } catch {
-      return false;
-    }
-  })();
-
-  it.runIf(hasLsblk)('gives one node, the host, with disks that have paths and sizes', async () => {
+  it('gives one node, the host, with the disks lsblk lists (at least one), with paths and sizes', async () => {
+    const lsblk = requireTool('lsblk');
     const storage = await readLocalInventory();
     expect(storage.source).toBe('local');
     expect(storage.nodes).toHaveLength(1);
     const [node] = storage.nodes;
     expect(node!.node).toBe(os.hostname());
     expect(storage.missing.filter((l) => l.startsWith('lsblk'))).toEqual([]);
+    const listed = parseLsblk(execFileSync(lsblk, LSBLK_ARGS, { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } }));
+    expect(node!.disks.map((d) => d.path)).toEqual(listed.map((d) => d.path));
+    expect(node!.disks.length, 'the machine running the tests has a disk that lsblk lists').toBeGreaterThan(0);
     for (const d of node!.disks) {
       expect(d.path).toMatch(/^\/dev\//);
       expect(d.sizeBytes).toBeGreaterThan(0);

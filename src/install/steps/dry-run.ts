@@ -9,8 +9,8 @@ import { INIT_KUBECONFIG_SECRET, type InstallRun, agentRbac, namespaceObject, sc
  */
 export async function finishDryRun(run: InstallRun): Promise<void> {
   const { opts, runner, namespace: ns } = run;
-  for (const id of ['components', 'endpoint', 'ready']) runner.skip(id, 'dry run');
-  runner.skip(
+  for (const id of ['components', 'endpoint', 'ready']) runner.markSkipped(id, 'dry run');
+  runner.markSkipped(
     'kubeconfig',
     `dry run: would write ${opts.kubeconfigPath} (0600)${opts.mergeKubeconfig ? ` and merge it into ${opts.mergeKubeconfig}` : ''}`,
   );
@@ -21,7 +21,7 @@ export async function finishDryRun(run: InstallRun): Promise<void> {
     opts.controlPlaneContext,
     inControlPlane.map((o) => ({ ref: objectRef(o), action: 'created' as const })),
   );
-  runner.skip('crds', `dry run: ${inControlPlane.length} objects to create in the control plane (${opts.controlPlaneContext})`);
+  runner.markSkipped('crds', `dry run: ${inControlPlane.length} objects to create in the control plane (${opts.controlPlaneContext})`);
   for (const w of opts.workloads) await runner.run(`agent:${w.context}`, () => agentDryRunStep(run, w));
-  runner.skip('fleet', `dry run: would record the fleet in ${opts.fleetFile}`);
+  runner.markSkipped('fleet', `dry run: would record the fleet in ${opts.fleetFile}`);
 }

@@ -20,7 +20,7 @@ export class UnchangedLines {
    * The line's resourceVersion when it is a MODIFIED event equal to its object's last event
    * but for volatile values (the caller skips it); undefined when the line must be parsed.
    */
-  skip(line: string): string | undefined {
+  skippable(line: string): string | undefined {
     const head = HEAD.exec(line);
     if (!head) return undefined;
     const [, type, name, namespace] = head;

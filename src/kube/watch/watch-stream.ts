@@ -25,7 +25,7 @@ export function streamWatch(
 ): Promise<void> {
   const onLine = unchanged
     ? (line: string) => {
-        const rv = unchanged.lines.skip(line);
+        const rv = unchanged.lines.skippable(line);
         if (rv === undefined) deliver(line, onEvent);
         else unchanged.onSkip(rv);
       }

@@ -1,19 +1,46 @@
-import type { Reporter, TestModule } from 'vitest/node';
+import path from 'node:path';
+import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 
-/** Ends the run with one plain line: "N passed, N failed, N skipped". */
+/**
+ * Ends the run with one plain line: "N passed, N failed, N skipped". Nothing skips quietly: a test
+ * that did not run (skip, todo, skipped at run time, left out by `.only`) is one `skipped:` line
+ * naming it, and the run fails (exit 1). Only a name filter (`-t`) leaves tests out on purpose.
+ */
 export default class SummaryReporter implements Reporter {
+  private root = process.cwd();
+  private nameFilter = false;
+
+  onInit(vitest: Vitest): void {
+    this.root = vitest.config.root;
+    this.nameFilter = vitest.config.testNamePattern !== undefined;
+  }
+
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
     let passed = 0;
     let failed = 0;
-    let skipped = 0;
+    const skipped: TestCase[] = [];
     for (const m of modules) {
       for (const t of m.children.allTests()) {
         const s = t.result().state;
         if (s === 'passed') passed++;
         else if (s === 'failed') failed++;
-        else skipped++;
+        else skipped.push(t);
       }
     }
-    process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+    const lines = skipped.map((t) => `skipped: ${this.describe(t)}`);
+    lines.push(`${passed} passed, ${failed} failed, ${skipped.length} skipped`);
+    if (skipped.length && this.nameFilter) lines.push('(a -t name filter left tests out: the run does not fail for them)');
+    else if (skipped.length) {
+      lines.push(`the run fails: ${skipped.length} test${skipped.length === 1 ? ' was' : 's were'} skipped; every test must run`);
+      process.exitCode = 1;
+    }
+    process.stdout.write(`\n${lines.join('\n')}\n`);
+  }
+
+  /** The test's file (from the root), its full name, and why it did not run. */
+  private describe(t: TestCase): string {
+    const r = t.result();
+    const why = t.options.mode === 'todo' ? 'todo' : r.state === 'skipped' && r.note ? r.note : r.state === 'pending' ? 'not run' : '';
+    return `${path.relative(this.root, t.module.moduleId)} > ${t.fullName}${why ? ` (${why})` : ''}`;
   }
 }

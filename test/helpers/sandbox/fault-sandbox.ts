@@ -2,16 +2,14 @@
  * A sandbox of its own for the fault suite (hosting + 1 workload cluster, 2 nodes each), started
  * and stopped through the built CLI, so stopping its API servers and etcd never disturbs the
  * integration run's shared sandbox. Its drills, the CLI as a child whose lines are read as they
- * come, and the one summary line per scenario.
+ * come (src/bench/running-cli.ts, shared with the fault figure of `npm run bench`), and the one
+ * summary line per scenario.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
-import vm from 'node:vm';
-import v8 from 'node:v8';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { type RunningCli, spawnCli } from '../../../src/bench/running-cli.js';
 import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
 import { isOurs, readState, recordedPids, type SandboxState } from '../../../src/sandbox/state.js';
 import { CLI, ROOT, runCli } from '../cli/cli.js';
@@ -57,66 +55,14 @@ export async function faultSandbox(): Promise<FaultSandbox> {
   };
 }
 
-/** A line of a running CLI with the time it arrived. */
-export interface TimedLine {
-  at: number;
-  text: string;
-}
+export type { RunningCli, TimedLine } from '../../../src/bench/running-cli.js';
+export { stopCli } from '../../../src/bench/running-cli.js';
 
-export interface RunningCli {
-  child: ChildProcess;
-  lines: TimedLine[];
-  stderr: () => string;
-  done: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  /** The first line after `since` matching `test`, once it has arrived (or undefined). */
-  find(since: number, test: (text: string) => boolean): TimedLine | undefined;
-  /** Resident memory (VmRSS) in bytes, from /proc. */
-  rss(): number;
-}
-
-/** The built CLI as a child process whose stdout lines are read as they come. */
+/** The built CLI as a child process whose stdout lines are read as they come (src/bench/running-cli.ts). */
 export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): RunningCli {
-  const child = spawn(process.execPath, [CLI, ...args], {
-    env: { ...process.env, CI: 'true', FLEETDECK_FLEET_FILE: path.join(ROOT, 'test', 'no-fleet.yaml'), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const lines: TimedLine[] = [];
-  let err = '';
-  createInterface({ input: child.stdout! }).on('line', (text) => lines.push({ at: Date.now(), text }));
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('close', (code, signal) => resolve({ code, signal })),
-  );
-  return {
-    child,
-    lines,
-    stderr: () => err,
-    done,
-    find: (since, test) => lines.find((l) => l.at >= since && test(l.text)),
-    rss: () => {
-      const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
-      return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
-    },
-  };
+  return spawnCli(CLI, args, { ...process.env, CI: 'true', FLEETDECK_FLEET_FILE: path.join(ROOT, 'test', 'no-fleet.yaml'), ...env });
 }
 
-/** Ends a CLI started by startCli (Ctrl-C) and waits for it. */
-export async function stopCli(cli: RunningCli): Promise<void> {
-  if (cli.child.exitCode === null && cli.child.signalCode === null) cli.child.kill('SIGINT');
-  await cli.done;
-}
-
-v8.setFlagsFromString('--expose-gc');
-const collect = vm.runInNewContext('gc') as () => void;
-
-/** This process's heap in use after a full garbage collection, in bytes. */
-export function heapAfterGc(): number {
-  collect();
-  collect();
-  return process.memoryUsage().heapUsed;
-}
-
-export const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 export const secs = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 /** One plain line of figures per scenario, in the test output. */

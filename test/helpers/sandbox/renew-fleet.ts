@@ -13,7 +13,7 @@ import { CERT_SECRET_NAMES } from '../../../src/install/certs/specs.js';
 import { makeClient } from '../../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
 import { apiAnswers, presentedCert } from '../../../src/kube/certs/serving-cert.js';
-import { runCli } from '../cli/cli.js';
+import { eventually, runCli } from '../cli/cli.js';
 
 export const serial = (pem: string) => new X509Certificate(pem).serialNumber.toUpperCase();
 
@@ -21,7 +21,7 @@ export const serial = (pem: string) => new X509Certificate(pem).serialNumber.toU
  * Polls GET /version through the load balancer until stopped; each poll's result in order. Given
  * a function, each poll uses the KubeConfig it returns (a client that re-reads its kubeconfig file).
  */
-export function watcher(kc: KubeConfig | (() => KubeConfig)) {
+function watcher(kc: KubeConfig | (() => KubeConfig)) {
   const polls: boolean[] = [];
   let stopped = false;
   const loop = (async () => {
@@ -39,8 +39,27 @@ export function watcher(kc: KubeConfig | (() => KubeConfig)) {
   };
 }
 
-export const longestFailureRun = (polls: boolean[]) =>
-  polls.reduce((acc, ok) => ({ run: ok ? 0 : acc.run + 1, max: Math.max(acc.max, ok ? 0 : acc.run + 1) }), { run: 0, max: 0 }).max;
+/**
+ * Runs `run` while a watcher polls the API through the load balancer, and asserts what it saw in
+ * order, without a clock (not how many polls failed in a row: polls are 200 ms samples, so that
+ * would bound the outage's length): the API answers before the run, a poll made while the run was
+ * under way answered, and a poll begun after the run ended answers.
+ */
+export async function answeringThrough<T>(kc: KubeConfig | (() => KubeConfig), run: () => Promise<T>): Promise<T> {
+  const current = () => (typeof kc === 'function' ? kc() : kc);
+  expect(await apiAnswers(current()), 'the API answers before the run').toBe(true);
+  const w = watcher(kc);
+  try {
+    const result = await run();
+    // polls[ended] may have begun before the run ended; every later poll began after it.
+    const ended = w.polls.length;
+    await eventually('a poll begun after the run answers', () => w.polls.slice(ended + 1).some(Boolean), 120_000);
+    expect(w.polls.slice(0, ended + 1).some(Boolean), 'a poll made while the run was under way answered').toBe(true);
+    return result;
+  } finally {
+    await w.stop();
+  }
+}
 
 /** A fleet in a new namespace `<prefix>-xxxxx`; `install()` in beforeAll, `uninstall()` in afterAll. */
 export function renewFleet(prefix: string) {

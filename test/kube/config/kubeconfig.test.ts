@@ -81,12 +81,9 @@ describe('kubeconfig loading, as kubectl does it', () => {
   });
 
   it('a missing --kubeconfig file is a usage error (exit 2)', () => {
-    expect(() => loadKubeconfig({ kubeconfig: path.join(dir, 'nope') })).toThrow(UserError);
-    try {
-      loadKubeconfig({ kubeconfig: path.join(dir, 'nope') });
-    } catch (e) {
-      expect((e as UserError).exitCode).toBe(2);
-    }
+    const load = () => loadKubeconfig({ kubeconfig: path.join(dir, 'nope') });
+    expect(load).toThrow(UserError);
+    expect(load).toThrow(expect.objectContaining({ exitCode: 2 }));
   });
 
   it('a broken file is named in one line', () => {

@@ -169,21 +169,20 @@ describe('the fleetdeck image runs in a pod as the local bundle, with in-cluster
     expect(environ).toContain('KUBERNETES_SERVICE_HOST=127.0.0.1');
     expect(environ).toContain('POD_NAME=watch');
     expect(environ.find((e) => e.startsWith('NODE_NAME='))).toMatch(/^NODE_NAME=workload-1-node-\d+(-r\d+)?$/);
-    if (canUnshare()) {
-      // What the process sees at /var/run/secrets/… (its own mount namespace): the Secret's files.
-      // /var/run is a link to /run on most machines, resolved here, not under /proc/<pid>/root.
-      const dir = path.join(fs.realpathSync(path.dirname(path.dirname(path.dirname(SA_DIR)))), 'secrets/kubernetes.io/serviceaccount');
-      const seen = (f: string) => fs.readFileSync(`/proc/${pid}/root${dir}/${f}`);
-      expect(seen('namespace').toString()).toBe(NS);
-      expect(seen('token').equals(Buffer.from(secret.data?.token ?? '', 'base64'))).toBe(true);
-      expect(seen('ca.crt').equals(Buffer.from(secret.data?.['ca.crt'] ?? '', 'base64'))).toBe(true);
-      expect(environ.some((e) => e.startsWith('FLEETDECK_SERVICEACCOUNT_ROOT='))).toBe(false);
-      // Not on the machine: the mount is the process's own.
-      expect(fs.existsSync(`${SA_DIR}/token`)).toBe(false);
-    } else {
-      const root = environ.find((e) => e.startsWith('FLEETDECK_SERVICEACCOUNT_ROOT='))?.split('=')[1] ?? '';
-      expect(fs.readFileSync(`${root}${SA_DIR}/namespace`, 'utf8')).toBe(NS);
-    }
+    // What the process sees at /var/run/secrets/… (its own mount namespace): the Secret's files.
+    expect(
+      canUnshare(),
+      'pods get their own mount namespace: the tests run as root with util-linux unshare (src/sandbox/test-tools.sh)',
+    ).toBe(true);
+    // /var/run is a link to /run on most machines, resolved here, not under /proc/<pid>/root.
+    const dir = path.join(fs.realpathSync(path.dirname(path.dirname(path.dirname(SA_DIR)))), 'secrets/kubernetes.io/serviceaccount');
+    const seen = (f: string) => fs.readFileSync(`/proc/${pid}/root${dir}/${f}`);
+    expect(seen('namespace').toString()).toBe(NS);
+    expect(seen('token').equals(Buffer.from(secret.data?.token ?? '', 'base64'))).toBe(true);
+    expect(seen('ca.crt').equals(Buffer.from(secret.data?.['ca.crt'] ?? '', 'base64'))).toBe(true);
+    expect(environ.some((e) => e.startsWith('FLEETDECK_SERVICEACCOUNT_ROOT='))).toBe(false);
+    // Not on the machine: the mount is the process's own.
+    expect(fs.existsSync(`${SA_DIR}/token`)).toBe(false);
 
     await core.deleteNamespacedPod({ name: 'watch', namespace: NS, gracePeriodSeconds: 5 });
     await core.deleteNamespacedPod({ name: 'watch-forced', namespace: NS, gracePeriodSeconds: 0 });

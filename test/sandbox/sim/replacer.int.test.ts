@@ -14,7 +14,7 @@ import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubec
 import { ZONE_LABEL } from '../../../src/kube/nodes/nodes.js';
 import { waitFor } from '../../../src/kube/watch/wait.js';
 import { REPLACE_SETTLE_MS, REPLACE_WHEN_DRAINED_ANNOTATION } from '../../../src/sandbox/sim/index.js';
-import { podKeepsNode } from '../../../src/sandbox/sim/replacer.js';
+import { podKeepsNode, replacementName } from '../../../src/sandbox/sim/replacer.js';
 import { createNamespace } from '../../helpers/sandbox/namespace.js';
 
 const kubeconfig = inject('kubeconfig');
@@ -186,7 +186,8 @@ describe('sandbox node replacement (immutable infrastructure)', () => {
     const fresh = after.find((n) => !names.has(n.metadata?.name ?? ''))!;
     const freshName = fresh.metadata!.name!;
     expect(freshName).toMatch(new RegExp(`^${oldName.replace(/-r\d+$/, '')}-r\\d+$`));
-    if (!/-r\d+$/.test(oldName)) expect(freshName).toBe(`${oldName}-r1`);
+    // The next generation of its name that no node had (`…-node-3` → `…-node-3-r1`).
+    expect(freshName).toBe(replacementName(oldName, (n) => names.has(n)));
     expect(after.some((n) => n.metadata?.name === oldName)).toBe(false);
     expect(fresh.metadata?.labels?.[ZONE_LABEL]).toBe(zone);
     expect(fresh.metadata?.labels?.[HOSTNAME]).toBe(freshName);
