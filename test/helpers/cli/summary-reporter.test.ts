@@ -24,6 +24,8 @@ describe('the summary reporter', { timeout: 90_000 }, () => {
   it('fails the run (exit 1) when a test is skipped or todo, with a line naming each', async () => {
     const r = await vitest();
     expect(r.code, r.stderr).toBe(1);
+    // The slowest files first (here, the fixture's two), each with its duration.
+    expect(r.stdout.match(/^slowest: +\d+\.\d s \S+\.fixture\.ts$/gm)).toHaveLength(2);
     expect(r.stdout.trimEnd().split('\n').slice(-4)).toEqual([
       'skipped: skipped.fixture.ts > a file with tests that do not run > is left out',
       'skipped: skipped.fixture.ts > a file with tests that do not run > is written some day (todo)',
