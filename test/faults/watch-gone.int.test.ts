@@ -6,13 +6,13 @@
  * watcher lists again, with no error, and the event created meanwhile is there. On a sandbox of
  * its own.
  */
-import { CoreV1Api, KubeConfig, type CoreV1Event } from '@kubernetes/client-node';
+import { CoreV1Api, type CoreV1Event } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeClient, makeJsonClient } from '../../src/kube/transport/client.js';
 import { ResilientWatch } from '../../src/kube/watch/watch.js';
 import { eventually } from '../helpers/cli/cli.js';
 import { compactEtcd, etcdRevision, type FaultSandbox, faultSandbox, secs, summary } from '../helpers/sandbox/fault-sandbox.js';
-import { Relay } from '../helpers/sandbox/relay.js';
+import { Relay, throughRelay } from '../helpers/sandbox/relay.js';
 import { createNamespace } from '../helpers/sandbox/namespace.js';
 
 const CONTEXT = 'kind-cp';
@@ -32,20 +32,6 @@ afterAll(async () => {
   await relay?.close();
   await sandbox?.down();
 });
-
-/** The context's KubeConfig with its server replaced by the relay's address (same CA, same user). */
-function throughRelay(kc: KubeConfig, port: number): KubeConfig {
-  const cluster = kc.getCurrentCluster()!;
-  const user = kc.getCurrentUser()!;
-  const relayed = new KubeConfig();
-  relayed.loadFromOptions({
-    clusters: [{ ...cluster, server: `https://127.0.0.1:${port}` }],
-    users: [user],
-    contexts: [{ name: 'relayed', cluster: cluster.name, user: user.name }],
-    currentContext: 'relayed',
-  });
-  return relayed;
-}
 
 const warning = (name: string): CoreV1Event => ({
   metadata: { name, namespace: NS },

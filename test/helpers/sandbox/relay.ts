@@ -6,6 +6,7 @@
  * the server's answers still flow.
  */
 import net from 'node:net';
+import { KubeConfig } from '@kubernetes/client-node';
 
 interface Pair {
   client: net.Socket;
@@ -101,4 +102,18 @@ export class Relay {
     if (this.holding) this.waiting.push(connect);
     else connect();
   }
+}
+
+/** The context's KubeConfig with its server replaced by the relay's address (same CA, same user). */
+export function throughRelay(kc: KubeConfig, port: number): KubeConfig {
+  const cluster = kc.getCurrentCluster()!;
+  const user = kc.getCurrentUser()!;
+  const relayed = new KubeConfig();
+  relayed.loadFromOptions({
+    clusters: [{ ...cluster, server: `https://127.0.0.1:${port}` }],
+    users: [user],
+    contexts: [{ name: 'relayed', cluster: cluster.name, user: user.name }],
+    currentContext: 'relayed',
+  });
+  return relayed;
 }

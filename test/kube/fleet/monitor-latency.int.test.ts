@@ -5,14 +5,12 @@
  * spans a connection made (a handshake) is a minute or more, one that does not is under the
  * probe's own 3 s timeout, however loaded the machine.
  */
-import type { KubeConfig } from '@kubernetes/client-node';
-import { KubeConfig as Config } from '@kubernetes/client-node';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
 import { ContextMonitor } from '../../../src/kube/fleet/monitor.js';
 import type { ContextPatch, ContextSink } from '../../../src/kube/fleet/sink.js';
 import { eventually } from '../../helpers/cli/cli.js';
-import { Relay } from '../../helpers/sandbox/relay.js';
+import { Relay, throughRelay } from '../../helpers/sandbox/relay.js';
 
 const kubeconfig = inject('kubeconfig');
 const CONTEXT = 'kind-workload-1';
@@ -25,20 +23,6 @@ afterAll(async () => {
   await monitor?.stop();
   await relay?.close();
 });
-
-/** The context's KubeConfig with its server replaced by the relay's address (same CA, same user). */
-function throughRelay(kc: KubeConfig, port: number): KubeConfig {
-  const cluster = kc.getCurrentCluster()!;
-  const user = kc.getCurrentUser()!;
-  const relayed = new Config();
-  relayed.loadFromOptions({
-    clusters: [{ ...cluster, server: `https://127.0.0.1:${port}` }],
-    users: [user],
-    contexts: [{ name: 'relayed', cluster: cluster.name, user: user.name }],
-    currentContext: 'relayed',
-  });
-  return relayed;
-}
 
 /** Only what the probe says of the context. */
 class Patches implements ContextSink {
