@@ -15,6 +15,8 @@ describe('docs/keys.md', () => {
 
   it('has a section for every tab and overlay of the registry', () => {
     const { tabs, overlays } = registry();
+    expect(tabs.length).toBeGreaterThan(0);
+    expect(overlays.length).toBeGreaterThan(0);
     for (const [i, t] of tabs.entries()) expect(written).toContain(`\n## ${i + 1} ${t.title}\n`);
     for (const o of overlays) expect(written).toContain(`\n## Over any tab: ${o.id}`);
   });

@@ -61,6 +61,7 @@ describe('generateCertSet: a new set', () => {
   });
 
   it('makes self-signed CAs with their names, CA constraints and key usages', () => {
+    expect(CAS).toHaveLength(3);
     for (const { field, cn } of CAS) {
       const x = x509(first.set[field].certPem);
       expect(x.ca, field).toBe(true);
@@ -75,6 +76,7 @@ describe('generateCertSet: a new set', () => {
   });
 
   it('signs every leaf with its CA (node:crypto verify and checkIssued), and only with it', () => {
+    expect(LEAVES).toHaveLength(13);
     for (const l of LEAVES) {
       const leaf = x509(l.get(first.set).certPem);
       const ca = x509(first.set[l.ca].certPem);
@@ -125,6 +127,7 @@ describe('generateCertSet: a new set', () => {
   });
 
   it('gives every leaf its subject, key usage and extended key usage', () => {
+    expect(LEAVES).toHaveLength(13);
     for (const l of LEAVES) {
       const pem = l.get(first.set).certPem;
       const x = x509(pem);
@@ -161,6 +164,7 @@ describe('generateCertSet: a new set', () => {
   });
 
   it("puts each etcd member's DNS names in its server and peer certificates, and not the other members'", () => {
+    expect(first.set.etcd).toHaveLength(3);
     for (let i = 0; i < 3; i++) {
       for (const role of ['server', 'peer'] as const) {
         const x = x509(first.set.etcd[i]![role].certPem);
@@ -181,7 +185,9 @@ describe('generateCertSet: a new set', () => {
   });
 
   it('is valid for 10 years by default (and no leaf outlives its CA)', () => {
-    for (const pem of allCertPems(first.set)) {
+    const pems = allCertPems(first.set);
+    expect(pems).toHaveLength(16);
+    for (const pem of pems) {
       const x = x509(pem);
       const days = (x.validToDate.getTime() - Date.now()) / DAY;
       expect(days).toBeGreaterThan(3649);

@@ -24,6 +24,7 @@ describe('strings read from bytes, one copy each', () => {
 
   it('never answers with another string: 20,000 distinct strings (many sharing a slot), read twice', () => {
     const names = Array.from({ length: 20_000 }, (_, i) => `node-${i.toString(36)}`);
+    expect(new Set(names).size).toBe(20_000);
     for (const round of [1, 2]) {
       for (const n of names) expect(internBytes(...at(n)), `${n} (round ${round})`).toBe(n);
     }

@@ -10,7 +10,9 @@ const kubeconfig = inject('kubeconfig');
 describe('nodes listed in protobuf summarise as in JSON (real API servers)', () => {
   it('every node of every sandbox context', async () => {
     const { config } = loadKubeconfig({ kubeconfig });
-    for (const { name } of contextInfos(config)) {
+    const contexts = contextInfos(config);
+    expect(contexts.length).toBeGreaterThan(0);
+    for (const { name } of contexts) {
       const client = makeJsonClient(configForContext(config, name), 30_000);
       const json = await listJsonPaged(client, '/api/v1/nodes', {}, summarizeNode, { watchCache: true });
       const proto = await listProtoPaged(client, '/api/v1/nodes', {}, (b, s, e) => summarizeNode(decodeNode(b, s, e)), summarizeNode, {
