@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { SECOND_SANDBOX } from './test/integration-groups.js';
 
 // test/ mirrors src/: the test of src/a/b.ts is test/a/b.test.ts. Tests against the real API
 // servers of the sandbox end in .int.test.ts; tests that run the built CLI end in .cli.test.ts.
@@ -27,11 +28,24 @@ export default defineConfig({
         },
       },
       {
-        // Real kube-apiservers: one sandbox fleet started for the whole run.
+        // Real kube-apiservers: one sandbox fleet started for the project, its files one at a time.
         extends: true,
         test: {
           name: 'integration',
           include: ['test/**/*.int.test.ts'],
+          exclude: [...SECOND_SANDBOX, '**/node_modules/**'],
+          globalSetup: ['test/helpers/sandbox/sandbox-setup.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        // The same on a second sandbox fleet of its own, beside the first (test/integration-groups.ts).
+        extends: true,
+        test: {
+          name: 'integration-2',
+          include: [...SECOND_SANDBOX],
           globalSetup: ['test/helpers/sandbox/sandbox-setup.ts'],
           testTimeout: 180_000,
           hookTimeout: 180_000,
