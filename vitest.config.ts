@@ -1,5 +1,4 @@
 import { defineConfig } from 'vitest/config';
-import { SECOND_SANDBOX } from './test/integration-groups.js';
 
 // test/ mirrors src/: the test of src/a/b.ts is test/a/b.test.ts. Tests against the real API
 // servers of the sandbox end in .int.test.ts; tests that run the built CLI end in .cli.test.ts.
@@ -8,6 +7,8 @@ export default defineConfig({
     // Tests run as on an operator's machine, even when the machine running them is a pod.
     env: { KUBERNETES_SERVICE_HOST: '', KUBERNETES_SERVICE_PORT: '' },
     reporters: ['default', './test/helpers/cli/summary-reporter.ts'],
+    // Two files at a time across the projects (the machines have 2 cores; integration files mostly wait).
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
@@ -28,28 +29,16 @@ export default defineConfig({
         },
       },
       {
-        // Real kube-apiservers: one sandbox fleet started for the project, its files one at a time.
+        // Real kube-apiservers: a sandbox fleet per worker (test/helpers/sandbox/sandbox-setup.ts),
+        // two files at a time, each alone on its worker's fleet.
         extends: true,
         test: {
           name: 'integration',
           include: ['test/**/*.int.test.ts'],
-          exclude: [...SECOND_SANDBOX, '**/node_modules/**'],
           globalSetup: ['test/helpers/sandbox/sandbox-setup.ts'],
           testTimeout: 180_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
-        },
-      },
-      {
-        // The same on a second sandbox fleet of its own, beside the first (test/integration-groups.ts).
-        extends: true,
-        test: {
-          name: 'integration-2',
-          include: [...SECOND_SANDBOX],
-          globalSetup: ['test/helpers/sandbox/sandbox-setup.ts'],
-          testTimeout: 180_000,
-          hookTimeout: 180_000,
-          fileParallelism: false,
+          maxWorkers: 2,
         },
       },
     ],

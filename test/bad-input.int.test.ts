@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CoreV1Api } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeClient } from '../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../src/kube/config/kubeconfig.js';
 import { mutatingEvents, readAuditEvents } from '../src/sandbox/audit.js';
@@ -10,6 +10,7 @@ import { ADMIN_USER } from '../src/sandbox/credentials.js';
 import { readState } from '../src/sandbox/state.js';
 import { type BadInputFiles, badInputFiles } from './helpers/cli/bad-input-files.js';
 import { runCli } from './helpers/cli/cli.js';
+import { sandbox } from './helpers/sandbox/fleet.js';
 
 /**
  * The bad-input corpus: what a stranger types, and what a stranger's kubeconfig holds. For every
@@ -35,7 +36,7 @@ type Case = {
     }
 );
 
-const W1 = ['--kubeconfig', inject('kubeconfig'), '--context', 'kind-workload-1'];
+const W1 = ['--kubeconfig', sandbox().kubeconfig, '--context', 'kind-workload-1'];
 /** A node of kind-workload-1 (other tests replace nodes: the name is looked up when the corpus starts). */
 let NODE = '';
 const create =
@@ -105,7 +106,7 @@ const CASES: Case[] = [
     ['install', ...W1.slice(0, 2), '--hosting-context', 'kind-cp', '--bundle', '/nonexistent/bundle', '--dry-run'],
     /\/nonexistent\/bundle/,
   ),
-  usage('install without a hosting context', ['install', '--kubeconfig', inject('kubeconfig'), '--yes'], /--hosting-context/),
+  usage('install without a hosting context', ['install', '--kubeconfig', sandbox().kubeconfig, '--yes'], /--hosting-context/),
   usage('approve --auto without --requester', ['approve', ...W1, '--auto', '--signer', 'kubernetes.io/kubelet-serving'], /--requester/),
   usage('approve --deny with nothing to deny', ['approve', ...W1, '--deny', '--yes'], /name|--all-from/),
   usage('sandbox up --workloads -1', ['sandbox', 'up', '--workloads', '-1'], /--workloads/),
@@ -137,17 +138,17 @@ const CASES: Case[] = [
   ),
   usage(
     'logs --agents without a fleet',
-    ['logs', '--kubeconfig', inject('kubeconfig'), '--agents'],
+    ['logs', '--kubeconfig', sandbox().kubeconfig, '--agents'],
     /--agents: no fleet defined; run fleetdeck install/,
   ),
   usage(
     'logs --fleet naming what is now --agents',
-    ['logs', '--kubeconfig', inject('kubeconfig'), '--fleet', 'agents'],
+    ['logs', '--kubeconfig', sandbox().kubeconfig, '--fleet', 'agents'],
     /--fleet names a recorded fleet; the logs of the fleet's agents: fleetdeck logs --agents/,
   ),
   usage(
     'logs on an unknown --context',
-    ['logs', '--kubeconfig', inject('kubeconfig'), '--context', 'nope', 'deploy/web'],
+    ['logs', '--kubeconfig', sandbox().kubeconfig, '--context', 'nope', 'deploy/web'],
     /context "nope" is not in the kubeconfig/,
   ),
   usage('get of a resource it does not list', ['get', 'deployments', ...W1], /get deployments: not supported; .*nodes or pods/),
@@ -156,7 +157,7 @@ const CASES: Case[] = [
   usage('get -o wide', ['get', 'nodes', ...W1, '-o', 'wide'], /'wide' is invalid.*text, json, yaml/),
   usage(
     'get on an unknown --context',
-    ['get', 'pods', '--kubeconfig', inject('kubeconfig'), '--context', 'nope'],
+    ['get', 'pods', '--kubeconfig', sandbox().kubeconfig, '--context', 'nope'],
     /context "nope" is not in the kubeconfig/,
   ),
   usage('a bad --request-timeout', ['status', ...W1, '--request-timeout', '5x'], /--request-timeout.*5x/),
@@ -184,20 +185,20 @@ const CASES: Case[] = [
   },
   usage(
     'an unknown --context',
-    ['status', '--kubeconfig', inject('kubeconfig'), '--context', 'nope'],
+    ['status', '--kubeconfig', sandbox().kubeconfig, '--context', 'nope'],
     /context "nope" is not in the kubeconfig/,
   ),
-  usage('rollout list on an unknown --context', ['rollout', 'list', '--kubeconfig', inject('kubeconfig'), '--context', 'nope'], /"nope"/),
+  usage('rollout list on an unknown --context', ['rollout', 'list', '--kubeconfig', sandbox().kubeconfig, '--context', 'nope'], /"nope"/),
   {
     name: 'a fleet file that is not YAML',
-    args: () => ['status', '--kubeconfig', inject('kubeconfig')],
+    args: () => ['status', '--kubeconfig', sandbox().kubeconfig],
     env: (f) => ({ FLEETDECK_FLEET_FILE: f.fleetNotYaml }),
     code: 2,
     err: /fleet-not-yaml\.yaml/,
   },
   {
     name: 'a fleet file of the wrong shape',
-    args: () => ['status', '--kubeconfig', inject('kubeconfig')],
+    args: () => ['status', '--kubeconfig', sandbox().kubeconfig],
     env: (f) => ({ FLEETDECK_FLEET_FILE: f.fleetWrongShape }),
     code: 2,
     err: /fleet-wrong-shape\.yaml/,
@@ -239,7 +240,7 @@ const CASES: Case[] = [
       'rollout',
       'create',
       '--kubeconfig',
-      inject('readOnlyKubeconfig'),
+      sandbox().readOnlyKubeconfig,
       '--context',
       'kind-workload-1',
       '--node',
@@ -310,8 +311,8 @@ beforeAll(async () => {
   since = new Date();
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-bad-input-'));
   fs.mkdirSync(path.join(tmp, 'home'));
-  files = await badInputFiles(tmp, inject('kubeconfig'), inject('sandboxDir'));
-  const kc = configForContext(loadKubeconfig({ kubeconfig: inject('kubeconfig') }).config, 'kind-workload-1');
+  files = await badInputFiles(tmp, sandbox().kubeconfig, sandbox().dir);
+  const kc = configForContext(loadKubeconfig({ kubeconfig: sandbox().kubeconfig }).config, 'kind-workload-1');
   const nodes = await makeClient(kc, CoreV1Api).listNode();
   NODE = nodes.items[0]?.metadata?.name ?? 'no-node';
 });
@@ -347,7 +348,7 @@ describe(`the bad-input corpus (${CASES.length} cases)`, () => {
   });
 
   it('changed nothing in any cluster', () => {
-    const state = readState(inject('sandboxDir'));
+    const state = readState(sandbox().dir);
     if (!state) throw new Error('no sandbox state');
     const events = state.clusters.flatMap((c) => readAuditEvents(c.auditLog, { since, user: ADMIN_USER }));
     const changes = mutatingEvents(events).map((e) => `${e.verb} ${e.requestURI}`);

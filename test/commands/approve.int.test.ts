@@ -1,12 +1,13 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KUBELET_CLIENT_SIGNER, type CsrSummary } from '../../src/kube/csr/index.js';
 import { eventually, runCli } from '../helpers/cli/cli.js';
 import { csrFixture, type CsrFixture } from '../helpers/sandbox/csr-sandbox.js';
 import { expectMatchesSchema } from '../helpers/schema.js';
+import { sandbox } from '../helpers/sandbox/fleet.js';
 
 const CONTEXT = 'kind-workload-2';
-const kubeconfig = inject('kubeconfig');
-const readOnlyKubeconfig = inject('readOnlyKubeconfig');
+const kubeconfig = sandbox().kubeconfig;
+const readOnlyKubeconfig = sandbox().readOnlyKubeconfig;
 let f: CsrFixture;
 
 beforeAll(async () => {

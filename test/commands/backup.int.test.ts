@@ -5,11 +5,12 @@
  */
 import fs from 'node:fs';
 import { CoreV1Api } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { makeClient } from '../../src/kube/transport/client.js';
 import { type NovaFleet, novaFleet } from '../helpers/sandbox/nova-fleet.js';
 import { expectMatchesSchema } from '../helpers/schema.js';
+import { sandbox } from '../helpers/sandbox/fleet.js';
 
 const TEAM = 'team-s';
 const PASSWORD = 'correct-horse-battery-staple';
@@ -21,7 +22,7 @@ const docs = (file: string) =>
     .filter((d) => d !== null);
 
 beforeAll(async () => {
-  fleet = novaFleet(inject('kubeconfig'), 'nova-backup');
+  fleet = novaFleet(sandbox().kubeconfig, 'nova-backup');
   const install = await fleet.install();
   expect(install.code, install.stdout + install.stderr).toBe(0);
   const core = makeClient(fleet.cpKc(), CoreV1Api);

@@ -1,15 +1,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { createAuthority, issueCertificate } from '../../src/kube/certs/pki.js';
 import { runCli } from '../helpers/cli/cli.js';
 import { writeCertSecrets } from '../helpers/sandbox/cert-secrets.js';
 import { expectMatchesSchema } from '../helpers/schema.js';
+import { sandbox } from '../helpers/sandbox/fleet.js';
 
-const kubeconfig = inject('kubeconfig');
-const readOnlyKubeconfig = inject('readOnlyKubeconfig');
+const kubeconfig = sandbox().kubeconfig;
+const readOnlyKubeconfig = sandbox().readOnlyKubeconfig;
 const NS = 'certs-e2e';
 const FLEET = ['--hosting-context', 'kind-cp', '--namespace', NS, '--context', 'kind-workload-1'];
 

@@ -4,20 +4,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { parse, stringify } from 'yaml';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeClient } from '../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
 import type { NodeRowJson, PodRowJson } from '../../src/report/fleet-output.js';
 import { eventually, runCli } from '../helpers/cli/cli.js';
 import { createNamespace } from '../helpers/sandbox/namespace.js';
 import { expectMatchesSchema } from '../helpers/schema.js';
+import { sandbox } from '../helpers/sandbox/fleet.js';
 
 /**
  * `fleetdeck get nodes|pods` on the sandbox: every context's nodes as kubectl sees them, in
  * JSON, YAML and a table; a pod that cannot be scheduled among the pods needing attention; a
  * context that cannot be read said on stderr while the others are printed (exit 1).
  */
-const KUBECONFIG = inject('kubeconfig');
+const KUBECONFIG = sandbox().kubeconfig;
 const CONTEXTS = ['kind-cp', 'kind-workload-1', 'kind-workload-2'];
 const W2 = 'kind-workload-2';
 const NS = `get-${process.pid}`;

@@ -9,15 +9,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AppsV1Api } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeClient } from '../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
 import { DEFAULT_BUNDLE_DIR, loadBundle } from '../../src/install/bundle.js';
 import { summarizeBundle } from '../../src/install/bundle-summary.js';
 import { runCli } from '../helpers/cli/cli.js';
+import { sandbox } from '../helpers/sandbox/fleet.js';
 
-const kubeconfig = inject('kubeconfig');
-const sandboxDir = inject('sandboxDir');
+const kubeconfig = sandbox().kubeconfig;
+const sandboxDir = sandbox().dir;
 const NS = 'nova-bundle';
 const WORKLOAD = 'kind-workload-1';
 

@@ -1,12 +1,13 @@
 import { spawn } from 'node:child_process';
 import { AppsV1Api, CoreV1Api, PatchStrategy, setHeaderOptions, type V1Deployment } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeClient } from '../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
 import { CLI, eventually, runCli } from '../helpers/cli/cli.js';
 import { startCli, stopCli } from '../helpers/sandbox/fault-sandbox.js';
 import { createNamespace } from '../helpers/sandbox/namespace.js';
 import { expectMatchesSchema } from '../helpers/schema.js';
+import { sandbox } from '../helpers/sandbox/fleet.js';
 
 /**
  * `fleetdeck logs` on the sandbox: targets resolved to pods, the lines of several pods merged with
@@ -15,7 +16,7 @@ import { expectMatchesSchema } from '../helpers/schema.js';
  */
 const W1 = 'kind-workload-1';
 const NS = `logs-${process.pid}`;
-const base = () => ['--kubeconfig', inject('kubeconfig'), '--context', W1, '-n', NS];
+const base = () => ['--kubeconfig', sandbox().kubeconfig, '--context', W1, '-n', NS];
 
 let core: CoreV1Api;
 let apps: AppsV1Api;
@@ -52,7 +53,7 @@ async function runningPods(app: string, n: number): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  const kc = configForContext(loadKubeconfig({ kubeconfig: inject('kubeconfig') }).config, W1);
+  const kc = configForContext(loadKubeconfig({ kubeconfig: sandbox().kubeconfig }).config, W1);
   core = makeClient(kc, CoreV1Api);
   apps = makeClient(kc, AppsV1Api);
   await createNamespace(core, NS);
@@ -100,7 +101,7 @@ describe('fleetdeck logs: targets and errors', () => {
   });
 
   it('--fleet: the agent Deployment of each workload context, the components in the hosting context', async () => {
-    const fleet = ['--kubeconfig', inject('kubeconfig'), '--hosting-context', 'kind-cp', '--context', W1, '--namespace', NS];
+    const fleet = ['--kubeconfig', sandbox().kubeconfig, '--hosting-context', 'kind-cp', '--context', W1, '--namespace', NS];
     const agents = await runCli(['logs', ...fleet, '--agents']);
     expect(agents.code).toBe(1);
     expect(agents.stderr.trim()).toBe(`fleetdeck: context ${W1}: deployment "nova-agent" not found in namespace ${NS}`);
@@ -117,7 +118,7 @@ describe('fleetdeck logs: targets and errors', () => {
     const r = await runCli([
       'logs',
       '--kubeconfig',
-      inject('kubeconfig'),
+      sandbox().kubeconfig,
       '--context',
       W1,
       '--context',
@@ -202,7 +203,7 @@ describe('fleetdeck logs: reading', () => {
   });
 
   it('works with the read-only user', async () => {
-    const r = await runCli(['logs', '--kubeconfig', inject('readOnlyKubeconfig'), '--context', W1, '-n', NS, 'deploy/web', '--tail', '1']);
+    const r = await runCli(['logs', '--kubeconfig', sandbox().readOnlyKubeconfig, '--context', W1, '-n', NS, 'deploy/web', '--tail', '1']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`^${W1}/web-`));

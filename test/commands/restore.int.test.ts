@@ -7,12 +7,13 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { AppsV1Api, CoreV1Api, CustomObjectsApi, RbacAuthorizationV1Api, type KubeConfig } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeClient, statusCode } from '../../src/kube/transport/client.js';
 import { mutatingEvents } from '../../src/sandbox/audit.js';
 import { CLI, eventually } from '../helpers/cli/cli.js';
 import { createNovaCluster, pauseDeployment } from '../helpers/sandbox/nova.js';
 import { controlPlaneAuditEvents, type NovaFleet, novaFleet } from '../helpers/sandbox/nova-fleet.js';
+import { sandbox } from '../helpers/sandbox/fleet.js';
 
 const TEAM = 'team-a';
 let fleet: NovaFleet;
@@ -21,7 +22,7 @@ let backupFile = '';
 /** Runs a restore and SIGKILLs it as soon as it has applied one object; resolves with what it printed. */
 function restoreKilledAfterOne(file: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'restore', file, '--yes', '--kubeconfig', inject('kubeconfig')], {
+    const child = spawn(process.execPath, [CLI, 'restore', file, '--yes', '--kubeconfig', sandbox().kubeconfig], {
       env: { ...process.env, CI: 'true', ...fleet.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -120,7 +121,7 @@ interface RestoreJson {
 }
 
 beforeAll(async () => {
-  fleet = novaFleet(inject('kubeconfig'), 'nova-restore');
+  fleet = novaFleet(sandbox().kubeconfig, 'nova-restore');
   const install = await fleet.install();
   expect(install.code, install.stdout + install.stderr).toBe(0);
 });
@@ -201,7 +202,7 @@ describe('backup, uninstall, install, restore', () => {
       .readNamespacedConfigMap({ name: marker, namespace: TEAM })
       .catch(() => undefined);
     const events = await eventually('the marker request in the control plane audit log', () => {
-      const e = controlPlaneAuditEvents(inject('sandboxDir'), fleet.namespace, { since, user: 'nova-admin' });
+      const e = controlPlaneAuditEvents(sandbox().dir, fleet.namespace, { since, user: 'nova-admin' });
       return e.some((x) => x.requestURI.includes(marker)) ? e : undefined;
     });
     // The second restore's reads and dry runs are there; no change is.
@@ -240,7 +241,7 @@ describe('backup, uninstall, install, restore', () => {
     expect(refused.stderr.trimEnd().split('\n')).toEqual([
       expect.stringMatching(/^fleetdeck: backup file .*cut\.yaml does not match its header .*cut short or edited/),
     ]);
-    expect(mutatingEvents(controlPlaneAuditEvents(inject('sandboxDir'), fleet.namespace, { since, user: 'nova-admin' }))).toEqual([]);
+    expect(mutatingEvents(controlPlaneAuditEvents(sandbox().dir, fleet.namespace, { since, user: 'nova-admin' }))).toEqual([]);
 
     const dry = await fleet.cli(['restore', backupFile, '--dry-run']);
     expect(dry.code, dry.stderr).toBe(0);

@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { writeFleetFile } from '../../src/config/fleet-config.js';
 import { recordIdentities } from '../../src/config/fleet-identity.js';
@@ -19,8 +19,9 @@ import { readAuditEvents } from '../../src/sandbox/audit.js';
 import { readState } from '../../src/sandbox/state.js';
 import { runCli } from '../helpers/cli/cli.js';
 import { expectMatchesSchema } from '../helpers/schema.js';
+import { sandbox } from '../helpers/sandbox/fleet.js';
 
-const kubeconfig = inject('kubeconfig');
+const kubeconfig = sandbox().kubeconfig;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-fleet-identity-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 const namespace = `fid-${Math.random().toString(36).slice(2, 7)}`;
@@ -53,7 +54,7 @@ const serverOf = (ctx: string) => configForContext(real, ctx).getCurrentCluster(
 
 describe('a fleet file and a kubeconfig whose contexts have the same names but other clusters', () => {
   it('status: one row naming both servers and the fix, the kubeconfig’s own contexts, and no request for the fleet in the other cluster', async () => {
-    const w2 = readState(inject('sandboxDir'))!.clusters.find((c) => c.context === 'kind-workload-2')!;
+    const w2 = readState(sandbox().dir)!.clusters.find((c) => c.context === 'kind-workload-2')!;
     const since = new Date();
     const r = await runCli(['status', '-o', 'json', '--kubeconfig', other], { env });
     const status = JSON.parse(r.stdout) as StatusJson;

@@ -6,11 +6,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli/cli.js';
 import { expectMatchesSchema } from '../helpers/schema.js';
+import { sandbox } from '../helpers/sandbox/fleet.js';
 
-const kubeconfig = inject('kubeconfig');
+const kubeconfig = sandbox().kubeconfig;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-two-fleets-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 const file = path.join(dir, 'fleet.yaml');

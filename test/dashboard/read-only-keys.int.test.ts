@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { cleanup } from 'ink-testing-library';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gateView } from '../../src/dashboard/gate-view.js';
 import { feedsOf, registry } from '../../src/dashboard/registry.js';
 import { createFeeds, type Feeds } from '../../src/feeds/feeds.js';
@@ -30,6 +30,7 @@ import { type NovaFleet, novaFleet } from '../helpers/sandbox/nova-fleet.js';
 import { ownUserKubeconfig } from '../helpers/sandbox/own-user.js';
 import { spec } from '../helpers/objects/rollout.js';
 import { appProps, KEYS, oneLine, renderApp, type Screen } from '../helpers/screens/screen.js';
+import { sandbox } from '../helpers/sandbox/fleet.js';
 
 const CONTEXT = 'kind-workload-1';
 const USER = `fd-keys-${randomUUID().slice(0, 8)}`;
@@ -167,17 +168,17 @@ async function openApprovals(s: Screen): Promise<void> {
 }
 
 function userEvents(since: Date) {
-  const state = readState(inject('sandboxDir'));
+  const state = readState(sandbox().dir);
   if (!state) throw new Error('no sandbox state');
   return state.clusters.flatMap((c) => readAuditEvents(c.auditLog, { since, user: USER }));
 }
 
 describe('--read-only: every dangerous key of the dashboard', () => {
-  const admin = configForContext(loadKubeconfig({ kubeconfig: inject('kubeconfig') }).config, CONTEXT);
+  const admin = configForContext(loadKubeconfig({ kubeconfig: sandbox().kubeconfig }).config, CONTEXT);
 
   beforeAll(async () => {
     // A control plane for the Day 2 page.
-    nova = novaFleet(inject('kubeconfig'), 'rokeys');
+    nova = novaFleet(sandbox().kubeconfig, 'rokeys');
     const installed = await nova.install();
     expect(installed.code, installed.stdout + installed.stderr).toBe(0);
     // A paused rollout and a pending CSR to act on, made by the sandbox's admin.
@@ -186,7 +187,7 @@ describe('--read-only: every dangerous key of the dashboard', () => {
     if (!worker) throw new Error(`${CONTEXT} has no Ready, schedulable worker`);
     const s = spec({ name: PAUSED, context: CONTEXT, nodeNames: [{ name: worker.name, priority: 1 }] });
     await createRollout(admin, { ...initialState(s, resolvePlan(nodes, s)), phase: 'Paused' });
-    csr = await csrFixture(inject('kubeconfig'), CONTEXT, 'rokeys');
+    csr = await csrFixture(sandbox().kubeconfig, CONTEXT, 'rokeys');
     await csr.clientCsr(`${csr.P}-pending`, csr.as(csr.REQ_A));
   });
 
@@ -228,7 +229,7 @@ describe('--read-only: every dangerous key of the dashboard', () => {
       on.feeds.actions.install?.close(1);
       // The sandbox is recognised by the folder it records its kubeconfigs in.
       if (route.offSandbox) delete process.env.FLEETDECK_SANDBOX_DIR;
-      else process.env.FLEETDECK_SANDBOX_DIR = inject('sandboxDir');
+      else process.env.FLEETDECK_SANDBOX_DIR = sandbox().dir;
       const screen = await renderApp(on.props, { columns: 100, rows: 30 });
       await route.go(screen);
       await screen.press(route.key);

@@ -1,5 +1,5 @@
 import { CoreV1Api } from '@kubernetes/client-node';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startCertsFeed } from '../../src/feeds/certs.js';
 import { certsWork } from '../../src/feeds/certs-work.js';
 import type { HeldActions } from '../../src/feeds/feed.js';
@@ -10,6 +10,7 @@ import { type CertRow, certInventory, certState, residual } from '../../src/repo
 import { openSession, type Session } from '../../src/session/session.js';
 import { createFleetStore, type FleetStore } from '../../src/store/fleet-store.js';
 import { writeCertSecrets } from '../helpers/sandbox/cert-secrets.js';
+import { sandbox } from '../helpers/sandbox/fleet.js';
 
 /*
  * The Certificates view's feed on the sandbox: after the install's Secrets are written, the
@@ -17,8 +18,8 @@ import { writeCertSecrets } from '../helpers/sandbox/cert-secrets.js';
  * Secret is read again at once (not at the next minute); the read-only user gets forbidden rows.
  */
 
-const kubeconfig = inject('kubeconfig');
-const readOnlyKubeconfig = inject('readOnlyKubeconfig');
+const kubeconfig = sandbox().kubeconfig;
+const readOnlyKubeconfig = sandbox().readOnlyKubeconfig;
 const NS = 'certs-feed-e2e';
 const DAY = 86_400_000;
 

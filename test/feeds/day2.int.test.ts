@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { CoreV1Api } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { day2Registry } from '../../src/day2/registry.js';
 import { startDay2Feed } from '../../src/feeds/day2.js';
@@ -18,6 +18,7 @@ import { openSession } from '../../src/session/session.js';
 import type { Day2Slice } from '../../src/store/day2.js';
 import { createFleetStore, type FleetStore } from '../../src/store/fleet-store.js';
 import { type NovaFleet, novaFleet } from '../helpers/sandbox/nova-fleet.js';
+import { sandbox } from '../helpers/sandbox/fleet.js';
 
 const TEAM = 'team-d';
 let fleet: NovaFleet;
@@ -48,7 +49,7 @@ function until(ok: (s: Day2Slice) => boolean, timeoutMs = 120_000): Promise<Day2
 const stageOf = (s: Day2Slice) => s.stage.stage;
 
 beforeAll(async () => {
-  fleet = novaFleet(inject('kubeconfig'), 'nova-day2');
+  fleet = novaFleet(sandbox().kubeconfig, 'nova-day2');
   const install = await fleet.install();
   expect(install.code, install.stdout + install.stderr).toBe(0);
   const core = makeClient(fleet.cpKc(), CoreV1Api);
@@ -56,7 +57,7 @@ beforeAll(async () => {
   await core.createNamespacedConfigMap({ namespace: TEAM, body: { metadata: { name: 'cfg' }, data: { a: 'b' } } });
   // The session the dashboard opens with this fleet file.
   process.env.FLEETDECK_FLEET_FILE = fleet.env.FLEETDECK_FLEET_FILE;
-  const session = openSession({ kubeconfig: inject('kubeconfig') });
+  const session = openSession({ kubeconfig: sandbox().kubeconfig });
   store = createFleetStore();
   feed = startDay2Feed(store, () => session, { registry: () => day2Registry({ dir: fleet.dir }) });
 }, 900_000);
@@ -146,7 +147,7 @@ describe('the Day 2 feed on the sandbox', () => {
   });
 
   it('plans a renewal, an upgrade and a rollback through the page, reading only', async () => {
-    const hostingCore = makeClient(configForContext(loadKubeconfig({ kubeconfig: inject('kubeconfig') }).config, 'kind-cp'), CoreV1Api);
+    const hostingCore = makeClient(configForContext(loadKubeconfig({ kubeconfig: sandbox().kubeconfig }).config, 'kind-cp'), CoreV1Api);
     const records = async () =>
       (await hostingCore.listNamespacedConfigMap({ namespace: fleet.namespace })).items
         .map((c) => `${c.metadata?.name}@${c.metadata?.resourceVersion}`)

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { feedsOf, registry } from '../../src/dashboard/registry.js';
 import { createFeeds, type Feeds } from '../../src/feeds/feeds.js';
 import { rolloutWork } from '../../src/feeds/rollouts/work.js';
@@ -30,13 +30,14 @@ import { targetKey } from '../../src/store/storage.js';
 import { eventually } from '../helpers/cli/cli.js';
 import { type CsrFixture, csrFixture } from '../helpers/sandbox/csr-sandbox.js';
 import { spec } from '../helpers/objects/rollout.js';
+import { sandbox } from '../helpers/sandbox/fleet.js';
 
 const CONTEXT = 'kind-workload-1';
 /** The gate's refusal, as the slices show it: one line ending in the request refused. */
 const GATE = /^[^\n]*read-only: (POST|PUT|PATCH|DELETE) \/\S+ is refused \(fleetdeck runs with --read-only\)$/;
 
 function adminEvents(since?: Date): AuditEvent[] {
-  const state = readState(inject('sandboxDir'));
+  const state = readState(sandbox().dir);
   if (!state) throw new Error('no sandbox state');
   return state.clusters.flatMap((c) => readAuditEvents(c.auditLog, { ...(since ? { since } : {}), user: ADMIN_USER }));
 }
@@ -57,7 +58,7 @@ async function marker(kc: KubeConfig): Promise<Date> {
 }
 
 describe('--read-only: every tab of the dashboard, seen from the API servers', () => {
-  const kubeconfig = inject('kubeconfig');
+  const kubeconfig = sandbox().kubeconfig;
   const kc = configForContext(loadKubeconfig({ kubeconfig }).config, CONTEXT);
   const existing = `ro-${randomUUID().slice(0, 8)}`;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-ro-'));

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { AppsV1Api, CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HeldLogActions, startLogsFeed } from '../../src/feeds/logs.js';
 import { logsWork } from '../../src/feeds/logs-work.js';
 import { makeClient } from '../../src/kube/transport/client.js';
@@ -13,9 +13,10 @@ import { eventually } from '../helpers/cli/cli.js';
 import { sandboxContainerLog } from '../helpers/sandbox/container-logs.js';
 import { ETCD_IMAGE } from '../helpers/sandbox/control-plane.js';
 import { createNamespace } from '../helpers/sandbox/namespace.js';
+import { sandbox } from '../helpers/sandbox/fleet.js';
 
-const kubeconfig = inject('kubeconfig');
-const clusterDir = path.join(inject('sandboxDir'), 'clusters', 'workload-1');
+const kubeconfig = sandbox().kubeconfig;
+const clusterDir = path.join(sandbox().dir, 'clusters', 'workload-1');
 const CONTEXT = 'kind-workload-1';
 const NS = 'logview-it';
 const SELECTOR = 'app=logview';
@@ -148,7 +149,7 @@ describe('logs feed against the sandbox', () => {
     await eventually('lines of the first instance', () => (store.getState().logs.sources[0]?.ring.length ?? 0) > 0 || undefined, 60_000);
 
     // When its process dies, the kubelet starts the container again (after its back-off)
-    const processes = readState(inject('sandboxDir'))?.clusters.find((c) => c.context === CONTEXT)?.podProcesses ?? {};
+    const processes = readState(sandbox().dir)?.clusters.find((c) => c.context === CONTEXT)?.podProcesses ?? {};
     const pid = Object.entries(processes).find(([key]) => key.startsWith(`${NS}/${name}/etcd@`))?.[1];
     expect(pid).toBeGreaterThan(0);
     process.kill(pid!, 'SIGKILL');

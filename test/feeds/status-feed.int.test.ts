@@ -2,13 +2,14 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
 import { authorityFromPem, issueCertificate } from '../../src/kube/certs/pki.js';
 import { readAuditEvents } from '../../src/sandbox/audit.js';
 import { readState } from '../../src/sandbox/state.js';
 import { eventually, runCli } from '../helpers/cli/cli.js';
+import { sandbox } from '../helpers/sandbox/fleet.js';
 
 /*
  * A one-shot `fleetdeck status` reads what it prints once: one list per kind, no watch after
@@ -22,7 +23,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 /** A kubeconfig of the context as a user of its own (a client certificate of the cluster's CA, group system:masters). */
 async function ownUserKubeconfig(user: string, auditLog: string): Promise<string> {
-  const { config } = loadKubeconfig({ kubeconfig: inject('kubeconfig') });
+  const { config } = loadKubeconfig({ kubeconfig: sandbox().kubeconfig });
   const cluster = config.getCluster(CONTEXT)!;
   const pki = path.join(path.dirname(auditLog), 'pki');
   const ca = authorityFromPem(fs.readFileSync(path.join(pki, 'ca.crt'), 'utf8'), fs.readFileSync(path.join(pki, 'ca.key'), 'utf8'));
@@ -48,7 +49,7 @@ async function ownUserKubeconfig(user: string, auditLog: string): Promise<string
 
 describe('one-shot status', () => {
   it('lists nodes, pods and events once each and opens no watch', async () => {
-    const entry = readState(inject('sandboxDir'))?.clusters.find((c) => c.context === CONTEXT);
+    const entry = readState(sandbox().dir)?.clusters.find((c) => c.context === CONTEXT);
     if (!entry) throw new Error(`no ${CONTEXT} in the sandbox`);
     const user = `fd-oneshot-${crypto.randomBytes(4).toString('hex')}`;
     const kubeconfig = await ownUserKubeconfig(user, entry.auditLog);

@@ -1,14 +1,15 @@
 import { CoreV1Api, KubernetesObjectApi, PatchStrategy, dumpYaml, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
 import { parse } from 'yaml';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeClient, statusCode } from '../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
 import { toClientObject } from '../../src/kube/api/apply.js';
 import { forNamespace, loadBundle, withClusterName, withHA, withoutHA, type Bundle, type KubeObject } from '../../src/install/bundle.js';
 import { ignore } from '../helpers/sandbox/nova.js';
 import { createNamespace } from '../helpers/sandbox/namespace.js';
+import { sandbox } from '../helpers/sandbox/fleet.js';
 
-const kubeconfig = inject('kubeconfig');
+const kubeconfig = sandbox().kubeconfig;
 const NS = `bundle-dry-run-${process.pid}`;
 
 const contextConfig = (name: string): KubeConfig => configForContext(loadKubeconfig({ kubeconfig }).config, name);

@@ -1,10 +1,11 @@
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { Applier, type Manifest } from '../../src/kube/api/apply.js';
 import { configForContext, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
 import { sharedRbac, type Subject } from '../../src/install/shared-rbac.js';
+import { sandbox } from '../helpers/sandbox/fleet.js';
 
 const name = `shared-rbac-${process.pid}`;
-const kc = () => configForContext(loadKubeconfig({ kubeconfig: inject('kubeconfig') }).config, 'kind-workload-1');
+const kc = () => configForContext(loadKubeconfig({ kubeconfig: sandbox().kubeconfig }).config, 'kind-workload-1');
 const sa = (namespace: string): Subject => ({ kind: 'ServiceAccount', name: 'nova-agent', namespace });
 const role: Manifest = {
   apiVersion: 'rbac.authorization.k8s.io/v1',

@@ -4,7 +4,7 @@
  * (a stream: its plan item), approve's pending list, and logs (one document per line).
  */
 import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { makeClient } from '../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
@@ -16,8 +16,9 @@ import { timeless } from '../helpers/kubeconfig/fake-contexts.js';
 import { createNamespace } from '../helpers/sandbox/namespace.js';
 import { state } from '../helpers/objects/rollout.js';
 import { expectMatchesSchema } from '../helpers/schema.js';
+import { sandbox } from '../helpers/sandbox/fleet.js';
 
-const kubeconfig = inject('kubeconfig');
+const kubeconfig = sandbox().kubeconfig;
 const CONTEXT = 'kind-workload-1';
 const suffix = Math.random().toString(36).slice(2, 7);
 const ROLLOUT = `t-format-${suffix}`;

@@ -1,5 +1,5 @@
 import { ApiextensionsV1Api, AppsV1Api, CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeClient } from '../../src/kube/transport/client.js';
 import { NOVA_CRDS } from '../../src/kube/fleet/control-plane.js';
 import { startStatusFeed, type StatusWatch } from '../../src/feeds/status-feed.js';
@@ -20,9 +20,10 @@ import {
   pauseDeployment,
 } from '../helpers/sandbox/nova.js';
 import { createNamespace } from '../helpers/sandbox/namespace.js';
+import { sandbox } from '../helpers/sandbox/fleet.js';
 
-const kubeconfig = inject('kubeconfig');
-const readOnlyKubeconfig = inject('readOnlyKubeconfig');
+const kubeconfig = sandbox().kubeconfig;
+const readOnlyKubeconfig = sandbox().readOnlyKubeconfig;
 const NS = 'fw-nova';
 const HOST = 'kind-cp';
 const WORKLOAD = 'kind-workload-1';

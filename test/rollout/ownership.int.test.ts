@@ -4,7 +4,7 @@
  * (it sees the other one), given back.
  */
 import { CoordinationV1Api, CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserError } from '../../src/errors.js';
 import { makeClient } from '../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
@@ -14,13 +14,14 @@ import { createRollout } from '../../src/rollout/state.js';
 import { configMapName, ROLLOUT_NAMESPACE } from '../../src/rollout/types.js';
 import { eventually } from '../helpers/cli/cli.js';
 import { node, spec } from '../helpers/objects/rollout.js';
+import { sandbox } from '../helpers/sandbox/fleet.js';
 
 const CONTEXT = 'kind-workload-1';
 const name = `t-lease-${Math.random().toString(36).slice(2, 7)}`;
 let kc: KubeConfig;
 
 beforeAll(() => {
-  kc = configForContext(loadKubeconfig({ kubeconfig: inject('kubeconfig') }).config, CONTEXT);
+  kc = configForContext(loadKubeconfig({ kubeconfig: sandbox().kubeconfig }).config, CONTEXT);
 });
 
 afterAll(async () => {

@@ -2,15 +2,16 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mutatingEvents, readAuditEvents } from '../../src/sandbox/audit.js';
 import { ADMIN_USER, SIM_USER } from '../../src/sandbox/credentials.js';
 import { readState } from '../../src/sandbox/state.js';
 import { eventually } from '../helpers/cli/cli.js';
+import { sandbox } from '../helpers/sandbox/fleet.js';
 
 const exec = promisify(execFile);
-const kubeconfig = inject('kubeconfig');
-const sandboxDir = inject('sandboxDir');
+const kubeconfig = sandbox().kubeconfig;
+const sandboxDir = sandbox().dir;
 const CONTEXT = 'kind-workload-1';
 
 function kubectl(...args: string[]): Promise<{ stdout: string }> {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CoreV1Api, type V1Pod } from '@kubernetes/client-node';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeClient } from '../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
 import { NODE_FLAGS } from '../../src/node-flags.js';
@@ -12,9 +12,10 @@ import { isOurs, processCmdline, readState, recordedPids } from '../../src/sandb
 import { CLI, eventually, runCli } from '../helpers/cli/cli.js';
 import { ETCD_IMAGE } from '../helpers/sandbox/control-plane.js';
 import { expectMatchesSchema } from '../helpers/schema.js';
+import { sandbox } from '../helpers/sandbox/fleet.js';
 
-const kubeconfig = inject('kubeconfig');
-const sandboxDir = inject('sandboxDir');
+const kubeconfig = sandbox().kubeconfig;
+const sandboxDir = sandbox().dir;
 
 /** `sandbox up` succeeds (its output in the failure message otherwise). */
 async function expectUp(args: string[]): Promise<void> {

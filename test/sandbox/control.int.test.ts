@@ -1,12 +1,13 @@
 import { CoreV1Api, PatchStrategy, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStatusFeed, type StatusWatch } from '../../src/feeds/status-feed.js';
 import { makeClient } from '../../src/kube/transport/client.js';
 import { configForContext, contextInfos, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
 import { eventually, runCli } from '../helpers/cli/cli.js';
+import { sandbox } from '../helpers/sandbox/fleet.js';
 
-const kubeconfig = inject('kubeconfig');
-const sandboxDir = inject('sandboxDir');
+const kubeconfig = sandbox().kubeconfig;
+const sandboxDir = sandbox().dir;
 
 function ctx(name: string): KubeConfig {
   return configForContext(loadKubeconfig({ kubeconfig }).config, name);

@@ -3,13 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { stringify } from 'yaml';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeClient, statusCode } from '../../src/kube/transport/client.js';
 import { configForContext, contextInfos, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
 import { runCli } from '../helpers/cli/cli.js';
+import { sandbox } from '../helpers/sandbox/fleet.js';
 
-const kubeconfig = inject('kubeconfig');
-const readOnlyKubeconfig = inject('readOnlyKubeconfig');
+const kubeconfig = sandbox().kubeconfig;
+const readOnlyKubeconfig = sandbox().readOnlyKubeconfig;
 const CONTEXTS = ['kind-cp', 'kind-workload-1', 'kind-workload-2'];
 
 const ctx = (file: string, name: string): KubeConfig => configForContext(loadKubeconfig({ kubeconfig: file }).config, name);

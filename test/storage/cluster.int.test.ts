@@ -1,5 +1,5 @@
 import { ApiextensionsV1Api, CoreV1Api, KubeConfig, RbacAuthorizationV1Api } from '@kubernetes/client-node';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { makeClient, statusCode } from '../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../src/kube/config/kubeconfig.js';
 import { readClusterInventory } from '../../src/storage/cluster.js';
@@ -15,9 +15,10 @@ import type { ClusterStorage } from '../../src/storage/inventory.js';
 import { eventually } from '../helpers/cli/cli.js';
 import { createNamespace } from '../helpers/sandbox/namespace.js';
 import { expectMatchesSchema } from '../helpers/schema.js';
+import { sandbox } from '../helpers/sandbox/fleet.js';
 
-const kubeconfig = inject('kubeconfig');
-const readOnlyKubeconfig = inject('readOnlyKubeconfig');
+const kubeconfig = sandbox().kubeconfig;
+const readOnlyKubeconfig = sandbox().readOnlyKubeconfig;
 
 const ctx = (file: string, name: string): KubeConfig => configForContext(loadKubeconfig({ kubeconfig: file }).config, name);
 const GiB = 2 ** 30;

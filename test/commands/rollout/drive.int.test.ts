@@ -21,7 +21,7 @@ import {
   type KubernetesObject,
   type V1Pod,
 } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeClient } from '../../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
 import { waitFor } from '../../../src/kube/watch/wait.js';
@@ -29,8 +29,9 @@ import { readRollout } from '../../../src/rollout/state.js';
 import { configMapName, ROLLOUT_NAMESPACE, type RolloutState } from '../../../src/rollout/types.js';
 import { CLI, ROOT, eventually, runCli } from '../../helpers/cli/cli.js';
 import { createNamespace } from '../../helpers/sandbox/namespace.js';
+import { sandbox } from '../../helpers/sandbox/fleet.js';
 
-const kubeconfig = inject('kubeconfig');
+const kubeconfig = sandbox().kubeconfig;
 const CONTEXT = 'kind-workload-1';
 const HOSTNAME = 'kubernetes.io/hostname';
 const suffix = Math.random().toString(36).slice(2, 7);

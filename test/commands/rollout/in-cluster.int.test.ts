@@ -21,7 +21,7 @@ import {
   setHeaderOptions,
   type KubernetesObject,
 } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeClient } from '../../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
 import { readRollout } from '../../../src/rollout/state.js';
@@ -29,9 +29,10 @@ import { configMapName, ROLLOUT_NAMESPACE, type RolloutState } from '../../../sr
 import { CLI, eventually, runCli } from '../../helpers/cli/cli.js';
 import { createNamespace } from '../../helpers/sandbox/namespace.js';
 import { sandboxContainerLog } from '../../helpers/sandbox/container-logs.js';
+import { sandbox } from '../../helpers/sandbox/fleet.js';
 
-const kubeconfig = inject('kubeconfig');
-const sandboxDir = inject('sandboxDir');
+const kubeconfig = sandbox().kubeconfig;
+const sandboxDir = sandbox().dir;
 const CONTEXT = 'kind-workload-1';
 const RUNNER_NS = 'fleetdeck-system';
 const HOSTNAME = 'kubernetes.io/hostname';

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CoreV1Api } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { makeClient } from '../../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
@@ -16,8 +16,9 @@ import { configMapName, ROLLOUT_NAMESPACE } from '../../../src/rollout/types.js'
 import { runCli } from '../../helpers/cli/cli.js';
 import { state } from '../../helpers/objects/rollout.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
+import { sandbox } from '../../helpers/sandbox/fleet.js';
 
-const kubeconfig = inject('kubeconfig');
+const kubeconfig = sandbox().kubeconfig;
 const W1 = 'kind-workload-1';
 const W2 = 'kind-workload-2';
 const suffix = Math.random().toString(36).slice(2, 7);

@@ -8,12 +8,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { AppsV1Api, CoreV1Api, type V1Deployment } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeClient } from '../../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
 import { ROOT } from '../../helpers/cli/cli.js';
 import { type NovaFleet, novaFleet } from '../../helpers/sandbox/nova-fleet.js';
 import { expectMatchesSchema } from '../../helpers/schema.js';
+import { sandbox } from '../../helpers/sandbox/fleet.js';
 
 const CP = ['apiserver', 'controller-manager', 'nova-scheduler'];
 const WORKLOADS = ['kind-workload-1', 'kind-workload-2'];
@@ -25,7 +26,7 @@ let newer: string;
 let broken: string;
 let shipped: Record<string, unknown>;
 
-const kcOf = (context: string) => configForContext(loadKubeconfig({ kubeconfig: inject('kubeconfig') }).config, context);
+const kcOf = (context: string) => configForContext(loadKubeconfig({ kubeconfig: sandbox().kubeconfig }).config, context);
 const apps = (context: string) => makeClient(kcOf(context), AppsV1Api, 60_000);
 
 /** The Deployments' specs as they are: the control plane's and each workload cluster's agent. */
@@ -70,7 +71,7 @@ interface UpgradeJson {
 }
 
 beforeAll(async () => {
-  fleet = novaFleet(inject('kubeconfig'), 'nova-upgrade');
+  fleet = novaFleet(sandbox().kubeconfig, 'nova-upgrade');
   let install = await fleet.install(['--workload', WORKLOADS.join(',')]);
   // The install continues where it stopped: once more when its last check met a slow cluster.
   if (install.code !== 0) install = await fleet.install(['--workload', WORKLOADS.join(',')]);

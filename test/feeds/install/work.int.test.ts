@@ -7,12 +7,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { startInstallFeed } from '../../../src/feeds/install/feed.js';
 import { initialWizardState } from '../../../src/screens/install/use-wizard-state.js';
 import { openSession } from '../../../src/session/session.js';
 import { createFleetStore } from '../../../src/store/fleet-store.js';
 import { planOf } from '../../../src/store/install.js';
+import { sandbox } from '../../helpers/sandbox/fleet.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-install-feed-'));
 
@@ -20,7 +21,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe('the install feed on the sandbox', () => {
   it('opens with the session’s contexts, says the bundle on the plan and runs the checks into the slice', async () => {
-    const kubeconfig = inject('kubeconfig');
+    const kubeconfig = sandbox().kubeconfig;
     const session = openSession({ kubeconfig }, { useFleetFile: false });
     const store = createFleetStore([]);
     const feed = startInstallFeed(store, session, { fleetFile: path.join(dir, 'fleet.yaml') });

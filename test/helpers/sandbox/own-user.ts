@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { inject } from 'vitest';
+import {} from 'vitest';
 import { stringify } from 'yaml';
 import { authorityFromPem, issueCertificate } from '../../../src/kube/certs/pki.js';
 import { loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
 import { readState } from '../../../src/sandbox/state.js';
+import { sandbox } from './fleet.js';
 
 /**
  * The sandbox's contexts as a user of this test's own, in group system:masters (RBAC lets it
@@ -12,8 +13,8 @@ import { readState } from '../../../src/sandbox/state.js';
  * what the API servers log for that user is the test's alone, whatever other tests do meanwhile.
  */
 export async function ownUserKubeconfig(user: string, dir: string): Promise<string> {
-  const { config } = loadKubeconfig({ kubeconfig: inject('kubeconfig') });
-  const state = readState(inject('sandboxDir'));
+  const { config } = loadKubeconfig({ kubeconfig: sandbox().kubeconfig });
+  const state = readState(sandbox().dir);
   if (!state) throw new Error('no sandbox state');
   const b64 = (s: string) => Buffer.from(s).toString('base64');
   const doc = {

@@ -4,7 +4,7 @@
  * read a copy, read `fleetdeck workloads -o json`.
  */
 import { AppsV1Api, CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
-import { inject } from 'vitest';
+import {} from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { Applier, type Manifest } from '../../../src/kube/api/apply.js';
 import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
@@ -13,12 +13,13 @@ import type { WorkloadRow } from '../../../src/placement/rows.js';
 import { eventually } from '../cli/cli.js';
 import { novaFleet } from './nova-fleet.js';
 import { expectMatchesSchema } from '../schema.js';
+import { sandbox } from './fleet.js';
 
 export const W1 = 'kind-workload-1';
 export const W2 = 'kind-workload-2';
 
 export function placementFleet(prefix: string) {
-  const kubeconfig = inject('kubeconfig');
+  const kubeconfig = sandbox().kubeconfig;
   const fleet = novaFleet(kubeconfig, prefix);
   const ns = `shop-${fleet.namespace.split('-').pop()}`;
   const ctx = (context: string): KubeConfig => configForContext(loadKubeconfig({ kubeconfig }).config, context);

@@ -8,12 +8,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
-import { expect, inject } from 'vitest';
+import { expect } from 'vitest';
 import { CERT_SECRET_NAMES } from '../../../src/install/certs/specs.js';
 import { makeClient } from '../../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
 import { apiAnswers, presentedCert } from '../../../src/kube/certs/serving-cert.js';
 import { eventually, runCli } from '../cli/cli.js';
+import { sandbox } from './fleet.js';
 
 export const serial = (pem: string) => new X509Certificate(pem).serialNumber.toUpperCase();
 
@@ -63,7 +64,7 @@ export async function answeringThrough<T>(kc: KubeConfig | (() => KubeConfig), r
 
 /** A fleet in a new namespace `<prefix>-xxxxx`; `install()` in beforeAll, `uninstall()` in afterAll. */
 export function renewFleet(prefix: string) {
-  const kubeconfig = inject('kubeconfig');
+  const kubeconfig = sandbox().kubeconfig;
   const namespace = `${prefix}-${Math.random().toString(36).slice(2, 7)}`;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `fd-${prefix}-`));
   const env = { FLEETDECK_FLEET_FILE: path.join(dir, 'fleet.yaml') };

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { CoreV1Api, KubeConfig, PatchStrategy, setHeaderOptions, StorageV1Api } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeClient, statusCode } from '../../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
 import {
@@ -14,9 +14,10 @@ import {
 import type { CheckItem } from '../../../src/checklist/checklist.js';
 import { eventually } from '../../helpers/cli/cli.js';
 import { createNamespace } from '../../helpers/sandbox/namespace.js';
+import { sandbox } from '../../helpers/sandbox/fleet.js';
 
-const kubeconfig = inject('kubeconfig');
-const readOnlyKubeconfig = inject('readOnlyKubeconfig');
+const kubeconfig = sandbox().kubeconfig;
+const readOnlyKubeconfig = sandbox().readOnlyKubeconfig;
 const ctx = (file: string, name: string) => ({ name, kc: configForContext(loadKubeconfig({ kubeconfig: file }).config, name) });
 
 const NS = 'precheck-it';

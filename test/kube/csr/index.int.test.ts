@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   KUBELET_CLIENT_SIGNER,
   KUBELET_SERVING_SIGNER,
@@ -10,9 +10,10 @@ import {
 } from '../../../src/kube/csr/index.js';
 import { eventually } from '../../helpers/cli/cli.js';
 import { csrFixture, findCsr, type CsrFixture } from '../../helpers/sandbox/csr-sandbox.js';
+import { sandbox } from '../../helpers/sandbox/fleet.js';
 
 const CONTEXT = 'kind-workload-2';
-const kubeconfig = inject('kubeconfig');
+const kubeconfig = sandbox().kubeconfig;
 let f: CsrFixture;
 
 beforeAll(async () => {

@@ -3,18 +3,19 @@
  * into the first one's count, and a write the user may not do (403) reported once, never thrown.
  */
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { makeClient } from '../../../src/kube/transport/client.js';
 import { EventRecorder, listObjectEvents } from '../../../src/kube/events/event-recorder.js';
 import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
+import { sandbox } from '../../helpers/sandbox/fleet.js';
 
 const CONTEXT = 'kind-workload-1';
 let kc: KubeConfig;
 let viewer: KubeConfig;
 
 beforeAll(() => {
-  kc = configForContext(loadKubeconfig({ kubeconfig: inject('kubeconfig') }).config, CONTEXT);
-  viewer = configForContext(loadKubeconfig({ kubeconfig: inject('readOnlyKubeconfig') }).config, CONTEXT);
+  kc = configForContext(loadKubeconfig({ kubeconfig: sandbox().kubeconfig }).config, CONTEXT);
+  viewer = configForContext(loadKubeconfig({ kubeconfig: sandbox().readOnlyKubeconfig }).config, CONTEXT);
 });
 
 describe('EventRecorder', () => {

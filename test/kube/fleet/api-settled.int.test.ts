@@ -1,8 +1,9 @@
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { waitApiSettled } from '../../../src/kube/fleet/api-settled.js';
 import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
+import { sandbox } from '../../helpers/sandbox/fleet.js';
 
-const kubeconfig = inject('kubeconfig');
+const kubeconfig = sandbox().kubeconfig;
 
 describe('waitApiSettled', () => {
   it('resolves once a live API server answered ready the asked number of times in a row', async () => {

@@ -5,14 +5,15 @@
  * spans a connection made (a handshake) is a minute or more, one that does not is under the
  * probe's own 3 s timeout, however loaded the machine.
  */
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
 import { ContextMonitor } from '../../../src/kube/fleet/monitor.js';
 import type { ContextPatch, ContextSink } from '../../../src/kube/fleet/sink.js';
 import { eventually } from '../../helpers/cli/cli.js';
 import { Relay, throughRelay } from '../../helpers/sandbox/relay.js';
+import { sandbox } from '../../helpers/sandbox/fleet.js';
 
-const kubeconfig = inject('kubeconfig');
+const kubeconfig = sandbox().kubeconfig;
 const CONTEXT = 'kind-workload-1';
 const MINUTE = 60_000;
 

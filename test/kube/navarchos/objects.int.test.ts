@@ -1,5 +1,5 @@
 import { CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeClient } from '../../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
 import {
@@ -13,8 +13,9 @@ import {
 import { createNodeRollout } from '../../../src/kube/navarchos/create.js';
 import { watchNavarchos } from '../../../src/kube/navarchos/watch.js';
 import { deleteNavarchosCrds, installNavarchosCrds } from '../../helpers/sandbox/navarchos.js';
+import { sandbox } from '../../helpers/sandbox/fleet.js';
 
-const kubeconfig = inject('kubeconfig');
+const kubeconfig = sandbox().kubeconfig;
 const CONTEXT = 'kind-cp';
 const mergePatch = () => setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 const ROLLOUTS = { group: NAVARCHOS_GROUP, version: NAVARCHOS_VERSION, plural: 'noderollouts' };

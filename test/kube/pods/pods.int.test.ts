@@ -1,6 +1,6 @@
 import diagnostics from 'node:diagnostics_channel';
 import { AppsV1Api, CoreV1Api, KubeConfig, type CoreV1Event } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeClient, makeJsonClient } from '../../../src/kube/transport/client.js';
 import { startStatusFeed, type StatusWatch } from '../../../src/feeds/status-feed.js';
 import { configForContext, contextInfos, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
@@ -11,8 +11,9 @@ import type { ContextState } from '../../../src/store/types.js';
 import type { PodProblem } from '../../../src/kube/pods/pods.js';
 import { eventually } from '../../helpers/cli/cli.js';
 import { createNamespace } from '../../helpers/sandbox/namespace.js';
+import { sandbox } from '../../helpers/sandbox/fleet.js';
 
-const kubeconfig = inject('kubeconfig');
+const kubeconfig = sandbox().kubeconfig;
 const CONTEXT = 'kind-workload-2';
 const PODS_NS = 'podwatch-pods';
 

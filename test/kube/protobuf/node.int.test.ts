@@ -1,11 +1,12 @@
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeJsonClient } from '../../../src/kube/transport/client.js';
 import { configForContext, contextInfos, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
 import { listJsonPaged, listProtoPaged } from '../../../src/kube/watch/list.js';
 import { summarizeNode } from '../../../src/kube/nodes/nodes.js';
 import { decodeNode } from '../../../src/kube/protobuf/node.js';
+import { sandbox } from '../../helpers/sandbox/fleet.js';
 
-const kubeconfig = inject('kubeconfig');
+const kubeconfig = sandbox().kubeconfig;
 
 describe('nodes listed in protobuf summarise as in JSON (real API servers)', () => {
   it('every node of every sandbox context', async () => {

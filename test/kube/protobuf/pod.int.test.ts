@@ -1,5 +1,5 @@
 import { CoreV1Api, type V1ObjectMeta, type V1Pod } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeClient, makeJsonClient } from '../../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
 import { listJsonPaged, listProtoPaged, toMs } from '../../../src/kube/watch/list.js';
@@ -9,8 +9,9 @@ import { decodeSlimPod } from '../../../src/kube/protobuf/pod.js';
 import { FAULT_ANNOTATION } from '../../../src/sandbox/sim/index.js';
 import { eventually } from '../../helpers/cli/cli.js';
 import { createNamespace } from '../../helpers/sandbox/namespace.js';
+import { sandbox } from '../../helpers/sandbox/fleet.js';
 
-const kubeconfig = inject('kubeconfig');
+const kubeconfig = sandbox().kubeconfig;
 const CONTEXT = 'kind-workload-1';
 const NS = 'protobuf-pods';
 

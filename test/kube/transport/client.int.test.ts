@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import { CoreV1Api, VersionApi } from '@kubernetes/client-node';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { describeError, makeClient, makeJsonClient, statusCode } from '../../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
+import { sandbox } from '../../helpers/sandbox/fleet.js';
 
-const kubeconfig = inject('kubeconfig');
+const kubeconfig = sandbox().kubeconfig;
 
 /** Socket inodes this process holds open. */
 function ownSockets(): Set<string> {
@@ -67,7 +68,7 @@ describe('plain JSON reads (the initial lists)', () => {
   });
 
   it("fail with the status code and the server's message, as the typed clients do", async () => {
-    const kc = configForContext(loadKubeconfig({ kubeconfig: inject('readOnlyKubeconfig') }).config, 'kind-workload-1');
+    const kc = configForContext(loadKubeconfig({ kubeconfig: sandbox().readOnlyKubeconfig }).config, 'kind-workload-1');
     const err = await makeJsonClient(kc)
       .get('/api/v1/secrets')
       .then(

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CoreV1Api } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { makeClient } from '../../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
@@ -10,6 +10,7 @@ import { authorityFromPem, issueCertificate } from '../../../src/kube/certs/pki.
 import { readAuditEvents } from '../../../src/sandbox/audit.js';
 import { readState } from '../../../src/sandbox/state.js';
 import { eventually, runCli } from '../../helpers/cli/cli.js';
+import { sandbox } from '../../helpers/sandbox/fleet.js';
 
 /*
  * Every kind of credential a kubeconfig user can have, against the sandbox's kind-workload-2:
@@ -35,7 +36,7 @@ interface ContextJson {
 
 /** A token of the default ServiceAccount of `default`, from the TokenRequest API (nothing is stored in the cluster). */
 async function serviceAccountToken(): Promise<string> {
-  const admin = configForContext(loadKubeconfig({ kubeconfig: inject('kubeconfig') }).config, CONTEXT);
+  const admin = configForContext(loadKubeconfig({ kubeconfig: sandbox().kubeconfig }).config, CONTEXT);
   const core = makeClient(admin, CoreV1Api);
   const tr = await eventually('the default ServiceAccount', () =>
     core.createNamespacedServiceAccountToken({
@@ -51,12 +52,12 @@ async function serviceAccountToken(): Promise<string> {
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fd-creds-int-'));
-  const sandboxDir = inject('sandboxDir');
+  const sandboxDir = sandbox().dir;
   const state = readState(sandboxDir);
   const entry = state?.clusters.find((c) => c.context === CONTEXT);
   if (!entry) throw new Error(`no ${CONTEXT} in the sandbox at ${sandboxDir}`);
   auditLog = entry.auditLog;
-  const { config } = loadKubeconfig({ kubeconfig: inject('kubeconfig') });
+  const { config } = loadKubeconfig({ kubeconfig: sandbox().kubeconfig });
   const cluster = config.getCluster(CONTEXT)!;
   const admin = config.getUser(`${CONTEXT}-admin`)!;
   const file = (name: string, data: string) => {

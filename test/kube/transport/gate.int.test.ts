@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CoreV1Api } from '@kubernetes/client-node';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeClient } from '../../../src/kube/transport/client.js';
 import { ReadOnlyRefusal } from '../../../src/kube/transport/gate.js';
 import { type AuditEvent, mutatingEvents, readAuditEvents } from '../../../src/sandbox/audit.js';
@@ -11,6 +11,7 @@ import { readState } from '../../../src/sandbox/state.js';
 import { openSession } from '../../../src/session/session.js';
 import { eventually, runCli } from '../../helpers/cli/cli.js';
 import { ownUserKubeconfig } from '../../helpers/sandbox/own-user.js';
+import { sandbox } from '../../helpers/sandbox/fleet.js';
 
 /** This test's own user (see ownUserKubeconfig). */
 const ADMIN = `fd-gate-${randomUUID().slice(0, 8)}`;
@@ -40,7 +41,7 @@ const MUTATING: string[][] = [
 ];
 
 function auditLogs(): string[] {
-  const state = readState(inject('sandboxDir'));
+  const state = readState(sandbox().dir);
   if (!state) throw new Error('no sandbox state');
   return state.clusters.map((c) => c.auditLog);
 }

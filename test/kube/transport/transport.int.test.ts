@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CoreV1Api, PatchStrategy, setHeaderOptions, type KubeConfig, type V1Namespace } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { describeError, makeClient, makeJsonClient } from '../../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
@@ -11,8 +11,9 @@ import type { StatusJson } from '../../../src/report/status.js';
 import { Forwarder } from '../../../src/sandbox/sim/forwarder.js';
 import { eventually, runCli } from '../../helpers/cli/cli.js';
 import { createNamespace } from '../../helpers/sandbox/namespace.js';
+import { sandbox } from '../../helpers/sandbox/fleet.js';
 
-const kubeconfig = inject('kubeconfig');
+const kubeconfig = sandbox().kubeconfig;
 
 /** Ports WHATWG fetch refuses as "bad ports"; an API server may listen on any of them. */
 const BAD_PORTS = [6666, 6667, 10080, 6000, 6665, 6668, 6669];

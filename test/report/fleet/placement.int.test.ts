@@ -7,13 +7,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CoreV1Api } from '@kubernetes/client-node';
-import { inject } from 'vitest';
+import {} from 'vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { makeClient } from '../../../src/kube/transport/client.js';
 import type { StatusJson } from '../../../src/report/status.js';
 import { eventually, runCli } from '../../helpers/cli/cli.js';
 import { placementFleet } from '../../helpers/sandbox/placement.js';
+import { sandbox } from '../../helpers/sandbox/fleet.js';
 
 const p = placementFleet('pstat');
 const deployment = (name: string, cpu: string) => `
@@ -92,7 +93,7 @@ async function powerlessKubeconfig(): Promise<string> {
   const core = makeClient(kc, CoreV1Api);
   await core.createNamespacedServiceAccount({ namespace: 'default', body: { metadata: { name: 'peek' } } }).catch(() => undefined);
   const token = await core.createNamespacedServiceAccountToken({ name: 'peek', namespace: 'default', body: { spec: { audiences: [] } } });
-  const doc = parse(fs.readFileSync(inject('kubeconfig'), 'utf8')) as {
+  const doc = parse(fs.readFileSync(sandbox().kubeconfig, 'utf8')) as {
     clusters: { name: string; cluster: object }[];
     users: { name: string; user: object }[];
     contexts: { name: string; context: object }[];

@@ -13,7 +13,7 @@ import {
   type V1Pod,
   type V1PodSpec,
 } from '@kubernetes/client-node';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { makeClient, statusCode } from '../../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
 import { waitFor } from '../../../src/kube/watch/wait.js';
@@ -22,8 +22,9 @@ import { drainNode } from '../../../src/rollout/drain/drain.js';
 import { dryRunDrain } from '../../../src/rollout/drain/dry-run.js';
 import type { DrainProgress } from '../../../src/rollout/drain/tracker.js';
 import { createNamespace } from '../../helpers/sandbox/namespace.js';
+import { sandbox } from '../../helpers/sandbox/fleet.js';
 
-export const kubeconfig = inject('kubeconfig');
+export const kubeconfig = sandbox().kubeconfig;
 export const CONTEXT = 'kind-workload-2';
 const PAUSE = 'registry.k8s.io/pause:3.9';
 export const HOSTNAME = 'kubernetes.io/hostname';

@@ -19,7 +19,7 @@ import {
   type V1Pod,
   type V1PodSpec,
 } from '@kubernetes/client-node';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { makeClient, statusCode } from '../../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
 import { waitFor } from '../../../src/kube/watch/wait.js';
@@ -28,8 +28,9 @@ import { readRollout } from '../../../src/rollout/state.js';
 import { configMapName, ROLLOUT_NAMESPACE, type RolloutSpec, type RolloutState } from '../../../src/rollout/types.js';
 import { CLI, ROOT } from '../../helpers/cli/cli.js';
 import { createNamespace } from '../../helpers/sandbox/namespace.js';
+import { sandbox } from '../../helpers/sandbox/fleet.js';
 
-const kubeconfig = inject('kubeconfig');
+const kubeconfig = sandbox().kubeconfig;
 export const CONTEXT = 'kind-workload-1';
 const PAUSE = 'registry.k8s.io/pause:3.9';
 export const HOSTNAME = 'kubernetes.io/hostname';

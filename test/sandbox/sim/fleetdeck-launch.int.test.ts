@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { BatchV1Api, CoreV1Api, RbacAuthorizationV1Api, type V1Pod, type V1PodSpec } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeClient } from '../../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
 import { canUnshare } from '../../../src/sandbox/sim/hosts.js';
@@ -11,9 +11,10 @@ import { eventually } from '../../helpers/cli/cli.js';
 import { createNamespace } from '../../helpers/sandbox/namespace.js';
 import { ignore } from '../../helpers/sandbox/nova.js';
 import { sandboxContainerLog } from '../../helpers/sandbox/container-logs.js';
+import { sandbox } from '../../helpers/sandbox/fleet.js';
 
-const kubeconfig = inject('kubeconfig');
-const sandboxDir = inject('sandboxDir');
+const kubeconfig = sandbox().kubeconfig;
+const sandboxDir = sandbox().dir;
 const kc = configForContext(loadKubeconfig({ kubeconfig }).config, 'kind-workload-1');
 const core = makeClient(kc, CoreV1Api);
 const batch = makeClient(kc, BatchV1Api);

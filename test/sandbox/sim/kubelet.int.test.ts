@@ -1,8 +1,9 @@
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { StatusJson } from '../../../src/report/status.js';
 import { runCli } from '../../helpers/cli/cli.js';
+import { sandbox } from '../../helpers/sandbox/fleet.js';
 
-const kubeconfig = inject('kubeconfig');
+const kubeconfig = sandbox().kubeconfig;
 const CONTEXTS = ['kind-cp', 'kind-workload-1', 'kind-workload-2'];
 
 describe('the simulated nodes, as fleetdeck sees them', () => {

@@ -9,16 +9,17 @@ import {
   type V1Pod,
   type V1PodSpec,
 } from '@kubernetes/client-node';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeClient, statusCode } from '../../../src/kube/transport/client.js';
 import { discover } from '../../../src/kube/api/discovery.js';
 import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
 import { ZONE_LABEL } from '../../../src/kube/nodes/nodes.js';
 import { eventually } from '../../helpers/cli/cli.js';
 import { namespaceReady } from '../../helpers/sandbox/namespace.js';
+import { sandbox } from '../../helpers/sandbox/fleet.js';
 
 const exec = promisify(execFile);
-const kubeconfig = inject('kubeconfig');
+const kubeconfig = sandbox().kubeconfig;
 
 function ctx(name: string): KubeConfig {
   return configForContext(loadKubeconfig({ kubeconfig }).config, name);

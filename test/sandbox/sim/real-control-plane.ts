@@ -4,7 +4,7 @@
  * what they read of it: clients, the recorded process IDs, Ready pods, Warning events.
  */
 import { AppsV1Api, CoreV1Api, KubeConfig, type V1Pod } from '@kubernetes/client-node';
-import { inject } from 'vitest';
+import {} from 'vitest';
 import { makeClient } from '../../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
 import type { KeyMaterial } from '../../../src/kube/certs/pki.js';
@@ -20,9 +20,10 @@ import {
 } from '../../helpers/sandbox/control-plane.js';
 import { ignore } from '../../helpers/sandbox/nova.js';
 import { createNamespace } from '../../helpers/sandbox/namespace.js';
+import { sandbox } from '../../helpers/sandbox/fleet.js';
 
-const kubeconfig = inject('kubeconfig');
-export const sandboxDir = inject('sandboxDir');
+const kubeconfig = sandbox().kubeconfig;
+export const sandboxDir = sandbox().dir;
 const ctx = (name: string): KubeConfig => configForContext(loadKubeconfig({ kubeconfig }).config, name);
 
 /** A second LoadBalancer Service for the API server, published as a hostname. */

@@ -8,7 +8,7 @@ import {
   type V1Node,
   type V1Pod,
 } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeClient, statusCode } from '../../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
 import { ZONE_LABEL } from '../../../src/kube/nodes/nodes.js';
@@ -16,8 +16,9 @@ import { waitFor } from '../../../src/kube/watch/wait.js';
 import { REPLACE_SETTLE_MS, REPLACE_WHEN_DRAINED_ANNOTATION } from '../../../src/sandbox/sim/index.js';
 import { podKeepsNode, replacementName } from '../../../src/sandbox/sim/replacer.js';
 import { createNamespace } from '../../helpers/sandbox/namespace.js';
+import { sandbox } from '../../helpers/sandbox/fleet.js';
 
-const kubeconfig = inject('kubeconfig');
+const kubeconfig = sandbox().kubeconfig;
 const CONTEXT = 'kind-workload-2';
 const PAUSE = 'registry.k8s.io/pause:3.9';
 const HOSTNAME = 'kubernetes.io/hostname';
