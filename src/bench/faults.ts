@@ -216,7 +216,7 @@ async function etcdOutage(d: Drill, core: CoreV1Api): Promise<void> {
 }
 
 export async function faultsFigure(cycles: number): Promise<void> {
-  const sb = await startSandbox('faults', 1, 2);
+  const sb = await startSandbox('faults', 1, 2, true);
   let feed: StatusWatch | undefined;
   let watch: RunningCli | undefined;
   try {

@@ -76,8 +76,11 @@ function runCli(args: string[], label: string, timeoutMs: number): Promise<{ cod
   });
 }
 
-/** Starts a sandbox in a fresh temporary directory; resolves once every cluster is ready. */
-export async function startSandbox(name: string, workloads: number, nodes: number): Promise<BenchSandbox> {
+/**
+ * Starts a sandbox in a fresh temporary directory; resolves once every cluster is ready.
+ * `keepNodes`: a cordoned node stays (no replacement), as the fault drills cordon one by name.
+ */
+export async function startSandbox(name: string, workloads: number, nodes: number, keepNodes = false): Promise<BenchSandbox> {
   const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetdeck-bench-'));
   const dir = path.join(parent, 'sandbox');
   const entry: Started = { name, dir, parent };
@@ -88,7 +91,7 @@ export async function startSandbox(name: string, workloads: number, nodes: numbe
   const t0 = performance.now();
   // The first run on a machine may build the Kubernetes binaries (several minutes).
   const { code, stdout } = await runCli(
-    ['sandbox', 'up', '--dir', dir, '--workloads', String(workloads), '--nodes', String(nodes)],
+    ['sandbox', 'up', '--dir', dir, '--workloads', String(workloads), '--nodes', String(nodes), ...(keepNodes ? ['--no-replace'] : [])],
     name,
     20 * 60_000,
   );
