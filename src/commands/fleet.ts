@@ -9,6 +9,7 @@ import { DEFAULT_CONTROL_PLANE_CONTEXT, DEFAULT_NAMESPACE } from '../config/flee
 import { selectedName } from '../config/fleets.js';
 import { document } from '../output/format.js';
 import { toAscii } from '../checklist/checklist.js';
+import { formatTable } from '../report/status.js';
 import { asciiOnly, type GlobalOptions, requireOutput } from '../session/options.js';
 
 export interface FleetRow {
@@ -51,13 +52,7 @@ export function fleetTable(rows: readonly FleetRow[]): string[] {
       r.workloads.join(',') || '-',
     ]),
   ];
-  const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
-  return table.map((row) =>
-    row
-      .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!)))
-      .join('  ')
-      .trimEnd(),
-  );
+  return formatTable(table, '  ').split('\n');
 }
 
 const write = (line: string) => process.stdout.write(`${line}\n`);

@@ -180,8 +180,8 @@ export function statusChecks(state: FleetState, now: number = Date.now()): Check
   return [...(state.fleet ? fleetChecklist(state, now) : []), ...contextsChecklist(state)];
 }
 
-/** Columns separated by three spaces, as kubectl prints them; trailing blanks trimmed. */
-export function formatTable(rows: readonly (readonly string[])[]): string {
+/** Columns padded and separated by `gap` (three spaces, as kubectl prints them); the last one not padded; trailing blanks trimmed. */
+export function formatTable(rows: readonly (readonly string[])[], gap = '   '): string {
   const widths: number[] = [];
   for (const row of rows) {
     row.forEach((cell, i) => {
@@ -192,7 +192,7 @@ export function formatTable(rows: readonly (readonly string[])[]): string {
     .map((row) =>
       row
         .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
-        .join('   ')
+        .join(gap)
         .trimEnd(),
     )
     .join('\n');
