@@ -2,8 +2,9 @@ import { UsageError, UserError } from '../errors.js';
 import { describeError } from '../kube/transport/client.js';
 import { annotateNode, listLabeledNodes } from '../kube/nodes/nodes.js';
 import { ReadOnlyRefusal } from '../kube/transport/gate.js';
-import { controlProcess, exportLine, sandboxDown, sandboxStatus, sandboxUp } from '../sandbox/commands.js';
+import { controlMonitoring, controlProcess, exportLine, sandboxDown, sandboxStatus, sandboxUp } from '../sandbox/commands.js';
 import type { SandboxStatus } from '../sandbox/health.js';
+import { monitoringBinaries } from '../sandbox/monitoring-access.js';
 import { ensureBinaries } from '../sandbox/binaries.js';
 import { REPLACE_WHEN_DRAINED_ANNOTATION, SANDBOX_NODE_ANNOTATION } from '../sandbox/sim/index.js';
 import { sandboxDir, type SandboxState } from '../sandbox/state.js';
@@ -14,7 +15,17 @@ import { releaseSignals, runSignal, signalExitCode } from '../session/signals.js
 import { document } from '../output/format.js';
 
 export interface SandboxCommandOptions {
-  sub: 'up' | 'down' | 'status' | 'stop-apiserver' | 'start-apiserver' | 'stop-etcd' | 'start-etcd' | '__supervise';
+  sub:
+    | 'up'
+    | 'down'
+    | 'status'
+    | 'stop-apiserver'
+    | 'start-apiserver'
+    | 'stop-etcd'
+    | 'start-etcd'
+    | 'monitoring start'
+    | 'monitoring stop'
+    | '__supervise';
   dir?: string;
   workloads?: number;
   nodes?: number;
@@ -22,6 +33,8 @@ export interface SandboxCommandOptions {
   replaceDrained?: boolean;
   /** `--no-replace` makes it false: cordoned and drained nodes stay. */
   replace?: boolean;
+  /** `up --with-monitoring`: Prometheus and Alertmanager too (started on a sandbox already running without them). */
+  withMonitoring?: boolean;
   args?: string[];
 }
 
@@ -34,11 +47,19 @@ export async function upWithInterrupt(
   workloads: number,
   nodes: number,
   progress: (l: string) => void,
-  opts: { replaceDrained?: boolean } = {},
+  opts: { replaceDrained?: boolean; withMonitoring?: boolean } = {},
 ) {
   const signal = runSignal();
   try {
-    return await sandboxUp({ dir, workloads, nodes, progress, signal, replaceDrained: opts.replaceDrained !== false });
+    return await sandboxUp({
+      dir,
+      workloads,
+      nodes,
+      progress,
+      signal,
+      replaceDrained: opts.replaceDrained !== false,
+      withMonitoring: opts.withMonitoring === true,
+    });
   } catch (err) {
     if (signal.aborted) throw new UserError('interrupted: everything the sandbox had started was stopped', signalExitCode() ?? 1);
     throw err;
@@ -95,7 +116,19 @@ function statusText(s: SandboxStatus): void {
     );
   }
   for (const c of s.clusters) if (c.problem) out(c.problem);
+  if (s.monitoring) {
+    const m = s.monitoring;
+    out(`${'prometheus'.padEnd(18)} ${m.prometheus.state.padEnd(10)} ${m.prometheus.url}`);
+    out(`${'alertmanager'.padEnd(18)} ${m.alertmanager.state.padEnd(10)} ${m.alertmanager.url}`);
+    if (m.problem && m.problem !== s.problem) out(m.problem);
+  }
   if (s.kubeconfig) out(`export KUBECONFIG=${s.kubeconfig}`);
+}
+
+/** The lines of `sandbox up` naming where Prometheus and Alertmanager answer (none without them). */
+function monitoringLines(state: SandboxState): string[] {
+  const m = state.monitoring;
+  return m ? [`${'prometheus'.padEnd(18)} ${m.prometheus.url}`, `${'alertmanager'.padEnd(18)} ${m.alertmanager.url}`] : [];
 }
 
 /** Whether drained nodes are replaced: the default, off with `--no-replace` (which `--replace-drained` contradicts). */
@@ -108,18 +141,35 @@ export async function runSandbox(opts: GlobalOptions & SandboxCommandOptions): P
   const dir = sandboxDir(opts.dir);
   switch (opts.sub) {
     case 'up': {
-      const state = await upWithInterrupt(dir, opts.workloads ?? 2, opts.nodes ?? 6, (l) => err(`sandbox: ${l}`), {
+      // Missing programs are said before anything starts.
+      if (opts.withMonitoring) monitoringBinaries();
+      let state = await upWithInterrupt(dir, opts.workloads ?? 2, opts.nodes ?? 6, (l) => err(`sandbox: ${l}`), {
         replaceDrained: replacing(opts),
+        withMonitoring: opts.withMonitoring,
       });
       if (opts.replaceDrained) {
         const n = await annotateForReplacement(state, sandboxSession(state, opts));
         if (n > 0) err(`sandbox: already running; annotated ${n} node${n === 1 ? '' : 's'} ${REPLACE_WHEN_DRAINED_ANNOTATION}=true`);
       }
+      if (opts.withMonitoring && !state.monitoring) {
+        err('sandbox: already running; starting Prometheus and Alertmanager');
+        state = (await controlMonitoring(dir, 'start')).state;
+      }
       for (const c of state.clusters) out(`${c.context.padEnd(18)} https://127.0.0.1:${c.ports.apiserver}`);
+      for (const line of monitoringLines(state)) out(line);
       out(`read-only kubeconfig: ${state.readOnlyKubeconfig}`);
       out(exportLine(state));
       return 0;
     }
+    case 'monitoring start': {
+      const { message, state } = await controlMonitoring(dir, 'start');
+      err(`sandbox: ${message}`);
+      for (const line of monitoringLines(state)) out(line);
+      return 0;
+    }
+    case 'monitoring stop':
+      out((await controlMonitoring(dir, 'stop')).message);
+      return 0;
     case 'down':
       return sandboxDown(dir, { out, err });
     case 'status': {
@@ -144,7 +194,8 @@ export async function runSandbox(opts: GlobalOptions & SandboxCommandOptions): P
       releaseSignals();
       const binaries = await ensureBinaries();
       const replaceDrained = replacing(opts);
-      return supervise({ dir, workloads: opts.workloads ?? 2, nodes: opts.nodes ?? 6, binaries, replaceDrained });
+      const withMonitoring = opts.withMonitoring === true;
+      return supervise({ dir, workloads: opts.workloads ?? 2, nodes: opts.nodes ?? 6, binaries, replaceDrained, withMonitoring });
     }
   }
 }

@@ -1,4 +1,4 @@
-/** `fleetdeck sandbox up|down|status|stop-apiserver|start-apiserver|stop-etcd|start-etcd` (and the hidden supervisor). The command's code is loaded when it runs. */
+/** `fleetdeck sandbox up|down|status|stop-apiserver|start-apiserver|stop-etcd|start-etcd|monitoring start|stop` (and the hidden supervisor). The command's code is loaded when it runs. */
 import type { Command } from 'commander';
 import type { SandboxCommandOptions } from '../commands/sandbox.js';
 import type { GlobalOptions } from '../session/options.js';
@@ -29,6 +29,10 @@ export function registerSandbox(program: Command): void {
       'replace a simulated node by a new one (same zone, new name) once it is cordoned and drained, as a cloud’s immutable infrastructure does (the default; given while the sandbox runs: annotate its nodes)',
     )
     .option('--no-replace', 'keep cordoned and drained nodes (no replacement)')
+    .option(
+      '--with-monitoring',
+      'also run Prometheus (every cluster’s pods annotated prometheus.io/scrape) and Alertmanager; prints their URLs (given while the sandbox runs: starts them)',
+    )
     .action(sandboxAction('up'));
   sandbox.command('down').description('stop every process the sandbox started and remove its state').action(sandboxAction('down'));
   sandbox
@@ -56,12 +60,21 @@ export function registerSandbox(program: Command): void {
     .description('start a stopped etcd again')
     .argument('<context>', 'sandbox context, e.g. kind-workload-1')
     .action(sandboxAction('start-etcd'));
+  const monitoring = sandbox
+    .command('monitoring')
+    .description('the sandbox’s Prometheus and Alertmanager, on a sandbox that runs (sandbox up --with-monitoring starts them with it)');
+  monitoring
+    .command('start')
+    .description('start Prometheus and Alertmanager (or find them running) and print their URLs once both are ready')
+    .action(sandboxAction('monitoring start'));
+  monitoring.command('stop').description('stop Prometheus and Alertmanager').action(sandboxAction('monitoring stop'));
   sandbox
     .command('__supervise', { hidden: true })
     .option('--workloads <n>', '', intIn(0, 8), 2)
     .option('--nodes <n>', '', intIn(1, 200), 6)
     .option('--replace-drained', '')
     .option('--no-replace', '')
+    .option('--with-monitoring', '')
     .action(sandboxAction('__supervise'));
-  for (const cmd of sandbox.commands) quiet(cmd);
+  for (const cmd of [...sandbox.commands, ...monitoring.commands]) quiet(cmd);
 }

@@ -12,6 +12,7 @@ import { ensureBinaries } from './binaries.js';
 import { apiserverReady, type Role } from './cluster.js';
 import type { ControlledRole } from './control.js';
 import { clusterProblem, ROLES, sandboxVerdict, type ClusterHealth, type SandboxStatus } from './health.js';
+import { monitoringHealth } from './monitoring-status.js';
 import { isOurs, readState, recordedPids, sandboxDir, type ClusterRecord, type SandboxState } from './state.js';
 
 export interface Out {
@@ -67,6 +68,8 @@ export interface UpOptions {
   signal?: AbortSignal;
   /** Every simulated node is replaced by a new one once cordoned and drained (default true). */
   replaceDrained?: boolean;
+  /** Prometheus and Alertmanager start with the clusters (a sandbox already running: see controlMonitoring). */
+  withMonitoring?: boolean;
 }
 
 /**
@@ -105,6 +108,7 @@ export async function sandboxUp(opts: UpOptions): Promise<SandboxState> {
       '--nodes',
       String(opts.nodes),
       ...(opts.replaceDrained === false ? ['--no-replace'] : []),
+      ...(opts.withMonitoring ? ['--with-monitoring'] : []),
     ],
     {
       detached: true,
@@ -210,47 +214,67 @@ export async function sandboxStatus(dir: string): Promise<SandboxStatus> {
   const kc = state.phase === 'ready' ? loadKubeconfig({ kubeconfig: state.kubeconfig }).config : undefined;
   const clusters = await Promise.all(state.clusters.map((c) => clusterHealth(c, dir, kc)));
   const s = { running: true, phase: state.phase, dir, kubeconfig: state.kubeconfig, clusters };
+  const monitoring = state.monitoring && (await monitoringHealth(state.monitoring, dir, dirFlag(dir)));
   const verdict = sandboxVerdict(s, dirFlag(dir));
+  const problem = verdict.problem ?? monitoring?.problem;
   return {
     running: true,
     phase: state.phase,
-    healthy: verdict.healthy,
+    healthy: verdict.healthy && !monitoring?.problem,
     dir,
     kubeconfig: state.kubeconfig,
-    ...(verdict.problem ? { problem: verdict.problem } : {}),
+    ...(problem ? { problem } : {}),
     clusters,
+    ...(monitoring ? { monitoring } : {}),
   };
+}
+
+/** The sandbox's state while its supervisor runs and is ready (what the control socket needs), else a UserError. */
+function readyState(dir: string): SandboxState {
+  const state = readState(dir);
+  if (!state || !supervisorAlive(state) || state.phase !== 'ready') {
+    throw new UserError(`the sandbox is not running; start it with \`fleetdeck sandbox up${dirFlag(dir)}\``);
+  }
+  return state;
+}
+
+/** POSTs to the supervisor's control socket: the answer's message (and fields), or a UserError with it. */
+function askSupervisor(state: SandboxState, requestPath: string): Promise<{ message: string } & Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ socketPath: state.controlSocket, method: 'POST', path: requestPath }, (res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d.toString()));
+      res.on('end', () => {
+        let answer: { message: string } & Record<string, unknown> = { message: body };
+        try {
+          answer = JSON.parse(body) as typeof answer;
+        } catch {
+          // plain text
+        }
+        if (res.statusCode === 200) resolve(answer);
+        else reject(new UserError(answer.message));
+      });
+    });
+    req.on('error', (err) => reject(new UserError(`cannot reach the sandbox supervisor: ${describeError(err)}`)));
+    req.end();
+  });
 }
 
 /** Asks the supervisor to stop or start one cluster's API server or etcd (outage drills). */
 export async function controlProcess(dir: string, context: string, role: ControlledRole, action: 'stop' | 'start'): Promise<string> {
-  const state = readState(dir);
-  if (!state || !supervisorAlive(state) || state.phase !== 'ready') {
-    throw new UserError('the sandbox is not running; start it with `fleetdeck sandbox up`');
-  }
+  const state = readyState(dir);
   if (!state.clusters.some((c) => c.context === context)) {
     const known = state.clusters.map((c) => c.context).join(', ');
     throw new UserError(`no sandbox cluster has context "${context}" (known: ${known})`, 2);
   }
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      { socketPath: state.controlSocket, method: 'POST', path: `/${role}/${action}?context=${encodeURIComponent(context)}` },
-      (res) => {
-        let body = '';
-        res.on('data', (d: Buffer) => (body += d.toString()));
-        res.on('end', () => {
-          let message = body;
-          try {
-            message = (JSON.parse(body) as { message: string }).message;
-          } catch {
-            // plain text
-          }
-          if (res.statusCode === 200) resolve(message);
-          else reject(new UserError(message));
-        });
-      },
-    );
-    req.on('error', (err) => reject(new UserError(`cannot reach the sandbox supervisor: ${describeError(err)}`)));
-    req.end();
-  });
+  return (await askSupervisor(state, `/${role}/${action}?context=${encodeURIComponent(context)}`)).message;
+}
+
+/**
+ * Asks the supervisor to start Prometheus and Alertmanager (or find them running: it answers once
+ * both are ready) or to stop them; resolves with its message and the state after.
+ */
+export async function controlMonitoring(dir: string, action: 'start' | 'stop'): Promise<{ message: string; state: SandboxState }> {
+  const { message } = await askSupervisor(readyState(dir), `/monitoring/${action}`);
+  return { message, state: readState(dir) ?? readyState(dir) };
 }

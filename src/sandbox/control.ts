@@ -3,11 +3,11 @@ import http from 'node:http';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { describeError } from '../kube/transport/client.js';
 import { apiserverReady, etcdHealthy, waitFor, type ClusterProcesses, type Role } from './cluster.js';
-import type { ClusterRecord } from './state.js';
+import type { ClusterRecord, MonitoringRecord } from './state.js';
 
 /**
  * The supervisor's control socket: the outage drills of `sandbox stop-apiserver` /
- * `start-apiserver` and `sandbox stop-etcd` / `start-etcd`.
+ * `start-apiserver` and `sandbox stop-etcd` / `start-etcd`, and `sandbox monitoring start|stop`.
  */
 
 /** A cluster the supervisor runs, as the control socket needs it. */
@@ -26,7 +26,33 @@ export type ControlledRole = 'apiserver' | 'etcd';
 
 const ROLES: Record<ControlledRole, Role> = { apiserver: 'kube-apiserver', etcd: 'etcd' };
 
-type Reply = (code: number, message: string) => void;
+type Reply = (code: number, message: string, extra?: Record<string, unknown>) => void;
+
+/** The monitoring as the socket starts and stops it (see monitoring.ts). */
+export interface ControlledMonitoring {
+  start(): Promise<MonitoringRecord>;
+  stop(): Promise<void>;
+}
+
+/** POST /monitoring/<start|stop>: answers with the monitoring's record once it runs (or once stopped). */
+function controlMonitoring(monitoring: ControlledMonitoring, action: string | undefined, reply: Reply): void {
+  if (action === 'start') {
+    monitoring.start().then(
+      (record) =>
+        reply(200, `monitoring ready: Prometheus ${record.prometheus.url}, Alertmanager ${record.alertmanager.url}`, {
+          monitoring: record,
+        }),
+      (err: unknown) => reply(500, `monitoring did not start: ${describeError(err)}`),
+    );
+  } else if (action === 'stop') {
+    monitoring.stop().then(
+      () => reply(200, 'monitoring stopped'),
+      (err: unknown) => reply(500, describeError(err)),
+    );
+  } else {
+    reply(404, `unknown path /monitoring/${action ?? ''}`);
+  }
+}
 
 interface Drill {
   c: ControlledCluster;
@@ -72,22 +98,25 @@ function startRole(d: Drill): void {
   );
 }
 
-/** HTTP on a unix socket: POST /<apiserver|etcd>/<stop|start>?context=C. */
+/** HTTP on a unix socket: POST /<apiserver|etcd>/<stop|start>?context=C, POST /monitoring/<start|stop>. */
 export async function serveControl(
   socket: string,
   clusters: readonly ControlledCluster[],
   save: () => void,
   log: (l: string) => void,
+  monitoring?: ControlledMonitoring,
 ): Promise<http.Server> {
   fs.rmSync(socket, { force: true });
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://sandbox');
-    const reply: Reply = (code, message) => {
+    const reply: Reply = (code, message, extra) => {
       res.writeHead(code, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ message }));
+      res.end(JSON.stringify({ message, ...extra }));
     };
     const c = clusters.find((x) => x.spec.context === url.searchParams.get('context'));
     if (req.method !== 'POST') return reply(405, 'use POST');
+    const [, first, second] = url.pathname.split('/');
+    if (first === 'monitoring' && monitoring) return controlMonitoring(monitoring, second, reply);
     if (!c) return reply(404, `no sandbox cluster has context "${url.searchParams.get('context')}"`);
     const [, role, action] = url.pathname.split('/');
     if (role !== 'apiserver' && role !== 'etcd') return reply(404, `unknown path ${url.pathname}`);

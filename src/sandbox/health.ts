@@ -21,6 +21,22 @@ export interface ClusterHealth {
   problem?: string;
 }
 
+/** One of the monitoring's processes as `sandbox status` found it. */
+export interface MonitoringProcessHealth {
+  url: string;
+  /** Its process is alive (and still the one the sandbox started) and answers `/-/ready`. */
+  state: 'ready' | 'not ready' | 'down';
+}
+
+/** Prometheus and Alertmanager, when the sandbox runs them (`sandbox monitoring start`). */
+export interface MonitoringHealth {
+  prometheus: MonitoringProcessHealth;
+  alertmanager: MonitoringProcessHealth;
+  discovery: 'kubernetes' | 'http';
+  /** Set when one of them is not ready: what is wrong and what to do. */
+  problem?: string;
+}
+
 export interface SandboxStatus {
   running: boolean;
   /** The supervisor's phase (`ready` once it started everything; it does not mean healthy). */
@@ -32,6 +48,7 @@ export interface SandboxStatus {
   /** Set when the sandbox is not running or not healthy: what is wrong and what to do. */
   problem?: string;
   clusters: ClusterHealth[];
+  monitoring?: MonitoringHealth;
 }
 
 export function clusterHealthy(c: ClusterHealth): boolean {

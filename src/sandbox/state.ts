@@ -25,6 +25,29 @@ export interface ClusterRecord {
   podProcesses?: Record<string, number>;
 }
 
+/** One of the monitoring's processes: where it answers, its PID while it runs, its log. */
+export interface MonitoringProcess {
+  /** `http://127.0.0.1:<port>`. */
+  url: string;
+  pid?: number;
+  log: string;
+}
+
+/**
+ * Prometheus and Alertmanager, run by the supervisor (`sandbox up --with-monitoring`, `sandbox
+ * monitoring start`); absent when they do not run. See monitoring.ts.
+ */
+export interface MonitoringRecord {
+  prometheus: MonitoringProcess;
+  alertmanager: MonitoringProcess;
+  /** Who discovers the pods: Prometheus's Kubernetes service discovery, or the sandbox's served to its HTTP service discovery. */
+  discovery: 'kubernetes' | 'http';
+  /** The proxy Prometheus scrapes pod IPs through (monitoring-proxy.ts). */
+  podProxy: string;
+  /** Their configuration, kubeconfigs, data and logs. */
+  dir: string;
+}
+
 export interface SandboxState {
   version: 1;
   dir: string;
@@ -39,6 +62,7 @@ export interface SandboxState {
   readOnlyKubeconfig: string;
   controlSocket: string;
   clusters: ClusterRecord[];
+  monitoring?: MonitoringRecord;
 }
 
 /** `--dir`, else FLEETDECK_SANDBOX_DIR, else $XDG_STATE_HOME/fleetdeck/sandbox. */
@@ -96,11 +120,13 @@ export function isOurs(pid: number | undefined, dir: string): pid is number {
   return cmd.includes(dir);
 }
 
-/** Every PID the state records (supervisor first, then the clusters' processes, then pods' processes). */
+/** Every PID the state records (supervisor first, then the clusters' processes, then pods' processes, then the monitoring's). */
 export function recordedPids(state: SandboxState): number[] {
   return [
     state.supervisorPid,
     ...state.clusters.flatMap((c) => Object.values(c.pids)),
     ...state.clusters.flatMap((c) => Object.values(c.podProcesses ?? {})),
+    state.monitoring?.prometheus.pid,
+    state.monitoring?.alertmanager.pid,
   ].filter((p): p is number => typeof p === 'number');
 }

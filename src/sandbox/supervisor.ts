@@ -10,6 +10,7 @@ import { ClusterProcesses, apiserverReady, defaultTokenReady, etcdHealthy, waitF
 import { serveControl } from './control.js';
 import { accessConfig, prepareClusterFiles, type ClusterAccess } from './credentials.js';
 import { ensureReadOnlyRole, kubeconfigYaml } from './kubeconfig.js';
+import { SandboxMonitoring } from './monitoring.js';
 import { HostnameDirectory, startSimulators, type SandboxRuntime, type Simulators } from './sim/index.js';
 import { writeState, type ClusterRecord, type SandboxState } from './state.js';
 
@@ -20,6 +21,8 @@ export interface SuperviseOptions {
   binaries: Binaries;
   /** Annotate every simulated node for replacement once cordoned and drained (default; off with `sandbox up --no-replace`). */
   replaceDrained?: boolean;
+  /** Start Prometheus and Alertmanager with the clusters (`sandbox up --with-monitoring`; see monitoring.ts). */
+  withMonitoring?: boolean;
 }
 
 export function clusterNames(workloads: number): { name: string; context: string }[] {
@@ -104,6 +107,7 @@ class Supervisor {
   private readonly abort = new AbortController();
   private stopping = false;
   private server: http.Server | undefined;
+  private readonly monitoring: SandboxMonitoring;
   private resolveExit: (code: number) => void = () => {};
   private readonly exited = new Promise<number>((resolve) => {
     this.resolveExit = resolve;
@@ -112,7 +116,16 @@ class Supervisor {
   constructor(
     private readonly opts: SuperviseOptions,
     private readonly state: SandboxState,
-  ) {}
+  ) {
+    this.monitoring = new SandboxMonitoring({
+      dir: opts.dir,
+      state,
+      save: () => this.save(),
+      log: (l) => this.log(l),
+      clusters: () => [...this.running].sort((a, b) => a.spec.index - b.spec.index),
+      signal: this.abort.signal,
+    });
+  }
 
   private readonly log = (line: string): void => {
     process.stdout.write(`${new Date().toISOString()} ${line}\n`);
@@ -149,12 +162,17 @@ class Supervisor {
     return this.exited;
   }
 
-  /** Every cluster runs: the kubeconfigs, the control socket, phase `ready`. */
+  /** Every cluster runs: the kubeconfigs, the monitoring if asked for, the control socket, phase `ready`. */
   private async ready(): Promise<void> {
     const ordered = [...this.running].sort((a, b) => a.spec.index - b.spec.index);
     fs.writeFileSync(this.state.kubeconfig, kubeconfigYaml(ordered, 'admin'), { mode: 0o600 });
     fs.writeFileSync(this.state.readOnlyKubeconfig, kubeconfigYaml(ordered, 'viewer'), { mode: 0o600 });
-    this.server = await serveControl(this.state.controlSocket, this.running, this.save, this.log);
+    if (this.opts.withMonitoring) {
+      this.state.progress = 'starting Prometheus and Alertmanager';
+      this.save();
+      await this.monitoring.start();
+    }
+    this.server = await serveControl(this.state.controlSocket, this.running, this.save, this.log, this.monitoring);
     this.state.phase = 'ready';
     this.state.progress = undefined;
     this.save();
@@ -167,6 +185,7 @@ class Supervisor {
     this.abort.abort();
     if (this.state.phase !== 'failed') this.state.phase = 'stopping';
     this.save();
+    await this.monitoring.stop().catch((err: unknown) => this.log(`monitoring: ${describeError(err)}`));
     await Promise.allSettled(this.running.map((c) => c.sims?.stop()));
     await Promise.allSettled(this.running.map((c) => c.procs.stopAll()));
     this.server?.close();

@@ -3,16 +3,22 @@
 # before vitest): a test that needs one of them fails without it, it is never skipped.
 #
 #   kubectl (1.24 or newer: `kubectl kustomize` with kustomize v4+), openssl, lsblk and unshare
-#   (util-linux), zsh, fish, tmux, script (bsdutils)
+#   (util-linux), zsh, fish, tmux, script (bsdutils), prometheus and prometheus-alertmanager (the
+#   sandbox's monitoring)
 #
 # Nothing is done when all are there. Otherwise, as root on Debian, the missing ones are installed
-# with apt-get; anywhere else the script fails with one line naming what is missing.
+# with apt-get; anywhere else the script fails with one line naming what is missing. Packages are
+# installed with no service started (Debian's prometheus and prometheus-alertmanager would start
+# system ones, listening on 9090 and 9093): a policy-rc.d refusing every start is put in place for
+# the install when there is none, and removed after it.
 set -euo pipefail
 
 fail() { echo "fleetdeck testtools: $*" >&2; exit 1; }
 
 # tool → Debian package
-declare -A PACKAGE=([openssl]=openssl [lsblk]=util-linux [unshare]=util-linux [zsh]=zsh [fish]=fish [tmux]=tmux [script]=bsdutils)
+declare -A PACKAGE=([openssl]=openssl [lsblk]=util-linux [unshare]=util-linux [zsh]=zsh [fish]=fish [tmux]=tmux [script]=bsdutils
+  [prometheus]=prometheus [prometheus-alertmanager]=prometheus-alertmanager)
+TOOLS=(openssl lsblk unshare zsh fish tmux script prometheus prometheus-alertmanager)
 KUBECTL_HOW="install kubectl 1.24 or newer (https://kubernetes.io/docs/tasks/tools/; Debian's kubernetes-client is 1.20, whose kustomize is too old)"
 
 # kubectl is there and reports its kustomize (1.24 and newer do).
@@ -20,9 +26,19 @@ kubectl_ok() { [[ "$(kubectl version --client -o json 2>/dev/null)" == *'"kustom
 
 missing_tools() {
   local t
-  for t in openssl lsblk unshare zsh fish tmux script; do
+  for t in "${TOOLS[@]}"; do
     command -v "$t" >/dev/null || echo "$t"
   done
+}
+
+# While packages install, invoke-rc.d and deb-systemd-invoke start no service (exit 101: action
+# forbidden). Ours only when there is none; removed on exit, however the script ends.
+POLICY=/usr/sbin/policy-rc.d
+no_service_starts() {
+  [[ -e $POLICY ]] && return
+  printf '#!/bin/sh\n# fleetdeck testtools: no service starts while the test tools install\nexit 101\n' >"$POLICY"
+  chmod 755 "$POLICY"
+  trap 'rm -f "$POLICY"' EXIT
 }
 
 # kubectl first: apt-get cannot give it.
@@ -38,6 +54,7 @@ if ((${#missing[@]})); then
   if [[ -f /etc/debian_version && "$(id -u)" == 0 ]] && command -v apt-get >/dev/null; then
     echo "fleetdeck testtools: installing $packages (for $names)" >&2
     export DEBIAN_FRONTEND=noninteractive
+    no_service_starts
     log=$(mktemp)
     { apt-get update -qq && apt-get install -y -qq --no-install-recommends $packages; } >"$log" 2>&1 ||
       { cat "$log" >&2; rm -f "$log"; fail "apt-get install $packages failed (its output above)"; }

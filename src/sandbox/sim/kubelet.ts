@@ -8,6 +8,7 @@ import { LEASE_NAMESPACE, postStatus, renewLease, statusToReport, untaint } from
 import { adoptedState, newNodeState, nextOrdinal, nodeIP, ordinalOf, registerNode } from './node-registration.js';
 import { KubeletServers, readKubeletTls } from './kubelet-server.js';
 import { hasNotReadyTaint, isUp, nodeStatus, remember, type NodeState } from './node-status.js';
+import { FAULT_ANNOTATION } from './pod-status.js';
 import { PodRunner, type PodNetwork } from './pods.js';
 import { WorkQueue } from './queue.js';
 import { NodeReplacer, REPLACE_WHEN_DRAINED_ANNOTATION, drainedForReplacement, replacementLabels, replacementName } from './replacer.js';
@@ -147,6 +148,15 @@ export class SimulatedKubelet {
     return this.pods.localAddress(podKey);
   }
 
+  /** The same for the pod with this pod IP (`status.podIP`), as a connection to the pod IP would reach it. */
+  localAddressOfPodIP(podIP: string): string | undefined {
+    for (const name of this.nodes.keys()) {
+      const pod = this.pods.podsOn(name).find((p) => p.status?.podIP === podIP && p.spec?.hostNetwork !== true);
+      if (pod) return this.pods.localAddress(`${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`);
+    }
+    return undefined;
+  }
+
   /** Names of the nodes this kubelet runs, in registration order. */
   nodeNames(): string[] {
     return [...this.nodes.values()].sort((a, b) => a.ordinal - b.ordinal).map((s) => s.name);
@@ -268,6 +278,8 @@ export class SimulatedKubelet {
     const state = this.nodes.get(node.metadata?.name ?? '');
     if (!state?.uid || state.uid !== node.metadata?.uid) return;
     remember(state, node);
+    // A Node annotated with the fault NotReady reports Ready=False (KubeletNotReady) until the annotation goes.
+    this.setReady(state.name, node.metadata?.annotations?.[FAULT_ANNOTATION] !== 'NotReady');
     if (state.ready && hasNotReadyTaint(node)) this.queue.add(state.name);
     this.replacer.check(state.name);
   }

@@ -147,6 +147,9 @@ function rewriteListenValue(value: string, ip: string): string {
   const items = value.split(',').map((item) => {
     const url = /^([a-z][a-z0-9+.-]*:\/\/)(\[[^\]]*\]|[^:/]*)(.*)$/i.exec(item);
     if (url) return WILDCARD_HOSTS.includes(url[2]!) ? `${url[1]}${ip}${url[3]}` : item;
+    // HOST:PORT (`0.0.0.0:9464`, `:9464`, `[::]:9464`).
+    const hostPort = /^(\[[^\]]*\]|[^:]*):(\d+)$/.exec(item);
+    if (hostPort) return WILDCARD_HOSTS.includes(hostPort[1]!) ? `${ip}:${hostPort[2]}` : item;
     return WILDCARD_HOSTS.includes(item) ? ip : item;
   });
   return [...new Set(items)].join(',');

@@ -135,6 +135,10 @@ describe('listen addresses', () => {
           '--etcd-servers=https://127.0.0.1:2379',
           '--cors=0.0.0.0/0',
           '--foo=0.0.0.0',
+          '--metrics-listen',
+          '0.0.0.0:9464',
+          '--health-listen=:8081',
+          '--listen-address=10.0.0.7:9000',
         ],
         '127.4.0.3',
       ),
@@ -148,6 +152,10 @@ describe('listen addresses', () => {
       '--etcd-servers=https://127.0.0.1:2379',
       '--cors=0.0.0.0/0',
       '--foo=127.4.0.3',
+      '--metrics-listen',
+      '127.4.0.3:9464',
+      '--health-listen=127.4.0.3:8081',
+      '--listen-address=10.0.0.7:9000',
     ]);
   });
 
