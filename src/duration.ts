@@ -62,3 +62,14 @@ export function formatDuration(ms: number, style: DurationStyle = 'elapsed'): st
     }
   }
 }
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** "15m", "90s", "1h30m", "500ms", "2d"; a bare number is seconds. Undefined when the text is not a duration. */
+export function parseDuration(text: string): number | undefined {
+  const v = text.trim();
+  if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
+  const parts = [...v.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h|d)/g)];
+  if (parts.length === 0 || parts.map((p) => p[0]).join('') !== v) return undefined;
+  return Math.round(parts.reduce((sum, p) => sum + Number(p[1]) * UNIT_MS[p[2]!]!, 0));
+}

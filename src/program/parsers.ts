@@ -1,5 +1,6 @@
 /** Parsers and shared options of the command line (commander). */
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { parseDuration } from '../duration.js';
 import { OUTPUT_FORMATS } from '../output/formats.js';
 
 export function intIn(min: number, max: number) {
@@ -14,18 +15,13 @@ export function intIn(min: number, max: number) {
 
 export const collect = (value: string, previous: string[] = []): string[] => [...previous, ...value.split(',').filter(Boolean)];
 
-/** "15m", "90s", "1h30m", "500ms"; a bare number is seconds. */
+/** "15m", "90s", "1h30m", "500ms", "2d"; a bare number is seconds (parseDuration). */
 export function duration(flag: string) {
   return (value: string): number => {
-    const v = value.trim();
-    if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
-    const unit: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-    const parts = [...v.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)];
-    if (parts.length === 0 || parts.map((p) => p[0]).join('') !== v)
-      throw new InvalidArgumentError(`"${value}" is not a duration for ${flag} (e.g. 90s, 15m, 1h30m)`);
-    const ms = parts.reduce((sum, p) => sum + Number(p[1]) * unit[p[2]!]!, 0);
+    const ms = parseDuration(value);
+    if (ms === undefined) throw new InvalidArgumentError(`"${value}" is not a duration for ${flag} (e.g. 90s, 15m, 1h30m)`);
     if (ms <= 0) throw new InvalidArgumentError(`${flag} must be longer than 0`);
-    return Math.round(ms);
+    return ms;
   };
 }
 
