@@ -15,6 +15,7 @@ import { dryRunRollout, type RolloutDryRun } from '../rollout/runner/dry-run.js'
 import { blockingHolder, ownedElsewhereMessage } from '../rollout/ownership.js';
 import { createRollout, mustReadRollout } from '../rollout/state.js';
 import type { RolloutSpec } from '../rollout/types.js';
+import type { GuardFlags } from '../rollout/guards/spec-flags.js';
 import { toAscii } from '../checklist/checklist.js';
 import { asciiOnly, requireOutput, type GlobalOptions } from '../session/options.js';
 import { confirm, interactive } from '../session/prompt.js';
@@ -24,6 +25,7 @@ import { runnerSettings, type InClusterFlags } from '../rollout/in-cluster/manif
 import { inClusterPlanLines, startedJson, startedLines } from './rollout/in-cluster.js';
 import { startInCluster } from '../rollout/in-cluster/start.js';
 import { runAsRunner } from './rollout/runner-mode.js';
+import { parseListen } from './rollout/metrics-listen.js';
 import { dryRunJson, dryRunLines, planLines, write } from './rollout/lines.js';
 import { chooseName, explicitName, readFileSpec, requireInputs, specFromOptions } from './rollout/spec.js';
 import { watchUntilEnd } from './rollout/watch.js';
@@ -44,9 +46,11 @@ export interface RolloutCommandOptions extends GlobalOptions, InClusterFlags {
   inCluster?: boolean;
   /** This process is the in-cluster runner (the Job's command). */
   runner?: boolean;
+  /** HOST:PORT to serve the rollout's Prometheus metrics on while it runs here. */
+  metricsListen?: string;
 }
 
-export interface RolloutCreateOptions extends RolloutCommandOptions {
+export interface RolloutCreateOptions extends RolloutCommandOptions, GuardFlags {
   targets?: RolloutTarget[];
   filename?: string;
   name?: string;
@@ -109,6 +113,7 @@ export async function runRolloutCreate(opts: RolloutCreateOptions): Promise<numb
   const given = explicitName(opts, fileSpec);
   const { kc, context } = rolloutContext(session, true);
   const draft = specFromOptions(opts, context, given ?? 'draft', fileSpec);
+  if (opts.metricsListen) parseListen(opts.metricsListen);
   const runner = inClusterRunner(opts, context);
   if (!opts.dryRun && !opts.yes && !interactive())
     throw new UsageError('rollout create changes the cluster: confirm with --yes (or look first with --dry-run)');
@@ -139,7 +144,7 @@ export async function runRolloutCreate(opts: RolloutCreateOptions): Promise<numb
     else for (const l of startedLines(spec.name, context, runner, started)) write(l);
     return 0;
   }
-  return drive(kc, created.state, context, { output, ascii, forceTakeover: false }, opts);
+  return drive(kc, created.state, context, { output, ascii, forceTakeover: false, metricsListen: opts.metricsListen }, opts);
 }
 
 /** `fleetdeck rollout resume NAME`: claims the rollout and continues it from every node's recorded phase. */
@@ -149,7 +154,8 @@ export async function runRolloutResume(name: string, opts: RolloutCommandOptions
   const session = startSession(opts);
   session.assertWritable(ROLLOUT_WRITES.resume);
   const { kc, context } = rolloutContext(session, false);
-  if (opts.runner) return runAsRunner(kc, name, context, { output, ascii }, opts);
+  if (opts.metricsListen) parseListen(opts.metricsListen);
+  if (opts.runner) return runAsRunner(kc, name, context, { output, ascii, metricsListen: opts.metricsListen }, opts);
   // --runner-namespace and --image checked before the cluster is read.
   const runner = opts.inCluster ? runnerSettings(opts) : undefined;
   const { state } = await mustReadRollout(kc, name, context);
@@ -175,7 +181,7 @@ export async function runRolloutResume(name: string, opts: RolloutCommandOptions
     else for (const l of startedLines(name, context, runner, started)) write(l);
     return 0;
   }
-  return drive(kc, state, context, { output, ascii, forceTakeover: opts.forceTakeover === true }, opts);
+  return drive(kc, state, context, { output, ascii, forceTakeover: opts.forceTakeover === true, metricsListen: opts.metricsListen }, opts);
 }
 
 /** `fleetdeck rollout abort NAME`: stops the rollout (its owner too) and uncordons what it cordoned and did not finish. */

@@ -3,6 +3,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { RolloutTarget } from '../commands/rollout.js';
 import { UsageError } from '../errors.js';
 import { duration, intIn, outputOption, quiet } from './parsers.js';
+import { addGuardOptions } from './rollout-guards.js';
 
 export function registerRollout(program: Command): void {
   const rollout = program
@@ -28,6 +29,7 @@ export function registerRollout(program: Command): void {
     .option('--runner-namespace <namespace>', 'with --in-cluster: the namespace of the runner Job (default: fleetdeck-system)')
     .option('--image <image>', 'with --in-cluster: the fleetdeck image the Job runs (default: this release’s)')
     .option('-y, --yes', 'with --in-cluster: do not ask for confirmation')
+    .option('--metrics-listen <host:port>', 'serve the rollout’s Prometheus metrics there (GET /metrics) while it runs here')
     .addOption(new Option('--runner', 'run as the in-cluster runner (what the Job runs)').hideHelp())
     .addOption(outputOption())
     .action(async (name: string, _opts, cmd: Command) => {
@@ -84,8 +86,9 @@ function registerCreate(rollout: Command): void {
     targets.push({ kind, value });
     return targets;
   };
-  rollout
-    .command('create')
+  const create = rollout.command('create');
+  addGuardOptions(create);
+  create
     .description(
       'resolve the nodes, show the order and the dry run, then (confirmed, or --yes) run the rollout here, a line per change, or in the cluster',
     )
@@ -140,6 +143,7 @@ function registerCreate(rollout: Command): void {
     .option('--no-in-cluster', 'run it here, even where the fleet file says in the cluster')
     .option('--runner-namespace <namespace>', 'with --in-cluster: the namespace of the runner Job (default: fleetdeck-system)')
     .option('--image <image>', 'with --in-cluster: the fleetdeck image the Job runs (default: this release’s)')
+    .option('--metrics-listen <host:port>', 'serve the rollout’s Prometheus metrics there (GET /metrics) while it runs here')
     .option('--dry-run', 'show the order and what would happen to every pod, change nothing')
     .option('-y, --yes', 'do not ask for confirmation')
     .addOption(outputOption())

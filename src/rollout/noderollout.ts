@@ -25,6 +25,7 @@ import { isMap, isSeq, LineCounter, parseAllDocuments, type Document } from 'yam
 import { UsageError } from '../errors.js';
 import { NAVARCHOS_API_VERSION, NAVARCHOS_GROUP } from '../kube/navarchos/objects.js';
 import { parseSelector, selectorString, type LabelSelector, type LabelSelectorRequirement } from '../kube/api/selector.js';
+import { readGuardRails, type GuardsInput } from './guards/spec-file.js';
 import type { RolloutSpec } from './types.js';
 
 export interface NodeRolloutSpec {
@@ -32,6 +33,8 @@ export interface NodeRolloutSpec {
   name?: string;
   nodeSelectors: { selector: string; priority: number }[];
   nodeNames: { name: string; priority: number }[];
+  /** `spec.guardRails` (fleetdeck's, src/rollout/guards/spec-file.ts): only what the file sets. */
+  guards?: GuardsInput;
 }
 
 type Path = (string | number)[];
@@ -82,7 +85,8 @@ function readHeader(obj: unknown, fail: Fail): { name?: string; spec: Record<str
   const spec = obj.spec;
   if (!isRecord(spec)) return fail(['spec'], 'spec is missing or not a mapping (expected nodeSelectors and/or nodeNames)');
   for (const k of Object.keys(spec)) {
-    if (k !== 'nodeSelectors' && k !== 'nodeNames') fail(['spec', k], `spec.${k} is not a NodeRollout field (nodeSelectors, nodeNames)`);
+    if (k !== 'nodeSelectors' && k !== 'nodeNames' && k !== 'guardRails')
+      fail(['spec', k], `spec.${k} is not a NodeRollout field (nodeSelectors, nodeNames, and fleetdeck's guardRails)`);
   }
   return { ...(name !== undefined ? { name } : {}), spec };
 }
@@ -187,7 +191,8 @@ export function parseNodeRollout(text: string, source = 'NodeRollout'): NodeRoll
   const nodeNames = seqOf(spec, 'nodeNames', fail).map((entry, i) => readNameEntry(entry, i, fail));
   if (nodeSelectors.length === 0 && nodeNames.length === 0)
     fail(['spec'], 'spec has no nodeSelectors and no nodeNames: it selects no node');
-  return { ...(name !== undefined ? { name } : {}), nodeSelectors, nodeNames };
+  const guards = spec.guardRails === undefined ? undefined : readGuardRails(spec.guardRails, fail);
+  return { ...(name !== undefined ? { name } : {}), nodeSelectors, nodeNames, ...(guards ? { guards } : {}) };
 }
 
 /** The line of the deepest node of `path` the document has (1-based). */

@@ -1,3 +1,5 @@
+import type { RolloutGuards, RolloutHold } from './guards/types.js';
+
 /**
  * A rollout: which nodes to replace and how (the spec), and how far it got (the state), as
  * plain data. The state is what the rollout's ConfigMap holds (`rollout.json`), so a second
@@ -21,9 +23,15 @@ export interface RolloutSpec {
   drain: { force: boolean; deleteEmptyDirData: boolean; timeoutMs: number };
   /** The gate between batches: every node Ready and no Pending pod, `passes` times in a row, `intervalMs` apart, within `timeoutMs`. */
   health: { passes: number; intervalMs: number; timeoutMs: number };
+  /** Windows, budget, gates, soak, deadlines, notifications (src/rollout/guards); absent in specs written before them: none. */
+  guards?: RolloutGuards;
 }
 
-export type NodePhase = 'waiting' | 'cordoned' | 'draining' | 'replacing' | 'validating' | 'done' | 'failed';
+/** `skipped`: its drain timed out and the spec says to skip it (uncordoned, left as it was). */
+export type NodePhase = 'waiting' | 'cordoned' | 'draining' | 'replacing' | 'validating' | 'done' | 'skipped' | 'failed';
+
+/** Phases in which a node is finished with: done, or skipped. */
+export const FINISHED_PHASES: readonly NodePhase[] = ['done', 'skipped'];
 
 export interface NodeStatus {
   name: string;
@@ -109,6 +117,12 @@ export interface RolloutState {
   owner?: RolloutOwner;
   /** Set when the rollout runs in the cluster: the Job of its latest run. */
   runner?: RolloutRunner;
+  /** What holds the running rollout before its next node (a window, the budget, a gate, a soak, another rollout). */
+  hold?: RolloutHold;
+  /** The next batch starts no earlier than this (the soak after the last one). */
+  soakUntil?: string;
+  /** When the rollout deadline started counting: its start, or its latest resume after a pause. */
+  deadlineFrom?: string;
 }
 
 /** Where an in-cluster rollout's runner is: a Job in the rollout's cluster. */

@@ -1,6 +1,7 @@
 /** Running a rollout here, in plain mode: a line per change (or, in a terminal, the live view); Ctrl-C pauses it. */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { runRollout } from '../../rollout/runner/run.js';
+import { serveRolloutMetrics } from './metrics-listen.js';
 import type { RolloutState } from '../../rollout/types.js';
 import { renderRolloutLive, type LiveView } from '../../screens/rollouts/rollout-live.js';
 import { colorEnabled, type GlobalOptions } from '../../session/options.js';
@@ -20,7 +21,18 @@ export interface DriveOptions {
   output: OutputFormat;
   ascii: boolean;
   forceTakeover: boolean;
+  /** HOST:PORT: the rollout's Prometheus metrics served there (GET /metrics) while it runs. */
+  metricsListen?: string | undefined;
+  /** The in-cluster runner: metrics it cannot serve are said, and the rollout goes on without them. */
+  metricsBestEffort?: boolean;
 }
+
+/** Metrics that cannot be served stop a run here before it starts; the in-cluster runner goes on without them. */
+const metricsFailed = (d: DriveOptions) => (err: unknown) => {
+  if (!d.metricsBestEffort) throw err;
+  write(`${(err as Error).message}; the rollout goes on without metrics`);
+  return undefined;
+};
 
 /** Runs the rollout here with a line per change; Ctrl-C, SIGTERM or SIGHUP pauses it (recorded, resumable). */
 export async function drive(kc: KubeConfig, state: RolloutState, context: string, d: DriveOptions, opts: GlobalOptions): Promise<number> {
@@ -35,14 +47,17 @@ export async function driveToEnd(
   d: DriveOptions,
   opts: GlobalOptions,
 ): Promise<RolloutState> {
+  const served = d.metricsListen ? await serveRolloutMetrics(d.metricsListen).catch(metricsFailed(d)) : undefined;
   // In a terminal: the log scrolls by above a live table of the nodes; otherwise a line per change.
   const live = liveView(opts, d.ascii, `starting rollout ${state.spec.name}…`);
   const onState = live ? (s: RolloutState) => live.update(s) : changePrinter(d.output, d.ascii);
   let final: RolloutState;
   try {
-    final = await runRollout(kc, state, { forceTakeover: d.forceTakeover, context }, onState, runSignal());
+    const metrics = served ? { metrics: served.metrics } : {};
+    final = await runRollout(kc, state, { forceTakeover: d.forceTakeover, context, ...metrics }, onState, runSignal());
   } finally {
     live?.stop();
+    await served?.close();
   }
   if (d.output !== 'text') write(streamItem(d.output, { kind: 'result', state: final }));
   else for (const l of resultLines(final, context)) write(l);

@@ -6,6 +6,7 @@ import type { Plan } from '../../rollout/plan.js';
 import type { RolloutDryRun } from '../../rollout/runner/dry-run.js';
 import { ownerIdentity, type RolloutSpec, type RolloutState } from '../../rollout/types.js';
 import { etaMs, nodeDetail, rolloutChanges, rolloutSummary, type RolloutChange } from '../../report/rollout/view.js';
+import { guardLines } from '../../report/rollout/guards-text.js';
 import { clock } from '../../store/selectors.js';
 import { type OutputFormat, streamItem } from '../../output/format.js';
 
@@ -64,6 +65,7 @@ export function changeJson(c: RolloutChange, now: number): Record<string, unknow
     done,
     total: c.state.nodes.length,
     etaMs: c.state.phase === 'Running' ? (etaMs(c.state, now) ?? null) : null,
+    hold: c.state.phase === 'Running' ? (c.state.hold ?? null) : null,
   };
 }
 
@@ -75,6 +77,8 @@ export function planLines(spec: RolloutSpec, plan: Plan): string[] {
     `  drain: timeout ${duration(d.timeoutMs)}${d.force ? ', --force' : ''}${d.deleteEmptyDirData ? ', --delete-emptydir-data' : ''}; health gate: ${plural(h.passes, 'pass', 'passes')} ${duration(h.intervalMs)} apart within ${duration(h.timeoutMs)}`,
     'Order (higher priorities finish before lower ones start):',
   ];
+  const guards = guardLines(spec.guards);
+  if (guards.length) out.splice(2, 0, ...guards.map((l) => `  ${l}`));
   plan.nodes.forEach((n, i) => {
     const flags = [n.ready ? '' : 'not Ready', n.unschedulable ? 'cordoned already' : ''].filter(Boolean).join(', ');
     out.push(`  ${String(i + 1).padStart(3)}. ${n.name}  priority ${n.priority}  (${n.source})${flags ? `  [${flags}]` : ''}`);

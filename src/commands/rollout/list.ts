@@ -5,6 +5,7 @@ import { livenessText } from '../../report/rollout/holder.js';
 import { parseHolder, type LeaseTimes } from '../../rollout/owner-liveness.js';
 import { holderView } from '../../rollout/ownership.js';
 import type { RolloutState } from '../../rollout/types.js';
+import type { RolloutHold } from '../../rollout/guards/types.js';
 
 /** Who holds a rollout's Lease (or, for a record written before the Lease, its owner's heartbeat). */
 export interface OwnerRow {
@@ -28,9 +29,13 @@ export interface RolloutRow {
   phase: string;
   done: number;
   failed: number;
+  /** Nodes skipped (their drain timed out and the spec said skip). */
+  skipped: number;
   total: number;
   replace: string;
   message: string | null;
+  /** What holds the running rollout before its next node; null when nothing does. */
+  hold: RolloutHold | null;
   owner: OwnerRow | null;
   createdAt: string | null;
   updatedAt: string;
@@ -65,9 +70,11 @@ export function rolloutRows(
     phase: s.phase,
     done: s.nodes.filter((n) => n.phase === 'done').length,
     failed: s.nodes.filter((n) => n.phase === 'failed').length,
+    skipped: s.nodes.filter((n) => n.phase === 'skipped').length,
     total: s.nodes.length,
     replace: s.spec.replace,
     message: s.message ?? null,
+    hold: s.phase === 'Running' ? (s.hold ?? null) : null,
     owner: ownerRow(s, leases.get(s.spec.name), now),
     createdAt: s.log[0]?.time ?? null,
     updatedAt: s.updatedAt,
@@ -85,11 +92,11 @@ export function rolloutTable(rows: readonly RolloutRow[], now: number, ascii: bo
       ...(withContext ? [r.context] : []),
       r.name,
       r.phase,
-      `${r.done}/${r.total}${r.failed ? ` (${r.failed} failed)` : ''}`,
+      `${r.done}/${r.total}${r.failed ? ` (${r.failed} failed)` : ''}${r.skipped ? ` (${r.skipped} skipped)` : ''}`,
       r.replace,
       r.owner ? `${r.owner.holder} ${r.owner.detail}` : '-',
       `${formatDuration(now - Date.parse(r.updatedAt), 'span')} ago`,
-      r.message ?? '',
+      r.hold ? `held: ${r.hold.reason}` : (r.message ?? ''),
     ]),
   ];
   const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));

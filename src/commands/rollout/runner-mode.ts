@@ -27,7 +27,7 @@ export async function runAsRunner(
   kc: KubeConfig,
   name: string,
   context: string,
-  d: { output: OutputFormat; ascii: boolean },
+  d: { output: OutputFormat; ascii: boolean; metricsListen?: string | undefined },
   opts: GlobalOptions,
 ): Promise<number> {
   const self = selfHolder().identity;
@@ -45,7 +45,7 @@ export async function runAsRunner(
     }
     const other = await blockingHolder(kc, state, self);
     if (!other) {
-      const final = await driveToEnd(kc, state, context, { ...d, forceTakeover: false }, opts);
+      const final = await driveToEnd(kc, state, context, { ...d, forceTakeover: false, metricsBestEffort: true }, opts);
       return cutOff(final) ? 1 : 0;
     }
     // Once: a runner killed a moment ago renews nothing, and its Lease expires within its duration.

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { UsageError, UserError } from '../../errors.js';
 import { parseSelector } from '../../kube/api/selector.js';
+import { combineGuards, guardsFromFlags } from '../../rollout/guards/spec-flags.js';
 import { parseNodeRollout, type NodeRolloutSpec } from '../../rollout/noderollout.js';
 import { generatedName, rolloutNameError } from '../../rollout/plan.js';
 import { readRollout } from '../../rollout/state.js';
@@ -72,6 +73,7 @@ export function specFromOptions(opts: RolloutCreateOptions, context: string, nam
       intervalMs: opts.healthInterval ?? DEFAULT_HEALTH.intervalMs,
       timeoutMs: opts.healthTimeout ?? DEFAULT_HEALTH.timeoutMs,
     },
+    guards: combineGuards(fileSpec?.guards, guardsFromFlags(opts)),
   };
 }
 

@@ -3,8 +3,17 @@
  * node rows (checklist model), the one-line summary, and the changes worth a line.
  */
 import type { CheckItem, CheckState } from '../../checklist/checklist.js';
+import { holdText } from './guards-text.js';
 import { formatDuration } from '../../duration.js';
-import { ACTIVE_PHASES, isoMs as ms, type NodePhase, type NodeStatus, type ReplaceMode, type RolloutState } from '../../rollout/types.js';
+import {
+  ACTIVE_PHASES,
+  FINISHED_PHASES,
+  isoMs as ms,
+  type NodePhase,
+  type NodeStatus,
+  type ReplaceMode,
+  type RolloutState,
+} from '../../rollout/types.js';
 
 /**
  * Time left, from the mean duration of the finished nodes: the batches still to run (per
@@ -14,13 +23,13 @@ import { ACTIVE_PHASES, isoMs as ms, type NodePhase, type NodeStatus, type Repla
 export function etaMs(state: RolloutState, now: number): number | undefined {
   const finished = state.nodes.filter((n) => n.phase === 'done' && Number.isFinite(ms(n.startedAt)) && Number.isFinite(ms(n.completedAt)));
   if (finished.length === 0) return undefined;
-  if (state.nodes.every((n) => n.phase === 'done')) return 0;
+  if (state.nodes.every((n) => FINISHED_PHASES.includes(n.phase))) return 0;
   const mean = finished.reduce((sum, n) => sum + (ms(n.completedAt) - ms(n.startedAt)), 0) / finished.length;
   const max = Math.max(1, state.spec.maxUnavailable);
   let left = 0;
-  const priorities = [...new Set(state.nodes.filter((n) => n.phase !== 'done').map((n) => n.priority))];
+  const priorities = [...new Set(state.nodes.filter((n) => !FINISHED_PHASES.includes(n.phase)).map((n) => n.priority))];
   for (const p of priorities) {
-    const group = state.nodes.filter((n) => n.priority === p && n.phase !== 'done');
+    const group = state.nodes.filter((n) => n.priority === p && !FINISHED_PHASES.includes(n.phase));
     const active = group.filter((n) => ACTIVE_PHASES.includes(n.phase));
     const waiting = group.filter((n) => n.phase === 'waiting');
     if (active.length) {
@@ -91,6 +100,7 @@ const NODE_STATE: Record<NodePhase, CheckState> = {
   replacing: 'running',
   validating: 'running',
   done: 'ok',
+  skipped: 'warn',
   failed: 'fail',
 };
 
@@ -98,7 +108,7 @@ const NODE_STATE: Record<NodePhase, CheckState> = {
 export function rolloutChecklist(state: RolloutState, now: number): CheckItem[] {
   return state.nodes.map((n) => {
     const start = ms(n.startedAt);
-    const end = n.phase === 'done' ? ms(n.completedAt) : now;
+    const end = FINISHED_PHASES.includes(n.phase) ? ms(n.completedAt) : now;
     const item: CheckItem = {
       id: n.name,
       label: `${n.name} (priority ${n.priority})`,
@@ -113,9 +123,11 @@ export function rolloutChecklist(state: RolloutState, now: number): CheckItem[] 
 /** "Running · 2/6 nodes done · ETA 3m10s". */
 export function rolloutSummary(state: RolloutState, now: number): string {
   const done = state.nodes.filter((n) => n.phase === 'done').length;
-  const parts: string[] = [state.phase, `${done}/${state.nodes.length} nodes done`];
+  const skipped = state.nodes.filter((n) => n.phase === 'skipped').length;
+  const parts: string[] = [state.phase, `${done}/${state.nodes.length} nodes done${skipped ? `, ${skipped} skipped` : ''}`];
   const eta = state.phase === 'Running' ? etaMs(state, now) : undefined;
   if (eta !== undefined && eta > 0) parts.push(`ETA ${formatDuration(eta, 'span')}`);
+  if (state.phase === 'Running' && state.hold) parts.push(holdText(state.hold));
   if (state.message) parts.push(state.message);
   return parts.join(' · ');
 }
@@ -133,7 +145,10 @@ const nodeKey = (n: NodeStatus) =>
 /** The changes worth a line: a node's phase, counts, blocking budget, error or replacement; the rollout's phase or message. */
 export function rolloutChanges(prev: RolloutState | undefined, next: RolloutState): RolloutChange[] {
   const out: RolloutChange[] = [];
-  if (!prev || prev.phase !== next.phase || prev.message !== next.message) out.push({ kind: 'rollout', state: next });
+  // A hold is a line when it starts, changes kind or ends (not each time its countdown is rewritten).
+  const holdKey = (s: RolloutState | undefined) => `${s?.hold?.kind ?? ''}@${s?.hold?.since ?? ''}`;
+  if (!prev || prev.phase !== next.phase || prev.message !== next.message || holdKey(prev) !== holdKey(next))
+    out.push({ kind: 'rollout', state: next });
   const before = new Map((prev?.nodes ?? []).map((n) => [n.name, nodeKey(n)]));
   for (const n of next.nodes) {
     const k = nodeKey(n);

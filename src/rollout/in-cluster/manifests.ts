@@ -7,6 +7,7 @@
 import { UserError } from '../../errors.js';
 import type { Manifest } from '../../kube/api/apply.js';
 import { VERSION } from '../../version.js';
+import { METRICS_PORT, scrapeAnnotations } from '../guards/metrics.js';
 import { MANAGED_BY_LABEL, ROLLOUT_LABEL, ROLLOUT_NAMESPACE, type RolloutState } from '../types.js';
 
 export const DEFAULT_RUNNER_NAMESPACE = 'fleetdeck-system';
@@ -130,7 +131,7 @@ export function runnerJob(state: RolloutState, s: RunnerSettings, attempt: numbe
     spec: {
       backoffLimit: RUNNER_BACKOFF_LIMIT,
       template: {
-        metadata: { labels: podLabels },
+        metadata: { labels: podLabels, annotations: scrapeAnnotations(METRICS_PORT) },
         spec: {
           serviceAccountName: RUNNER_NAME,
           restartPolicy: 'Never',
@@ -157,7 +158,8 @@ export function runnerJob(state: RolloutState, s: RunnerSettings, attempt: numbe
             {
               name: 'runner',
               image: s.image,
-              args: ['rollout', 'resume', name, '--runner'],
+              args: ['rollout', 'resume', name, '--runner', '--metrics-listen', `0.0.0.0:${METRICS_PORT}`],
+              ports: [{ name: 'metrics', containerPort: METRICS_PORT, protocol: 'TCP' }],
               env: [
                 fieldEnv('POD_NAME', 'metadata.name'),
                 fieldEnv('POD_NAMESPACE', 'metadata.namespace'),

@@ -3,7 +3,7 @@
  * said in words: nodes it uncordons, nodes that were schedulable already, nodes gone, nodes it
  * leaves cordoned and why.
  */
-import type { RolloutState } from '../types.js';
+import { FINISHED_PHASES, type RolloutState } from '../types.js';
 
 /** A node as it is now; a name missing from the map is a node that no longer exists. */
 export type NodesNow = ReadonlyMap<string, { unschedulable: boolean }>;
@@ -23,7 +23,7 @@ export interface AbortNodes {
 export function abortNodes(state: RolloutState, now: NodesNow): AbortNodes {
   const res: AbortNodes = { uncordon: [], alreadySchedulable: [], gone: [], leftCordoned: [] };
   for (const n of state.nodes) {
-    if (n.phase === 'done') continue;
+    if (FINISHED_PHASES.includes(n.phase)) continue;
     const node = now.get(n.name);
     if (n.cordonedByUs) {
       if (!node) res.gone.push(n.name);

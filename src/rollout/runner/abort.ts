@@ -9,6 +9,7 @@ import { readRollout, updateRollout } from '../state.js';
 import { OWNER_STALE_MS, RENEW_MS, type RolloutState } from '../types.js';
 import { abortDoneText, abortNodes, type AbortNodes } from './abort-nodes.js';
 import { appendLog } from './decide.js';
+import { clearNodeMarks } from './marks.js';
 import { rolloutEvents } from './events.js';
 import type { Self } from './owner.js';
 
@@ -38,6 +39,20 @@ async function releaseCordons(kc: KubeConfig, state: RolloutState): Promise<Abor
     }
   }
   return res;
+}
+
+/** The guard rails' marks (the PreferNoSchedule taint, the "before" labels) off every node not done; a node gone is skipped. */
+async function clearMarks(kc: KubeConfig, state: RolloutState): Promise<void> {
+  const g = state.spec.guards;
+  if (!g || (!g.preferNoScheduleTaint && Object.keys(g.labelsBefore).length === 0)) return;
+  for (const n of state.nodes) {
+    if (n.phase === 'done') continue;
+    try {
+      await clearNodeMarks(kc, g, n.name);
+    } catch (err) {
+      if (statusCode(err) !== 404) throw new UserError(`cannot take the rollout's marks off node ${n.name}: ${describeError(err)}`);
+    }
+  }
 }
 
 /**
@@ -71,6 +86,7 @@ export async function abortRollout(
   const fresh = await readRollout(kc, name);
   if (!fresh) throw new UserError(`rollout ${name} is gone (its ConfigMap was deleted)`);
   const released = await releaseCordons(kc, fresh.state);
+  await clearMarks(kc, fresh.state);
   // The rollout holds no cordon on those nodes any more: a second abort leaves them alone.
   const letGo = new Set([...released.uncordoned, ...released.alreadySchedulable, ...released.gone]);
   const res = await updateRollout(kc, name, (s) => {

@@ -1,13 +1,15 @@
 /** One batch of a run: its nodes, each from its recorded phase (cordon → drain → replacement), then the health gate. */
 import { formatDuration } from '../../duration.js';
+import { isoMs } from '../types.js';
 import { NodeStop, type RunContext } from './context.js';
 import { cordonPhase } from './cordon.js';
 import { appendLog } from './decide.js';
 import { drainPhase } from './drain.js';
 import { healthGate } from './health-gate.js';
+import { markFinished } from './marks.js';
 import { replacePhase } from './replace.js';
 
-/** One node from its recorded phase up to `validating` (the gate is the batch's). */
+/** One node from its recorded phase up to `validating` (the gate is the batch's); a skipped node stops at `skipped`. */
 async function runNode(ctx: RunContext, name: string): Promise<void> {
   if (ctx.writer.node(name).phase === 'waiting') await cordonPhase(ctx, name);
   const phase = ctx.writer.node(name).phase;
@@ -48,6 +50,7 @@ async function gate(ctx: RunContext, names: string[]): Promise<void> {
     });
     for (const n of names) ctx.events.node(n, writer.node(n).uid, 'Warning', 'HealthGateFailed', message);
     ctx.events.rollout('Warning', 'HealthGateFailed', `${names.join(', ')}: ${message}`);
+    ctx.metrics?.failure(spec.name, 'gate');
     throw new NodeStop('pause', message);
   }
   writer.change((st) => {
@@ -62,15 +65,57 @@ async function gate(ctx: RunContext, names: string[]): Promise<void> {
   });
   await writer.flush();
   const passed = `Health gate passed (${verdict.detail})`;
-  for (const n of names) ctx.events.node(n, writer.node(n).uid, 'Normal', 'HealthGatePassed', passed);
+  for (const n of names) {
+    const x = writer.node(n);
+    ctx.events.node(n, x.uid, 'Normal', 'HealthGatePassed', passed);
+    await markFinished(ctx, n, x.replacement, true);
+    ctx.notify.send('replaced', { node: n, replacement: x.replacement });
+    const took = (isoMs(x.completedAt) - isoMs(x.startedAt)) / 1000;
+    if (Number.isFinite(took)) ctx.metrics?.observeNode(spec.name, 'total', took);
+  }
   ctx.events.rollout('Normal', 'HealthGatePassed', `${passed}: ${names.join(', ')} done`);
 }
 
-/** The batch's nodes, then the health gate; a NodeStop says how the rollout stops. */
+/**
+ * The node deadline of the batch, as a signal that aborts with a NodeStop (pause) when the first
+ * of its nodes has been worked on longer than the spec allows (counted from its cordon, or from
+ * this run's start for a node a resume picked up). Undefined without a node deadline.
+ */
+function nodeDeadline(ctx: RunContext, names: readonly string[]): { signal: AbortSignal; clear(): void } | undefined {
+  const limit = ctx.guards.nodeDeadlineMs;
+  if (!limit) return undefined;
+  const starts = names.map((n) => Math.max(isoMs(ctx.writer.node(n).startedAt) || Date.now(), ctx.runStart));
+  const first = Math.min(...starts);
+  const which = names[starts.indexOf(first)]!;
+  const stop = new AbortController();
+  const message = `node ${which} not done within its deadline of ${formatDuration(limit, 'span')}`;
+  const timer = setTimeout(
+    () => {
+      ctx.writer.changeNode(which, (x, st) => {
+        x.error = message;
+        appendLog(st, `${which}: ${message}; pausing`);
+      });
+      ctx.events.node(which, ctx.writer.node(which).uid, 'Warning', 'DeadlineExceeded', message);
+      ctx.metrics?.failure(ctx.spec.name, 'deadline');
+      stop.abort(new NodeStop('pause', message));
+    },
+    Math.max(0, first + limit - Date.now()),
+  );
+  return { signal: AbortSignal.any([ctx.signal, stop.signal]), clear: () => clearTimeout(timer) };
+}
+
+/** The batch's nodes, then the health gate for those not skipped; a NodeStop says how the rollout stops. */
 export async function runBatch(ctx: RunContext, names: string[]): Promise<void> {
-  const results = await Promise.allSettled(names.map((n) => runNode(ctx, n)));
-  ctx.signal.throwIfAborted();
-  const stops = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as unknown);
-  if (stops.length) throw batchStop(stops);
-  await gate(ctx, names);
+  const deadline = nodeDeadline(ctx, names);
+  const c: RunContext = deadline ? { ...ctx, signal: deadline.signal } : ctx;
+  try {
+    const results = await Promise.allSettled(names.map((n) => runNode(c, n)));
+    c.signal.throwIfAborted();
+    const stops = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as unknown);
+    if (stops.length) throw batchStop(stops);
+    const gated = names.filter((n) => ctx.writer.node(n).phase !== 'skipped');
+    if (gated.length) await gate(c, gated);
+  } finally {
+    deadline?.clear();
+  }
 }

@@ -1,5 +1,8 @@
 /** What every phase handler of a run gets, and how a node (or its batch) stops the run. */
 import type { KubeConfig } from '@kubernetes/client-node';
+import type { RolloutMetrics } from '../guards/metrics.js';
+import type { Notifier } from '../guards/notify.js';
+import type { RolloutGuards } from '../guards/types.js';
 import type { RolloutSpec } from '../types.js';
 import type { RolloutEvents } from './events.js';
 import type { StateWriter } from './writer.js';
@@ -14,6 +17,14 @@ export interface RunContext {
   replaceTimeoutMs: number;
   /** The Events written on the nodes and the record (never failing the run). */
   events: RolloutEvents;
+  /** The spec's guard rails (none for a spec written before them). */
+  guards: RolloutGuards;
+  /** The webhook's messages (never failing the run). */
+  notify: Notifier;
+  /** When this run started (epoch ms): node deadlines of nodes a resume picked up count from it. */
+  runStart: number;
+  /** The runner's Prometheus metrics, when they are served. */
+  metrics?: RolloutMetrics | undefined;
 }
 
 /** Why a node (or the batch) stopped: `fail` ends the rollout (Failed), `pause` pauses it. */

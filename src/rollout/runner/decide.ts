@@ -3,7 +3,7 @@
  * resume, whether another fleetdeck owns the rollout, the log,
  * what the health gate says, and which node replaced a drained one.
  */
-import { ACTIVE_PHASES, isoMs as ms, LOG_LINES, type NodeStatus, type RolloutState } from '../types.js';
+import { ACTIVE_PHASES, FINISHED_PHASES, isoMs as ms, LOG_LINES, type NodeStatus, type RolloutState } from '../types.js';
 
 export type NextStep =
   | { kind: 'complete' }
@@ -17,7 +17,7 @@ export type NextStep =
  * node of the higher ones is done.
  */
 export function nextBatch(state: RolloutState): NextStep {
-  const open = state.nodes.filter((n) => n.phase !== 'done');
+  const open = state.nodes.filter((n) => !FINISHED_PHASES.includes(n.phase));
   if (open.length === 0) return { kind: 'complete' };
   const priority = Math.max(...open.map((n) => n.priority));
   const group = open.filter((n) => n.priority === priority);
@@ -37,7 +37,7 @@ export function nextBatch(state: RolloutState): NextStep {
 /** The state at a resume: failed nodes retried from their drain, the message and the nodes' errors cleared. */
 export function resumedState(state: RolloutState): RolloutState {
   const nodes = state.nodes.map((n): NodeStatus => {
-    if (n.phase === 'done') return n;
+    if (FINISHED_PHASES.includes(n.phase)) return n;
     const { error: _error, blockingPdb: _pdb, ...rest } = n;
     return n.phase === 'failed' ? { ...rest, phase: 'cordoned' } : rest;
   });

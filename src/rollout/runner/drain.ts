@@ -6,7 +6,9 @@ import { drainNode } from '../drain/drain.js';
 import { DrainError } from '../drain/errors.js';
 import type { DrainProgress } from '../drain/tracker.js';
 import type { NodeStatus } from '../types.js';
+import { uncordon } from '../../kube/nodes/nodes.js';
 import { NodeStop, type RunContext } from './context.js';
+import { markFinished } from './marks.js';
 import { appendLog } from './decide.js';
 
 function applyProgress(x: NodeStatus, p: DrainProgress): void {
@@ -66,6 +68,47 @@ const onProgress = (ctx: RunContext, name: string) => {
   };
 };
 
+/** The drain timed out and the spec says skip: the node uncordoned (if the rollout cordoned it), its marks off, left for later. */
+async function skipNode(ctx: RunContext, name: string, err: DrainError): Promise<void> {
+  const x = ctx.writer.node(name);
+  if (x.cordonedByUs) await uncordon(ctx.kc, name).catch(() => {});
+  await markFinished(ctx, name, undefined, false);
+  const message = `${err.message}; skipped (drainTimeout: skip)${x.cordonedByUs ? ', uncordoned' : ''}`;
+  ctx.writer.changeNode(name, (n, st) => {
+    if (err.progress) applyProgress(n, err.progress);
+    delete n.blockingPdb;
+    n.phase = 'skipped';
+    n.cordonedByUs = false;
+    n.completedAt = new Date().toISOString();
+    n.error = message;
+    appendLog(st, `${name}: ${message}`);
+  });
+  await ctx.writer.flush();
+  ctx.events.node(name, x.uid, 'Warning', 'NodeSkipped', message);
+  ctx.metrics?.failure(ctx.spec.name, 'drain');
+}
+
+/** The drain timed out and the spec says force: the pods left deleted without eviction (PodDisruptionBudgets bypassed, kubectl drain --disable-eviction). */
+async function forceDrain(ctx: RunContext, name: string, err: DrainError): Promise<void> {
+  const { spec, writer } = ctx;
+  const message = `${err.message}; deleting the pods left without eviction (drainTimeout: force: PodDisruptionBudgets bypassed)`;
+  writer.changeNode(name, (x, st) => {
+    delete x.blockingPdb;
+    appendLog(st, `${name}: ${message}`);
+  });
+  await writer.flush();
+  ctx.events.node(name, writer.node(name).uid, 'Warning', 'DrainForced', message);
+  const { force, deleteEmptyDirData, timeoutMs } = spec.drain;
+  const result = await drainNode(
+    ctx.kc,
+    name,
+    { force, deleteEmptyDirData, timeoutMs, evictionVersion: 'none' },
+    onProgress(ctx, name),
+    ctx.signal,
+  );
+  drained(ctx, name, result.progress);
+}
+
 /** The drain failed: recorded; refused (a flag is needed) fails the rollout, anything else pauses it. */
 async function drainFailed(ctx: RunContext, name: string, err: unknown): Promise<never> {
   const refused = err instanceof DrainError && err.kind === 'refused';
@@ -88,19 +131,36 @@ export async function drainPhase(ctx: RunContext, name: string): Promise<void> {
   const { spec, writer } = ctx;
   await startDrain(ctx, name);
   const { force, deleteEmptyDirData, timeoutMs } = spec.drain;
+  const started = Date.now();
   try {
     const result = await drainNode(ctx.kc, name, { force, deleteEmptyDirData, timeoutMs }, onProgress(ctx, name), ctx.signal);
-    writer.changeNode(name, (x, st) => {
-      applyProgress(x, result.progress);
-      delete x.blockingPdb;
-      x.phase = 'replacing';
-      appendLog(st, `${name}: drained (${x.evicted} evicted, ${x.ignored} ignored); replacement: ${spec.replace}`);
-    });
-    await writer.flush();
-    const x = writer.node(name);
-    ctx.events.node(name, x.uid, 'Normal', 'Drained', `Node ${name} drained: ${x.evicted} pods evicted, ${x.ignored} ignored`);
+    drained(ctx, name, result.progress);
   } catch (err) {
     if (ctx.signal.aborted) throw abortReason(ctx.signal);
-    await drainFailed(ctx, name, err);
+    const policy = ctx.guards.onDrainTimeout;
+    const timedOut = err instanceof DrainError && err.kind === 'timeout';
+    if (timedOut && policy === 'skip') return skipNode(ctx, name, err);
+    try {
+      if (!(timedOut && policy === 'force')) throw err;
+      await forceDrain(ctx, name, err);
+    } catch (e) {
+      if (ctx.signal.aborted) throw abortReason(ctx.signal);
+      await drainFailed(ctx, name, e);
+    }
   }
+  await writer.flush();
+  const x = writer.node(name);
+  ctx.events.node(name, x.uid, 'Normal', 'Drained', `Node ${name} drained: ${x.evicted} pods evicted, ${x.ignored} ignored`);
+  ctx.notify.send('drained', { node: name });
+  ctx.metrics?.observeNode(spec.name, 'drain', (Date.now() - started) / 1000);
+}
+
+/** The drain's end recorded: the node goes on to its replacement. */
+function drained(ctx: RunContext, name: string, progress: DrainProgress): void {
+  ctx.writer.changeNode(name, (x, st) => {
+    applyProgress(x, progress);
+    delete x.blockingPdb;
+    x.phase = 'replacing';
+    appendLog(st, `${name}: drained (${x.evicted} evicted, ${x.ignored} ignored); replacement: ${ctx.spec.replace}`);
+  });
 }

@@ -26,7 +26,12 @@ export type RolloutEventReason =
   | 'RolloutPaused'
   | 'RolloutFailed'
   | 'RolloutAborted'
-  | 'RolloutCompleted';
+  | 'RolloutCompleted'
+  | 'RolloutHeld'
+  | 'RolloutReleased'
+  | 'NodeSkipped'
+  | 'DrainForced'
+  | 'DeadlineExceeded';
 
 export interface RolloutEvents {
   /** An Event on the Node `name` (its uid, when the rollout recorded it). */

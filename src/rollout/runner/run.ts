@@ -15,13 +15,14 @@ import { abortReason } from '../abortable.js';
 import { selfHolder } from '../owner-liveness.js';
 import { acquireRolloutLease, keepLease, releaseRolloutLease } from '../ownership.js';
 import { readRollout, updateRollout, watchRollouts } from '../state.js';
-import { DEFAULT_REPLACE_TIMEOUT_MS, RENEW_MS, ownerIdentity, type RolloutState } from '../types.js';
-import { runBatch } from './batch.js';
+import { RENEW_MS, ownerIdentity, type RolloutState } from '../types.js';
+import type { RolloutMetrics } from '../guards/metrics.js';
+import { clusterLeaseOf } from './guard-run.js';
+import { runContext } from './run-context.js';
+import { runAll } from './run-all.js';
 import { NodeStop, type RunContext } from './context.js';
-import { appendLog, nextBatch } from './decide.js';
-import { rolloutEvents } from './events.js';
+import { appendLog } from './decide.js';
 import { claimRollout, RolloutAborted, RolloutTakenOver, sameOwner, type Self } from './owner.js';
-import { StateWriter } from './writer.js';
 
 export interface RunOptions {
   /** Who drives the rollout (default: this process, `host/pid` or `pod/$POD_NAME`). */
@@ -32,8 +33,10 @@ export interface RunOptions {
   replaceTimeoutMs?: number;
   /** How often the Lease is renewed (default 10 s). */
   renewMs?: number;
-  /** The context's name, for the refusal's hint. */
+  /** The context's name, for the refusal's hint and the notifications. */
   context?: string;
+  /** The metrics to keep up to date (served by the caller). */
+  metrics?: RolloutMetrics;
 }
 
 /** The Lease renewed, and the ConfigMap watched for an abort or another owner; both call `fatal`. */
@@ -59,35 +62,13 @@ function keepOwnership(ctx: RunContext, self: Self, lease: Parameters<typeof kee
   };
 }
 
-/** Batch after batch until every node is done: phase Completed. */
-async function runAll(ctx: RunContext): Promise<RolloutState> {
-  const { writer } = ctx;
-  for (;;) {
-    ctx.signal.throwIfAborted();
-    const step = nextBatch(writer.state);
-    if (step.kind === 'batch') {
-      await runBatch(ctx, step.nodes);
-      continue;
-    }
-    const n = writer.state.nodes.length;
-    writer.change((st) => {
-      st.phase = 'Completed';
-      delete st.message;
-      delete st.owner;
-      appendLog(st, `completed: ${n} node${n === 1 ? '' : 's'} done`);
-    });
-    await writer.flush();
-    ctx.events.rollout('Normal', 'RolloutCompleted', `Rollout ${ctx.spec.name} completed: ${n} node${n === 1 ? '' : 's'} done`);
-    return structuredClone(writer.state);
-  }
-}
-
 /** The rollout stops here, recorded (Failed or Paused), ownership given back. */
 async function stopRun(ctx: RunContext, phase: 'Failed' | 'Paused', message: string, log: string): Promise<RolloutState> {
   ctx.writer.change((st) => {
     st.phase = phase;
     st.message = message;
     delete st.owner;
+    delete st.hold;
     appendLog(st, log);
   });
   await ctx.writer.flush().catch(() => {});
@@ -96,6 +77,7 @@ async function stopRun(ctx: RunContext, phase: 'Failed' | 'Paused', message: str
     phase === 'Failed' ? 'RolloutFailed' : 'RolloutPaused',
     `Rollout ${ctx.spec.name} ${phase.toLowerCase()}: ${message}`,
   );
+  ctx.notify.send(phase === 'Failed' ? 'failed' : 'paused', { reason: message });
   return structuredClone(ctx.writer.state);
 }
 
@@ -179,23 +161,13 @@ export async function runRollout(
   const fatal = (err: Error) => {
     if (!stop.signal.aborted) stop.abort(err);
   };
-  const writer = new StateWriter(kc, claimed, self, onState, fatal);
-  onState(structuredClone(writer.state));
-  const events = rolloutEvents(kc, { name, recordUid: record?.uid }, self.identity, (message) => {
-    writer.change((st) => appendLog(st, `${message} (the rollout goes on without them)`));
-  });
-  const resumed = state.phase !== 'Pending';
-  events.rollout(
-    'Normal',
-    resumed ? 'RolloutResumed' : 'RolloutStarted',
-    `Rollout ${name} ${resumed ? 'resumed' : 'started'} by ${self.identity}`,
-  );
-  const replaceTimeoutMs = opts.replaceTimeoutMs ?? DEFAULT_REPLACE_TIMEOUT_MS;
-  const ctx: RunContext = { kc, spec: writer.state.spec, writer, signal: stop.signal, replaceTimeoutMs, events };
+  const ctx = runContext({ kc, state, claimed, self, opts, onState, signal: stop.signal, fatal, recordUid: record?.uid });
+  const { writer, notify } = ctx;
   const release = keepOwnership(ctx, self, acquired.lease, opts.renewMs ?? RENEW_MS, fatal);
+  const cluster = clusterLeaseOf(ctx, opts.renewMs ?? RENEW_MS, fatal);
   let takenOver = false;
   try {
-    return await runAll(ctx);
+    return await runAll(ctx, cluster.check);
   } catch (err) {
     const final = await endRun(ctx, self, err, signal?.aborted === true);
     takenOver = [abortReason(stop.signal), ctx.writer.failure].some((e) => e instanceof RolloutTakenOver);
@@ -204,7 +176,9 @@ export async function runRollout(
     writer.stop();
     signal?.removeEventListener('abort', onCallerAbort);
     await release();
+    await cluster.release();
     await settleEvents(ctx);
+    await notify.flush();
     // Taken over: the Lease is the new holder's (release only clears a Lease still ours anyway).
     if (!takenOver) await releaseRolloutLease(kc, name, self.identity, record?.uid).catch(() => {});
   }

@@ -76,7 +76,17 @@ describe('the in-cluster runner’s objects', () => {
     const pod = job.spec.template.spec;
     expect(pod.serviceAccountName).toBe('fleetdeck-rollout-runner');
     expect(pod.restartPolicy).toBe('Never');
-    expect(pod.containers[0]).toMatchObject({ image: 'reg/fleetdeck:1', args: ['rollout', 'resume', 'rollout-a', '--runner'] });
+    expect(pod.containers[0]).toMatchObject({
+      image: 'reg/fleetdeck:1',
+      args: ['rollout', 'resume', 'rollout-a', '--runner', '--metrics-listen', '0.0.0.0:9464'],
+      ports: [{ name: 'metrics', containerPort: 9464 }],
+    });
+    // Scraped where Prometheus discovers pods by the usual annotations.
+    expect((job.spec.template as unknown as { metadata: { annotations: Record<string, string> } }).metadata.annotations).toEqual({
+      'prometheus.io/scrape': 'true',
+      'prometheus.io/port': '9464',
+      'prometheus.io/path': '/metrics',
+    });
     expect(pod.containers[0]!.env.map((e) => e.name)).toContain('POD_NAME');
     expect(JSON.stringify(pod.affinity)).toContain(
       '[{"key":"metadata.name","operator":"NotIn","values":["w1"]},{"key":"metadata.name","operator":"NotIn","values":["w2"]}]',

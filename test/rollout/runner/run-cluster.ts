@@ -48,6 +48,9 @@ export const NS = {
   abort: `ro-abort-${suffix}`,
   refuse: `ro-refuse-${suffix}`,
   wait: `ro-wait-${suffix}`,
+  holds: `ro-holds-${suffix}`,
+  pacing: `ro-pacing-${suffix}`,
+  alerts: `ro-alerts-${suffix}`,
 };
 export const rolloutName = (what: string) => `t-${what}-${suffix}`;
 

@@ -1,0 +1,142 @@
+/**
+ * Guard rails that hold a rollout before it takes a node, on a sandbox cluster through the built
+ * CLI: a maintenance window that is closed, pods matching a blocking selector, a disruption
+ * budget used up by a NotReady node, and a second rollout waiting for the first (one per cluster).
+ * Each hold is on the record (its reason), in `rollout watch`, as an Event, and as a webhook message.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listObjectEvents } from '../../../src/kube/events/event-recorder.js';
+import { configMapName, ROLLOUT_NAMESPACE } from '../../../src/rollout/types.js';
+import { eventually, runCli } from '../../helpers/cli/cli.js';
+import { cleanUpGuardMarks, heldBy, inPhase, setNodeReady, webhookReceiver, stopWhenTestEnds } from './guard-cluster.js';
+import {
+  CONTEXT,
+  FAST,
+  NS,
+  cli,
+  core,
+  kc,
+  podSpec,
+  rolloutName,
+  rollouts,
+  schedulable,
+  startCli,
+  touched,
+  unschedulable,
+  setUpRunCluster,
+} from './run-cluster.js';
+
+setUpRunCluster('holds');
+cleanUpGuardMarks();
+
+let hook: Awaited<ReturnType<typeof webhookReceiver>>;
+beforeAll(async () => {
+  hook = await webhookReceiver();
+});
+afterAll(() => hook.close());
+
+const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+
+/** `rollout create` on one node, replaced in place, holds checked every second; runs until it ends. */
+function create(name: string, node: string, more: string[]) {
+  rollouts.add(name);
+  touched.add(node);
+  return stopWhenTestEnds(
+    startCli([
+      'rollout',
+      'create',
+      '--context',
+      CONTEXT,
+      '--node',
+      node,
+      '--name',
+      name,
+      '--replace',
+      'uncordon',
+      '--recheck',
+      '1s',
+      ...FAST,
+      ...more,
+    ]),
+  );
+}
+
+async function blockingPod(name: string): Promise<void> {
+  await core.createNamespacedPod({ namespace: NS.holds, body: { metadata: { name, labels: { 'fd-block': name } }, spec: podSpec() } });
+}
+
+describe('rollout guard rails that hold', () => {
+  it('outside its maintenance window the rollout takes no node: held with when the window opens, in watch, as an Event', async () => {
+    const [node] = await schedulable();
+    // A whole day two days from now (UTC): closed now, whatever the time.
+    const day = DAYS[(new Date().getUTCDay() + 2) % 7]!;
+    const name = rolloutName('window');
+    // The plan says it before anything runs.
+    const dry = await runCli(
+      cli(['rollout', 'create', '--context', CONTEXT, '--node', node!, '--window', `${day} 00:00-24:00 UTC`, '--dry-run']),
+    );
+    expect(dry.stdout).toContain(`  windows: ${day} 00:00-24:00 UTC (no node is taken outside them)\n`);
+    expect(dry.stdout).toContain('  one rollout at a time in the cluster (waits for any other)\n');
+    const run = create(name, node!, ['--window', `${day} 00:00-24:00 UTC`]);
+    const held = await heldBy(name, 'window', run);
+    expect(held.hold!.reason).toMatch(new RegExp(`^waiting for the window: opens ${day} 00:00 UTC \\(in \\d+ d( \\d+ h)?\\)$`));
+    expect(held.nodes[0]).toMatchObject({ name: node, phase: 'waiting' });
+    expect(await unschedulable(node!)).toBe(false);
+    // rollout watch, elsewhere, says why.
+    const watch = startCli(['rollout', 'watch', name, '--context', CONTEXT]);
+    await eventually('watch shows the hold', () => watch.out().includes(`held: waiting for the window: opens ${day} 00:00 UTC`), 30_000);
+    const events = await listObjectEvents(kc, ROLLOUT_NAMESPACE, configMapName(name), 'ConfigMap');
+    expect(events.find((e) => e.reason === 'RolloutHeld')?.message).toContain(`held: waiting for the window: opens ${day}`);
+    // Aborted while held: nothing to uncordon, the run ends.
+    const abort = await runCli(cli(['rollout', 'abort', name, '--context', CONTEXT, '--yes']));
+    expect(abort.code, abort.stderr).toBe(0);
+    expect((await run.done).code).toBe(1);
+    await watch.done;
+    expect(await unschedulable(node!)).toBe(false);
+  });
+
+  it('pods matching a blocking selector hold it and a second rollout waits for the first; both finish once the pod is gone', async () => {
+    const [a, b] = await schedulable();
+    await blockingPod('backup');
+    const first = rolloutName('blocked');
+    const second = rolloutName('second');
+    const notify = ['--notify-url', hook.url('/hook/s3cr3t'), '--notify-format', 'json'];
+    const runA = create(first, a!, ['--blocking-pod-selector', 'fd-block=backup', ...notify]);
+    const heldA = await heldBy(first, 'pods', runA);
+    expect(heldA.hold!.reason).toBe(`held by 1 pod matching fd-block=backup: ${NS.holds}/backup`);
+    // The first holds the cluster's rollout Lease: the second waits for it, naming it.
+    const runB = create(second, b!, []);
+    const heldB = await heldBy(second, 'cluster', runB);
+    expect(heldB.hold!.reason).toContain(`another rollout runs in this cluster: ${first}`);
+    expect(await unschedulable(b!)).toBe(false);
+
+    await core.deleteNamespacedPod({ namespace: NS.holds, name: 'backup', gracePeriodSeconds: 0 });
+    const doneA = await runA.done;
+    expect(doneA.code, doneA.stdout + doneA.stderr).toBe(0);
+    expect(doneA.stdout).toContain(`Rollout ${first} completed: 1/1 nodes done.`);
+    const doneB = await runB.done;
+    expect(doneB.code, doneB.stdout + doneB.stderr).toBe(0);
+    const finalA = await inPhase(first, 'Completed');
+    expect(finalA.hold).toBeUndefined();
+    expect(finalA.log.map((l) => l.message)).toEqual(expect.arrayContaining([expect.stringMatching(/^released after \S+ \(pods\)$/)]));
+
+    // The webhook heard the first rollout start, held, drained, replaced and completed, in that order.
+    const events = hook.received.filter((r) => r.path === '/hook/s3cr3t').map((r) => r.body.event);
+    expect(events).toEqual(['start', 'blocked', 'drained', 'replaced', 'completed']);
+    expect(hook.received[1]!.body).toMatchObject({ rollout: first, context: CONTEXT, reason: heldA.hold!.reason });
+  });
+
+  it('a budget of 1 node holds the rollout while another node is NotReady, and lets it go once that node is Ready', async () => {
+    const [down, node] = await schedulable();
+    await setNodeReady(down!, false);
+    const name = rolloutName('budget');
+    const run = create(name, node!, ['--budget', '1']);
+    const held = await heldBy(name, 'budget', run);
+    expect(held.hold!.reason).toContain(`1 node of 1 allowed unavailable is taken (${down} NotReady)`);
+    expect(await unschedulable(node!)).toBe(false);
+    await setNodeReady(down!, true);
+    const done = await run.done;
+    expect(done.code, done.stdout + done.stderr).toBe(0);
+    expect((await inPhase(name, 'Completed')).nodes[0]!.phase).toBe('done');
+  });
+});

@@ -1,0 +1,163 @@
+/**
+ * Guard rails that pace a rollout, on a sandbox cluster through the built CLI: the soak between
+ * batches (with the PreferNoSchedule taint on the node about to go, and labels before and
+ * after), a node deadline pausing it, and a drain timeout paused by default and skipped when the
+ * spec says so; the webhook hears each.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PREFER_NO_SCHEDULE_TAINT } from '../../../src/rollout/guards/types.js';
+import { runCli } from '../../helpers/cli/cli.js';
+import { cleanUpGuardMarks, GUARD_LABELS, heldBy, inPhase, marks, webhookReceiver, stopWhenTestEnds } from './guard-cluster.js';
+import {
+  CONTEXT,
+  FAST,
+  NS,
+  cli,
+  deployment,
+  onlyOn,
+  pdb,
+  rolloutName,
+  rollouts,
+  running,
+  schedulable,
+  startCli,
+  state,
+  touched,
+  unschedulable,
+  setUpRunCluster,
+} from './run-cluster.js';
+
+setUpRunCluster('pacing');
+cleanUpGuardMarks();
+
+let hook: Awaited<ReturnType<typeof webhookReceiver>>;
+beforeAll(async () => {
+  hook = await webhookReceiver();
+});
+afterAll(() => hook.close());
+
+const [BEFORE, AFTER] = GUARD_LABELS as [string, string];
+
+function create(name: string, nodes: string[], more: string[]) {
+  rollouts.add(name);
+  for (const n of nodes) touched.add(n);
+  const targets = nodes.flatMap((n) => ['--node', n]);
+  return stopWhenTestEnds(
+    startCli([
+      'rollout',
+      'create',
+      '--context',
+      CONTEXT,
+      ...targets,
+      '--name',
+      name,
+      '--replace',
+      'uncordon',
+      '--recheck',
+      '1s',
+      ...FAST,
+      ...more,
+    ]),
+  );
+}
+
+/** A node whose only pod a PodDisruptionBudget keeps: its drain cannot finish. */
+async function undrainable(app: string): Promise<string> {
+  const nodes = await schedulable();
+  await deployment(NS.pacing, app, 1, onlyOn(nodes.slice(-2)));
+  const [pod] = await running(NS.pacing, app, 1);
+  await pdb(NS.pacing, `${app}-pdb`, app, 1);
+  return pod!.spec!.nodeName!;
+}
+
+describe('rollout guard rails that pace', () => {
+  it('soaks between nodes, with the next node tainted PreferNoSchedule meanwhile, and labels each node before and after', async () => {
+    const [a, b] = await schedulable();
+    const name = rolloutName('soak');
+    const run = create(
+      name,
+      [a!, b!],
+      [
+        '--soak',
+        '4s',
+        '--prefer-no-schedule-taint',
+        '--label-before',
+        `${BEFORE}=true`,
+        '--label-after',
+        `${AFTER}=2026-11`,
+        '--notify-url',
+        hook.url('/soak/t0ken'),
+        '--notify-format',
+        'json',
+      ],
+    );
+    const soaking = await heldBy(name, 'soak', run);
+    expect(soaking.nodes.map((n) => n.phase)).toEqual(['done', 'waiting']);
+    expect(soaking.hold!.reason).toMatch(/^soaking before the next node: \d+s left$/);
+    // The node about to go carries the taint; the one done carries the "after" label, not the "before" one, nor the taint.
+    expect((await marks(b!)).taints).toEqual([{ key: PREFER_NO_SCHEDULE_TAINT, value: name, effect: 'PreferNoSchedule' }]);
+    const first = await marks(a!);
+    expect(first.taints).toEqual([]);
+    expect(first.labels[AFTER]).toBe('2026-11');
+    expect(first.labels[BEFORE]).toBeUndefined();
+
+    const done = await run.done;
+    expect(done.code, done.stdout + done.stderr).toBe(0);
+    const final = await state(name);
+    expect(final.nodes.map((n) => n.phase)).toEqual(['done', 'done']);
+    // The second node started only once the soak after the first was over.
+    expect(Date.parse(final.nodes[1]!.startedAt!) - Date.parse(final.nodes[0]!.completedAt!)).toBeGreaterThanOrEqual(4_000);
+    const second = await marks(b!);
+    expect(second).toMatchObject({ taints: [], labels: { [AFTER]: '2026-11' } });
+    // A soak is the pace asked for: not a "blocked" message.
+    expect(hook.received.filter((r) => r.path === '/soak/t0ken').map((r) => r.body.event)).toEqual([
+      'start',
+      'drained',
+      'replaced',
+      'drained',
+      'replaced',
+      'completed',
+    ]);
+  });
+
+  it('a node deadline pauses the rollout when the node is not done in time', async () => {
+    const node = await undrainable('late');
+    const name = rolloutName('deadline');
+    const run = create(name, [node], ['--node-deadline', '3s', '--notify-url', hook.url('/deadline/x')]);
+    const done = await run.done;
+    expect(done.code).toBe(1);
+    const paused = await inPhase(name, 'Paused');
+    expect(paused.message).toBe(`node ${node} not done within its deadline of 3s`);
+    expect(done.stdout).toContain(`Rollout ${name} paused: node ${node} not done within its deadline of 3s`);
+    // Slack's form by default: a text.
+    const texts = hook.received.filter((r) => r.path === '/deadline/x').map((r) => r.body.text);
+    expect(texts.at(-1)).toContain(`node ${node} not done within its deadline of 3s`);
+  });
+
+  it('a drain that times out pauses the rollout by default, and is skipped (node uncordoned) when the spec says skip', async () => {
+    const node = await undrainable('stuck');
+    const paused = rolloutName('timeout');
+    const first = await create(paused, [node], ['--timeout', '3s']).done;
+    expect(first.code).toBe(1);
+    const p = await inPhase(paused, 'Paused');
+    expect(p.message).toMatch(new RegExp(`^drain of node ${node} timed out after 3 s: 1 pod left: ${NS.pacing}/stuck-`));
+    expect(p.nodes[0]!.phase).toBe('failed');
+    expect(await unschedulable(node)).toBe(true);
+
+    // Aborted: the node it cordoned is schedulable again.
+    const abort = await runCli(cli(['rollout', 'abort', paused, '--context', CONTEXT, '--yes']));
+    expect(abort.code, abort.stderr).toBe(0);
+    expect(await unschedulable(node)).toBe(false);
+
+    const skipped = rolloutName('skip');
+    const second = await create(skipped, [node], ['--timeout', '3s', '--on-drain-timeout', 'skip']).done;
+    expect(second.code, second.stdout + second.stderr).toBe(0);
+    const s = await inPhase(skipped, 'Completed');
+    expect(s.nodes[0]).toMatchObject({ name: node, phase: 'skipped', cordonedByUs: false });
+    expect(s.nodes[0]!.error).toContain('skipped (drainTimeout: skip), uncordoned');
+    expect(s.log.at(-1)!.message).toBe('completed: 0 nodes done, 1 skipped');
+    // Skipped: uncordoned, its pod left running where it was.
+    expect(await unschedulable(node)).toBe(false);
+    expect((await running(NS.pacing, 'stuck', 1))[0]!.spec!.nodeName).toBe(node);
+  });
+});
