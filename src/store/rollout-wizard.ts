@@ -6,6 +6,7 @@
 import type { CheckItem } from '../checklist/checklist.js';
 import type { Plan } from '../rollout/plan.js';
 import type { RolloutDryRun } from '../rollout/runner/dry-run.js';
+import type { DrainTimeoutPolicy, RolloutGuards } from '../rollout/guards/types.js';
 import type { PlanNode, ReplaceMode } from '../rollout/types.js';
 
 export type NewRolloutPage = 'context' | 'selectors' | 'selectorPriority' | 'nodes' | 'priorities' | 'options' | 'plan';
@@ -34,6 +35,12 @@ export interface NewRolloutState {
   maxUnavailable: number;
   force: boolean;
   deleteEmptyDirData: boolean;
+  /** The guard rails as typed on the options page. */
+  guardForm: GuardForm;
+  /** What is wrong with a guard rail typed, by field (shown under it). */
+  guardErrors: Partial<Record<GuardField, string>>;
+  /** The guard rails the form gives, once it passed (the plan and the spec use them). */
+  guards?: RolloutGuards;
   plan?: Plan;
   planError?: string;
   /** The name the rollout gets, chosen with the plan (what is shown is what is created). */
@@ -81,7 +88,9 @@ export type NewRolloutIntent =
   | { type: 'optionChange'; delta: 1 | -1 }
   | { type: 'optionToggle' }
   | { type: 'maxUnavailableDigit'; digit: number }
-  | { type: 'options' }
+  | { type: 'guardText'; field: GuardTextField; text: string }
+  /** Continue from the options page; `field` and `text`: the guard rail whose text field was submitted. */
+  | { type: 'options'; field?: GuardTextField; text?: string }
   | { type: 'scroll'; delta: number; max: number }
   | { type: 'back' };
 
@@ -92,5 +101,72 @@ export function pagesFor(navarchos: boolean): NewRolloutPage[] {
     : ['context', 'selectors', 'nodes', 'priorities', 'options', 'plan'];
 }
 
-/** The options page's rows: replacement mode, max unavailable, --force, --delete-emptydir-data. */
-export const OPTION_COUNT = 4;
+/**
+ * The guard rails as the options page has them (src/rollout/guards): each text as typed (windows
+ * and pod selectors separated by `;`, durations as `10m`), the choices and the toggle.
+ */
+export interface GuardForm {
+  windows: string;
+  budget: string;
+  alertsApi: 'prometheus' | 'alertmanager';
+  alertsUrl: string;
+  blockingPods: string;
+  soak: string;
+  nodeDeadline: string;
+  rolloutDeadline: string;
+  onDrainTimeout: DrainTimeoutPolicy;
+  taint: boolean;
+  webhook: string;
+}
+
+export type GuardField = keyof GuardForm;
+/** The guard rails typed as text. */
+export type GuardTextField = 'windows' | 'budget' | 'alertsUrl' | 'blockingPods' | 'soak' | 'nodeDeadline' | 'rolloutDeadline' | 'webhook';
+
+export const EMPTY_GUARD_FORM: GuardForm = {
+  windows: '',
+  budget: '',
+  alertsApi: 'prometheus',
+  alertsUrl: '',
+  blockingPods: '',
+  soak: '',
+  nodeDeadline: '',
+  rolloutDeadline: '',
+  onDrainTimeout: 'pause',
+  taint: false,
+  webhook: '',
+};
+
+/** A row of the options page: how it is changed (←/→ through choices, space toggles, text typed). */
+export interface OptionRow {
+  id: 'replace' | 'maxUnavailable' | 'force' | 'deleteEmptyDirData' | GuardField;
+  kind: 'choice' | 'toggle' | 'text';
+}
+
+/** The options page's rows: replacement mode, max unavailable, --force, --delete-emptydir-data, then the guard rails. */
+export const OPTION_ROWS: readonly OptionRow[] = [
+  { id: 'replace', kind: 'choice' },
+  { id: 'maxUnavailable', kind: 'choice' },
+  { id: 'force', kind: 'toggle' },
+  { id: 'deleteEmptyDirData', kind: 'toggle' },
+  { id: 'windows', kind: 'text' },
+  { id: 'budget', kind: 'text' },
+  { id: 'alertsApi', kind: 'choice' },
+  { id: 'alertsUrl', kind: 'text' },
+  { id: 'blockingPods', kind: 'text' },
+  { id: 'soak', kind: 'text' },
+  { id: 'nodeDeadline', kind: 'text' },
+  { id: 'rolloutDeadline', kind: 'text' },
+  { id: 'onDrainTimeout', kind: 'choice' },
+  { id: 'taint', kind: 'toggle' },
+  { id: 'webhook', kind: 'text' },
+];
+export const OPTION_COUNT = OPTION_ROWS.length;
+/** The first guard rail's row. */
+export const FIRST_GUARD_ROW = 4;
+
+/** The guard rail whose text field has the focus (it takes the typed keys), if any. */
+export function typingIn(s: NewRolloutState): GuardTextField | undefined {
+  const row = s.page === 'options' ? OPTION_ROWS[s.focus] : undefined;
+  return row?.kind === 'text' ? (row.id as GuardTextField) : undefined;
+}

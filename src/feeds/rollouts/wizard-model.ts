@@ -3,10 +3,18 @@
  * turned into the next state. Pure; the feed's wizard (wizard.ts) is its only caller.
  */
 import { nodesMatching, resolvePlan } from '../../rollout/plan.js';
+import { guardOption, guardText, leaveOptions } from './wizard-guards.js';
 import { planItems } from './wizard-plan.js';
 import type { RolloutDryRun } from '../../rollout/runner/dry-run.js';
 import { DEFAULT_MAX_UNAVAILABLE, DEFAULT_REPLACE, REPLACE_MODES, type PlanNode } from '../../rollout/types.js';
-import { OPTION_COUNT, type NewRolloutIntent, type NewRolloutPage, type NewRolloutState } from '../../store/rollout-wizard.js';
+import {
+  EMPTY_GUARD_FORM,
+  OPTION_COUNT,
+  OPTION_ROWS,
+  type NewRolloutIntent,
+  type NewRolloutPage,
+  type NewRolloutState,
+} from '../../store/rollout-wizard.js';
 
 /** The intents, with what the feed adds to them, and its own answers (nodes listed, dry run, start). */
 export type NewRolloutAction =
@@ -126,24 +134,28 @@ function onPriorityKey(state: NewRolloutState, action: Act<'priorityDigit' | 'pr
 
 function onOption(state: NewRolloutState, action: Act<'optionChange' | 'optionToggle'>): NewRolloutState {
   const delta = action.type === 'optionChange' ? action.delta : 1;
-  switch (state.focus) {
-    case 0: {
+  const row = OPTION_ROWS[state.focus];
+  if (!row) return state;
+  switch (row.id) {
+    case 'replace': {
       const i = REPLACE_MODES.indexOf(state.replace);
       return { ...state, replace: REPLACE_MODES[(i + delta + REPLACE_MODES.length) % REPLACE_MODES.length]! };
     }
-    case 1:
+    case 'maxUnavailable':
       return action.type === 'optionToggle'
         ? state
         : { ...state, editing: false, maxUnavailable: Math.max(1, Math.min(100, state.maxUnavailable + delta)) };
-    case 2:
+    case 'force':
       return { ...state, force: !state.force };
-    default:
+    case 'deleteEmptyDirData':
       return { ...state, deleteEmptyDirData: !state.deleteEmptyDirData };
+    default:
+      return guardOption(state, row, delta);
   }
 }
 
 function onMaxUnavailableDigit(state: NewRolloutState, digit: number): NewRolloutState {
-  if (state.focus !== 1) return state;
+  if (OPTION_ROWS[state.focus]?.id !== 'maxUnavailable') return state;
   const typed = (state.editing ? state.maxUnavailable * 10 : 0) + digit;
   return { ...state, editing: true, maxUnavailable: typed > 100 || typed < 1 ? Math.max(1, digit) : typed };
 }
@@ -188,8 +200,10 @@ function step(state: NewRolloutState, action: NewRolloutAction): NewRolloutState
       return onOption(state, action);
     case 'maxUnavailableDigit':
       return onMaxUnavailableDigit(state, action.digit);
+    case 'guardText':
+      return guardText(state, action.field, action.text);
     case 'options':
-      return withPlan(state);
+      return leaveOptions(state, action, withPlan);
     case 'dryRun':
       return onDryRun(state, action);
     case 'scroll':
@@ -273,6 +287,8 @@ export function initialNewRolloutState(context?: string): NewRolloutState {
     maxUnavailable: DEFAULT_MAX_UNAVAILABLE,
     force: false,
     deleteEmptyDirData: false,
+    guardForm: { ...EMPTY_GUARD_FORM },
+    guardErrors: {},
     scroll: 0,
     starting: false,
     inCluster: false,

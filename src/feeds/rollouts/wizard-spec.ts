@@ -1,5 +1,6 @@
 /** What the wizard's answers create: the rollout's spec and name, or a NodeRollout for Navarchos. */
 import type { NodeRolloutRequest } from '../../kube/navarchos/objects.js';
+import { combineGuards } from '../../rollout/guards/spec-flags.js';
 import { generatedName } from '../../rollout/plan.js';
 import { DEFAULT_DRAIN_TIMEOUT_MS, DEFAULT_HEALTH, type RolloutSpec } from '../../rollout/types.js';
 import type { NewRolloutState } from '../../store/rollout-wizard.js';
@@ -16,7 +17,7 @@ export function newRolloutName(taken: readonly string[], now: Date = new Date())
   return uniqueName(generatedName(now), taken);
 }
 
-/** The rollout the wizard's answers describe, with the defaults of `fleetdeck rollout create` for the rest. */
+/** The rollout the wizard's answers describe, with the defaults of `fleetdeck rollout create` for the rest (guard rails: none set, as with no flag). */
 export function specFrom(state: NewRolloutState, name: string): RolloutSpec {
   return {
     name,
@@ -27,6 +28,7 @@ export function specFrom(state: NewRolloutState, name: string): RolloutSpec {
     replace: state.replace,
     drain: { force: state.force, deleteEmptyDirData: state.deleteEmptyDirData, timeoutMs: DEFAULT_DRAIN_TIMEOUT_MS },
     health: { ...DEFAULT_HEALTH },
+    guards: state.guards ?? combineGuards(undefined, {}),
   };
 }
 

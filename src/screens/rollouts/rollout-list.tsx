@@ -21,6 +21,7 @@ const PHASE_COLOR: Record<string, ColorRole> = {
   Pending: 'pending',
   New: 'pending',
   Paused: 'warn',
+  Held: 'warn',
   Completed: 'ok',
   Aborted: 'muted',
   Failed: 'fail',
@@ -32,7 +33,14 @@ function columns(now: number): Column<RolloutRow>[] {
     { key: 'name', header: 'NAME', min: 10, max: 32, shrink: 1, value: (r) => r.ref.name, cut: 'middle' },
     { key: 'by', header: 'BY', min: 5, max: 9, shrink: 3, value: (r) => r.ref.kind, drop: 2 },
     { key: 'phase', header: 'PHASE', min: 7, max: 10, value: (r) => r.phase, color: (r) => PHASE_COLOR[r.phase] },
-    { key: 'progress', header: 'NODES', min: 5, max: 9, align: 'right', value: (r) => (r.total ? `${r.done}/${r.total}` : '-') },
+    {
+      key: 'progress',
+      header: 'NODES',
+      min: 5,
+      max: 16,
+      align: 'right',
+      value: (r) => (r.total ? `${r.done}/${r.total}${r.skipped ? `, ${r.skipped} skipped` : ''}` : '-'),
+    },
     { key: 'started', header: 'STARTED', min: 8, max: 16, shrink: 4, value: (r) => timeText(r.started, now), drop: 1 },
     { key: 'eta', header: 'ETA', min: 3, max: 7, align: 'right', value: (r) => (r.eta !== undefined ? durationText(r.eta) : '') },
     {
@@ -48,7 +56,10 @@ function columns(now: number): Column<RolloutRow>[] {
   ];
 }
 
-/** Every rollout of the dashboard's contexts, fleetdeck's and Navarchos', one row each; and what keeps the list incomplete. */
+/**
+ * Every rollout of the dashboard's contexts, fleetdeck's and Navarchos', one row each (a held one
+ * `Held`, with why and the nodes it skipped on a line under it); and what keeps the list incomplete.
+ */
 export function RolloutList({ rows, contexts, byContext, selected, now, readOnly, height, width }: RolloutListProps) {
   const theme = useTheme();
   const listed = contexts.filter((c) => byContext[c]?.listed).length;
@@ -97,6 +108,7 @@ export function RolloutList({ rows, contexts, byContext, selected, now, readOnly
           selected={selected}
           height={tableHeight}
           width={width}
+          note={{ column: 'context', text: (r) => r.note, color: 'warn' }}
         />
       )}
       {errorLines.map((line, i) => (

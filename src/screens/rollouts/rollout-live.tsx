@@ -5,6 +5,7 @@ import { etaMs } from '../../report/rollout/view.js';
 import type { RolloutLogLine, RolloutState } from '../../rollout/types.js';
 import { clock } from '../../store/selectors.js';
 import { MAX_FPS } from '../render.js';
+import { guardRailLines, holdLines, type ShownLine } from './guard-rails.js';
 import { NodeTable } from './node-table.js';
 import { ProgressLine } from './progress-line.js';
 import { durationText, nodeRows } from './rows.js';
@@ -20,8 +21,8 @@ const lineKey = (l: RolloutLogLine) => `${l.time}\u0000${l.message}`;
 /**
  * A rollout in a terminal (`fleetdeck rollout create|resume|watch NAME`): what happened goes to
  * Ink's `<Static>` — printed once, it scrolls away with the terminal's history — and under it the
- * live part: the overall progress bar with its ETA and one row per node, never taller than the
- * terminal.
+ * live part: what holds it, its guard rails, the overall progress bar with its ETA and one row per
+ * node, never taller than the terminal.
  */
 export function RolloutLive({ state, waiting }: RolloutLiveProps) {
   const theme = useTheme();
@@ -44,10 +45,21 @@ export function RolloutLive({ state, waiting }: RolloutLiveProps) {
   }, []);
 
   const done = state?.nodes.filter((n) => n.phase === 'done').length ?? 0;
+  const skipped = state?.nodes.filter((n) => n.phase === 'skipped').length ?? 0;
   const total = state?.nodes.length ?? 0;
   const eta = state?.phase === 'Running' ? etaMs(state, now) : undefined;
   const nodeRowsNow = state ? nodeRows(state, now) : [];
-  const tableHeight = Math.max(3, Math.min(1 + nodeRowsNow.reduce((s, r) => s + (r.note ? 2 : 1), 0), height - 5));
+  const tableNeed = 1 + nodeRowsNow.reduce((s, r) => s + (r.note ? 2 : 1), 0);
+  const hold = state?.phase === 'Running' ? state.hold : undefined;
+  const held: ShownLine[] = hold ? holdLines(hold, now) : [];
+  // The guard rails in full when the table still fits beside them, else on one line.
+  const guards = guardRailLines(state?.spec.guards, height - 5 - held.length - tableNeed);
+  const tableHeight = Math.max(3, Math.min(tableNeed, height - 5 - held.length - guards.length));
+  const shown = (l: ShownLine, key: string, bold = false) => (
+    <Text key={key} bold={bold} color={l.tone ? theme.color(l.tone) : undefined} dimColor={l.tone === 'muted'} wrap="truncate-end">
+      {truncate(theme.text(l.text), width, theme.ellipsis)}
+    </Text>
+  );
   return (
     <>
       <Static items={log}>
@@ -61,14 +73,21 @@ export function RolloutLive({ state, waiting }: RolloutLiveProps) {
         <Box flexDirection="column" width={width}>
           <Text bold wrap="truncate-end">
             {truncate(
-              theme.text(`${state.spec.name} · ${state.spec.context} · ${state.phase}${state.message ? ` · ${state.message}` : ''}`),
+              theme.text(
+                `${state.spec.name} · ${state.spec.context} · ${hold ? 'Running · held' : state.phase}${state.message ? ` · ${state.message}` : ''}`,
+              ),
               width,
               theme.ellipsis,
             )}
           </Text>
+          {held.map((l, i) => shown(l, `h${i}`, i === 0))}
+          {guards.map((l, i) => shown(l, `g${i}`))}
           <ProgressLine
-            fraction={total ? done / total : 0}
-            label={[`${done}/${total} nodes done`, eta !== undefined && eta > 0 ? `ETA ${durationText(eta)}` : '']
+            fraction={total ? (done + skipped) / total : 0}
+            label={[
+              `${done}/${total} nodes done${skipped ? `, ${skipped} skipped` : ''}`,
+              eta !== undefined && eta > 0 ? `ETA ${durationText(eta)}` : '',
+            ]
               .filter(Boolean)
               .join(' · ')}
             width={width}

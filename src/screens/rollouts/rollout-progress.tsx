@@ -7,6 +7,7 @@ import { etaMs } from '../../report/rollout/view.js';
 import type { RolloutState } from '../../rollout/types.js';
 import { clock } from '../../store/selectors.js';
 import type { ActionStatus } from '../../store/rollouts.js';
+import { guardRailLines, holdLines } from './guard-rails.js';
 import { NodeTable } from './node-table.js';
 import { ProgressLine } from './progress-line.js';
 import { durationText, nodeRows, type RolloutRef } from './rows.js';
@@ -70,7 +71,7 @@ function actionLine(action: ActionStatus | undefined): { text: string; tone: Col
 }
 
 /**
- * A fleetdeck rollout as it runs: what it is and who runs it, an overall progress bar with the
+ * A fleetdeck rollout as it runs: what it is, what holds it and who runs it, its guard rails, an overall progress bar with the
  * ETA from the finished nodes, one row per node (the blocking PodDisruptionBudget or the error
  * under it), and the last lines of its log; never taller than `height`.
  */
@@ -95,37 +96,45 @@ export function RolloutProgress({ target, state, holder, action, now, row, botto
 
   const spec = state.spec;
   const done = state.nodes.filter((n) => n.phase === 'done').length;
+  const skipped = state.nodes.filter((n) => n.phase === 'skipped').length;
   const total = state.nodes.length;
   const eta = state.phase === 'Running' ? etaMs(state, now) : undefined;
   const owner = ownerText(state, holder, action, now);
-  const title = `${spec.name} · ${spec.context} · ${state.phase}`;
+  const hold = state.phase === 'Running' ? state.hold : undefined;
+  const title = `${spec.name} · ${spec.context} · ${hold ? 'Running · held' : state.phase}`;
   const flags = [spec.drain.force ? '--force' : '', spec.drain.deleteEmptyDirData ? '--delete-emptydir-data' : ''].filter(Boolean);
   const specLine = `replace: ${spec.replace} · ${spec.maxUnavailable} at a time · drain timeout ${durationText(spec.drain.timeoutMs)}${flags.length ? ` · ${flags.join(' ')}` : ''} · health ${spec.health.passes}× ${durationText(spec.health.intervalMs)} apart`;
   const etaText =
     eta === undefined ? (state.phase === 'Running' ? 'ETA after the first node' : '') : eta > 0 ? `ETA ${durationText(eta)}` : '';
-  const progress = [`${done}/${total} node${total === 1 ? '' : 's'} done`, etaText].filter(Boolean).join(' · ');
+  const progress = [`${done}/${total} node${total === 1 ? '' : 's'} done${skipped ? `, ${skipped} skipped` : ''}`, etaText]
+    .filter(Boolean)
+    .join(' · ');
 
   const rows = nodeRows(state, now);
-  const messages = [
+  const messages: { text: string; tone?: ColorRole | undefined; bold?: boolean }[] = [
+    ...(hold ? holdLines(hold, now).map((h, i) => ({ ...h, bold: i === 0 })) : []),
     state.message ? { text: state.message, tone: PHASE_TONE[state.phase] ?? 'warn' } : undefined,
     failure,
     owner ? { text: owner, tone: 'muted' as ColorRole } : undefined,
   ].filter((m) => m !== undefined);
   const fixed = 3 + messages.length + (bottom?.lines.length ?? 0);
-  const avail = Math.max(4, height - fixed);
   const tableNeed = 1 + rows.reduce((sum, r) => sum + (r.note ? 2 : 1), 0);
-  // The table first (keeping 3 lines of log when there is one), the log gets what is left, up to 8 lines.
   const wantLog = Math.min(state.log.length, 8);
+  // The guard rails in full when the table and 3 lines of log still fit beside them, else on one line.
+  const guards = guardRailLines(spec.guards, height - fixed - tableNeed - (wantLog ? 1 + Math.min(wantLog, 3) : 0));
+  const avail = Math.max(4, height - fixed - guards.length);
+  // The table first (keeping 3 lines of log when there is one), the log gets what is left, up to 8 lines.
   const tableHeight = Math.max(Math.min(tableNeed, 5), Math.min(tableNeed, avail - (wantLog ? 1 + Math.min(wantLog, 3) : 0)));
   const logCount = Math.max(0, Math.min(wantLog, avail - tableHeight - 1));
   const logLines = logCount ? state.log.slice(-logCount) : [];
 
   return (
     <Box flexDirection="column">
-      {line(title, PHASE_TONE[state.phase], true)}
-      {messages.map((m, i) => line(m.text, m.tone, false, `m${i}`))}
+      {line(title, hold ? 'warn' : PHASE_TONE[state.phase], true)}
+      {messages.map((m, i) => line(m.text, m.tone, m.bold ?? false, `m${i}`))}
       {line(specLine, 'muted')}
-      <ProgressLine fraction={total ? done / total : 0} label={progress} width={width} />
+      {guards.map((g, i) => line(g.text, g.tone, false, `g${i}`))}
+      <ProgressLine fraction={total ? (done + skipped) / total : 0} label={progress} width={width} />
       <Box height={tableHeight} flexDirection="column" overflow="hidden">
         <NodeTable rows={rows} selected={row} height={tableHeight} width={width} />
       </Box>

@@ -109,7 +109,9 @@ export function RolloutsScreen({ store, actions, active, height, width, help }: 
     );
   }
 
-  const bottom = bottomLine(nav, openState?.nodes.filter((x) => x.cordonedByUs && x.phase !== 'done').length ?? 0);
+  // A skipped node was uncordoned already: only the nodes still being worked on are uncordoned by an abort.
+  const toUncordon = openState?.nodes.filter((x) => x.cordonedByUs && x.phase !== 'done' && x.phase !== 'skipped').length ?? 0;
+  const bottom = bottomLine(nav, toUncordon);
   if (nav.view === 'progress' && open) {
     if (open.kind === 'navarchos') {
       return (

@@ -5,6 +5,7 @@
  */
 import { formatDuration } from '../../duration.js';
 import type { NavarchosState, NodeReplacementSummary, NodeRolloutSummary } from '../../kube/navarchos/objects.js';
+import { holdText } from '../../report/rollout/guards-text.js';
 import { livenessAt, livenessText } from '../../report/rollout/holder.js';
 import type { HolderView, OwnerLiveness } from '../../rollout/owner-liveness.js';
 import { etaMs, phaseText, replacementWaitText } from '../../report/rollout/view.js';
@@ -24,9 +25,14 @@ export interface RolloutRef {
 export const refKey = (r: RolloutRef) => `${r.context}/${r.kind}/${r.name}`;
 export interface RolloutRow {
   ref: RolloutRef;
+  /** The rollout's phase; `Held` for a running rollout that waits (a window, the budget, a gate, a soak, another rollout). */
   phase: string;
   done: number;
   total: number;
+  /** Nodes left as they were (their drain timed out and the spec says skip). */
+  skipped?: number;
+  /** The line under the row: the nodes skipped, the hold ("held: waiting for the window: …"). */
+  note?: string;
   /** Epoch ms the rollout was created. */
   started?: number;
   /** Time left in ms (undefined: unknown or over). */
@@ -85,6 +91,14 @@ export function navarchosEtaMs(
   return Math.max(0, Math.round(mean * left - Math.max(0, now - last)));
 }
 
+/** The list row's note: a running rollout's hold, and the nodes it skipped ("held: waiting for the window: … · skipped: w1-c"). */
+function rolloutNote(s: RolloutState): { skipped: number; text: string } {
+  const skipped = s.nodes.filter((n) => n.phase === 'skipped').map((n) => n.name);
+  const few = skipped.slice(0, 3).join(', ') + (skipped.length > 3 ? ', …' : '');
+  const parts = [s.phase === 'Running' && s.hold ? holdText(s.hold) : '', skipped.length ? `skipped: ${few}` : ''];
+  return { skipped: skipped.length, text: parts.filter(Boolean).join(' · ') };
+}
+
 /** Every rollout of every context, one row each: contexts in the given order, newest first within one. */
 export function rolloutRows(
   contexts: readonly string[],
@@ -99,10 +113,13 @@ export function rolloutRows(
     const own: RolloutRow[] = Object.values(c.rollouts).map((s) => {
       const row: RolloutRow = {
         ref: { context, kind: 'fleetdeck', name: s.spec.name },
-        phase: s.phase,
+        phase: s.phase === 'Running' && s.hold ? 'Held' : s.phase,
         done: s.nodes.filter((n) => n.phase === 'done').length,
         total: s.nodes.length,
       };
+      const note = rolloutNote(s);
+      if (note.skipped) row.skipped = note.skipped;
+      if (note.text) row.note = note.text;
       const started = rolloutStarted(s);
       if (started !== undefined) row.started = started;
       const eta = s.phase === 'Running' ? etaMs(s, now) : undefined;
@@ -196,7 +213,7 @@ export function nodeRows(state: RolloutState, now: number): NodeRow[] {
           ? 'ok'
           : n.phase === 'failed'
             ? 'fail'
-            : stopped || n.blockingPdb
+            : stopped || n.blockingPdb || n.phase === 'skipped'
               ? 'warn'
               : RUNNING_PHASES.has(n.phase)
                 ? 'running'

@@ -1,11 +1,12 @@
 /**
  * The new-rollout wizard's keys, page by page (it takes the whole keyboard): the pages with a
- * widget (the context list, the selector's text field, the node picker) declare the widget's keys
- * for the hint line and the help; the others run theirs here. Confirming the plan starts a
- * rollout: under --read-only it is refused with the gate's line.
+ * widget (the context list, the selector's text field, the node picker, a guard rail's text field
+ * on the options page) declare the widget's keys for the hint line and the help; the others run
+ * theirs here. Confirming the plan starts a rollout: under --read-only it is refused with the
+ * gate's line.
  */
 import { type KeyTable, pagedKeys } from '../../../components/key-actions/index.js';
-import { type NewRolloutIntent, type NewRolloutPage, type NewRolloutState, startable } from '../../../store/rollout-wizard.js';
+import { type NewRolloutIntent, type NewRolloutPage, type NewRolloutState, startable, typingIn } from '../../../store/rollout-wizard.js';
 import type { WithApp } from '../../keys/app-commands.js';
 
 export interface NewRolloutKeys extends WithApp {
@@ -21,6 +22,9 @@ export interface NewRolloutKeys extends WithApp {
 const { on, widget } = pagedKeys<NewRolloutKeys, NewRolloutPage>((c) => c.state.page);
 
 const scroll = (c: NewRolloutKeys, delta: number) => c.send({ type: 'scroll', delta, max: c.maxScroll });
+/** On the options page, a guard rail's text field has the focus: it takes the typed keys (letters, space, ←/→, Enter). */
+const typing = (c: NewRolloutKeys) => typingIn(c.state) !== undefined;
+const choosing = (c: NewRolloutKeys) => c.state.page === 'options' && !typing(c);
 
 export const NEW_ROLLOUT_KEYS: KeyTable<NewRolloutKeys> = {
   title: 'New rollout',
@@ -45,9 +49,18 @@ export const NEW_ROLLOUT_KEYS: KeyTable<NewRolloutKeys> = {
       keys: ['up', 'k', 'down', 'j'],
       label: '↑/↓',
       description: 'option',
-      when: on('options'),
+      when: choosing,
       run: (c, input, key) => c.send({ type: 'focus', delta: key.upArrow || input === 'k' ? -1 : 1 }),
     },
+    {
+      keys: ['up', 'down'],
+      label: '↑/↓',
+      description: 'option',
+      when: typing,
+      run: (c, _input, key) => c.send({ type: 'focus', delta: key.upArrow ? -1 : 1 }),
+    },
+    { keys: ['text'], label: 'type', description: 'a guard rail', when: typing },
+    { keys: ['enter'], description: 'continue', when: typing },
     {
       keys: ['digit'],
       description: 'type digits',
@@ -59,19 +72,19 @@ export const NEW_ROLLOUT_KEYS: KeyTable<NewRolloutKeys> = {
       keys: ['left', 'h', 'right', 'l'],
       label: '←/→',
       description: 'change',
-      when: on('options'),
+      when: choosing,
       run: (c, input, key) => c.send({ type: 'optionChange', delta: key.leftArrow || input === 'h' ? -1 : 1 }),
     },
-    { keys: ['space'], description: 'toggle', when: on('options'), run: (c) => c.send({ type: 'optionToggle' }) },
+    { keys: ['space'], description: 'toggle', when: choosing, run: (c) => c.send({ type: 'optionToggle' }) },
     {
       keys: ['digit'],
       description: 'nodes at once',
       visible: false,
-      when: on('options'),
+      when: choosing,
       run: (c, input) => c.send({ type: 'maxUnavailableDigit', digit: Number(input) }),
     },
     { keys: ['enter'], description: 'continue', when: on('priorities'), run: (c) => c.send({ type: 'priorities' }) },
-    { keys: ['enter'], description: 'continue', when: on('options'), run: (c) => c.send({ type: 'options' }) },
+    { keys: ['enter'], description: 'continue', when: choosing, run: (c) => c.send({ type: 'options' }) },
     {
       keys: ['enter'],
       description: 'start the rollout',

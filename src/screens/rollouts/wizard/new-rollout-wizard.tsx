@@ -8,6 +8,7 @@ import type { RolloutActions } from '../../../store/actions.js';
 import type { FleetStore } from '../../../store/fleet-store.js';
 import { type NewRolloutPage, pagesFor } from '../../../store/rollout-wizard.js';
 import { useAppCommands } from '../../keys/app-commands.js';
+import { guardRailLines } from '../guard-rails.js';
 import type { RolloutRef } from '../rows.js';
 import { NEW_ROLLOUT_KEYS } from './keys.js';
 import { useIntents, WizardPage } from './wizard-page.js';
@@ -30,13 +31,13 @@ const TITLES: Record<NewRolloutPage, string> = {
   selectorPriority: 'Priority of the selector',
   nodes: 'Nodes by name',
   priorities: 'Priority of each node picked by name',
-  options: 'How each node is replaced',
+  options: 'How each node is replaced, and guard rails',
   plan: 'The plan and the dry run',
 };
 
 /**
  * A new rollout, page by page: the context; nodes by label selector (the matches shown as it is
- * typed) and by name, each with a priority; how nodes are replaced (fleetdeck's runner only);
+ * typed) and by name, each with a priority; how nodes are replaced and the guard rails (fleetdeck's runner only);
  * then the resolved order and the dry run of every node's pods with the room check, to
  * confirm. Owns the keyboard; Esc goes back a page, Ctrl-C leaves.
  */
@@ -47,7 +48,9 @@ export function NewRolloutWizard({ store, actions, active, width, height, onStar
   const contexts = useStore(store, (s) => s.rollouts.contexts);
   const navarchosIn = (c: string) => store.getState().rollouts.byContext[c]?.navarchos?.installed === true;
   const planLines = state?.verdict ? checklistLines(state.verdict.items) : [];
-  const planBudget = Math.max(3, height - (state?.navarchos ? 7 : 8));
+  // The guard rails in full while a few lines of the plan still fit under them, else on one line.
+  const guards = state?.page === 'plan' && !state.navarchos ? guardRailLines(state.guards, height - 8 - Math.min(planLines.length, 6)) : [];
+  const planBudget = Math.max(3, height - (state?.navarchos ? 7 : 8) - guards.length);
   const maxScroll = Math.max(0, planLines.length - planBudget);
   const wizard = actions.wizard;
   useKeyActions(
@@ -99,7 +102,7 @@ export function NewRolloutWizard({ store, actions, active, width, height, onStar
           contexts={contexts}
           navarchosIn={navarchosIn}
           on={on}
-          plan={{ lines: planLines, budget: planBudget }}
+          plan={{ lines: planLines, budget: planBudget, guards }}
           width={width}
           height={height}
         />

@@ -5,7 +5,8 @@ import { ChecklistRow } from '../../../components/checklist/index.js';
 import { padEnd, truncate, useTheme, type ColorRole } from '../../../components/theme/index.js';
 import type { checklistLines } from '../../../checklist/checklist.js';
 import { useGate } from '../../../components/key-actions/index.js';
-import { type NewRolloutState, OPTION_COUNT } from '../../../store/rollout-wizard.js';
+import type { NewRolloutState, PlanVerdict } from '../../../store/rollout-wizard.js';
+import type { ShownLine } from '../guard-rails.js';
 
 /** What the selector being typed (`state.draft`) matches, live. */
 export function MatchLine({ state, width }: { state: NewRolloutState; width: number }) {
@@ -169,51 +170,35 @@ export function PrioritiesPage({ state, height, width }: { state: NewRolloutStat
   );
 }
 
-const REPLACE_HELP: Record<string, string> = {
-  wait: 'wait for a new Ready node to replace it',
-  'delete-node': 'delete the Node object once drained',
-  uncordon: 'uncordon it (in-place maintenance)',
-};
-
-export function OptionsPage({ state, width }: { state: NewRolloutState; width: number }) {
-  const theme = useTheme();
-  const box = (on: boolean) => (theme.ascii ? (on ? '[x]' : '[ ]') : on ? '◉' : '◯');
-  const rows: [string, string, string][] = [
-    ['Replacement', `‹ ${state.replace} ›`, REPLACE_HELP[state.replace] ?? ''],
-    ['Max unavailable', `‹ ${state.maxUnavailable} ›`, 'nodes at once, within a priority'],
-    ['--force', box(state.force), 'evict pods no controller recreates'],
-    ['--delete-emptydir-data', box(state.deleteEmptyDirData), 'evict pods with emptyDir (data lost)'],
-  ];
-  return (
-    <Box flexDirection="column">
-      {rows.slice(0, OPTION_COUNT).map(([label, value, help], i) => {
-        const focused = i === state.focus;
-        return (
-          <Text key={label} wrap="truncate-end" inverse={focused}>
-            {truncate(
-              theme.text(`${focused ? theme.pointer : ' '} ${padEnd(label, 23)} ${padEnd(value, 15)} ${help}`),
-              width,
-              theme.ellipsis,
-            )}
-          </Text>
-        );
-      })}
-      <Text dimColor wrap="truncate-end">
-        {truncate(theme.text('Drain timeout 15 min a node; health gate: all nodes Ready, no Pending pod, 3×5 s.'), width, theme.ellipsis)}
-      </Text>
-    </Box>
-  );
+/** The plan page's last line: why nothing starts yet, or what Enter starts. */
+function planFooter(state: NewRolloutState, verdict: PlanVerdict, readOnly: boolean, count: number): [string, ColorRole] {
+  const nodes = `${count} node${count === 1 ? '' : 's'}`;
+  if (readOnly) return ['Read-only mode: nothing is started (run fleetdeck without --read-only).', 'warn'];
+  if (state.starting) return [state.navarchos ? 'creating the NodeRollout…' : 'starting the rollout…', 'running'];
+  if (!verdict.ready) return ['dry run: classifying the pods of every node…', 'muted'];
+  if (verdict.refused.length)
+    return [
+      `Refused: pods on ${verdict.refused.join(', ')} need a flag — go back (esc) to the options and turn it on, or leave those nodes out.`,
+      'fail',
+    ];
+  if (state.navarchos) return ['Press enter to create the NodeRollout: the Navarchos controller does the work.', 'ok'];
+  return state.inCluster
+    ? [`Press enter to start a Job that cordons and drains ${nodes}, highest priority first.`, 'ok']
+    : [`Press enter to start: it cordons and drains ${nodes}, highest priority first.`, 'ok'];
 }
 
 export function PlanPage({
   state,
   lines,
   budget,
+  guards,
   width,
 }: {
   state: NewRolloutState;
   lines: ReturnType<typeof checklistLines>;
   budget: number;
+  /** The guard rails of the spec, as they fit (guardRailLines). */
+  guards: readonly ShownLine[];
   width: number;
 }) {
   const theme = useTheme();
@@ -252,29 +237,13 @@ export function PlanPage({
   const start = Math.min(state.scroll, Math.max(0, lines.length - budget));
   const shown = lines.slice(start, start + budget);
   const below = lines.length - start - shown.length;
-  let footer: [string, ColorRole];
-  if (readOnly) footer = ['Read-only mode: nothing is started (run fleetdeck without --read-only).', 'warn'];
-  else if (state.starting) footer = [state.navarchos ? 'creating the NodeRollout…' : 'starting the rollout…', 'running'];
-  else if (!verdict.ready) footer = ['dry run: classifying the pods of every node…', 'muted'];
-  else if (verdict.refused.length)
-    footer = [
-      `Refused: pods on ${verdict.refused.join(', ')} need a flag — go back (esc) to the options and turn it on, or leave those nodes out.`,
-      'fail',
-    ];
-  else
-    footer = [
-      state.navarchos
-        ? 'Press enter to create the NodeRollout: the Navarchos controller does the work.'
-        : state.inCluster
-          ? `Press enter to start a Job that cordons and drains ${count} node${count === 1 ? '' : 's'}, highest priority first.`
-          : `Press enter to start: it cordons and drains ${count} node${count === 1 ? '' : 's'}, highest priority first.`,
-      'ok',
-    ];
+  const footer = planFooter(state, verdict, readOnly, count);
   return (
     <Box flexDirection="column">
       {text(head[0]!)}
       {text(head[1]!, 'muted')}
       {head[2] ? text(head[2], state.inCluster ? 'running' : 'muted') : null}
+      {state.navarchos ? null : guards.map((g, i) => <Box key={`g${i}`}>{text(g.text, g.tone)}</Box>)}
       {start > 0 ? text(`↑ ${start} more line${start === 1 ? '' : 's'}`, 'muted') : null}
       {shown.map((l) => (
         <ChecklistRow key={`${l.item.id}:${l.kind}:${l.depth}`} line={l} width={width} />

@@ -4,8 +4,10 @@ import { useMemo } from 'react';
 import type { checklistLines } from '../../../checklist/checklist.js';
 import { truncate, useTheme } from '../../../components/theme/index.js';
 import type { RolloutWizardActions } from '../../../store/actions.js';
-import type { NewRolloutState } from '../../../store/rollout-wizard.js';
-import { MatchLine, NodesPage, OptionsPage, PlanPage, PrioritiesPage, SelectorsPage } from './pages.js';
+import type { GuardTextField, NewRolloutState } from '../../../store/rollout-wizard.js';
+import type { ShownLine } from '../guard-rails.js';
+import { OptionsPage } from './options-page.js';
+import { MatchLine, NodesPage, PlanPage, PrioritiesPage, SelectorsPage } from './pages.js';
 
 /** What the pages' widgets send the feed. Stable: the text fields call them from their effects. */
 export function useIntents(wizard: RolloutWizardActions) {
@@ -16,6 +18,8 @@ export function useIntents(wizard: RolloutWizardActions) {
       selector: (text: string) => wizard.send({ type: 'selector', text }),
       priority: (text: string) => wizard.send({ type: 'selectorPriority', text }),
       nodes: (names: string[]) => wizard.send({ type: 'pickNodes', names }),
+      guardText: (field: GuardTextField, text: string) => wizard.send({ type: 'guardText', field, text }),
+      options: (field: GuardTextField, text: string) => wizard.send({ type: 'options', field, text }),
     }),
     [wizard],
   );
@@ -26,13 +30,13 @@ export interface WizardPageProps {
   contexts: readonly string[];
   navarchosIn: (context: string) => boolean;
   on: ReturnType<typeof useIntents>;
-  /** The plan page's checklist lines, and how many are shown at once. */
-  plan: { lines: ReturnType<typeof checklistLines>; budget: number };
+  /** The plan page's checklist lines, how many are shown at once, and the guard rails' lines. */
+  plan: { lines: ReturnType<typeof checklistLines>; budget: number; guards: readonly ShownLine[] };
   width: number;
   height: number;
 }
 
-/** The page the wizard is on: the context list, the selector typed, its priority, the nodes picked, their priorities, the options, the plan. */
+/** The page the wizard is on: the context list, the selector typed, its priority, the nodes picked, their priorities, the options and guard rails, the plan. */
 export function WizardPage({ state, contexts, navarchosIn, on, plan, width, height }: WizardPageProps) {
   const theme = useTheme();
   const muted = (text: string) => (
@@ -75,9 +79,9 @@ export function WizardPage({ state, contexts, navarchosIn, on, plan, width, heig
     case 'priorities':
       return <PrioritiesPage state={state} height={height} width={width} />;
     case 'options':
-      return <OptionsPage state={state} width={width} />;
+      return <OptionsPage state={state} width={width} height={height} onText={on.guardText} onSubmit={on.options} />;
     case 'plan':
-      return <PlanPage state={state} lines={plan.lines} budget={plan.budget} width={width} />;
+      return <PlanPage state={state} lines={plan.lines} budget={plan.budget} guards={plan.guards} width={width} />;
   }
 }
 
