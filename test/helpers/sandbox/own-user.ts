@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import {} from 'vitest';
 import { stringify } from 'yaml';
 import { authorityFromPem, issueCertificate } from '../../../src/kube/certs/pki.js';
 import { loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';

@@ -4,7 +4,6 @@
  * read a copy, read `fleetdeck workloads -o json`.
  */
 import { AppsV1Api, CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
-import {} from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { Applier, type Manifest } from '../../../src/kube/api/apply.js';
 import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';

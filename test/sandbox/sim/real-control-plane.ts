@@ -4,7 +4,6 @@
  * what they read of it: clients, the recorded process IDs, Ready pods, Warning events.
  */
 import { AppsV1Api, CoreV1Api, KubeConfig, type V1Pod } from '@kubernetes/client-node';
-import {} from 'vitest';
 import { makeClient } from '../../../src/kube/transport/client.js';
 import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubeconfig.js';
 import type { KeyMaterial } from '../../../src/kube/certs/pki.js';
