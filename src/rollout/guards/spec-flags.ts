@@ -67,8 +67,17 @@ function alertsOf(f: GuardFlags): RolloutGuards['alerts'] {
     ...(f.alertMatch ? { match: f.alertMatch } : {}),
     firingOnly: f.alertPending !== true,
   };
-  const problem = validateAlertGate(gate);
-  if (problem) throw new UsageError(`${f.prometheusUrl ? '--prometheus-url' : '--alertmanager-url'}: ${problem}`);
+  const problem = validateAlertGate(gate)?.replace(/^alerts: /, '');
+  if (problem) {
+    const flag = problem.startsWith('match ')
+      ? '--alert-match'
+      : problem.startsWith('ignore ')
+        ? '--alert-ignore'
+        : f.prometheusUrl
+          ? '--prometheus-url'
+          : '--alertmanager-url';
+    throw new UsageError(`${flag}: ${problem}`);
+  }
   return gate;
 }
 
@@ -88,8 +97,8 @@ function notifyOf(f: GuardFlags): RolloutGuards['notify'] {
   const format = f.notifyFormat ?? 'slack';
   if (format !== 'slack' && format !== 'json') throw new UsageError(`--notify-format ${format}: use slack or json`);
   const notify = { url: f.notifyUrl, format: format as 'slack' | 'json', templates };
-  const problem = validateNotifications(notify);
-  if (problem) throw new UsageError(`--notify-url: ${problem}`);
+  const problem = validateNotifications(notify)?.replace(/^notify: /, '');
+  if (problem) throw new UsageError(`${problem.startsWith('template') ? '--notify-template' : '--notify-url'}: ${problem}`);
   return notify;
 }
 

@@ -51,9 +51,9 @@ describe('guardsFromFlags', () => {
       'give --prometheus-url or --alertmanager-url, not both',
     );
     expect(refused({ prometheusUrl: 'http://p', alertIgnore: '(' })).toBe(
-      '--prometheus-url: alerts: ignore "(" is not a regular expression: Invalid regular expression: /(/: Unterminated group',
+      '--alert-ignore: ignore "(" is not a regular expression: Invalid regular expression: /(/: Unterminated group',
     );
-    expect(refused({ alertmanagerUrl: 'not a url' })).toBe('--alertmanager-url: alerts: url "not a url" is not a URL');
+    expect(refused({ alertmanagerUrl: 'not a url' })).toBe('--alertmanager-url: url "not a url" is not a URL');
   });
 
   it('--alert-ignore, --alert-match or --alert-pending without a URL is refused', () => {
@@ -133,9 +133,9 @@ describe('guardsFromFlags', () => {
     );
     expect(refused({ notifyUrl: 'https://h/x', notifyTemplate: ['blocked'] })).toMatch(/^--notify-template blocked: give EVENT=TEXT/);
     expect(refused({ notifyUrl: 'https://h/x', notifyFormat: 'xml' })).toBe('--notify-format xml: use slack or json');
-    expect(refused({ notifyUrl: 'ftp://h/x' })).toBe('--notify-url: notify: url must be http or https, not ftp');
+    expect(refused({ notifyUrl: 'ftp://h/x' })).toBe('--notify-url: url must be http or https, not ftp');
     expect(refused({ notifyUrl: 'https://h/x', notifyTemplate: ['blocked={{who}}'] })).toBe(
-      '--notify-url: notify: templates.blocked: unknown placeholder {{who}} (known: rollout, context, node, reason, replacement, done, total)',
+      '--notify-template: templates.blocked: unknown placeholder {{who}} (known: rollout, context, node, reason, replacement, done, total)',
     );
   });
 

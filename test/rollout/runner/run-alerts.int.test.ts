@@ -30,12 +30,16 @@ import {
 setUpRunCluster('alerts');
 cleanUpGuardMarks();
 
+/** The runner's own namespace: another file's cleanup of the default one never races this file's Job. */
+const RUNNER_NS = `fd-runner-${NS.alerts.slice(-5)}`;
+
 let m: Monitoring;
 beforeAll(async () => {
   m = await monitoring(sandbox());
 });
 afterAll(async () => {
-  await runCli(cli(['rollout', 'cleanup', '--context', CONTEXT, '--yes']));
+  await runCli(cli(['rollout', 'cleanup', '--context', CONTEXT, '--runner-namespace', RUNNER_NS, '--yes']));
+  await core.deleteNamespace({ name: RUNNER_NS }).catch(() => {});
 });
 
 /** A loopback port nothing listens on. */
@@ -47,13 +51,16 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
+/** The node the file's pods run on (never one a rollout takes: a pod without a controller would refuse its drain). */
+const podsNode = async () => (await schedulable()).at(-1)!;
+
 /** A pod Prometheus scrapes where nothing answers: TargetDown fires for it. */
 async function silentTarget(name: string): Promise<void> {
   await core.createNamespacedPod({
     namespace: NS.alerts,
     body: {
       metadata: { name, annotations: { 'prometheus.io/scrape': 'true', 'prometheus.io/port': '9113' } },
-      spec: { containers: [{ name: 'web', image: 'nginx:1.25', ports: [{ containerPort: 80 }] }] },
+      spec: { nodeName: await podsNode(), containers: [{ name: 'web', image: 'nginx:1.25', ports: [{ containerPort: 80 }] }] },
     },
   });
   await m.waitForAlert('TargetDown', 'firing', { labels: { namespace: NS.alerts, pod: name } });
@@ -135,7 +142,7 @@ describe('the alert gate and the metrics, with the sandbox’s Prometheus and Al
     const [node] = await schedulable();
     await core.createNamespacedPod({
       namespace: NS.alerts,
-      body: { metadata: { name: 'backup', labels: { 'fd-block': 'metrics' } }, spec: podSpec() },
+      body: { metadata: { name: 'backup', labels: { 'fd-block': 'metrics' } }, spec: podSpec({ nodeName: await podsNode() }) },
     });
     const name = rolloutName('metrics');
     rollouts.add(name);
@@ -153,6 +160,8 @@ describe('the alert gate and the metrics, with the sandbox’s Prometheus and Al
         '--replace',
         'uncordon',
         '--in-cluster',
+        '--runner-namespace',
+        RUNNER_NS,
         '--image',
         'ghcr.io/fleetdeck/fleetdeck:test',
         '--recheck',
@@ -163,7 +172,7 @@ describe('the alert gate and the metrics, with the sandbox’s Prometheus and Al
       ]),
       { timeoutMs: 180_000 },
     );
-    expect(created.code, created.stderr).toBe(0);
+    expect(created.code, created.stdout + created.stderr).toBe(0);
     await heldBy(name, 'pods');
     const sel = `rollout="${name}"`;
     const held = await eventually(
@@ -175,7 +184,7 @@ describe('the alert gate and the metrics, with the sandbox’s Prometheus and Al
       120_000,
       500,
     );
-    expect(held[0]!.metric).toMatchObject({ job: 'kubernetes-pods', cluster: CONTEXT, namespace: 'fleetdeck-system' });
+    expect(held[0]!.metric).toMatchObject({ job: 'kubernetes-pods', cluster: CONTEXT, namespace: RUNNER_NS });
     const nodes = await m.query(`fleetdeck_rollout_nodes{${sel}}`);
     expect(Object.fromEntries(nodes.map((s) => [s.metric.state, s.value]))).toMatchObject({ waiting: 1, done: 0, draining: 0 });
 

@@ -61,8 +61,13 @@ function create(name: string, node: string, more: string[]) {
   );
 }
 
+/** A pod without a controller, on the last node (never one a rollout here takes: it would refuse the drain). */
 async function blockingPod(name: string): Promise<void> {
-  await core.createNamespacedPod({ namespace: NS.holds, body: { metadata: { name, labels: { 'fd-block': name } }, spec: podSpec() } });
+  const nodeName = (await schedulable()).at(-1)!;
+  await core.createNamespacedPod({
+    namespace: NS.holds,
+    body: { metadata: { name, labels: { 'fd-block': name } }, spec: podSpec({ nodeName }) },
+  });
 }
 
 describe('rollout guard rails that hold', () => {
