@@ -132,9 +132,11 @@ describe('rollout guard rails that pace', () => {
     // Slack's form by default: a text.
     const texts = hook.received.filter((r) => r.path === '/deadline/x').map((r) => r.body.text);
     expect(texts.at(-1)).toContain(`node ${node} not done within its deadline of 3s`);
+    // Its node schedulable again for the tests after.
+    expect((await runCli(cli(['rollout', 'abort', name, '--context', CONTEXT, '--yes']))).code).toBe(0);
   });
 
-  it('a drain that times out pauses the rollout by default, and is skipped (node uncordoned) when the spec says skip', async () => {
+  it('a drain that times out pauses the rollout by default, is skipped (node uncordoned) when the spec says skip, and forced when it says force', async () => {
     const node = await undrainable('stuck');
     const paused = rolloutName('timeout');
     const first = await create(paused, [node], ['--timeout', '3s']).done;
@@ -159,5 +161,19 @@ describe('rollout guard rails that pace', () => {
     // Skipped: uncordoned, its pod left running where it was.
     expect(await unschedulable(node)).toBe(false);
     expect((await running(NS.pacing, 'stuck', 1))[0]!.spec!.nodeName).toBe(node);
+
+    // Written explicitly, force: the pod the budget keeps is deleted without eviction, the node done, the pod recreated elsewhere.
+    const forced = rolloutName('force');
+    const third = await create(forced, [node], ['--timeout', '3s', '--on-drain-timeout', 'force']).done;
+    expect(third.code, third.stdout + third.stderr).toBe(0);
+    const f = await inPhase(forced, 'Completed');
+    expect(f.nodes[0]).toMatchObject({ name: node, phase: 'done' });
+    expect(f.log.map((l) => l.message)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/deleting the pods left without eviction \(drainTimeout: force: PodDisruptionBudgets bypassed\)$/),
+      ]),
+    );
+    const [again] = await running(NS.pacing, 'stuck', 1);
+    expect(again!.spec!.nodeName).not.toBe(node);
   });
 });
