@@ -6,11 +6,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ChildProcess } from 'node:child_process';
-import { afterAll, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, onTestFinished } from 'vitest';
 import { PREFER_NO_SCHEDULE_TAINT } from '../../../src/rollout/guards/types.js';
 import type { RolloutState } from '../../../src/rollout/types.js';
 import { eventually } from '../../helpers/cli/cli.js';
-import { core, isReady, mergePatch, state, touched } from './run-cluster.js';
+import { CONTEXT, core, FAST, isReady, mergePatch, rollouts, startCli, state, touched } from './run-cluster.js';
 
 const FAULT = 'sandbox.fleetdeck.io/fault';
 /** Labels the tests ask rollouts to put on: taken off every touched node at the end. */
@@ -123,4 +123,29 @@ export function stopWhenTestEnds<T extends { child: ChildProcess; done: Promise<
     await run.done;
   });
   return run;
+}
+
+/**
+ * `rollout create` of the nodes, replaced in place, holds checked every second, through the built
+ * CLI; runs until the rollout ends (or its test does: then it is stopped with SIGTERM).
+ */
+export function createRollout(name: string, nodes: readonly string[], more: readonly string[] = []) {
+  rollouts.add(name);
+  for (const n of nodes) touched.add(n);
+  const targets = nodes.flatMap((n) => ['--node', n]);
+  const args = ['rollout', 'create', '--context', CONTEXT, ...targets, '--name', name, '--replace', 'uncordon', '--recheck', '1s'];
+  return stopWhenTestEnds(startCli([...args, ...FAST, ...more]));
+}
+
+/** The file's webhook receiver, started before its tests and closed after them. */
+export function fileWebhook(): () => Awaited<ReturnType<typeof webhookReceiver>> {
+  let hook: Awaited<ReturnType<typeof webhookReceiver>> | undefined;
+  beforeAll(async () => {
+    hook = await webhookReceiver();
+  });
+  afterAll(() => hook?.close());
+  return () => {
+    if (!hook) throw new Error('the webhook receiver is not started yet');
+    return hook;
+  };
 }

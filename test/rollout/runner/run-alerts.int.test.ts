@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, runCli } from '../../helpers/cli/cli.js';
 import { sandbox } from '../../helpers/sandbox/fleet.js';
 import { type Monitoring, monitoring } from '../../helpers/sandbox/monitoring.js';
-import { cleanUpGuardMarks, heldBy, inPhase, stopWhenTestEnds } from './guard-cluster.js';
+import { cleanUpGuardMarks, createRollout, heldBy, inPhase } from './guard-cluster.js';
 import {
   CONTEXT,
   FAST,
@@ -21,7 +21,6 @@ import {
   rolloutName,
   rollouts,
   schedulable,
-  startCli,
   touched,
   unschedulable,
   setUpRunCluster,
@@ -71,40 +70,16 @@ async function removeTarget(name: string): Promise<void> {
   await m.waitForAlert('TargetDown', 'resolved', { labels: { namespace: NS.alerts, pod: name } });
 }
 
-function create(name: string, node: string, more: string[]) {
-  rollouts.add(name);
-  touched.add(node);
-  return stopWhenTestEnds(
-    startCli([
-      'rollout',
-      'create',
-      '--context',
-      CONTEXT,
-      '--node',
-      node,
-      '--name',
-      name,
-      '--replace',
-      'uncordon',
-      '--recheck',
-      '1s',
-      ...FAST,
-      ...more,
-    ]),
-  );
-}
-
 describe('the alert gate and the metrics, with the sandbox’s Prometheus and Alertmanager', () => {
   /** A rollout on `node` with the alert gate of `api` while TargetDown fires, then once it resolved: what it showed. */
   async function gated(api: 'Prometheus' | 'Alertmanager', url: string, node: string) {
     await silentTarget('silent');
     const name = rolloutName(`alert-${api.toLowerCase()}`);
-    const run = create(name, node, [
-      api === 'Prometheus' ? '--prometheus-url' : '--alertmanager-url',
-      url,
-      '--alert-match',
-      '^TargetDown$',
-    ]);
+    const run = createRollout(
+      name,
+      [node],
+      [api === 'Prometheus' ? '--prometheus-url' : '--alertmanager-url', url, '--alert-match', '^TargetDown$'],
+    );
     const held = await heldBy(name, 'alerts', run);
     const cordonedWhileHeld = await unschedulable(node);
     await removeTarget('silent');
@@ -128,7 +103,7 @@ describe('the alert gate and the metrics, with the sandbox’s Prometheus and Al
     const [node] = await schedulable();
     const name = rolloutName('alert-down');
     const port = await closedPort();
-    const run = create(name, node!, ['--prometheus-url', `http://127.0.0.1:${port}`]);
+    const run = createRollout(name, [node!], ['--prometheus-url', `http://127.0.0.1:${port}`]);
     const held = await heldBy(name, 'alerts', run);
     expect(held.hold!.reason).toBe(
       `cannot read alerts from http://127.0.0.1:${port}/api/v1/alerts: connect ECONNREFUSED 127.0.0.1:${port}`,

@@ -4,62 +4,19 @@
  * budget used up by a NotReady node, and a second rollout waiting for the first (one per cluster).
  * Each hold is on the record (its reason), in `rollout watch`, as an Event, and as a webhook message.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listObjectEvents } from '../../../src/kube/events/event-recorder.js';
 import { configMapName, ROLLOUT_NAMESPACE } from '../../../src/rollout/types.js';
 import { eventually, runCli } from '../../helpers/cli/cli.js';
-import { cleanUpGuardMarks, heldBy, inPhase, setNodeReady, webhookReceiver, stopWhenTestEnds } from './guard-cluster.js';
-import {
-  CONTEXT,
-  FAST,
-  NS,
-  cli,
-  core,
-  kc,
-  podSpec,
-  rolloutName,
-  rollouts,
-  schedulable,
-  startCli,
-  touched,
-  unschedulable,
-  setUpRunCluster,
-} from './run-cluster.js';
+import { cleanUpGuardMarks, createRollout, fileWebhook, heldBy, inPhase, setNodeReady } from './guard-cluster.js';
+import { CONTEXT, NS, cli, core, kc, podSpec, rolloutName, schedulable, startCli, unschedulable, setUpRunCluster } from './run-cluster.js';
 
 setUpRunCluster('holds');
 cleanUpGuardMarks();
 
-let hook: Awaited<ReturnType<typeof webhookReceiver>>;
-beforeAll(async () => {
-  hook = await webhookReceiver();
-});
-afterAll(() => hook.close());
+const webhook = fileWebhook();
 
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-
-/** `rollout create` on one node, replaced in place, holds checked every second; runs until it ends. */
-function create(name: string, node: string, more: string[]) {
-  rollouts.add(name);
-  touched.add(node);
-  return stopWhenTestEnds(
-    startCli([
-      'rollout',
-      'create',
-      '--context',
-      CONTEXT,
-      '--node',
-      node,
-      '--name',
-      name,
-      '--replace',
-      'uncordon',
-      '--recheck',
-      '1s',
-      ...FAST,
-      ...more,
-    ]),
-  );
-}
 
 /** A pod without a controller, on the last node (never one a rollout here takes: it would refuse the drain). */
 async function blockingPod(name: string): Promise<void> {
@@ -82,7 +39,7 @@ describe('rollout guard rails that hold', () => {
     );
     expect(dry.stdout).toContain(`  windows: ${day} 00:00-24:00 UTC (no node is taken outside them)\n`);
     expect(dry.stdout).toContain('  one rollout at a time in the cluster (waits for any other)\n');
-    const run = create(name, node!, ['--window', `${day} 00:00-24:00 UTC`]);
+    const run = createRollout(name, [node!], ['--window', `${day} 00:00-24:00 UTC`]);
     const held = await heldBy(name, 'window', run);
     expect(held.hold!.reason).toMatch(new RegExp(`^waiting for the window: opens ${day} 00:00 UTC \\(in \\d+ d( \\d+ h)?\\)$`));
     expect(held.nodes[0]).toMatchObject({ name: node, phase: 'waiting' });
@@ -105,12 +62,12 @@ describe('rollout guard rails that hold', () => {
     await blockingPod('backup');
     const first = rolloutName('blocked');
     const second = rolloutName('second');
-    const notify = ['--notify-url', hook.url('/hook/s3cr3t'), '--notify-format', 'json'];
-    const runA = create(first, a!, ['--blocking-pod-selector', 'fd-block=backup', ...notify]);
+    const notify = ['--notify-url', webhook().url('/hook/s3cr3t'), '--notify-format', 'json'];
+    const runA = createRollout(first, [a!], ['--blocking-pod-selector', 'fd-block=backup', ...notify]);
     const heldA = await heldBy(first, 'pods', runA);
     expect(heldA.hold!.reason).toBe(`held by 1 pod matching fd-block=backup: ${NS.holds}/backup`);
     // The first holds the cluster's rollout Lease: the second waits for it, naming it.
-    const runB = create(second, b!, []);
+    const runB = createRollout(second, [b!], []);
     const heldB = await heldBy(second, 'cluster', runB);
     expect(heldB.hold!.reason).toContain(`another rollout runs in this cluster: ${first}`);
     expect(await unschedulable(b!)).toBe(false);
@@ -126,16 +83,18 @@ describe('rollout guard rails that hold', () => {
     expect(finalA.log.map((l) => l.message)).toEqual(expect.arrayContaining([expect.stringMatching(/^released after \S+ \(pods\)$/)]));
 
     // The webhook heard the first rollout start, held, drained, replaced and completed, in that order.
-    const events = hook.received.filter((r) => r.path === '/hook/s3cr3t').map((r) => r.body.event);
+    const events = webhook()
+      .received.filter((r) => r.path === '/hook/s3cr3t')
+      .map((r) => r.body.event);
     expect(events).toEqual(['start', 'blocked', 'drained', 'replaced', 'completed']);
-    expect(hook.received[1]!.body).toMatchObject({ rollout: first, context: CONTEXT, reason: heldA.hold!.reason });
+    expect(webhook().received[1]!.body).toMatchObject({ rollout: first, context: CONTEXT, reason: heldA.hold!.reason });
   });
 
   it('a budget of 1 node holds the rollout while another node is NotReady, and lets it go once that node is Ready', async () => {
     const [down, node] = await schedulable();
     await setNodeReady(down!, false);
     const name = rolloutName('budget');
-    const run = create(name, node!, ['--budget', '1']);
+    const run = createRollout(name, [node!], ['--budget', '1']);
     const held = await heldBy(name, 'budget', run);
     expect(held.hold!.reason).toContain(`1 node of 1 allowed unavailable is taken (${down} NotReady)`);
     expect(await unschedulable(node!)).toBe(false);

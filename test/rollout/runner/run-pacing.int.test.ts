@@ -4,25 +4,21 @@
  * after), a node deadline pausing it, and a drain timeout paused by default and skipped when the
  * spec says so; the webhook hears each.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PREFER_NO_SCHEDULE_TAINT } from '../../../src/rollout/guards/types.js';
 import { runCli } from '../../helpers/cli/cli.js';
-import { cleanUpGuardMarks, GUARD_LABELS, heldBy, inPhase, marks, webhookReceiver, stopWhenTestEnds } from './guard-cluster.js';
+import { cleanUpGuardMarks, createRollout, fileWebhook, GUARD_LABELS, heldBy, inPhase, marks } from './guard-cluster.js';
 import {
   CONTEXT,
-  FAST,
   NS,
   cli,
   deployment,
   onlyOn,
   pdb,
   rolloutName,
-  rollouts,
   running,
   schedulable,
-  startCli,
   state,
-  touched,
   unschedulable,
   setUpRunCluster,
 } from './run-cluster.js';
@@ -30,36 +26,9 @@ import {
 setUpRunCluster('pacing');
 cleanUpGuardMarks();
 
-let hook: Awaited<ReturnType<typeof webhookReceiver>>;
-beforeAll(async () => {
-  hook = await webhookReceiver();
-});
-afterAll(() => hook.close());
+const webhook = fileWebhook();
 
 const [BEFORE, AFTER] = GUARD_LABELS as [string, string];
-
-function create(name: string, nodes: string[], more: string[]) {
-  rollouts.add(name);
-  for (const n of nodes) touched.add(n);
-  const targets = nodes.flatMap((n) => ['--node', n]);
-  return stopWhenTestEnds(
-    startCli([
-      'rollout',
-      'create',
-      '--context',
-      CONTEXT,
-      ...targets,
-      '--name',
-      name,
-      '--replace',
-      'uncordon',
-      '--recheck',
-      '1s',
-      ...FAST,
-      ...more,
-    ]),
-  );
-}
 
 /** A node whose only pod a PodDisruptionBudget keeps: its drain cannot finish. */
 async function undrainable(app: string): Promise<string> {
@@ -74,7 +43,7 @@ describe('rollout guard rails that pace', () => {
   it('soaks between nodes, with the next node tainted PreferNoSchedule meanwhile, and labels each node before and after', async () => {
     const [a, b] = await schedulable();
     const name = rolloutName('soak');
-    const run = create(
+    const run = createRollout(
       name,
       [a!, b!],
       [
@@ -86,7 +55,7 @@ describe('rollout guard rails that pace', () => {
         '--label-after',
         `${AFTER}=2026-11`,
         '--notify-url',
-        hook.url('/soak/t0ken'),
+        webhook().url('/soak/t0ken'),
         '--notify-format',
         'json',
       ],
@@ -110,27 +79,26 @@ describe('rollout guard rails that pace', () => {
     const second = await marks(b!);
     expect(second).toMatchObject({ taints: [], labels: { [AFTER]: '2026-11' } });
     // A soak is the pace asked for: not a "blocked" message.
-    expect(hook.received.filter((r) => r.path === '/soak/t0ken').map((r) => r.body.event)).toEqual([
-      'start',
-      'drained',
-      'replaced',
-      'drained',
-      'replaced',
-      'completed',
-    ]);
+    expect(
+      webhook()
+        .received.filter((r) => r.path === '/soak/t0ken')
+        .map((r) => r.body.event),
+    ).toEqual(['start', 'drained', 'replaced', 'drained', 'replaced', 'completed']);
   });
 
   it('a node deadline pauses the rollout when the node is not done in time', async () => {
     const node = await undrainable('late');
     const name = rolloutName('deadline');
-    const run = create(name, [node], ['--node-deadline', '3s', '--notify-url', hook.url('/deadline/x')]);
+    const run = createRollout(name, [node], ['--node-deadline', '3s', '--notify-url', webhook().url('/deadline/x')]);
     const done = await run.done;
     expect(done.code).toBe(1);
     const paused = await inPhase(name, 'Paused');
     expect(paused.message).toBe(`node ${node} not done within its deadline of 3s`);
     expect(done.stdout).toContain(`Rollout ${name} paused: node ${node} not done within its deadline of 3s`);
     // Slack's form by default: a text.
-    const texts = hook.received.filter((r) => r.path === '/deadline/x').map((r) => r.body.text);
+    const texts = webhook()
+      .received.filter((r) => r.path === '/deadline/x')
+      .map((r) => r.body.text);
     expect(texts.at(-1)).toContain(`node ${node} not done within its deadline of 3s`);
     // Its node schedulable again for the tests after.
     expect((await runCli(cli(['rollout', 'abort', name, '--context', CONTEXT, '--yes']))).code).toBe(0);
@@ -139,7 +107,7 @@ describe('rollout guard rails that pace', () => {
   it('a drain that times out pauses the rollout by default, is skipped (node uncordoned) when the spec says skip, and forced when it says force', async () => {
     const node = await undrainable('stuck');
     const paused = rolloutName('timeout');
-    const first = await create(paused, [node], ['--timeout', '3s']).done;
+    const first = await createRollout(paused, [node], ['--timeout', '3s']).done;
     expect(first.code).toBe(1);
     const p = await inPhase(paused, 'Paused');
     expect(p.message).toMatch(new RegExp(`^drain of node ${node} timed out after 3 s: 1 pod left: ${NS.pacing}/stuck-`));
@@ -152,7 +120,7 @@ describe('rollout guard rails that pace', () => {
     expect(await unschedulable(node)).toBe(false);
 
     const skipped = rolloutName('skip');
-    const second = await create(skipped, [node], ['--timeout', '3s', '--on-drain-timeout', 'skip']).done;
+    const second = await createRollout(skipped, [node], ['--timeout', '3s', '--on-drain-timeout', 'skip']).done;
     expect(second.code, second.stdout + second.stderr).toBe(0);
     const s = await inPhase(skipped, 'Completed');
     expect(s.nodes[0]).toMatchObject({ name: node, phase: 'skipped', cordonedByUs: false });
@@ -164,7 +132,7 @@ describe('rollout guard rails that pace', () => {
 
     // Written explicitly, force: the pod the budget keeps is deleted without eviction, the node done, the pod recreated elsewhere.
     const forced = rolloutName('force');
-    const third = await create(forced, [node], ['--timeout', '3s', '--on-drain-timeout', 'force']).done;
+    const third = await createRollout(forced, [node], ['--timeout', '3s', '--on-drain-timeout', 'force']).done;
     expect(third.code, third.stdout + third.stderr).toBe(0);
     const f = await inPhase(forced, 'Completed');
     expect(f.nodes[0]).toMatchObject({ name: node, phase: 'done' });
