@@ -26,6 +26,7 @@ import { inClusterPlanLines, startedJson, startedLines } from './rollout/in-clus
 import { startInCluster } from '../rollout/in-cluster/start.js';
 import { runAsRunner } from './rollout/runner-mode.js';
 import { parseListen } from './rollout/metrics-listen.js';
+import { redactedState } from '../rollout/guards/redact.js';
 import { dryRunJson, dryRunLines, planLines, write } from './rollout/lines.js';
 import { chooseName, explicitName, readFileSpec, requireInputs, specFromOptions } from './rollout/spec.js';
 import { watchUntilEnd } from './rollout/watch.js';
@@ -205,7 +206,7 @@ export async function runRolloutAbort(name: string, opts: RolloutCommandOptions)
     return 1;
   }
   const { state: final, ...done } = await abortRollout(kc, name);
-  if (output !== 'text') write(streamItem(output, { kind: 'result', ...done, state: final }));
+  if (output !== 'text') write(streamItem(output, { kind: 'result', ...done, state: redactedState(final) }));
   else write(`Rollout ${name} aborted; ${abortDoneText(done)}.`);
   return final.phase === 'Aborted' ? 0 : 1;
 }

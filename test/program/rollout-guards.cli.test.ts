@@ -52,7 +52,7 @@ describe('rollout create: a bad guard-rail flag in one line, exit 2', () => {
     );
     expectRefused(
       await create('--label-before', 'bad key=v'),
-      '--label-before bad key=v: give KEY=VALUE with a valid label key and value (e.g. maintenance=true)',
+      `--label-before bad key=v: "bad key" is not a label key (at most 63 letters, digits, '-', '_' or '.', starting and ending alphanumeric)`,
     );
   });
 

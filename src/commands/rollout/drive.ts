@@ -2,6 +2,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { runRollout } from '../../rollout/runner/run.js';
 import { serveRolloutMetrics } from './metrics-listen.js';
+import { redactedState } from '../../rollout/guards/redact.js';
 import type { RolloutState } from '../../rollout/types.js';
 import { renderRolloutLive, type LiveView } from '../../screens/rollouts/rollout-live.js';
 import { colorEnabled, type GlobalOptions } from '../../session/options.js';
@@ -59,7 +60,7 @@ export async function driveToEnd(
     live?.stop();
     await served?.close();
   }
-  if (d.output !== 'text') write(streamItem(d.output, { kind: 'result', state: final }));
+  if (d.output !== 'text') write(streamItem(d.output, { kind: 'result', state: redactedState(final) }));
   else for (const l of resultLines(final, context)) write(l);
   return final;
 }

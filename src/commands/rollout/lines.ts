@@ -7,6 +7,7 @@ import type { RolloutDryRun } from '../../rollout/runner/dry-run.js';
 import { ownerIdentity, type RolloutSpec, type RolloutState } from '../../rollout/types.js';
 import { etaMs, nodeDetail, rolloutChanges, rolloutSummary, type RolloutChange } from '../../report/rollout/view.js';
 import { guardLines } from '../../report/rollout/guards-text.js';
+import { redactedSpec } from '../../rollout/guards/redact.js';
 import { clock } from '../../store/selectors.js';
 import { type OutputFormat, streamItem } from '../../output/format.js';
 
@@ -126,7 +127,7 @@ export function dryRunJson(spec: RolloutSpec, plan: Plan, dry: RolloutDryRun): R
   const byNode = new Map(dry.drain.nodes.map((n) => [n.node, n]));
   return {
     kind: 'plan',
-    rollout: spec,
+    rollout: redactedSpec(spec),
     nodes: plan.nodes.map((n) => ({
       ...n,
       pods: (byNode.get(n.name)?.pods ?? []).map((p) => ({

@@ -26,12 +26,15 @@ const MAX_NAMES = 5;
 
 const API_NAMES = { prometheus: 'Prometheus', alertmanager: 'Alertmanager' } as const;
 
-/** The gate's URL as printed: no credentials, no trailing slash. */
-function shownUrl(url: URL): string {
-  const u = new URL(url.href);
-  u.username = '';
-  u.password = '';
-  return u.href.replace(/\/+$/, '');
+/** The query parameters fleetdeck adds to Alertmanager's endpoint: shown; any other (it may hold a token) is not. */
+const OWN_PARAMS = ['active', 'silenced', 'inhibited'];
+
+/** The gate's URL as printed: no credentials, no query of the user's (`…` in its place), no trailing slash. */
+export function shownUrl(url: URL): string {
+  const own = [...url.searchParams].filter(([k]) => OWN_PARAMS.includes(k));
+  const hidden = [...url.searchParams].length > own.length;
+  const query = [...own.map(([k, v]) => `${k}=${v}`), ...(hidden ? ['…'] : [])].join('&');
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '') + (query ? `?${query}` : '');
 }
 
 /** The URL of the alerts endpoint under the gate's URL (which may have a path prefix and a trailing slash). */

@@ -20,11 +20,28 @@ export type ClusterLeaseVerdict =
   /** `expires`: when the holder's Lease runs out unless it renews it (epoch ms). */
   | { held: false; holder: string; since?: string; expires: number };
 
-/** Whether a Lease as read is held by someone live other than `rollout`. */
-export function heldElsewhere(l: LeaseHold | undefined, rollout: string, now: number): boolean {
+/**
+ * When this process first saw each holder's latest renewal: a holder is live while its renewTime
+ * has changed within the Lease's duration by this process's own clock, as client-go's leader
+ * election judges it — never by comparing another machine's clock with this one's.
+ */
+export class RenewalClock {
+  private seen: { key: string; at: number } | undefined;
+
+  /** Until when (epoch ms, this process's clock) the holder of `l` is live, from its renewal as seen now. */
+  liveUntil(l: LeaseHold, now: number): number {
+    const key = `${l.holderIdentity ?? ''}@${l.renewTime ?? l.acquireTime ?? ''}`;
+    if (this.seen?.key !== key) this.seen = { key, at: now };
+    return this.seen.at + l.leaseDurationSeconds * 1000;
+  }
+}
+
+const clock = new RenewalClock();
+
+/** Whether a Lease as read is held by someone live other than `rollout` (by `seen`, this process's record of its renewals). */
+export function heldElsewhere(l: LeaseHold | undefined, rollout: string, now: number, seen: RenewalClock = clock): boolean {
   if (!l?.holderIdentity || l.holderIdentity === rollout) return false;
-  const renewed = Date.parse(l.renewTime ?? l.acquireTime ?? '');
-  return Number.isFinite(renewed) && now - renewed < l.leaseDurationSeconds * 1000;
+  return now < seen.liveUntil(l, now);
 }
 
 /** Takes the cluster's rollout Lease for `rollout`, or says who holds it. */
@@ -33,7 +50,7 @@ export async function tryClusterLease(kc: KubeConfig, rollout: string): Promise<
     const current = await readLease(kc, CLUSTER_LEASE);
     const now = Date.now();
     if (current && heldElsewhere(current, rollout, now)) {
-      const expires = Date.parse(current.renewTime ?? current.acquireTime ?? '') + current.leaseDurationSeconds * 1000;
+      const expires = clock.liveUntil(current, now);
       return { held: false, holder: current.holderIdentity!, ...(current.acquireTime ? { since: current.acquireTime } : {}), expires };
     }
     const iso = new Date(now).toISOString();

@@ -136,7 +136,10 @@ export interface MetricsServer {
 /** Serves GET /metrics (the registry's exposition) and /healthz; anything else is 404. */
 export function serveMetrics(metrics: Pick<RolloutMetrics, 'registry'>, opts: { port: number; host?: string }): Promise<MetricsServer> {
   const server = createServer((req, res) => {
-    void answer(metrics.registry, req, res);
+    answer(metrics.registry, req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end();
+    });
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -156,7 +159,13 @@ export function serveMetrics(metrics: Pick<RolloutMetrics, 'registry'>, opts: { 
 }
 
 async function answer(registry: Registry, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+  let path: string;
+  try {
+    path = new URL(req.url ?? '/', 'http://localhost').pathname;
+  } catch {
+    res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('bad request\n');
+    return;
+  }
   const known = path === '/metrics' || path === '/healthz';
   if (known && req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }).end('method not allowed\n');

@@ -98,6 +98,8 @@ interface Message {
 export class Notifier {
   private readonly queue: Message[] = [];
   private running: Promise<void> | undefined;
+  private closed = false;
+  private readonly inFlight = new AbortController();
   private readonly reported = new Set<string>();
   private readonly shown: string;
 
@@ -117,7 +119,7 @@ export class Notifier {
   /** Queues the event's message. */
   send(event: NotifyEvent, vars: TemplateVars = {}): void {
     try {
-      if (!this.n) return;
+      if (!this.n || this.closed) return;
       const all = { ...vars, rollout: this.base.rollout, context: this.base.context };
       const text = messageFor(this.n, event, all);
       const body =
@@ -162,8 +164,15 @@ export class Notifier {
     });
   }
 
+  /** Drops what is still queued and stops the message in flight: nothing is sent from now on. */
+  close(): void {
+    this.closed = true;
+    this.queue.length = 0;
+    this.inFlight.abort();
+  }
+
   private async drain(): Promise<void> {
-    for (let m = this.queue.shift(); m; m = this.queue.shift()) {
+    for (let m = this.queue.shift(); m && !this.closed; m = this.queue.shift()) {
       const why = await this.post(m);
       if (why) this.fail(`notification "${m.event}" to ${this.shown} failed: ${why}`);
     }
@@ -177,7 +186,7 @@ export class Notifier {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: m.body,
-        signal: AbortSignal.timeout(NOTIFY_TIMEOUT_MS),
+        signal: AbortSignal.any([AbortSignal.timeout(NOTIFY_TIMEOUT_MS), this.inFlight.signal]),
       });
       if (res.ok) {
         await res.body?.cancel();

@@ -41,18 +41,18 @@ async function releaseCordons(kc: KubeConfig, state: RolloutState): Promise<Abor
   return res;
 }
 
-/** The guard rails' marks (the PreferNoSchedule taint, the "before" labels) off every node not done; a node gone is skipped. */
-async function clearMarks(kc: KubeConfig, state: RolloutState): Promise<void> {
+/** The guard rails' marks (the PreferNoSchedule taint, the "before" labels) off every node not done; what could not be done, one line each. */
+async function clearMarks(kc: KubeConfig, state: RolloutState): Promise<string[]> {
   const g = state.spec.guards;
-  if (!g || (!g.preferNoScheduleTaint && Object.keys(g.labelsBefore).length === 0)) return;
+  if (!g || (!g.preferNoScheduleTaint && Object.keys(g.labelsBefore).length === 0)) return [];
+  const failed: string[] = [];
   for (const n of state.nodes) {
     if (n.phase === 'done') continue;
-    try {
-      await clearNodeMarks(kc, g, n.name);
-    } catch (err) {
-      if (statusCode(err) !== 404) throw new UserError(`cannot take the rollout's marks off node ${n.name}: ${describeError(err)}`);
-    }
+    await clearNodeMarks(kc, g, n.name).catch((err: unknown) =>
+      failed.push(`could not take the rollout's marks off node ${n.name}: ${describeError(err)}`),
+    );
   }
+  return failed;
 }
 
 /**
@@ -86,11 +86,12 @@ export async function abortRollout(
   const fresh = await readRollout(kc, name);
   if (!fresh) throw new UserError(`rollout ${name} is gone (its ConfigMap was deleted)`);
   const released = await releaseCordons(kc, fresh.state);
-  await clearMarks(kc, fresh.state);
+  const unmarked = await clearMarks(kc, fresh.state);
   // The rollout holds no cordon on those nodes any more: a second abort leaves them alone.
   const letGo = new Set([...released.uncordoned, ...released.alreadySchedulable, ...released.gone]);
   const res = await updateRollout(kc, name, (s) => {
     for (const x of s.nodes) if (letGo.has(x.name)) x.cordonedByUs = false;
+    for (const line of unmarked) appendLog(s, line);
     appendLog(s, `abort: ${abortDoneText(released)}`);
   });
   onState(res.state);

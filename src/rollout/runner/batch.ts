@@ -110,9 +110,10 @@ export async function runBatch(ctx: RunContext, names: string[]): Promise<void> 
   const c: RunContext = deadline ? { ...ctx, signal: deadline.signal } : ctx;
   try {
     const results = await Promise.allSettled(names.map((n) => runNode(c, n)));
-    c.signal.throwIfAborted();
+    // A node's failure first: a deadline passing meanwhile only pauses, and must not hide a fail.
     const stops = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as unknown);
     if (stops.length) throw batchStop(stops);
+    c.signal.throwIfAborted();
     const gated = names.filter((n) => ctx.writer.node(n).phase !== 'skipped');
     if (gated.length) await gate(c, gated);
   } finally {

@@ -2,6 +2,7 @@
 import { describeError } from '../../kube/transport/client.js';
 import { cordon, readNodeSummary, type NodeSummary } from '../../kube/nodes/nodes.js';
 import { appendLog } from './decide.js';
+import { markTaken } from './marks.js';
 import { NodeStop, type RunContext } from './context.js';
 
 /** The node, or why it cannot be taken (gone, unreadable). */
@@ -39,6 +40,7 @@ export async function cordonPhase(ctx: RunContext, name: string): Promise<void> 
   });
   await writer.flush();
   await cordon(ctx.kc, name);
+  await markTaken(ctx, name);
   const cordoned = writer.node(name);
   ctx.events.node(
     name,

@@ -71,14 +71,20 @@ const onProgress = (ctx: RunContext, name: string) => {
 /** The drain timed out and the spec says skip: the node uncordoned (if the rollout cordoned it), its marks off, left for later. */
 async function skipNode(ctx: RunContext, name: string, err: DrainError): Promise<void> {
   const x = ctx.writer.node(name);
-  if (x.cordonedByUs) await uncordon(ctx.kc, name).catch(() => {});
+  let uncordoned = '';
+  if (x.cordonedByUs) {
+    uncordoned = await uncordon(ctx.kc, name).then(
+      () => ', uncordoned',
+      (e: unknown) => `; could not uncordon it (${describeError(e)}): abort uncordons it`,
+    );
+  }
   await markFinished(ctx, name, undefined, false);
-  const message = `${err.message}; skipped (drainTimeout: skip)${x.cordonedByUs ? ', uncordoned' : ''}`;
+  const message = `${err.message}; skipped (drainTimeout: skip)${uncordoned}`;
   ctx.writer.changeNode(name, (n, st) => {
     if (err.progress) applyProgress(n, err.progress);
     delete n.blockingPdb;
     n.phase = 'skipped';
-    n.cordonedByUs = false;
+    n.cordonedByUs = uncordoned.startsWith(';');
     n.completedAt = new Date().toISOString();
     n.error = message;
     appendLog(st, `${name}: ${message}`);

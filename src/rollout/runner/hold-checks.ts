@@ -1,15 +1,16 @@
 /**
- * What may hold a rollout before it takes its next batch, checked in this order: another rollout
- * in the cluster, the maintenance window, the soak after the last batch, the disruption budget,
- * pods matching a blocking selector, firing alerts. The first that holds is the verdict; the
- * budget also caps how many nodes the batch may take.
+ * What may hold a rollout before it takes its next batch, checked in this order: the maintenance
+ * window, the soak after the last batch, the disruption budget, pods matching a blocking selector,
+ * firing alerts, and last another rollout running in the cluster (so that a rollout waiting for
+ * its window keeps no other from running). The first that holds is the verdict; the budget also
+ * caps how many nodes the batch may take.
  */
 import { describeError } from '../../kube/transport/client.js';
 import { listLabeledNodes } from '../../kube/nodes/nodes.js';
 import { listPods } from '../../kube/pods/pod-ops.js';
 import { formatDuration } from '../../duration.js';
 import { checkAlerts } from '../guards/alerts.js';
-import { budgetVerdict, maxTakeNow } from '../guards/budget.js';
+import { budgetVerdict, maxTakeNow, type BudgetInput } from '../guards/budget.js';
 import { tryClusterLease } from '../guards/cluster-lease.js';
 import type { HoldKind } from '../guards/types.js';
 import { windowVerdict } from '../guards/windows.js';
@@ -23,7 +24,8 @@ export interface HoldVerdict {
   until?: Date;
 }
 
-export type Clearance = { hold: HoldVerdict } | { hold?: undefined; take: number };
+/** Held, or the nodes of the batch that may be taken now (the budget may allow fewer), in the order to take them. */
+export type Clearance = { hold: HoldVerdict } | { hold?: undefined; take: string[] };
 
 /** Pods that block, as kured lists them: not Succeeded, Failed or Unknown. */
 const LIVE_PODS = 'status.phase!=Succeeded,status.phase!=Failed,status.phase!=Unknown';
@@ -48,19 +50,27 @@ async function blockingPods(ctx: RunContext): Promise<HoldVerdict | undefined> {
   return undefined;
 }
 
+/**
+ * The budget's verdict on the batch (pure). A node of the batch already cordoned or NotReady is
+ * counted as unavailable already: taking it costs nothing, and it is taken first.
+ */
+export function budgetTake(batch: readonly string[], input: Omit<BudgetInput, 'taking'>): Clearance {
+  const down = new Set(input.nodes.filter((n) => n.unschedulable || !n.ready).map((n) => n.name));
+  const ordered = [...batch.filter((n) => down.has(n)), ...batch.filter((n) => !down.has(n))];
+  const free = maxTakeNow(input) + ordered.filter((n) => down.has(n)).length;
+  if (free < 1) return { hold: { kind: 'budget', reason: budgetVerdict({ ...input, taking: 1 }).text } };
+  return { take: ordered.slice(0, free) };
+}
+
 async function budget(ctx: RunContext, batch: readonly string[], now: Date): Promise<Clearance> {
   const b = ctx.guards.budget;
-  if (!b) return { take: batch.length };
-  let nodes: Awaited<ReturnType<typeof listLabeledNodes>>;
+  if (!b) return { take: [...batch] };
   try {
-    nodes = await listLabeledNodes(ctx.kc);
+    const nodes = await listLabeledNodes(ctx.kc);
+    return budgetTake(batch, { budget: b, now, nodes, selected: new Set(ctx.writer.state.nodes.map((n) => n.name)) });
   } catch (err) {
     return { hold: { kind: 'budget', reason: `cannot list the nodes for the disruption budget: ${describeError(err)}` } };
   }
-  const input = { budget: b, now, nodes, selected: new Set(ctx.writer.state.nodes.map((n) => n.name)) };
-  const free = maxTakeNow(input);
-  if (free < 1) return { hold: { kind: 'budget', reason: budgetVerdict({ ...input, taking: 1 }).text } };
-  return { take: Math.min(batch.length, free) };
 }
 
 /** The first hold that applies now, or how many of the batch's nodes may be taken. */
@@ -71,8 +81,6 @@ export async function checkHolds(
   clusterLease: () => Promise<HoldVerdict | undefined>,
 ): Promise<Clearance> {
   const g = ctx.guards;
-  const cluster = await clusterLease();
-  if (cluster) return { hold: cluster };
   const w = windowVerdict(g.windows, now);
   if (!w.open) return { hold: { kind: 'window', reason: w.text, until: w.opensAt } };
   const soakUntil = isoMs(ctx.writer.state.soakUntil);
@@ -88,6 +96,9 @@ export async function checkHolds(
     const a = await checkAlerts(g.alerts, ctx.signal);
     if (!a.ok) return { hold: { kind: 'alerts', reason: a.text } };
   }
+  // Last: a rollout waiting for its window (or a gate) does not keep the cluster from others.
+  const cluster = await clusterLease();
+  if (cluster) return { hold: cluster };
   return b;
 }
 

@@ -82,7 +82,7 @@ export async function awaitClearance(
     if (!c.hold) {
       clearHold(ctx);
       await ctx.writer.flush();
-      return batch.slice(0, Math.max(1, c.take));
+      return c.take;
     }
     recordHold(ctx, c.hold, now);
     await ctx.writer.flush();

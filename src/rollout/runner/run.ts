@@ -176,9 +176,11 @@ export async function runRollout(
     writer.stop();
     signal?.removeEventListener('abort', onCallerAbort);
     await release();
-    await cluster.release();
+    // Taken over: the cluster's Lease names the rollout, which the new holder runs on.
+    if (!takenOver) await cluster.release();
     await settleEvents(ctx);
     await notify.flush();
+    notify.close();
     // Taken over: the Lease is the new holder's (release only clears a Lease still ours anyway).
     if (!takenOver) await releaseRolloutLease(kc, name, self.identity, record?.uid).catch(() => {});
   }

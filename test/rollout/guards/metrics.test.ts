@@ -1,4 +1,4 @@
-import { Agent, get, type IncomingMessage } from 'node:http';
+import { Agent, get, type IncomingMessage, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { register } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -142,6 +142,20 @@ describe('serveMetrics', () => {
     const post = await fetch(`${url}/metrics`, { method: 'POST', body: 'x' });
     expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
     await post.body?.cancel();
+  });
+
+  it('answers 400 to a request path that is not a URL, and goes on serving', async () => {
+    const url = await serve(createRolloutMetrics({ defaultMetrics: false }));
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port: Number(new URL(url).port), path: '//a:b' }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(400);
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
   });
 
   it('picks a free port when asked for 0, and refuses a port in use', async () => {

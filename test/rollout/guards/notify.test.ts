@@ -239,6 +239,17 @@ describe('Notifier', () => {
   });
 });
 
+describe('Notifier.close', () => {
+  it('sends nothing once closed', async () => {
+    const { it: n, failures } = notifier(hook());
+    n.close();
+    n.send('start', { total: 1 });
+    await n.flush();
+    expect(received).toEqual([]);
+    expect(failures).toEqual([]);
+  });
+});
+
 describe('redactUrl and validateNotifications', () => {
   it('shows only the scheme and host of a URL', () => {
     expect(redactUrl(`https://hooks.slack.com/services/${SECRET}`)).toBe('https://hooks.slack.com/…');

@@ -9,7 +9,25 @@ import { listObjectEvents } from '../../../src/kube/events/event-recorder.js';
 import { configMapName, ROLLOUT_NAMESPACE } from '../../../src/rollout/types.js';
 import { eventually, runCli } from '../../helpers/cli/cli.js';
 import { cleanUpGuardMarks, createRollout, fileWebhook, heldBy, inPhase, setNodeReady } from './guard-cluster.js';
-import { CONTEXT, NS, cli, core, kc, podSpec, rolloutName, schedulable, startCli, unschedulable, setUpRunCluster } from './run-cluster.js';
+import {
+  CONTEXT,
+  NS,
+  cli,
+  core,
+  deployment,
+  kc,
+  onlyOn,
+  pdb,
+  podSpec,
+  rolloutName,
+  running,
+  scale,
+  schedulable,
+  startCli,
+  state,
+  unschedulable,
+  setUpRunCluster,
+} from './run-cluster.js';
 
 setUpRunCluster('holds');
 cleanUpGuardMarks();
@@ -57,37 +75,60 @@ describe('rollout guard rails that hold', () => {
     expect(await unschedulable(node!)).toBe(false);
   });
 
-  it('pods matching a blocking selector hold it and a second rollout waits for the first; both finish once the pod is gone', async () => {
-    const [a, b] = await schedulable();
+  it('pods matching a blocking selector hold it until they are gone; the webhook hears each step', async () => {
+    const [a] = await schedulable();
     await blockingPod('backup');
-    const first = rolloutName('blocked');
-    const second = rolloutName('second');
-    const notify = ['--notify-url', webhook().url('/hook/s3cr3t'), '--notify-format', 'json'];
-    const runA = createRollout(first, [a!], ['--blocking-pod-selector', 'fd-block=backup', ...notify]);
-    const heldA = await heldBy(first, 'pods', runA);
-    expect(heldA.hold!.reason).toBe(`held by 1 pod matching fd-block=backup: ${NS.holds}/backup`);
-    // The first holds the cluster's rollout Lease: the second waits for it, naming it.
-    const runB = createRollout(second, [b!], []);
-    const heldB = await heldBy(second, 'cluster', runB);
-    expect(heldB.hold!.reason).toContain(`another rollout runs in this cluster: ${first}`);
-    expect(await unschedulable(b!)).toBe(false);
+    const name = rolloutName('blocked');
+    const run = createRollout(
+      name,
+      [a!],
+      ['--blocking-pod-selector', 'fd-block=backup', '--notify-url', webhook().url('/hook/s3cr3t'), '--notify-format', 'json'],
+    );
+    const held = await heldBy(name, 'pods', run);
+    expect(held.hold!.reason).toBe(`held by 1 pod matching fd-block=backup: ${NS.holds}/backup`);
+    expect(await unschedulable(a!)).toBe(false);
 
     await core.deleteNamespacedPod({ namespace: NS.holds, name: 'backup', gracePeriodSeconds: 0 });
-    const doneA = await runA.done;
-    expect(doneA.code, doneA.stdout + doneA.stderr).toBe(0);
-    expect(doneA.stdout).toContain(`Rollout ${first} completed: 1/1 nodes done.`);
-    const doneB = await runB.done;
-    expect(doneB.code, doneB.stdout + doneB.stderr).toBe(0);
-    const finalA = await inPhase(first, 'Completed');
-    expect(finalA.hold).toBeUndefined();
-    expect(finalA.log.map((l) => l.message)).toEqual(expect.arrayContaining([expect.stringMatching(/^released after \S+ \(pods\)$/)]));
+    const done = await run.done;
+    expect(done.code, done.stdout + done.stderr).toBe(0);
+    expect(done.stdout).toContain(`Rollout ${name} completed: 1/1 nodes done.`);
+    const final = await inPhase(name, 'Completed');
+    expect(final.hold).toBeUndefined();
+    expect(final.log.map((l) => l.message)).toEqual(expect.arrayContaining([expect.stringMatching(/^released after \S+ \(pods\)$/)]));
 
-    // The webhook heard the first rollout start, held, drained, replaced and completed, in that order.
-    const events = webhook()
-      .received.filter((r) => r.path === '/hook/s3cr3t')
-      .map((r) => r.body.event);
-    expect(events).toEqual(['start', 'blocked', 'drained', 'replaced', 'completed']);
-    expect(webhook().received[1]!.body).toMatchObject({ rollout: first, context: CONTEXT, reason: heldA.hold!.reason });
+    // The webhook heard it start, held, drained, replaced and completed, in that order.
+    const heard = webhook().received.filter((r) => r.path === '/hook/s3cr3t');
+    expect(heard.map((r) => r.body.event)).toEqual(['start', 'blocked', 'drained', 'replaced', 'completed']);
+    expect(heard[1]!.body).toMatchObject({ rollout: name, context: CONTEXT, reason: held.hold!.reason });
+  });
+
+  it('one rollout at a time: a second waits while the first works on a node, and goes once it is done', async () => {
+    const [, , b] = await schedulable();
+    await deployment(NS.holds, 'guarded', 1, onlyOn([b!]));
+    await running(NS.holds, 'guarded', 1);
+    await pdb(NS.holds, 'guarded-pdb', 'guarded', 1);
+    const first = rolloutName('first');
+    const second = rolloutName('second');
+    const runA = createRollout(first, [b!]);
+    await eventually(
+      'the first drains, blocked by the budget',
+      async () => (await state(first)).nodes[0]?.blockingPdb?.name === 'guarded-pdb',
+      60_000,
+    );
+    const [c] = await schedulable();
+    const runB = createRollout(second, [c!]);
+    const held = await heldBy(second, 'cluster', runB);
+    expect(held.hold!.reason).toContain(`another rollout runs in this cluster: ${first}`);
+    expect(await unschedulable(c!)).toBe(false);
+
+    // Scaled to nothing, the pod the budget kept goes: the first finishes, then the second goes.
+    await scale(NS.holds, 'guarded', 0);
+    const [doneA, doneB] = await Promise.all([runA.done, runB.done]);
+    expect([doneA.code, doneB.code], doneA.stdout + doneB.stdout).toEqual([0, 0]);
+    const [a, b2] = [await state(first), await state(second)];
+    // The second took its node only after the first was done.
+    expect(Date.parse(b2.nodes[0]!.startedAt!)).toBeGreaterThanOrEqual(Date.parse(a.nodes[0]!.completedAt!));
+    expect(b2.log.map((l) => l.message)).toEqual(expect.arrayContaining([expect.stringMatching(/^released after \S+ \(cluster\)$/)]));
   });
 
   it('a budget of 1 node holds the rollout while another node is NotReady, and lets it go once that node is Ready', async () => {

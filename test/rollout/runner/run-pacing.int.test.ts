@@ -89,7 +89,11 @@ describe('rollout guard rails that pace', () => {
   it('a node deadline pauses the rollout when the node is not done in time', async () => {
     const node = await undrainable('late');
     const name = rolloutName('deadline');
-    const run = createRollout(name, [node], ['--node-deadline', '3s', '--notify-url', webhook().url('/deadline/x')]);
+    const run = createRollout(
+      name,
+      [node],
+      ['--node-deadline', '3s', '--notify-url', webhook().url('/deadline/x'), '--label-before', `${BEFORE}=true`],
+    );
     const done = await run.done;
     expect(done.code).toBe(1);
     const paused = await inPhase(name, 'Paused');
@@ -100,8 +104,11 @@ describe('rollout guard rails that pace', () => {
       .received.filter((r) => r.path === '/deadline/x')
       .map((r) => r.body.text);
     expect(texts.at(-1)).toContain(`node ${node} not done within its deadline of 3s`);
-    // Its node schedulable again for the tests after.
+    // The node it was working on carries the "before" label until the rollout lets it go.
+    expect((await marks(node)).labels[BEFORE]).toBe('true');
+    // Aborted: schedulable again for the tests after, and the label gone.
     expect((await runCli(cli(['rollout', 'abort', name, '--context', CONTEXT, '--yes']))).code).toBe(0);
+    expect((await marks(node)).labels[BEFORE]).toBeUndefined();
   });
 
   it('a drain that times out pauses the rollout by default, is skipped (node uncordoned) when the spec says skip, and forced when it says force', async () => {
