@@ -102,39 +102,66 @@ export function pagesFor(navarchos: boolean): NewRolloutPage[] {
 }
 
 /**
- * The guard rails as the options page has them (src/rollout/guards): each text as typed (windows
- * and pod selectors separated by `;`, durations as `10m`), the choices and the toggle.
+ * The guard rails as the options page has them (src/rollout/guards), one field per flag of
+ * `rollout create`: each text as typed (windows, budget schedules and pod selectors separated by
+ * `;`, labels by `,`, durations as `10m`), the choices and the toggles.
  */
 export interface GuardForm {
   windows: string;
   budget: string;
+  budgetSchedules: string;
+  budgetOf: 'cluster' | 'selected';
   alertsApi: 'prometheus' | 'alertmanager';
   alertsUrl: string;
+  alertIgnore: string;
+  alertMatch: string;
+  alertPending: boolean;
   blockingPods: string;
+  recheck: string;
   soak: string;
+  prioritySoak: string;
   nodeDeadline: string;
   rolloutDeadline: string;
   onDrainTimeout: DrainTimeoutPolicy;
   taint: boolean;
+  labelsBefore: string;
+  labelsAfter: string;
+  concurrent: boolean;
   webhook: string;
+  notifyFormat: 'slack' | 'json';
 }
 
 export type GuardField = keyof GuardForm;
 /** The guard rails typed as text. */
-export type GuardTextField = 'windows' | 'budget' | 'alertsUrl' | 'blockingPods' | 'soak' | 'nodeDeadline' | 'rolloutDeadline' | 'webhook';
+export type GuardTextField = { [K in GuardField]: string extends GuardForm[K] ? K : never }[GuardField];
+/** The guard rails toggled with space. */
+export type GuardToggleField = { [K in GuardField]: GuardForm[K] extends boolean ? K : never }[GuardField];
+/** The guard rails chosen with ←/→. */
+export type GuardChoiceField = Exclude<GuardField, GuardTextField | GuardToggleField>;
 
 export const EMPTY_GUARD_FORM: GuardForm = {
   windows: '',
   budget: '',
+  budgetSchedules: '',
+  budgetOf: 'cluster',
   alertsApi: 'prometheus',
   alertsUrl: '',
+  alertIgnore: '',
+  alertMatch: '',
+  alertPending: false,
   blockingPods: '',
+  recheck: '',
   soak: '',
+  prioritySoak: '',
   nodeDeadline: '',
   rolloutDeadline: '',
   onDrainTimeout: 'pause',
   taint: false,
+  labelsBefore: '',
+  labelsAfter: '',
+  concurrent: false,
   webhook: '',
+  notifyFormat: 'slack',
 };
 
 /** A row of the options page: how it is changed (←/→ through choices, space toggles, text typed). */
@@ -143,7 +170,10 @@ export interface OptionRow {
   kind: 'choice' | 'toggle' | 'text';
 }
 
-/** The options page's rows: replacement mode, max unavailable, --force, --delete-emptydir-data, then the guard rails. */
+/**
+ * The options page's rows: replacement mode, max unavailable, --force, --delete-emptydir-data, then
+ * the guard rails, each beside those it goes with (the budget's, the alert gate's, the webhook's).
+ */
 export const OPTION_ROWS: readonly OptionRow[] = [
   { id: 'replace', kind: 'choice' },
   { id: 'maxUnavailable', kind: 'choice' },
@@ -151,15 +181,26 @@ export const OPTION_ROWS: readonly OptionRow[] = [
   { id: 'deleteEmptyDirData', kind: 'toggle' },
   { id: 'windows', kind: 'text' },
   { id: 'budget', kind: 'text' },
+  { id: 'budgetSchedules', kind: 'text' },
+  { id: 'budgetOf', kind: 'choice' },
   { id: 'alertsApi', kind: 'choice' },
   { id: 'alertsUrl', kind: 'text' },
+  { id: 'alertIgnore', kind: 'text' },
+  { id: 'alertMatch', kind: 'text' },
+  { id: 'alertPending', kind: 'toggle' },
   { id: 'blockingPods', kind: 'text' },
+  { id: 'recheck', kind: 'text' },
   { id: 'soak', kind: 'text' },
+  { id: 'prioritySoak', kind: 'text' },
   { id: 'nodeDeadline', kind: 'text' },
   { id: 'rolloutDeadline', kind: 'text' },
   { id: 'onDrainTimeout', kind: 'choice' },
   { id: 'taint', kind: 'toggle' },
+  { id: 'labelsBefore', kind: 'text' },
+  { id: 'labelsAfter', kind: 'text' },
+  { id: 'concurrent', kind: 'toggle' },
   { id: 'webhook', kind: 'text' },
+  { id: 'notifyFormat', kind: 'choice' },
 ];
 export const OPTION_COUNT = OPTION_ROWS.length;
 /** The first guard rail's row. */

@@ -3,111 +3,91 @@
  * spec's guard rails by the same code as `rollout create`'s flags (guardsFromFlags, combineGuards),
  * or what is wrong with each field; and the options page's choices and toggles. Pure.
  */
-import { parseDuration } from '../../duration.js';
 import { combineGuards, type GuardFlags, guardsFromFlags } from '../../rollout/guards/spec-flags.js';
-import type { DrainTimeoutPolicy, RolloutGuards } from '../../rollout/guards/types.js';
+import type { RolloutGuards } from '../../rollout/guards/types.js';
 import {
   FIRST_GUARD_ROW,
+  type GuardChoiceField,
   type GuardField,
   type GuardForm,
   type NewRolloutState,
   OPTION_ROWS,
   type OptionRow,
 } from '../../store/rollout-wizard.js';
+import { type FieldFlags, flagsOf, missingOf } from './wizard-guard-flags.js';
 
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 /**
- * A flag's error as the line under its field: without the flag's name or the text quoted in
- * front (`--notify-url: `, `bad maintenance window "…": `), nor the form (the page shows it).
+ * A flag's error as the line under its field: without the flag's name, nor the part of a list
+ * named after it (`--notify-url: `, `--label-before a: `), nor the text quoted in front (`bad
+ * maintenance window "…": `), nor the form (the page shows it) unless the text is not of it.
  */
-const withoutFlag = (text: string) =>
-  text
+function withoutFlag(text: string, part?: string): string {
+  const named = part === undefined ? -1 : text.indexOf(` ${part}: `);
+  const own = text.startsWith('--') && named > 0 ? text.slice(named + (part?.length ?? 0) + 3) : text;
+  return own
     .replace(/^--[a-z-]+: /, '')
+    .replace(/^--[a-z-]+ must /, 'must ')
     .replace(/^bad [a-z ]+ "[^"]*": /, '')
-    .replace(/; expected .*$/, '');
-/** `a; b` into its parts. */
-const parts = (text: string) =>
-  text
-    .split(';')
-    .map((p) => p.trim())
-    .filter(Boolean);
-
-/** A duration typed (`10m`, `1h30m`, `90s`), or what is wrong with it. */
-function durationOf(text: string): number | string {
-  const ms = parseDuration(text);
-  if (ms === undefined) return `"${text}" is not a duration (e.g. 90s, 15m, 1h30m)`;
-  return ms > 0 ? ms : 'give a duration longer than 0, or leave it empty';
+    .replace(/^not of the form; expected (.*?), e\.g\. .*$/, 'not of the form $1')
+    .replace(/; expected .*$/, '')
+    .replace(/^(ignore|match) (?=")/, '');
 }
 
-/** Each field's flag, as `rollout create` has it (only those filled in). */
-function flagsOf(form: GuardForm): { flags: Record<GuardField, GuardFlags>; errors: Partial<Record<GuardField, string>> } {
-  const errors: Partial<Record<GuardField, string>> = {};
-  const t = (v: string) => v.trim();
-  const duration = (field: GuardField, text: string, flag: (ms: number) => GuardFlags): GuardFlags => {
-    if (!t(text)) return {};
-    const ms = durationOf(t(text));
-    if (typeof ms === 'string') {
-      errors[field] = ms;
-      return {};
+/** What is wrong with a field checked alone, if anything; a part at fault named when the field has several. */
+function problemOf(field: FieldFlags): string | undefined {
+  const checks = field.checks ?? [{ flags: field.flags }];
+  for (const check of checks) {
+    try {
+      combineGuards(undefined, guardsFromFlags(check.flags));
+    } catch (err) {
+      const text = withoutFlag(message(err), check.part);
+      return check.part !== undefined && checks.length > 1 ? `"${check.part}": ${text}` : text;
     }
-    return flag(ms);
-  };
-  const url = t(form.alertsUrl);
-  const flags: Record<GuardField, GuardFlags> = {
-    windows: parts(form.windows).length ? { window: parts(form.windows) } : {},
-    budget: t(form.budget) ? { budget: t(form.budget) } : {},
-    alertsApi: {},
-    alertsUrl: url ? (form.alertsApi === 'prometheus' ? { prometheusUrl: url } : { alertmanagerUrl: url }) : {},
-    blockingPods: parts(form.blockingPods).length ? { blockingPodSelector: parts(form.blockingPods) } : {},
-    soak: duration('soak', form.soak, (soak) => ({ soak })),
-    nodeDeadline: duration('nodeDeadline', form.nodeDeadline, (nodeDeadline) => ({ nodeDeadline })),
-    rolloutDeadline: duration('rolloutDeadline', form.rolloutDeadline, (deadline) => ({ deadline })),
-    onDrainTimeout: form.onDrainTimeout === 'pause' ? {} : { onDrainTimeout: form.onDrainTimeout },
-    taint: form.taint ? { preferNoScheduleTaint: true } : {},
-    webhook: t(form.webhook) ? { notifyUrl: t(form.webhook) } : {},
-  };
-  return { flags, errors };
+  }
+  return undefined;
 }
 
 /** The spec's guard rails from the form, or what is wrong with each field that does not parse (`problem`: with them together). */
 export function guardsOfForm(
   form: GuardForm,
 ): { guards: RolloutGuards } | { errors: Partial<Record<GuardField, string>>; problem?: string } {
-  const { flags, errors } = flagsOf(form);
+  const { fields, errors } = flagsOf(form);
+  Object.assign(errors, missingOf(form));
   // Each field alone first, so that its error is shown under it.
-  for (const [field, f] of Object.entries(flags) as [GuardField, GuardFlags][]) {
-    if (errors[field]) continue;
-    try {
-      guardsFromFlags(f);
-    } catch (err) {
-      errors[field] = withoutFlag(message(err));
-    }
+  for (const [field, f] of Object.entries(fields) as [GuardField, FieldFlags][]) {
+    const problem = errors[field] ? undefined : problemOf(f);
+    if (problem) errors[field] = problem;
   }
   if (Object.keys(errors).length) return { errors };
   try {
-    return { guards: combineGuards(undefined, guardsFromFlags(Object.assign({}, ...Object.values(flags)) as GuardFlags)) };
+    const flags = Object.assign({}, ...Object.values(fields).map((f) => f.flags)) as GuardFlags;
+    return { guards: combineGuards(undefined, guardsFromFlags(flags)) };
   } catch (err) {
     return { errors: {}, problem: withoutFlag(message(err)) };
   }
 }
 
-const POLICIES: readonly DrainTimeoutPolicy[] = ['pause', 'skip', 'force'];
+/** Each choice's values, in the order ←/→ go through them. */
+const CHOICES: { [K in GuardChoiceField]: readonly GuardForm[K][] } = {
+  budgetOf: ['cluster', 'selected'],
+  alertsApi: ['prometheus', 'alertmanager'],
+  onDrainTimeout: ['pause', 'skip', 'force'],
+  notifyFormat: ['slack', 'json'],
+};
 
-/** ←/→ or space on a guard rail's choice or toggle (text rows take typed keys instead). */
+/** ←/→ or space on a guard rail's choice or toggle (text rows take typed keys instead): its error goes until it is checked again. */
 export function guardOption(state: NewRolloutState, row: OptionRow, delta: 1 | -1): NewRolloutState {
   const form = state.guardForm;
-  switch (row.id) {
-    case 'alertsApi':
-      return { ...state, guardForm: { ...form, alertsApi: form.alertsApi === 'prometheus' ? 'alertmanager' : 'prometheus' } };
-    case 'onDrainTimeout': {
-      const i = POLICIES.indexOf(form.onDrainTimeout);
-      return { ...state, guardForm: { ...form, onDrainTimeout: POLICIES[(i + delta + POLICIES.length) % POLICIES.length]! } };
-    }
-    case 'taint':
-      return { ...state, guardForm: { ...form, taint: !form.taint } };
-    default:
-      return state;
-  }
+  const field = row.id as GuardField;
+  let value: GuardForm[GuardField];
+  if (row.kind === 'toggle' && typeof form[field] === 'boolean') value = !form[field];
+  else if (row.kind === 'choice' && field in CHOICES) {
+    const values = CHOICES[field as GuardChoiceField] as readonly string[];
+    value = values[(values.indexOf(form[field] as string) + delta + values.length) % values.length]!;
+  } else return state;
+  const { [field]: _fixed, ...errors } = state.guardErrors;
+  return { ...state, guardForm: { ...form, [field]: value }, guardErrors: errors };
 }
 
 /** A guard rail's text as typed: its error goes until it is checked again. */

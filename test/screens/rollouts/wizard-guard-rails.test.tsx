@@ -1,5 +1,6 @@
 /** The new-rollout wizard's guard rails, on its options page: typed, checked in place, and in the spec handed to the start. */
 import { describe, expect, it, vi } from 'vitest';
+import { OPTION_ROWS, type OptionRow } from '../../../src/store/rollout-wizard.js';
 import { KEYS, type Screen } from '../../helpers/screens/screen.js';
 import { clockAtMidday, expectFits, fakeRollouts, openRollouts, RIGHT } from './fixtures.js';
 
@@ -23,6 +24,9 @@ async function toOptions(screen: Screen): Promise<string> {
 
 /** Move the focus down `n` rows. */
 const down = (screen: Screen, n: number) => screen.press(...Array<string>(n).fill(KEYS.down));
+/** Move the focus down from one row of the options page to another (the rows between skipped). */
+const rowOf = (id: OptionRow['id']) => OPTION_ROWS.findIndex((r) => r.id === id);
+const move = (screen: Screen, from: OptionRow['id'], to: OptionRow['id']) => down(screen, rowOf(to) - rowOf(from));
 
 describe('the guard rails of a new rollout', () => {
   it('a window and a budget typed on the options page are in the plan and in the spec the rollout starts with', async () => {
@@ -103,30 +107,30 @@ describe('the guard rails of a new rollout', () => {
     await toOptions(screen);
 
     // Alertmanager instead of Prometheus, and its URL
-    await down(screen, 6);
+    await move(screen, 'replace', 'alertsApi');
     await screen.waitFor(/Alerts from\s+‹ Prometheus ›/);
     await screen.press(RIGHT);
     await screen.waitFor(/Alerts from\s+‹ Alertmanager ›/);
-    await down(screen, 1);
+    await move(screen, 'alertsApi', 'alertsUrl');
     await screen.press(...'http://am.monitoring:9093');
     // A blocking pod selector, a soak and the deadlines
-    await down(screen, 1);
+    await move(screen, 'alertsUrl', 'blockingPods');
     await screen.press(...'app=backup');
-    await down(screen, 1);
+    await move(screen, 'blockingPods', 'soak');
     await screen.press(...'10m');
-    await down(screen, 1);
+    await move(screen, 'soak', 'nodeDeadline');
     await screen.press(...'1h');
-    await down(screen, 1);
+    await move(screen, 'nodeDeadline', 'rolloutDeadline');
     await screen.press(...'8h');
     // A drain timeout that deletes pods: its words say what it bypasses
-    await down(screen, 1);
+    await move(screen, 'rolloutDeadline', 'onDrainTimeout');
     await screen.press(RIGHT, RIGHT);
     await screen.waitFor('delete its pods without eviction: PodDisruptionBudgets bypassed');
     // The taint, then the webhook, and Enter in it
-    await down(screen, 1);
+    await move(screen, 'onDrainTimeout', 'taint');
     await screen.press(' ');
     await screen.waitFor(/PreferNoSchedule taint\s+◉/);
-    await down(screen, 1);
+    await move(screen, 'taint', 'webhook');
     await screen.press(...'https://hooks.example.com/T000/B000/secret', KEYS.enter);
 
     const plan = await screen.waitFor('Press enter to start');

@@ -1,8 +1,9 @@
 /**
  * The options page: how each node is replaced (replacement mode, nodes at once, the drain's flags),
- * then the guard rails — windows, budget, alert gate, blocking pods, soak, deadlines, what a drain
- * timeout does, the PreferNoSchedule taint, the webhook — each typed, chosen or toggled in place;
- * what is wrong with one is shown under it. The rows scroll with the focus.
+ * then the guard rails — windows, budget (its schedules, what it counts), alert gate (its filters,
+ * pending alerts), blocking pods, recheck, soaks, deadlines, what a drain timeout does, the
+ * PreferNoSchedule taint, labels, concurrency, the webhook and its format — each typed, chosen or
+ * toggled in place; what is wrong with one is shown under it. The rows scroll with the focus.
  */
 import { TextInput } from '@inkjs/ui';
 import { Box, Text } from 'ink';
@@ -10,8 +11,11 @@ import { useMemo } from 'react';
 import { padEnd, truncate, useTheme, type ColorRole } from '../../../components/theme/index.js';
 import {
   FIRST_GUARD_ROW,
+  type GuardChoiceField,
   type GuardField,
+  type GuardForm,
   type GuardTextField,
+  type GuardToggleField,
   type NewRolloutState,
   OPTION_ROWS,
   type OptionRow,
@@ -23,25 +27,42 @@ const REPLACE_HELP: Record<string, string> = {
   uncordon: 'uncordon it (in-place maintenance)',
 };
 
-const DRAIN_TIMEOUT_HELP: Record<string, string> = {
-  pause: 'pause the rollout',
-  skip: 'skip the node (uncordoned, left as it was)',
-  force: 'delete its pods without eviction: PodDisruptionBudgets bypassed',
-};
-
-/** Each guard rail's label, and what it takes (shown under the rows while it has the focus). */
+/** Each guard rail's label, and what it takes or does (under the rows while it has the focus; at most 80 columns). */
 const GUARD_TEXT: Record<GuardField, [label: string, help: string]> = {
   windows: ['Maintenance windows', 'DAYS HH:MM-HH:MM [ZONE], e.g. Sat,Sun 02:00-06:00 Europe/Berlin; several: a; b'],
   budget: ['Disruption budget', 'at most N nodes (or N%) of the cluster unavailable at once, e.g. 1 or 20%'],
+  budgetSchedules: ['Budget schedules', 'SIZE at CRON for DURATION [in ZONE], e.g. 0 at 0 9 * * * for 8h; several: a; b'],
+  budgetOf: ['Budget counts', 'which nodes the budget counts'],
   alertsApi: ['Alerts from', 'the API the alerts URL answers'],
   alertsUrl: ['Alerts URL', 'hold while alerts fire there, e.g. http://prometheus.monitoring:9090'],
+  alertIgnore: ['Alert ignore regexp', 'alerts whose name matches never hold, e.g. ^(Watchdog|InfoInhibitor)$'],
+  alertMatch: ['Alert match regexp', 'only alerts whose name matches hold, e.g. ^Node'],
+  alertPending: ['Pending alerts hold too', 'pending (Prometheus) or silenced (Alertmanager) alerts hold too'],
   blockingPods: ['Blocking pods', 'hold while pods matching this selector exist, e.g. app=backup; several: a; b'],
+  recheck: ['Recheck interval', 'how often a hold is checked again (default 1m, at least 1s), e.g. 30s'],
   soak: ['Soak', 'wait this long after each batch passes its health gate, e.g. 10m'],
+  prioritySoak: ['Priority soak', 'wait this long before moving to a lower priority, e.g. 30m'],
   nodeDeadline: ['Node deadline', 'pause when a node is not done this long after its cordon, e.g. 1h'],
   rolloutDeadline: ['Rollout deadline', 'pause when the rollout is not done this long after its start, e.g. 8h'],
   onDrainTimeout: ['On drain timeout', 'what a drain that times out does'],
   taint: ['PreferNoSchedule taint', 'on the nodes about to go, so evicted pods avoid them'],
-  webhook: ['Webhook URL', 'POST a Slack-compatible message on start, drained, blocked, paused, failed, done'],
+  labelsBefore: ['Labels before', 'KEY=VALUE on a node while the rollout works on it; several: a=1,b=2'],
+  labelsAfter: ['Labels after', 'KEY=VALUE on a node (or its replacement) once it is done; several: a=1,b=2'],
+  concurrent: ['Concurrent', 'run even while another rollout runs in the cluster (else wait for it)'],
+  webhook: ['Webhook URL', 'POST a message on start, drained, replaced, blocked, paused, failed, completed'],
+  notifyFormat: ['Notification format', "the webhook's body"],
+};
+
+/** Each choice's values as shown, and what each does. */
+const CHOICE_TEXT: { [K in GuardChoiceField]: Record<GuardForm[K], [shown: string, help: string]> } = {
+  budgetOf: { cluster: ['cluster', 'every node of the cluster'], selected: ['selected', "only the rollout's nodes"] },
+  alertsApi: { prometheus: ['Prometheus', GUARD_TEXT.alertsApi[1]], alertmanager: ['Alertmanager', GUARD_TEXT.alertsApi[1]] },
+  onDrainTimeout: {
+    pause: ['pause', 'pause the rollout'],
+    skip: ['skip', 'skip the node (uncordoned, left as it was)'],
+    force: ['force', 'delete its pods without eviction: PodDisruptionBudgets bypassed'],
+  },
+  notifyFormat: { slack: ['slack', 'Slack-compatible {"text": …}'], json: ['json', 'the event as a JSON object, with its text'] },
 };
 
 const FOOTER = 'Drain timeout 15 min a node; health gate: all nodes Ready, no Pending pod, 3×5 s.';
@@ -75,22 +96,16 @@ function rowText(state: NewRolloutState, row: OptionRow, box: (on: boolean) => s
       return ['--force', box(state.force), 'evict pods no controller recreates'];
     case 'deleteEmptyDirData':
       return ['--delete-emptydir-data', box(state.deleteEmptyDirData), 'evict pods with emptyDir (data lost)'];
-    case 'alertsApi':
-      return [GUARD_TEXT.alertsApi[0], `‹ ${g.alertsApi === 'prometheus' ? 'Prometheus' : 'Alertmanager'} ›`, GUARD_TEXT.alertsApi[1]];
-    case 'onDrainTimeout':
-      return [
-        GUARD_TEXT.onDrainTimeout[0],
-        `‹ ${g.onDrainTimeout} ›`,
-        DRAIN_TIMEOUT_HELP[g.onDrainTimeout] ?? '',
-        g.onDrainTimeout === 'force' ? 'fail' : undefined,
-      ];
-    case 'taint':
-      return [GUARD_TEXT.taint[0], box(g.taint), GUARD_TEXT.taint[1]];
-    default: {
-      const text = g[row.id as GuardTextField];
-      return [GUARD_TEXT[row.id][0], text.trim() ? text : '-', ''];
-    }
   }
+  const [label, help] = GUARD_TEXT[row.id];
+  if (row.kind === 'toggle') return [label, box(g[row.id as GuardToggleField]), help];
+  if (row.kind === 'choice') {
+    const id = row.id as GuardChoiceField;
+    const [shown, what] = (CHOICE_TEXT[id] as Record<string, [string, string]>)[g[id]] ?? [g[id], help];
+    return [label, `‹ ${shown} ›`, what, id === 'onDrainTimeout' && g[id] === 'force' ? 'fail' : undefined];
+  }
+  const text = g[row.id as GuardTextField];
+  return [label, text.trim() ? text : '-', ''];
 }
 
 /** The page's lines: the rows, the guard rails' heading before theirs, an error under its row. */
