@@ -39,7 +39,8 @@ const NS = `ro-signals-${suffix}`;
 const NAME = `t-signals-${suffix}`;
 const TMUX_NAME = `t-tmux-${suffix}`;
 const TMUX_SESSION = `fd-rollout-${suffix}`;
-const FAST = ['--health-passes', '1', '--health-interval', '1s', '--yes'];
+/** Beside any other rollout of the cluster: another file's, on the shared fleet, must not hold these. */
+const FAST = ['--health-passes', '1', '--health-interval', '1s', '--concurrent', '--yes'];
 
 let kc: KubeConfig;
 let core: CoreV1Api;

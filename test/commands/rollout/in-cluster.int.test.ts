@@ -39,7 +39,20 @@ const HOSTNAME = 'kubernetes.io/hostname';
 const suffix = Math.random().toString(36).slice(2, 7);
 const NS = `ro-ic-${suffix}`;
 const IMAGE = 'ghcr.io/fleetdeck/fleetdeck:test';
-const FAST = ['--health-passes', '1', '--health-interval', '1s', '--replace', 'uncordon', '--in-cluster', '--image', IMAGE, '--yes'];
+/** Beside any other rollout of the cluster: another file's, on the shared fleet, must not hold these. */
+const FAST = [
+  '--health-passes',
+  '1',
+  '--health-interval',
+  '1s',
+  '--replace',
+  'uncordon',
+  '--in-cluster',
+  '--image',
+  IMAGE,
+  '--concurrent',
+  '--yes',
+];
 
 let kc: KubeConfig;
 let core: CoreV1Api;

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, onTestFinished } from 'vitest';
 import { PREFER_NO_SCHEDULE_TAINT } from '../../../src/rollout/guards/types.js';
 import type { RolloutState } from '../../../src/rollout/types.js';
 import { eventually } from '../../helpers/cli/cli.js';
-import { CONTEXT, core, FAST, isReady, mergePatch, rollouts, startCli, state, touched } from './run-cluster.js';
+import { CONTEXT, core, isReady, mergePatch, QUICK, rollouts, startCli, state, touched } from './run-cluster.js';
 
 const FAULT = 'sandbox.fleetdeck.io/fault';
 /** Labels the tests ask rollouts to put on: taken off every touched node at the end. */
@@ -134,7 +134,7 @@ export function createRollout(name: string, nodes: readonly string[], more: read
   for (const n of nodes) touched.add(n);
   const targets = nodes.flatMap((n) => ['--node', n]);
   const args = ['rollout', 'create', '--context', CONTEXT, ...targets, '--name', name, '--replace', 'uncordon', '--recheck', '1s'];
-  return stopWhenTestEnds(startCli([...args, ...FAST, ...more]));
+  return stopWhenTestEnds(startCli([...args, ...QUICK, ...more]));
 }
 
 /** The file's webhook receiver, started before its tests and closed after them. */

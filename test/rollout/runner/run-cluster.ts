@@ -25,6 +25,7 @@ import { configForContext, loadKubeconfig } from '../../../src/kube/config/kubec
 import { waitFor } from '../../../src/kube/watch/wait.js';
 import { readRolloutLease } from '../../../src/rollout/ownership.js';
 import { readRollout } from '../../../src/rollout/state.js';
+import { NO_GUARDS } from '../../../src/rollout/guards/types.js';
 import { configMapName, ROLLOUT_NAMESPACE, type RolloutSpec, type RolloutState } from '../../../src/rollout/types.js';
 import { CLI, ROOT } from '../../helpers/cli/cli.js';
 import { createNamespace } from '../../helpers/sandbox/namespace.js';
@@ -200,6 +201,8 @@ export function spec(name: string, over: Partial<RolloutSpec>): RolloutSpec {
     replace: 'uncordon',
     drain: { force: false, deleteEmptyDirData: false, timeoutMs: 120_000 },
     health: { passes: 1, intervalMs: 1_000, timeoutMs: 60_000 },
+    // Beside any other rollout of the cluster (see FAST).
+    guards: { ...NO_GUARDS, concurrent: true },
     ...over,
   };
 }
@@ -213,7 +216,14 @@ export async function planNodes() {
   }));
 }
 
-export const FAST = ['--health-passes', '1', '--health-interval', '1s', '--yes'];
+/** A quick health gate, confirmed. */
+export const QUICK = ['--health-passes', '1', '--health-interval', '1s', '--yes'];
+/**
+ * QUICK, and beside any other rollout of the cluster: the fleet is shared by the files of a worker,
+ * and a rollout another file left (a runner killed, whose Lease has not run out) must not hold
+ * these tests' rollouts. The guard-rail tests (guard-cluster.ts) use QUICK: one at a time is theirs to test.
+ */
+export const FAST = [...QUICK, '--concurrent'];
 
 /** The file's clients and namespaces (of `NS`, those its tests use) in beforeAll; everything put back in afterAll. */
 export function setUpRunCluster(...uses: (keyof typeof NS)[]): void {
