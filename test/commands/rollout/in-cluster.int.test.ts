@@ -1,10 +1,9 @@
 /**
- * Rollouts run in the cluster, on the sandbox (kind-workload-1), through the built CLI: `create
- * --in-cluster` returns once the runner's Job pod runs and the rollout completes with nothing of
- * this test's running it; the runner's pod killed mid-drain is replaced by the Job and the new
- * pod takes the expired Lease over and finishes; a local `resume` meanwhile is refused naming the
- * holder; `abort` as another user stops the runner and uncordons; the runner's account cannot
- * read Secrets; `rollout cleanup` removes the Jobs and the RBAC.
+ * Rollouts run in the cluster, on the sandbox (kind-workload-1), through the built CLI: `create --in-cluster` returns once
+ * the runner's Job pod runs and the rollout completes with nothing of this test's running it; the runner's pod killed
+ * mid-drain is replaced by the Job and the new pod takes the expired Lease over and finishes; a local `resume` meanwhile is
+ * refused naming the holder; `abort` as another user stops the runner and uncordons; the runner's account cannot read
+ * Secrets; `rollout cleanup` removes the Jobs and the RBAC.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -39,21 +38,9 @@ const HOSTNAME = 'kubernetes.io/hostname';
 const suffix = Math.random().toString(36).slice(2, 7);
 const NS = `ro-ic-${suffix}`;
 const IMAGE = 'ghcr.io/fleetdeck/fleetdeck:test';
-/** Beside any other rollout of the cluster: another file's, on the shared fleet, must not hold these. */
-const FAST = [
-  '--health-passes',
-  '1',
-  '--health-interval',
-  '1s',
-  '--replace',
-  'uncordon',
-  '--in-cluster',
-  '--image',
-  IMAGE,
-  '--concurrent',
-  '--yes',
-];
-
+const QUICK = ['--health-passes', '1', '--health-interval', '1s', '--replace', 'uncordon', '--yes'];
+/** In the cluster, beside any other rollout of it: another file's, on the shared fleet, must not hold these. */
+const FAST = [...QUICK, '--in-cluster', '--image', IMAGE, '--concurrent'];
 let kc: KubeConfig;
 let core: CoreV1Api;
 let objects: KubernetesObjectApi;
