@@ -131,6 +131,27 @@ describe('rollout guard rails that hold', () => {
     expect(b2.log.map((l) => l.message)).toEqual(expect.arrayContaining([expect.stringMatching(/^released after \S+ \(cluster\)$/)]));
   });
 
+  it('a rollout that fails tells the webhook why', async () => {
+    const [x] = await schedulable();
+    await blockingPod('hold-fail');
+    const name = rolloutName('fails');
+    const run = createRollout(name, [x!], ['--blocking-pod-selector', 'fd-block=hold-fail', '--notify-url', webhook().url('/fail/k3y')]);
+    await heldBy(name, 'pods', run);
+    // While it is held, a pod no controller recreates lands on its node: the drain is refused, the rollout fails.
+    await core.createNamespacedPod({ namespace: NS.holds, body: { metadata: { name: 'lonely' }, spec: podSpec({ nodeName: x! }) } });
+    await core.deleteNamespacedPod({ namespace: NS.holds, name: 'hold-fail', gracePeriodSeconds: 0 });
+    const done = await run.done;
+    expect(done.code).toBe(1);
+    const failed = await inPhase(name, 'Failed');
+    const texts = webhook()
+      .received.filter((r) => r.path === '/fail/k3y')
+      .map((r) => String(r.body.text));
+    expect(texts.at(-1)).toBe(`Rollout ${name} in ${CONTEXT} failed: ${failed.message}`);
+    expect(failed.message).toContain(`needs --force for ${NS.holds}/lonely`);
+    await core.deleteNamespacedPod({ namespace: NS.holds, name: 'lonely', gracePeriodSeconds: 0 });
+    expect((await runCli(cli(['rollout', 'abort', name, '--context', CONTEXT, '--yes']))).code).toBe(0);
+  });
+
   it('a budget of 1 node holds the rollout while another node is NotReady, and lets it go once that node is Ready', async () => {
     const [down, node] = await schedulable();
     await setNodeReady(down!, false);
