@@ -6,6 +6,7 @@ import { sandboxLink } from './binary-launch.js';
 import type { PodHandle } from './container.js';
 import { linkedRoot, type BindMount } from './mount-namespace.js';
 import type { Launch, Launcher, Prepared } from './process-container.js';
+import { rewriteListenArgs } from './processes.js';
 
 /** Set, instead of mounts, when processes cannot have their own mount namespace: a path prefix for the service account's files. */
 export const SERVICEACCOUNT_ROOT_ENV = 'FLEETDECK_SERVICEACCOUNT_ROOT';
@@ -44,7 +45,8 @@ export function fleetdeckArgv(command: readonly string[] | undefined, args: read
  * The fleetdeck image (any registry and tag), run as the local bundle: this Node.js with the
  * sandbox's own dist/cli.js (through a link under the sandbox directory) and the container's args. Its environment is the pod's plus the
  * `KUBERNETES_SERVICE_*` variables pointing at the cluster's API server (the endpoints of
- * `default/kubernetes`), so in-cluster configuration works unchanged; its volumes (the service
+ * `default/kubernetes`), so in-cluster configuration works unchanged; a wildcard listen flag points at
+ * the pod's address (as binary-launch.ts does); its volumes (the service
  * account's token Secret among them) are bind-mounted at their mount paths, or, without mount
  * namespaces, linked under a directory named by FLEETDECK_SERVICEACCOUNT_ROOT. Ready once running.
  */
@@ -71,7 +73,8 @@ export class FleetdeckLauncher implements Launcher {
     }
     // Through a link under the sandbox directory, so the command line names the sandbox.
     const entry = sandboxLink(this.pod.deps.runtime.dir, 'fleetdeck.js', this.cli);
-    return { file: process.execPath, argv: [entry, ...argv], cwd, env: childEnv, binds };
+    // A wildcard listen address (`--metrics-listen 0.0.0.0:9464`) is the pod's own, as in its own network namespace.
+    return { file: process.execPath, argv: [entry, ...rewriteListenArgs(argv, this.pod.ip)], cwd, env: childEnv, binds };
   }
 
   /** The API server's address as the `default/kubernetes` Endpoints give it, else the sandbox's own connection's. */

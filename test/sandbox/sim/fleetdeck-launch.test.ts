@@ -45,6 +45,7 @@ describe('without mount namespaces, the in-cluster loader finds the service acco
       const cli = path.join(dir, 'cli.js');
       fs.writeFileSync(cli, '');
       const pod = {
+        ip: '127.4.1.7',
         dir: path.join(dir, 'pod'),
         deps: {
           runtime: { dir },
@@ -58,7 +59,7 @@ describe('without mount namespaces, the in-cluster loader finds the service acco
       } as unknown as PodHandle;
       const launcher = new FleetdeckLauncher(
         pod,
-        { name: 'fleetdeck', image: 'ghcr.io/fleetdeck/fleetdeck:test', args: ['--version'] },
+        { name: 'fleetdeck', image: 'ghcr.io/fleetdeck/fleetdeck:test', args: ['--version', '--metrics-listen', '0.0.0.0:9464'] },
         cli,
       );
       const launch = await launcher.launch({
@@ -67,7 +68,8 @@ describe('without mount namespaces, the in-cluster loader finds the service acco
         mounts: [{ mountPath: '/var/run/secrets/kubernetes.io/serviceaccount', hostPath: vol, readOnly: true }],
       });
       expect(launch.file).toBe(process.execPath);
-      expect(launch.argv).toEqual([path.join(dir, 'bin', 'fleetdeck.js'), '--version']);
+      // A wildcard listen address is the pod's own: two runner pods never fight over a port.
+      expect(launch.argv).toEqual([path.join(dir, 'bin', 'fleetdeck.js'), '--version', '--metrics-listen', '127.4.1.7:9464']);
       expect(fs.realpathSync(launch.argv[0]!)).toBe(fs.realpathSync(cli));
       expect(launch.env.POD_NAME).toBe('p');
       expect(launch.env.FLEETDECK_SERVICEACCOUNT_ROOT).toBe(path.join(dir, 'pod', 'root', 'fleetdeck'));
