@@ -36,8 +36,15 @@ beforeAll(async () => {
   await createNamespace(core, NS);
 });
 
+// Gone before the next file on this fleet starts: a bare pod left behind would refuse its drains.
 afterAll(async () => {
   await core.deleteNamespace({ name: NS }).catch(() => undefined);
+  await eventually(
+    `the pods of ${NS} gone`,
+    async () => (await core.listNamespacedPod({ namespace: NS })).items.length === 0,
+    120_000,
+    500,
+  );
 });
 
 describe("the sandbox's Prometheus and Alertmanager", () => {

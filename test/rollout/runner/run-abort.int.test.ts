@@ -71,15 +71,19 @@ describe('fleetdeck rollout on a sandbox cluster', () => {
       'uncordon',
       ...FAST,
     ]);
+    let seen = 'no record';
     await eventually(
       'three drains blocked',
       async () => {
         const s = await readRollout(kc, name);
+        if (s) seen = JSON.stringify({ phase: s.state.phase, hold: s.state.hold, nodes: s.state.nodes, log: s.state.log.slice(-5) });
         return s && s.state.nodes.filter((n) => n.blockingPdb).length === 3;
       },
       60_000,
       250,
-    );
+    ).catch((err: unknown) => {
+      throw new Error(`${(err as Error).message}; the rollout: ${seen}; its output: ${owner.out()}`);
+    });
     const before = await state(name);
     expect(before.nodes.map((n) => [n.name, n.phase, n.cordonedByUs])).toEqual([
       [a, 'draining', false],
