@@ -10,7 +10,8 @@ import { updateSlice } from '../../../src/store/fleet-store.js';
 import { leaseChanged, navarchosSeen, rolloutChanged } from '../../../src/store/rollouts.js';
 import { fakeRolloutsFeed, NAVARCHOS_NOT_INSTALLED } from '../../helpers/feeds/rollouts-feed.js';
 import { threeContexts } from '../../helpers/screens/fleets.js';
-import { appProps, renderApp, type Screen } from '../../helpers/screens/screen.js';
+import { appProps, KEYS, renderApp, type Screen } from '../../helpers/screens/screen.js';
+import { OPTION_ROWS, type OptionRow } from '../../../src/store/rollout-wizard.js';
 
 /**
  * Start times show as a clock time on the day they happened and as a date before it: the rollouts
@@ -263,3 +264,22 @@ export async function openRollouts(
   expect(fake.calls.shown).toBe(1);
   return screen;
 }
+
+/** Open the wizard on kind-workload-1, pick w1-a by name, and stop on the options page. */
+export async function toOptions(screen: Screen): Promise<string> {
+  await screen.press('n');
+  await screen.waitFor('1/6 Context');
+  await screen.press(KEYS.down, KEYS.enter);
+  await screen.waitFor('Nodes by label selector · kind-workload-1');
+  await screen.press(KEYS.enter);
+  await screen.waitFor('Nodes by name');
+  await screen.press(' ', KEYS.enter);
+  await screen.waitFor('Priority of each node');
+  await screen.press(KEYS.enter);
+  return screen.waitFor('How each node is replaced');
+}
+
+const rowOf = (id: OptionRow['id']) => OPTION_ROWS.findIndex((r) => r.id === id);
+/** Move the focus down from one row of the options page to another (the rows between skipped). */
+export const moveRow = (screen: Screen, from: OptionRow['id'], to: OptionRow['id']) =>
+  screen.press(...Array<string>(rowOf(to) - rowOf(from)).fill(KEYS.down));

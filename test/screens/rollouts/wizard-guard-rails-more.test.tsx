@@ -5,30 +5,12 @@
  * the spec handed to the start; the page's help line for each, at 80×24.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { OPTION_ROWS, type OptionRow } from '../../../src/store/rollout-wizard.js';
-import { KEYS, type Screen } from '../../helpers/screens/screen.js';
-import { clockAtMidday, expectFits, fakeRollouts, openRollouts, RIGHT } from './fixtures.js';
+import { KEYS } from '../../helpers/screens/screen.js';
+import { clockAtMidday, expectFits, fakeRollouts, moveRow, openRollouts, RIGHT, toOptions } from './fixtures.js';
 
 clockAtMidday();
 
-/** Open the wizard on kind-workload-1, pick w1-a by name, and stop on the options page. */
-async function toOptions(screen: Screen): Promise<string> {
-  await screen.press('n');
-  await screen.waitFor('1/6 Context');
-  await screen.press(KEYS.down, KEYS.enter);
-  await screen.waitFor('Nodes by label selector · kind-workload-1');
-  await screen.press(KEYS.enter);
-  await screen.waitFor('Nodes by name');
-  await screen.press(' ', KEYS.enter);
-  await screen.waitFor('Priority of each node');
-  await screen.press(KEYS.enter);
-  return screen.waitFor('How each node is replaced');
-}
-
-const rowOf = (id: OptionRow['id']) => OPTION_ROWS.findIndex((r) => r.id === id);
-/** Move the focus down from one row of the options page to another (the rows between skipped). */
-const move = (screen: Screen, from: OptionRow['id'], to: OptionRow['id']) =>
-  screen.press(...Array<string>(rowOf(to) - rowOf(from)).fill(KEYS.down));
+const move = moveRow;
 
 /** The guard rails' rows top to bottom, and the help line under the rows while each has the focus (a choice: for its first value). */
 const GUARD_ROWS: [label: string, help: string][] = [

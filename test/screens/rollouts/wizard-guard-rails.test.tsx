@@ -1,32 +1,15 @@
 /** The new-rollout wizard's guard rails, on its options page: typed, checked in place, and in the spec handed to the start. */
 import { describe, expect, it, vi } from 'vitest';
-import { OPTION_ROWS, type OptionRow } from '../../../src/store/rollout-wizard.js';
 import { KEYS, type Screen } from '../../helpers/screens/screen.js';
-import { clockAtMidday, expectFits, fakeRollouts, openRollouts, RIGHT } from './fixtures.js';
+import { clockAtMidday, expectFits, fakeRollouts, moveRow, openRollouts, RIGHT, toOptions } from './fixtures.js';
 
 clockAtMidday();
 
 const WINDOW = 'Sat,Sun 02:00-06:00 Europe/Berlin';
 
-/** Open the wizard on kind-workload-1, pick w1-a by name, and stop on the options page. */
-async function toOptions(screen: Screen): Promise<string> {
-  await screen.press('n');
-  await screen.waitFor('1/6 Context');
-  await screen.press(KEYS.down, KEYS.enter);
-  await screen.waitFor('Nodes by label selector · kind-workload-1');
-  await screen.press(KEYS.enter);
-  await screen.waitFor('Nodes by name');
-  await screen.press(' ', KEYS.enter);
-  await screen.waitFor('Priority of each node');
-  await screen.press(KEYS.enter);
-  return screen.waitFor('How each node is replaced');
-}
-
 /** Move the focus down `n` rows. */
 const down = (screen: Screen, n: number) => screen.press(...Array<string>(n).fill(KEYS.down));
-/** Move the focus down from one row of the options page to another (the rows between skipped). */
-const rowOf = (id: OptionRow['id']) => OPTION_ROWS.findIndex((r) => r.id === id);
-const move = (screen: Screen, from: OptionRow['id'], to: OptionRow['id']) => down(screen, rowOf(to) - rowOf(from));
+const move = moveRow;
 
 describe('the guard rails of a new rollout', () => {
   it('a window and a budget typed on the options page are in the plan and in the spec the rollout starts with', async () => {
