@@ -2,21 +2,11 @@
 import { formatDuration } from '../../duration.js';
 import { budgetText } from '../../rollout/guards/budget.js';
 import { redactUrl } from '../../rollout/guards/notify.js';
+import { shownAlertUrl } from '../../rollout/guards/redact.js';
 import type { RolloutGuards, RolloutHold } from '../../rollout/guards/types.js';
 import { windowText } from '../../rollout/guards/windows.js';
 
 const span = (ms: number) => formatDuration(ms, 'span');
-/** A gate's URL as printed: without the credentials it may carry (as the held lines show it). */
-function bareUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    u.username = '';
-    u.password = '';
-    return u.href.replace(/\/+$/, '');
-  } catch {
-    return url;
-  }
-}
 const labels = (l: Record<string, string>) =>
   Object.entries(l)
     .map(([k, v]) => `${k}=${v}`)
@@ -30,7 +20,7 @@ export function guardLines(g: RolloutGuards | undefined): string[] {
   if (g.budget) out.push(`budget: ${budgetText(g.budget)}`);
   const gates = [
     g.alerts
-      ? `alerts in ${g.alerts.api === 'prometheus' ? 'Prometheus' : 'Alertmanager'} ${bareUrl(g.alerts.url)}${g.alerts.firingOnly ? ' (firing)' : ''}${g.alerts.match ? `, matching ${g.alerts.match}` : ''}${g.alerts.ignore ? `, ignoring ${g.alerts.ignore}` : ''}`
+      ? `alerts in ${g.alerts.api === 'prometheus' ? 'Prometheus' : 'Alertmanager'} ${shownAlertUrl(g.alerts.url)}${g.alerts.firingOnly ? ' (firing)' : ''}${g.alerts.match ? `, matching ${g.alerts.match}` : ''}${g.alerts.ignore ? `, ignoring ${g.alerts.ignore}` : ''}`
       : '',
     ...g.blockingPods.map((s) => `pods matching ${s}`),
   ].filter(Boolean);

@@ -7,7 +7,8 @@ import type { RolloutSpec, RolloutState } from '../types.js';
 import { shownUrl } from './alerts.js';
 import { redactUrl } from './notify.js';
 
-const shownAlertUrl = (url: string) => {
+/** An alert gate's URL as printed: no credentials, no query of the user's. */
+export const shownAlertUrl = (url: string) => {
   try {
     return shownUrl(new URL(url));
   } catch {
